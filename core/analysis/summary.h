@@ -1,0 +1,89 @@
+// core/analysis — the trace summary, built while the file streams by (a RecordSink
+// after the reference tracker). Memory is proportional to the number of event types,
+// threads and metadata ids, never to the number of events.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "base/stats.h"
+#include "base/status.h"
+#include "format/record_sink.h"
+#include "model/event_naming.h"
+
+namespace nettrace {
+
+struct EventTypeSummary {
+  std::string provider;
+  std::string name;
+  uint32_t eventId = 0;
+  uint32_t version = 0;
+  KnownProvider knownProvider = KnownProvider::kOther;
+  uint64_t count = 0;
+  uint64_t traceLogCount = 0;  // count minus TraceLog's bookkeeping events
+};
+
+struct ThreadSummary {
+  uint64_t key = 0;  // v4/v5 thread id; v6 thread index
+  std::optional<uint64_t> osThreadId;
+  std::optional<uint64_t> processId;
+  std::optional<std::string> name;
+  std::vector<KeyValue> attributes;
+  uint64_t eventCount = 0;        // events whose thread is this one
+  uint64_t capturedCount = 0;     // events this thread captured (sequence numbers count here)
+  bool haveSequence = false;
+  uint32_t lastSequence = 0;
+  uint64_t droppedEvents = 0;
+  bool removed = false;
+};
+
+class SummaryBuilder final : public RecordSink {
+ public:
+  explicit SummaryBuilder(Stats* stats) : stats_(stats) {}
+
+  Status OnTraceInfo(const TraceInfo& info) override;
+  Status OnBlock(const BlockInfo& block) override;
+  Status OnMetadata(const EventMetadata& m) override;
+  Status OnStack(uint32_t id, std::span<const uint8_t> ips) override;
+  Status OnThread(const ThreadInfo& t) override;
+  Status OnRemoveThread(const ThreadSequence& t) override;
+  Status OnLabelList(uint32_t id, const LabelList& list) override;
+  Status OnEvent(const EventRecord& e) override;
+  Status OnSequencePoint(const SequencePoint& sp) override;
+
+  struct ReaderState {
+    uint32_t formatMajor = 0;
+    bool complete = false;
+    uint64_t bytesRead = 0;
+    Status error;
+  };
+  std::string ToJson(const ReaderState& reader) const;
+  // "Provider/Name, count" lines in ordinal order, TraceLog's bookkeeping removed.
+  std::string TraceEventCounts() const;
+
+  uint64_t eventCount() const { return eventCount_; }
+
+ private:
+  ThreadSummary& Thread(uint64_t key);
+  void NoteSequence(ThreadSummary& t, uint32_t seq, bool fromEvent);
+
+  Stats* stats_;
+  TraceInfo info_;
+  bool haveInfo_ = false;
+  std::vector<EventTypeSummary> types_;
+  std::map<std::pair<std::string, std::string>, uint32_t> typeIndex_;  // (provider, name)
+  std::unordered_map<uint32_t, uint32_t> metadataToType_;
+  std::map<uint64_t, ThreadSummary> threads_;
+  std::map<std::string, uint64_t> blocks_;
+  uint64_t eventCount_ = 0;
+  uint64_t metadataCount_ = 0, stackCount_ = 0, labelListCount_ = 0, sequencePoints_ = 0;
+  uint64_t eventsWithStack_ = 0;
+  uint64_t minTimestamp_ = UINT64_MAX, maxTimestamp_ = 0;
+  uint64_t payloadBytes_ = 0;
+  std::map<uint32_t, uint64_t> processors_;
+};
+
+}  // namespace nettrace

@@ -1,0 +1,16 @@
+// core/analysis — TraceEvent's TraceLog drops "bookkeeping" events before anything is
+// counted (traceevent-baselines.md §2 "Which events are counted"). We keep every event;
+// this predicate exists so that our per-type counts can be compared with TraceEvent's
+// baselines and so a user can ask for "the events PerfView would show".
+#pragma once
+
+#include <cstdint>
+#include <span>
+
+#include "model/event_naming.h"
+
+namespace nettrace {
+
+bool IsTraceLogBookkeeping(KnownProvider provider, uint32_t eventId, std::span<const uint8_t> payload);
+
+}  // namespace nettrace

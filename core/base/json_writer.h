@@ -1,0 +1,43 @@
+// core/base — a tiny streaming JSON writer for the engine's small structured results
+// (summary, event rows). Strings from a trace are arbitrary bytes: they are escaped and
+// invalid UTF-8 becomes U+FFFD, so the output is always valid JSON. Numbers are printed
+// the same way on every platform (native and wasm outputs are compared byte for byte).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace nettrace {
+
+class JsonWriter {
+ public:
+  JsonWriter& BeginObject();
+  JsonWriter& EndObject();
+  JsonWriter& BeginArray();
+  JsonWriter& EndArray();
+  JsonWriter& Key(std::string_view key);
+  JsonWriter& String(std::string_view s);
+  JsonWriter& Int(int64_t v);
+  JsonWriter& UInt(uint64_t v);
+  // Fixed-point with `decimals` digits (no exponent), e.g. milliseconds.
+  JsonWriter& Fixed(double v, int decimals);
+  JsonWriter& Bool(bool v);
+  JsonWriter& Null();
+
+  const std::string& str() const { return out_; }
+  std::string Take() { return std::move(out_); }
+
+ private:
+  void Separator();
+  std::string out_;
+  // Per open container: whether a value was already written (needs a comma).
+  std::vector<bool> hasValue_;
+  bool afterKey_ = false;
+};
+
+// Appends s as a JSON string literal (with quotes).
+void AppendJsonString(std::string_view s, std::string* out);
+
+}  // namespace nettrace

@@ -1,0 +1,36 @@
+#include "base/status.h"
+
+#include <cstdio>
+
+namespace nettrace {
+
+const char* ErrorCodeName(ErrorCode code) {
+  switch (code) {
+    case ErrorCode::kOk: return "ok";
+    case ErrorCode::kTruncated: return "truncated";
+    case ErrorCode::kBadMagic: return "bad-magic";
+    case ErrorCode::kUnsupportedVersion: return "unsupported-version";
+    case ErrorCode::kUnsupportedFormat: return "unsupported-format";
+    case ErrorCode::kCorrupt: return "corrupt";
+    case ErrorCode::kBadReference: return "bad-reference";
+    case ErrorCode::kLimitExceeded: return "limit-exceeded";
+    case ErrorCode::kInvalidArgument: return "invalid-argument";
+  }
+  return "unknown";
+}
+
+std::string Status::ToString() const {
+  if (ok()) return "ok";
+  std::string out = ErrorCodeName(code_);
+  if (offset_ != kNoOffset) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, " at offset %llu (0x%llx)", static_cast<unsigned long long>(offset_),
+                  static_cast<unsigned long long>(offset_));
+    out += buf;
+  }
+  out += ": ";
+  out += message_;
+  return out;
+}
+
+}  // namespace nettrace

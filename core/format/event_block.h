@@ -1,0 +1,18 @@
+// core/format — EventBlock content (both generations share it: NetTraceFormat.md
+// §EventBlock, NetTraceFormat_v5.md §The EventBlock Object): a header whose first
+// short is its own size, then event rows to the end of the block. In v4/v5 the
+// MetadataBlock has the same layout with metadata descriptions as payloads.
+#pragma once
+
+#include "base/status.h"
+#include "format/block_context.h"
+#include "io/byte_cursor.h"
+
+namespace nettrace {
+
+// content: the block's bytes after BlockSize and alignment padding.
+Status DecodeEventBlock(ByteCursor content, BlockContext& ctx);
+// v4/v5 MetadataBlock: rows are event blobs with metadata payloads.
+Status DecodeMetadataBlockV4V5(ByteCursor content, BlockContext& ctx);
+
+}  // namespace nettrace

@@ -1,0 +1,52 @@
+// core/format — the reference rules of the format, checked between the tokenizer and the
+// consumers (a RecordSink that forwards to the next one). It owns the lifetimes the
+// spec gives each table: metadata ids (global in v4/v5; in v6 until a sequence point
+// with the metadata-flush flag), thread indexes (v6: from their Thread block to their
+// RemoveThread or a thread-flush sequence point), stack and label-list ids (until the
+// next sequence point). Violations the spec calls errors are fatal Status errors;
+// dangling stack or label-list ids are counted (base/stats.h) and the event still flows.
+#pragma once
+
+#include <unordered_set>
+#include <utility>
+#include <vector>
+
+#include "base/stats.h"
+#include "format/record_sink.h"
+
+namespace nettrace {
+
+class ReferenceTracker final : public RecordSink {
+ public:
+  ReferenceTracker(RecordSink* next, Stats* stats) : next_(next), stats_(stats) {}
+
+  Status OnTraceInfo(const TraceInfo& info) override;
+  Status OnBlock(const BlockInfo& block) override;
+  Status OnMetadata(const EventMetadata& m) override;
+  Status OnStack(uint32_t id, std::span<const uint8_t> ips) override;
+  Status OnThread(const ThreadInfo& t) override;
+  Status OnRemoveThread(const ThreadSequence& t) override;
+  Status OnLabelList(uint32_t id, const LabelList& list) override;
+  Status OnEvent(const EventRecord& e) override;
+  Status OnSequencePoint(const SequencePoint& sp) override;
+  Status OnEndOfStream() override { return next_->OnEndOfStream(); }
+
+ private:
+  // Ids defined in the current sequence-point region, as runs [first, last].
+  struct IdRuns {
+    std::vector<std::pair<uint32_t, uint32_t>> runs;
+    void Add(uint32_t id);
+    bool Contains(uint32_t id) const;
+  };
+
+  RecordSink* next_;
+  Stats* stats_;
+  bool v6_ = false;
+  uint64_t blockOffset_ = 0;
+  std::unordered_set<uint32_t> metadata_;
+  std::unordered_set<uint64_t> threads_;
+  IdRuns stacks_;
+  IdRuns labelLists_;
+};
+
+}  // namespace nettrace

@@ -1,0 +1,57 @@
+#include "io/byte_cursor.h"
+
+namespace nettrace {
+
+namespace {
+
+void AppendCodePoint(uint32_t cp, std::string* out) {
+  if (cp < 0x80) {
+    out->push_back(static_cast<char>(cp));
+  } else if (cp < 0x800) {
+    out->push_back(static_cast<char>(0xC0 | (cp >> 6)));
+    out->push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+  } else if (cp < 0x10000) {
+    out->push_back(static_cast<char>(0xE0 | (cp >> 12)));
+    out->push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
+    out->push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+  } else {
+    out->push_back(static_cast<char>(0xF0 | (cp >> 18)));
+    out->push_back(static_cast<char>(0x80 | ((cp >> 12) & 0x3F)));
+    out->push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
+    out->push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+  }
+}
+
+}  // namespace
+
+void AppendUtf16AsUtf8(const uint8_t* units, size_t count, std::string* out) {
+  for (size_t i = 0; i < count; ++i) {
+    uint32_t u = units[2 * i] | (uint32_t{units[2 * i + 1]} << 8);
+    if (u >= 0xD800 && u <= 0xDBFF && i + 1 < count) {
+      uint32_t lo = units[2 * i + 2] | (uint32_t{units[2 * i + 3]} << 8);
+      if (lo >= 0xDC00 && lo <= 0xDFFF) {
+        AppendCodePoint(0x10000 + ((u - 0xD800) << 10) + (lo - 0xDC00), out);
+        ++i;
+        continue;
+      }
+    }
+    if (u >= 0xD800 && u <= 0xDFFF) u = 0xFFFD;
+    AppendCodePoint(u, out);
+  }
+}
+
+bool ByteCursor::ReadNullTerminatedUtf16(std::string* out) {
+  const uint8_t* p = data_.data() + pos_;
+  size_t avail = remaining() / 2;
+  for (size_t i = 0; i < avail; ++i) {
+    if (p[2 * i] == 0 && p[2 * i + 1] == 0) {
+      out->clear();
+      AppendUtf16AsUtf8(p, i, out);
+      pos_ += 2 * (i + 1);
+      return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace nettrace

@@ -1,0 +1,120 @@
+#include "model/event_naming.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "format/clr_events.generated.h"
+
+namespace nettrace {
+
+namespace {
+
+bool EqualsIgnoreCase(const std::string& a, const char* b) {
+  size_t n = std::strlen(b);
+  if (a.size() != n) return false;
+  for (size_t i = 0; i < n; ++i)
+    if (std::tolower(static_cast<unsigned char>(a[i])) != std::tolower(static_cast<unsigned char>(b[i]))) return false;
+  return true;
+}
+
+bool EndsWithIgnoreCase(const std::string& s, const char* suffix) {
+  size_t n = std::strlen(suffix);
+  return s.size() > n && EqualsIgnoreCase(s.substr(s.size() - n), suffix);
+}
+
+clr::Provider ToClr(KnownProvider p) {
+  switch (p) {
+    case KnownProvider::kClrRuntime: return clr::Provider::kRuntime;
+    case KnownProvider::kClrRundown: return clr::Provider::kRundown;
+    case KnownProvider::kClrPrivate: return clr::Provider::kPrivate;
+    case KnownProvider::kClrStress: return clr::Provider::kStress;
+    default: return clr::Provider::kNone;
+  }
+}
+
+// System.Threading.Tasks.TplEventSource declares Task and Opcode on its events; its
+// EventPipe metadata (v4) carries neither, so TraceEvent's TPL parser supplies them.
+// Ids and attributes are the EventSource's own declarations.
+struct TplName {
+  uint32_t id;
+  const char* name;
+};
+constexpr TplName kTplNames[] = {
+    {7, "TaskScheduled/Send"},
+    {8, "TaskExecute/Start"},
+    {9, "TaskExecute/Stop"},
+    {10, "TaskWait/Send"},
+    {11, "TaskWait/Stop"},
+    {12, "AwaitTaskContinuationScheduled/Send"},
+};
+
+std::string WithOpcode(const std::string& base, uint8_t opcode) {
+  if (opcode == 0) return base;
+  const char* name = StandardOpcodeName(opcode);
+  if (*name) return base + "/" + name;
+  return base + "/" + std::to_string(opcode);
+}
+
+}  // namespace
+
+KnownProvider ClassifyProvider(const std::string& p) {
+  if (EqualsIgnoreCase(p, "Microsoft-Windows-DotNETRuntime")) return KnownProvider::kClrRuntime;
+  if (EqualsIgnoreCase(p, "Microsoft-Windows-DotNETRuntimeRundown")) return KnownProvider::kClrRundown;
+  if (EqualsIgnoreCase(p, "Microsoft-Windows-DotNETRuntimePrivate")) return KnownProvider::kClrPrivate;
+  if (EqualsIgnoreCase(p, "Microsoft-Windows-DotNETRuntimeStress")) return KnownProvider::kClrStress;
+  if (EqualsIgnoreCase(p, "Microsoft-DotNETCore-SampleProfiler")) return KnownProvider::kSampleProfiler;
+  if (EqualsIgnoreCase(p, "System.Threading.Tasks.TplEventSource")) return KnownProvider::kTpl;
+  if (EqualsIgnoreCase(p, "Microsoft-DotNETCore-EventPipe")) return KnownProvider::kEventPipe;
+  return KnownProvider::kOther;
+}
+
+const char* StandardOpcodeName(uint8_t opcode) {
+  switch (opcode) {
+    case 1: return "Start";
+    case 2: return "Stop";
+    case 3: return "DCStart";
+    case 4: return "DCStop";
+    case 5: return "Extension";
+    case 6: return "Reply";
+    case 7: return "Resume";
+    case 8: return "Suspend";
+    case 9: return "Send";
+    case 240: return "Receive";
+    default: return "";
+  }
+}
+
+std::string EventDisplayName(const EventMetadata& m, std::optional<uint8_t> opcodeOverride) {
+  const KnownProvider provider = ClassifyProvider(m.providerName);
+  if (clr::Provider cp = ToClr(provider); cp != clr::Provider::kNone) {
+    if (const clr::EventInfo* info = clr::FindEvent(cp, m.eventId, m.version)) {
+      if (!opcodeOverride) return info->name;
+      // An override re-derives the opcode part on the event's task (v6 label lists,
+      // v6-test-scenarios.md #41): opcode 0 leaves the task name alone.
+      return WithOpcode(info->task, *opcodeOverride);
+    }
+  }
+  if (provider == KnownProvider::kSampleProfiler) {
+    if (m.eventId == 0) return "Thread/Sample";
+    if (m.eventId == 1) return "Thread/StackWalk";
+  }
+  if (provider == KnownProvider::kTpl && !opcodeOverride) {
+    for (const TplName& t : kTplNames)
+      if (t.id == m.eventId) return t.name;
+  }
+  if (m.eventName.empty()) return "EventID(" + std::to_string(m.eventId) + ")";
+
+  // EventSource naming (EventPipeMetadata's rules in TraceEvent).
+  std::optional<uint8_t> opcode = opcodeOverride ? opcodeOverride : m.opcode;
+  std::string name = m.eventName;
+  if (!opcode) {
+    if (EndsWithIgnoreCase(name, "Start")) opcode = 1;
+    else if (EndsWithIgnoreCase(name, "Stop")) opcode = 2;
+    else opcode = 0;
+  }
+  if ((*opcode == 1 && EndsWithIgnoreCase(name, "Start")) || (*opcode == 2 && EndsWithIgnoreCase(name, "Stop")))
+    name.resize(name.size() - (*opcode == 1 ? 5 : 4));
+  return WithOpcode(name, *opcode);
+}
+
+}  // namespace nettrace

@@ -1,0 +1,41 @@
+// core/model — what an event type is called. We name events as PerfView/TraceEvent do,
+// because that is the vocabulary of every .NET performance guide and of TraceEvent's
+// baselines (docs: traceevent-baselines.md §2 "EventName rules"):
+//   - CLR runtime providers: "Task/Opcode" from the generated CLR table by id/version
+//     (their v4/v5 metadata carries no name), "Task" alone where TraceEvent has no
+//     template; an opcode override (v6 label list) re-derives the opcode part.
+//   - SampleProfiler: Thread/Sample, Thread/StackWalk. TPL: its parser's Task/Opcode.
+//   - EventSource / TraceLogging: the metadata name; a Start/Stop opcode (explicit, or
+//     implied by a "...Start"/"...Stop" suffix) becomes "/Start" "/Stop"; another
+//     explicit opcode is appended by name, or by number when it has no standard name.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "format/records.h"
+
+namespace nettrace {
+
+// Which built-in schema an event type belongs to, for decoding and bookkeeping rules.
+enum class KnownProvider : uint8_t {
+  kOther,
+  kClrRuntime,
+  kClrRundown,
+  kClrPrivate,
+  kClrStress,
+  kSampleProfiler,
+  kTpl,
+  kEventPipe,
+};
+
+KnownProvider ClassifyProvider(const std::string& providerName);
+
+// The display name of events described by `m`; opcodeOverride comes from a v6 label list.
+std::string EventDisplayName(const EventMetadata& m, std::optional<uint8_t> opcodeOverride = std::nullopt);
+
+// Standard ETW opcode names (winmeta.xml): 1 Start, 2 Stop, ... 240 Receive; "" otherwise.
+const char* StandardOpcodeName(uint8_t opcode);
+
+}  // namespace nettrace

@@ -1,0 +1,106 @@
+#include <catch2/catch.hpp>
+
+#include "io/byte_cursor.h"
+
+using nettrace::ByteCursor;
+
+namespace {
+ByteCursor Over(const std::vector<uint8_t>& v, uint64_t base = 100) { return ByteCursor({v.data(), v.size()}, base); }
+}  // namespace
+
+TEST_CASE("fixed-size reads are little-endian and bounds-checked", "[io]") {
+  std::vector<uint8_t> b = {0x01, 0x02, 0x03, 0x04, 0x05};
+  ByteCursor c = Over(b);
+  uint32_t v32 = 0;
+  REQUIRE(c.ReadU32(&v32));
+  CHECK(v32 == 0x04030201u);
+  CHECK(c.fileOffset() == 104);
+  uint16_t v16 = 0;
+  CHECK_FALSE(c.ReadU16(&v16));  // one byte left
+  CHECK(c.position() == 4);      // a failed read does not move the cursor
+  uint8_t v8 = 0;
+  CHECK(c.ReadU8(&v8));
+  CHECK(v8 == 5);
+  CHECK(c.empty());
+}
+
+TEST_CASE("varints: single byte, multi byte, 64-bit max, overflow and truncation", "[io]") {
+  uint64_t v = 0;
+  {
+    std::vector<uint8_t> b = {0x7F};
+    ByteCursor c = Over(b);
+    REQUIRE(c.ReadVarUInt64(&v));
+    CHECK(v == 127);
+  }
+  {
+    std::vector<uint8_t> b = {0xAC, 0x02};  // 300
+    ByteCursor c = Over(b);
+    REQUIRE(c.ReadVarUInt64(&v));
+    CHECK(v == 300);
+    CHECK(c.empty());
+  }
+  {
+    std::vector<uint8_t> b(9, 0xFF);
+    b.push_back(0x01);  // ~0ull in 10 bytes
+    ByteCursor c = Over(b);
+    REQUIRE(c.ReadVarUInt64(&v));
+    CHECK(v == ~uint64_t{0});
+  }
+  {
+    std::vector<uint8_t> b(9, 0xFF);
+    b.push_back(0x02);  // bit 64: does not fit
+    ByteCursor c = Over(b);
+    CHECK_FALSE(c.ReadVarUInt64(&v));
+  }
+  {
+    std::vector<uint8_t> b = {0x80, 0x80};  // continuation with no end
+    ByteCursor c = Over(b);
+    CHECK_FALSE(c.ReadVarUInt64(&v));
+    CHECK(c.position() == 0);
+  }
+  {
+    std::vector<uint8_t> b = {0xFF, 0xFF, 0xFF, 0xFF, 0x1F};  // 2^35-1 does not fit uint32
+    ByteCursor c = Over(b);
+    uint32_t v32;
+    CHECK_FALSE(c.ReadVarUInt32(&v32));
+  }
+}
+
+TEST_CASE("zig-zag varint decodes signed values", "[io]") {
+  std::vector<uint8_t> b = {0x00, 0x01, 0x02, 0x03};
+  ByteCursor c = Over(b);
+  int64_t v;
+  REQUIRE(c.ReadVarInt64(&v));
+  CHECK(v == 0);
+  REQUIRE(c.ReadVarInt64(&v));
+  CHECK(v == -1);
+  REQUIRE(c.ReadVarInt64(&v));
+  CHECK(v == 1);
+  REQUIRE(c.ReadVarInt64(&v));
+  CHECK(v == -2);
+}
+
+TEST_CASE("strings: UTF-8 length prefix guarded, UTF-16 converted with surrogates", "[io]") {
+  {
+    std::vector<uint8_t> b = {0x05, 'h', 'i'};  // claims 5 bytes, has 2
+    ByteCursor c = Over(b);
+    std::string s;
+    CHECK_FALSE(c.ReadUtf8String(&s));
+    CHECK(c.position() == 0);
+  }
+  {
+    // "A", U+00E9, U+1F600 (surrogate pair), terminator.
+    std::vector<uint8_t> b = {'A', 0, 0xE9, 0, 0x3D, 0xD8, 0x00, 0xDE, 0, 0};
+    ByteCursor c = Over(b);
+    std::string s;
+    REQUIRE(c.ReadNullTerminatedUtf16(&s));
+    CHECK(s == "A\xC3\xA9\xF0\x9F\x98\x80");
+    CHECK(c.empty());
+  }
+  {
+    std::vector<uint8_t> b = {'A', 0, 'B'};  // no terminator
+    ByteCursor c = Over(b);
+    std::string s;
+    CHECK_FALSE(c.ReadNullTerminatedUtf16(&s));
+  }
+}

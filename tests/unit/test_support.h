@@ -1,0 +1,65 @@
+// Shared helpers for the Catch2 tests: where the unpacked corpus lives and how to run a
+// whole trace through the engine at a given chunk size.
+#pragma once
+
+#include <cstdint>
+#include <fstream>
+#include <iterator>
+#include <string>
+#include <vector>
+
+#include "base/status.h"
+#include "trace_session.h"
+
+namespace nettrace::test {
+
+inline std::string DataDir() {
+  if (const char* env = std::getenv("NETTRACE_TEST_DATA_DIR")) return env;
+  return NETTRACE_TEST_DATA_DIR;
+}
+
+inline std::string DataPath(const std::string& name) { return DataDir() + "/" + name; }
+
+inline std::vector<uint8_t> ReadFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::vector<uint8_t>(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+// The complete NetTrace traces of the corpus (tests/data; see its README for origins).
+inline const std::vector<std::string>& CorpusTraces() {
+  static const std::vector<std::string> names = {
+      "HeartRateMonitor.10068.nettrace",
+      "eventpipe-dotnetcore3.0-win-x64-objver4.nettrace",
+      "eventpipe-dotnetcore5.0-win-x64-arraytypes.nettrace",
+      "eventpipe-dotnetcore6.0-win-x64-executioncheckpoints.nettrace",
+      "only_managed_samples.nettrace",
+      "pyroscope-net5-single-thread.nettrace",
+      "sentry-net6-profile-with-task.nettrace",
+  };
+  return names;
+}
+
+struct RunResult {
+  Status status;
+  std::string summary;
+  std::string counts;
+  uint64_t events = 0;
+};
+
+// Feeds `bytes` in chunks of `chunkSize` (the last may be shorter), then Finish().
+inline RunResult RunTrace(const std::vector<uint8_t>& bytes, size_t chunkSize, size_t limit = SIZE_MAX) {
+  TraceSession session;
+  RunResult r;
+  size_t end = std::min(limit, bytes.size());
+  for (size_t pos = 0; pos < end; pos += chunkSize) {
+    r.status = session.PushChunk(bytes.data() + pos, std::min(chunkSize, end - pos));
+    if (!r.status.ok()) break;
+  }
+  if (r.status.ok()) r.status = session.Finish();
+  r.summary = session.SummaryJson();
+  r.counts = session.TraceEventCounts();
+  r.events = session.eventCount();
+  return r;
+}
+
+}  // namespace nettrace::test
