@@ -27,6 +27,10 @@ enum class StatSource : uint8_t { kTrace, kAnalysis };
     "events whose label list id names no label list of their sequence-point region")                               \
   X(metadataRedefinitions, kError, kAnalysis, "v4/v5 metadata ids defined twice (the later definition wins)")      \
   X(sequenceNumberGaps, kDataLoss, kTrace, "places where a capture thread's sequence numbers skip (events dropped)") \
+  X(tooManyThreads, kError, kAnalysis, "events on threads beyond the 65,535 the event table can index (shown as the last)") \
+  X(tooManyEventTypes, kError, kAnalysis, "events of types beyond the 65,535 the event table can index (shown as the last)") \
+  X(unsortedCaptureThreadRuns, kInfo, kTrace, "capture threads whose events were not in time order within a region") \
+  X(isSortedHintViolations, kInfo, kTrace, "events earlier than an event marked IsSorted before them (placed correctly anyway)") \
   X(droppedEvents, kDataLoss, kTrace, "events the writer numbered but never wrote (sequence gaps and sequence points)")
 
 struct Stats {

@@ -233,6 +233,7 @@ struct BlockInfo {
   uint8_t rawKind = 0;        // v6 kind byte as read (differs from kind for unknown kinds)
   uint64_t offset = 0;        // file offset of the block/object start
   uint64_t payloadSize = 0;   // bytes of block content
+  uint64_t contentOffset = 0; // file offset of the content (after v4/v5 size + padding)
 };
 
 }  // namespace nettrace

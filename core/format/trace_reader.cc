@@ -175,7 +175,7 @@ class TraceReader::Impl {
       return CorruptAt(at + total - 1, name + " does not end with the end-object tag where its size says");
     const uint64_t contentOffset = afterSize + padding;
     ByteCursor content(b.subspan(headerSize + 4 + padding, blockSize), contentOffset);
-    NETTRACE_RETURN_IF_ERROR(tracker_.OnBlock({kind, 0, at, static_cast<uint64_t>(blockSize)}));
+    NETTRACE_RETURN_IF_ERROR(tracker_.OnBlock({kind, 0, at, static_cast<uint64_t>(blockSize), contentOffset}));
     Status s = DecodeFsBlock(kind, content);
     if (!s.ok()) return s;
     queue_.Consume(total);
@@ -199,7 +199,7 @@ class TraceReader::Impl {
     NETTRACE_RETURN_IF_ERROR(DecodeTraceObjectFields(c, &info_));
     NETTRACE_RETURN_IF_ERROR(CheckPointerSize(at + headerSize));
     sawTrace_ = true;
-    NETTRACE_RETURN_IF_ERROR(tracker_.OnBlock({BlockKind::kTrace, 0, at, kTraceObjectV4FieldBytes}));
+    NETTRACE_RETURN_IF_ERROR(tracker_.OnBlock({BlockKind::kTrace, 0, at, kTraceObjectV4FieldBytes, at + headerSize}));
     NETTRACE_RETURN_IF_ERROR(tracker_.OnTraceInfo(info_));
     queue_.Consume(total);
     *step = Step::kProgressed;
@@ -255,7 +255,7 @@ class TraceReader::Impl {
                                                                             : BlockKind::kUnknown;
     if (kind != BlockKind::kTrace && !sawTrace_)
       return CorruptAt(at, std::string("expected the Trace block first, found a block of kind ") + std::to_string(rawKind));
-    NETTRACE_RETURN_IF_ERROR(tracker_.OnBlock({kind, rawKind, at, size}));
+    NETTRACE_RETURN_IF_ERROR(tracker_.OnBlock({kind, rawKind, at, size, at + 4}));
     ctx_.generation = RowGeneration::kV6;
     Status s;
     switch (kind) {

@@ -1,0 +1,95 @@
+// core/model — the columnar event table: every event of the trace in time order, in
+// 15 bytes per event resident (the budget is 16):
+//   timestamp  4 B  offset from its page's base timestamp (pages start where 32 bits
+//                   would overflow, so any gap works)
+//   type       2 B  EventTypeIndex
+//   thread     2 B  ThreadIndex
+//   stack      4 B  StackIndex (interned across the trace, 0 = none)
+//   ordinal    3 B  the event's position in FILE order, as an offset from the first
+//                   ordinal of its sequence-point region (a region's events are a
+//                   permutation of a contiguous ordinal range). With the event-block
+//                   table it locates the event's row, so header and payload are re-read
+//                   on demand instead of kept (the browser slices the File again).
+//                   Regions beyond 16 Mi events spill to a sparse side table.
+// Label lists are sparse (most events have none): (row, LabelListIndex) pairs on the
+// side. Columns are ChunkedVectors: no doubling slack, no allocation above 2 GB.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "base/chunked_vector.h"
+#include "format/event_row.h"
+#include "model/ids.h"
+#include "sort/event_sorter.h"
+
+namespace nettrace {
+
+// Where an event block's content lies in the file, and the file-order ordinal of its
+// first event.
+struct EventBlockRef {
+  uint64_t contentOffset = 0;
+  uint32_t contentSize = 0;
+  uint32_t firstOrdinal = 0;
+  RowGeneration generation = RowGeneration::kV4V5;
+};
+
+// What to re-read to get one event's header and payload back.
+struct RowLocation {
+  uint64_t blockOffset = 0;  // absolute file offset of the block content
+  uint32_t blockSize = 0;
+  uint32_t rowInBlock = 0;
+  RowGeneration generation = RowGeneration::kV4V5;
+};
+
+class EventStore {
+ public:
+  size_t size() const { return type_.size(); }
+
+  // Appends in time order. `late` items (see EventSorter) are placed by timestamp.
+  void Append(const SortItem& item, bool late);
+  void AddEventBlock(const EventBlockRef& block) { blocks_.push_back(block); }
+  // The next appended rows belong to a region whose first event has this ordinal.
+  void BeginRegion(uint32_t firstOrdinal) { regionBase_ = firstOrdinal; }
+
+  uint64_t timestamp(size_t row) const;
+  EventTypeIndex type(size_t row) const { return EventTypeIndex(type_[row]); }
+  ThreadIndex thread(size_t row) const { return ThreadIndex(thread_[row]); }
+  StackIndex stack(size_t row) const { return StackIndex(stack_[row]); }
+  uint32_t ordinal(size_t row) const;
+  LabelListIndex labels(size_t row) const;
+  RowLocation Locate(size_t row) const;
+
+  // First row whose timestamp is >= ts (rows are in time order).
+  size_t LowerBound(uint64_t ts) const;
+
+  // Resident bytes of the per-event columns, and of everything including side tables.
+  size_t columnBytes() const;
+  size_t residentBytes() const;
+
+ private:
+  struct Page {
+    uint32_t firstRow;
+    uint64_t base;
+  };
+  struct Ordinal24 {
+    uint8_t b[3];
+  };
+  static constexpr uint32_t kOrdinalSpill = 0xFFFFFF;
+  void Put(const SortItem& item);
+  void InsertLate(const SortItem& item);
+
+  ChunkedVector<uint32_t> tsOffset_;
+  ChunkedVector<uint16_t> type_;
+  ChunkedVector<uint16_t> thread_;
+  ChunkedVector<uint32_t> stack_;
+  ChunkedVector<Ordinal24> ordinal_;
+  std::vector<Page> pages_;
+  std::vector<Page> ordinalPages_;                       // base = region's first ordinal
+  std::vector<std::pair<uint32_t, uint32_t>> spilled_;   // (row, ordinal), rows ascending
+  uint32_t regionBase_ = 0;
+  std::vector<std::pair<uint32_t, uint32_t>> labels_;  // (row, label list), rows ascending
+  std::vector<EventBlockRef> blocks_;
+};
+
+}  // namespace nettrace

@@ -1,0 +1,135 @@
+#include "model/trace_tables.h"
+
+#include <cstring>
+
+namespace nettrace {
+
+namespace {
+
+uint64_t Fnv1a(std::span<const uint8_t> b) {
+  uint64_t h = 1469598103934665603ull;
+  for (uint8_t c : b) h = (h ^ c) * 1099511628211ull;
+  return h;
+}
+
+void AppendString(std::string* out, const std::string& s) {
+  out->append(std::to_string(s.size())).push_back(':');
+  out->append(s);
+}
+
+}  // namespace
+
+std::optional<EventTypeIndex> EventTypeTable::Intern(const EventMetadata& m) {
+  EventMetadata copy = m;
+  copy.id = 0;
+  std::string key;
+  AppendString(&key, m.providerName);
+  AppendString(&key, m.eventName);
+  key += std::to_string(m.eventId) + "/" + std::to_string(m.version);
+  auto [lo, hi] = byKey_.equal_range(key);
+  for (auto it = lo; it != hi; ++it)
+    if (types_[it->second].metadata == copy) return EventTypeIndex(it->second);
+  if (types_.size() >= 0xFFFF) return std::nullopt;
+  uint16_t index = static_cast<uint16_t>(types_.size());
+  EventType& t = types_.emplace_back();
+  t.name = EventDisplayName(copy);
+  t.knownProvider = ClassifyProvider(copy.providerName);
+  t.metadata = std::move(copy);
+  byKey_.emplace(std::move(key), index);
+  return EventTypeIndex(index);
+}
+
+std::optional<ThreadIndex> ThreadTable::Add(ThreadEntry e) {
+  if (threads_.size() >= 0xFFFF) return std::nullopt;
+  uint16_t index = static_cast<uint16_t>(threads_.size());
+  active_[e.key] = index;
+  threads_.push_back(std::move(e));
+  return ThreadIndex(index);
+}
+
+std::optional<ThreadIndex> ThreadTable::ForThreadId(uint64_t osThreadId, uint32_t processId) {
+  if (auto it = active_.find(osThreadId); it != active_.end()) return ThreadIndex(it->second);
+  ThreadEntry e;
+  e.key = osThreadId;
+  e.osThreadId = osThreadId;
+  e.processId = processId;
+  return Add(std::move(e));
+}
+
+std::optional<ThreadIndex> ThreadTable::Define(const ThreadInfo& info) {
+  ThreadEntry e;
+  e.key = info.index;
+  e.osThreadId = info.osThreadId;
+  e.processId = info.osProcessId;
+  e.name = info.name;
+  e.attributes = info.attributes;
+  return Add(std::move(e));
+}
+
+std::optional<ThreadIndex> ThreadTable::ForIndex(uint64_t v6Index) const {
+  if (auto it = active_.find(v6Index); it != active_.end()) return ThreadIndex(it->second);
+  return std::nullopt;
+}
+
+uint32_t BlobInterner::Intern(std::span<const uint8_t> bytes) {
+  uint64_t h = Fnv1a(bytes);
+  auto [lo, hi] = byHash_.equal_range(h);
+  for (auto it = lo; it != hi; ++it) {
+    auto existing = Get(it->second);
+    if (existing.size() == bytes.size() && std::equal(existing.begin(), existing.end(), bytes.begin())) return it->second;
+  }
+  uint32_t index = static_cast<uint32_t>(offsets_.size() - 1);
+  arena_.insert(arena_.end(), bytes.begin(), bytes.end());
+  offsets_.push_back(arena_.size());
+  byHash_.emplace(h, index);
+  return index;
+}
+
+size_t BlobInterner::residentBytes() const {
+  return arena_.capacity() + offsets_.capacity() * sizeof(size_t) + byHash_.size() * 32;
+}
+
+namespace {
+// A canonical byte form of a label list, to intern equal lists once.
+std::vector<uint8_t> Serialize(const LabelList& list) {
+  std::vector<uint8_t> out;
+  auto put = [&](const void* p, size_t n) {
+    const uint8_t* b = static_cast<const uint8_t*>(p);
+    out.insert(out.end(), b, b + n);
+  };
+  for (const Label& l : list.labels) {
+    out.push_back(static_cast<uint8_t>(l.kind));
+    put(l.guid.bytes.data(), 16);
+    put(&l.number, 8);
+    put(&l.intValue, 8);
+    uint32_t n = static_cast<uint32_t>(l.key.size());
+    put(&n, 4);
+    put(l.key.data(), n);
+    n = static_cast<uint32_t>(l.value.size());
+    put(&n, 4);
+    put(l.value.data(), n);
+  }
+  return out;
+}
+}  // namespace
+
+LabelListIndex LabelTable::Intern(const LabelList& list) {
+  if (list.labels.empty()) return LabelListIndex(0);
+  std::vector<uint8_t> key = Serialize(list);
+  uint32_t k = keys_.Intern(key);
+  auto [it, inserted] = byKey_.try_emplace(k, static_cast<uint32_t>(lists_.size() + 1));
+  if (inserted) lists_.push_back(list);
+  return LabelListIndex(it->second);
+}
+
+LabelListIndex LabelTable::InternActivity(const Guid& activity, const Guid& related) {
+  if (activity.IsZero() && related.IsZero()) return LabelListIndex(0);
+  LabelList list;
+  if (!activity.IsZero()) list.labels.push_back({LabelKind::kActivityId, activity, 0, 0, {}, {}});
+  if (!related.IsZero()) list.labels.push_back({LabelKind::kRelatedActivityId, related, 0, 0, {}, {}});
+  return Intern(list);
+}
+
+LabelList LabelTable::Get(LabelListIndex i) const { return i.value == 0 ? LabelList{} : lists_[i.value - 1]; }
+
+}  // namespace nettrace

@@ -1,0 +1,110 @@
+// core/model — the interned tables every event row points into: event types, threads,
+// stacks and label lists. Each is built while the file streams (model/store_builder)
+// and stays small: proportional to distinct types/threads/stacks/label lists, not to
+// events. Stacks and label lists are interned across the whole trace: their ids in the
+// file restart after every sequence point, ours do not.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "format/records.h"
+#include "model/event_naming.h"
+#include "model/ids.h"
+
+namespace nettrace {
+
+struct EventType {
+  EventMetadata metadata;  // id zeroed: several metadata ids may share one type
+  std::string name;        // PerfView-style display name
+  KnownProvider knownProvider = KnownProvider::kOther;
+};
+
+class EventTypeTable {
+ public:
+  // Returns the type for this metadata, adding it when no identical one exists.
+  // Fails (nullopt) beyond 65,535 distinct types.
+  std::optional<EventTypeIndex> Intern(const EventMetadata& m);
+  const EventType& operator[](EventTypeIndex i) const { return types_[i.value]; }
+  size_t size() const { return types_.size(); }
+
+ private:
+  std::vector<EventType> types_;
+  std::unordered_multimap<std::string, uint16_t> byKey_;
+};
+
+struct ThreadEntry {
+  uint64_t key = 0;  // v4/v5 OS thread id; v6 thread index as written
+  std::optional<uint64_t> osThreadId;
+  std::optional<uint64_t> processId;
+  std::optional<std::string> name;
+  std::vector<KeyValue> attributes;
+};
+
+class ThreadTable {
+ public:
+  // v4/v5: threads are OS thread ids seen in events.
+  std::optional<ThreadIndex> ForThreadId(uint64_t osThreadId, uint32_t processId);
+  // v6: a Thread block row defines (or, after a flush/remove, redefines) an index.
+  std::optional<ThreadIndex> Define(const ThreadInfo& info);
+  // v6: the entry an index currently means.
+  std::optional<ThreadIndex> ForIndex(uint64_t v6Index) const;
+  void Forget(uint64_t v6Index) { active_.erase(v6Index); }
+  void ForgetAll() { active_.clear(); }
+  const ThreadEntry& operator[](ThreadIndex i) const { return threads_[i.value]; }
+  size_t size() const { return threads_.size(); }
+
+ private:
+  std::optional<ThreadIndex> Add(ThreadEntry e);
+  std::vector<ThreadEntry> threads_;
+  std::unordered_map<uint64_t, uint16_t> active_;
+};
+
+// Interned byte strings (stack IP arrays, serialized label lists): index 0 is "none".
+class BlobInterner {
+ public:
+  BlobInterner() { offsets_.push_back(0), offsets_.push_back(0); }
+  uint32_t Intern(std::span<const uint8_t> bytes);
+  std::span<const uint8_t> Get(uint32_t index) const {
+    return {arena_.data() + offsets_[index], offsets_[index + 1] - offsets_[index]};
+  }
+  size_t size() const { return offsets_.size() - 1; }  // including "none"
+  size_t residentBytes() const;
+
+ private:
+  std::vector<uint8_t> arena_;
+  std::vector<size_t> offsets_;  // entry i spans [offsets_[i], offsets_[i+1])
+  std::unordered_multimap<uint64_t, uint32_t> byHash_;
+};
+
+class StackTable {
+ public:
+  StackIndex Intern(std::span<const uint8_t> ipBytes) { return StackIndex(blobs_.Intern(ipBytes)); }
+  std::span<const uint8_t> Bytes(StackIndex i) const { return blobs_.Get(i.value); }
+  size_t size() const { return blobs_.size(); }
+  size_t residentBytes() const { return blobs_.residentBytes(); }
+
+ private:
+  BlobInterner blobs_;
+};
+
+class LabelTable {
+ public:
+  LabelListIndex Intern(const LabelList& list);
+  // v4/v5 events carry activity ids in their headers; they become a label list too.
+  LabelListIndex InternActivity(const Guid& activity, const Guid& related);
+  LabelList Get(LabelListIndex i) const;
+  size_t size() const { return lists_.size() + 1; }
+
+ private:
+  std::vector<LabelList> lists_;  // index i+1
+  BlobInterner keys_;
+  std::unordered_map<uint32_t, uint32_t> byKey_;
+};
+
+}  // namespace nettrace

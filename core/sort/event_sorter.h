@@ -1,0 +1,75 @@
+// core/sort — puts events in global timestamp order while the file streams.
+//
+// The format's guarantees (NetTraceFormat.md §Event TimeStamp sorting) make this a merge,
+// not a sort: (1) each capture thread's events are already in time order, (2) sequence
+// points separate regions that sort independently and concatenate in file order, (3) an
+// event marked IsSorted promises every later event in the file is at least as late, so
+// everything pending up to its timestamp can be released early. Within a region we keep
+// one run per capture thread and k-way merge the run heads; ties keep file order
+// (stable). Memory holds only the pending events of the current region — with IsSorted
+// marks, only the writer's current batch.
+//
+// IsSorted is only a hint (format-pitfalls.md §5: writers disagree on its polarity). If a
+// later event turns out to be earlier than what was already released, the sorter still
+// emits it and flags it `late`; the store puts late events in place (model/event_store).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <unordered_map>
+#include <vector>
+
+namespace nettrace {
+
+struct SortItem {
+  uint64_t timestamp = 0;
+  uint32_t ordinal = 0;  // file order; the tie-breaker
+  uint16_t type = 0;
+  uint16_t thread = 0;
+  uint32_t stack = 0;
+  uint32_t labels = 0;
+};
+
+class SortedSink {
+ public:
+  virtual ~SortedSink() = default;
+  // Events in (timestamp, ordinal) order, except `late` ones (see above).
+  virtual void OnSorted(const SortItem& item, bool late) = 0;
+};
+
+class EventSorter {
+ public:
+  explicit EventSorter(SortedSink* sink) : sink_(sink) {}
+
+  // captureThread: the run key (v4/v5 capture thread id, v6 capture thread index).
+  void Push(uint64_t captureThread, const SortItem& item, bool isSorted);
+  // A sequence point (or the end of input): release everything pending.
+  void EndRegion();
+
+  size_t pending() const { return pending_; }
+  size_t peakPending() const { return peakPending_; }
+  uint64_t unsortedRuns() const { return unsortedRuns_; }
+  uint64_t lateEvents() const { return lateEvents_; }
+
+ private:
+  struct Run {
+    std::vector<SortItem> items;
+    size_t head = 0;
+    bool sorted = true;
+  };
+  // Releases pending items with timestamp <= limit, in order.
+  void Release(uint64_t limit);
+  void Emit(const SortItem& item);
+
+  SortedSink* sink_;
+  std::vector<Run> runs_;
+  std::unordered_map<uint64_t, uint32_t> runOf_;
+  size_t pending_ = 0, peakPending_ = 0;
+  bool released_ = false;
+  uint64_t lastTimestamp_ = 0;
+  uint32_t lastOrdinal_ = 0;
+  uint64_t unsortedRuns_ = 0, lateEvents_ = 0;
+  std::vector<uint32_t> heap_;  // run indexes, scratch for Release
+};
+
+}  // namespace nettrace
