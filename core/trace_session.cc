@@ -1,25 +1,58 @@
 #include "trace_session.h"
 
+#include <algorithm>
+#include <deque>
+#include <map>
+
+#include "analysis/event_json.h"
+#include "analysis/event_query.h"
 #include "analysis/summary.h"
 #include "base/stats.h"
+#include "format/event_block.h"
+#include "format/tee_sink.h"
 #include "format/trace_reader.h"
+#include "model/store_builder.h"
 
 namespace nettrace {
 
-// The session's pipeline: TraceReader (chunks → blocks → records, with reference checks)
-// feeding the SummaryBuilder. Later stages (sorter, event store) attach here.
+namespace {
+// Event blocks are ~100 KB in real traces (v6 caps them below 16 MB): a few dozen cover
+// a page of the event table.
+constexpr size_t kBlockCacheEntries = 64;
+}  // namespace
+
+// The pipeline: TraceReader (chunks → blocks → records, reference checks) feeding both
+// the SummaryBuilder and the StoreBuilder (tables, sorter, columnar store).
 struct TraceSession::Pipeline {
   Stats stats;
   SummaryBuilder summary{&stats};
-  TraceReader reader{&summary, &stats};
+  StoreBuilder store{&stats};
+  TeeSink tee{&summary, &store};
+  TraceReader reader{&tee, &stats};
+  bool flushed = false;
+  std::map<uint64_t, std::vector<uint8_t>> blocks;  // provided block bytes by offset
+  std::deque<uint64_t> blockOrder;                 // FIFO eviction
+
+  void FlushOnce() {
+    if (!flushed) store.Flush();
+    flushed = true;
+  }
 };
 
 TraceSession::TraceSession() : pipeline_(std::make_unique<Pipeline>()) {}
 TraceSession::~TraceSession() = default;
 
-Status TraceSession::PushChunk(const uint8_t* data, size_t size) { return pipeline_->reader.Push(data, size); }
+Status TraceSession::PushChunk(const uint8_t* data, size_t size) {
+  Status s = pipeline_->reader.Push(data, size);
+  if (!s.ok()) pipeline_->FlushOnce();  // keep every event read before the fault
+  return s;
+}
 
-Status TraceSession::Finish() { return pipeline_->reader.Finish(); }
+Status TraceSession::Finish() {
+  Status s = pipeline_->reader.Finish();
+  pipeline_->FlushOnce();
+  return s;
+}
 
 const Status& TraceSession::status() const { return pipeline_->reader.status(); }
 uint64_t TraceSession::bytesConsumed() const { return pipeline_->reader.bytesConsumed(); }
@@ -35,5 +68,53 @@ std::string TraceSession::SummaryJson() const {
 }
 
 std::string TraceSession::TraceEventCounts() const { return pipeline_->summary.TraceEventCounts(); }
+
+std::vector<uint32_t> TraceSession::QueryEvents(const EventQuery& query, uint64_t* totalMatches) const {
+  EventPage page = nettrace::QueryEvents(pipeline_->store, query);
+  if (totalMatches) *totalMatches = page.totalMatches;
+  return std::move(page.rows);
+}
+
+std::vector<ByteRange> TraceSession::BlocksNeeded(const std::vector<uint32_t>& rows) const {
+  std::vector<ByteRange> out;
+  for (uint32_t row : rows) {
+    if (row >= pipeline_->store.store().size()) continue;
+    RowLocation loc = pipeline_->store.store().Locate(row);
+    if (pipeline_->blocks.count(loc.blockOffset)) continue;
+    ByteRange r{loc.blockOffset, loc.blockSize};
+    if (std::none_of(out.begin(), out.end(), [&](const ByteRange& o) { return o.offset == r.offset; })) out.push_back(r);
+  }
+  return out;
+}
+
+void TraceSession::ProvideBlock(uint64_t offset, const uint8_t* data, size_t size) {
+  Pipeline& p = *pipeline_;
+  if (p.blocks.count(offset)) return;
+  while (p.blockOrder.size() >= kBlockCacheEntries) {
+    p.blocks.erase(p.blockOrder.front());
+    p.blockOrder.pop_front();
+  }
+  p.blocks.emplace(offset, std::vector<uint8_t>(data, data + size));
+  p.blockOrder.push_back(offset);
+}
+
+std::string TraceSession::EventJson(uint32_t row) const {
+  const Pipeline& p = *pipeline_;
+  if (row >= p.store.store().size()) return "null";
+  RowLocation loc = p.store.store().Locate(row);
+  auto it = p.blocks.find(loc.blockOffset);
+  EventRecord record;
+  bool haveRecord = false;
+  if (it != p.blocks.end() && it->second.size() == loc.blockSize) {
+    ByteCursor content({it->second.data(), it->second.size()}, loc.blockOffset);
+    haveRecord = FindEventRow(content, loc.generation, loc.rowInBlock, &record).ok();
+  }
+  return nettrace::EventJson(p.store, row, haveRecord ? &record : nullptr, p.reader.formatMajor());
+}
+
+double TraceSession::StoreBytesPerEvent() const {
+  const EventStore& s = pipeline_->store.store();
+  return s.size() ? static_cast<double>(s.columnBytes()) / static_cast<double>(s.size()) : 0.0;
+}
 
 }  // namespace nettrace

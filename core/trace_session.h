@@ -1,18 +1,32 @@
 // The engine facade: the one object the native CLI, the Catch2 end-to-end tests and the
 // wasm bindings all drive. Bytes go in as chunks of any size (PushChunk), then Finish();
 // results come out as small JSON documents. After a fatal input error the session keeps
-// everything read before the fault: SummaryJson() still answers, with "error" set.
+// everything read before the fault: SummaryJson() and the event queries still answer,
+// and the summary's "error" names what went wrong and where.
+//
+// Event details (processor, sequence number, payload) are not kept per event; they are
+// re-read from the file on demand. The session says which byte ranges it needs
+// (BlocksNeeded), the caller reads them however it can — fread, Blob.slice(), a ranged
+// fetch — and hands them back (ProvideBlock). Nothing here blocks on I/O.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "base/status.h"
 
 namespace nettrace {
 
+struct EventQuery;
+
+struct ByteRange {
+  uint64_t offset = 0;
+  uint64_t size = 0;
+};
 
 class TraceSession {
  public:
@@ -40,6 +54,19 @@ class TraceSession {
   /// Per-type counts in TraceEvent's baseline form ("Provider/Name, count" lines, ordinal
   /// order), after removing the events TraceEvent's TraceLog treats as bookkeeping.
   std::string TraceEventCounts() const;
+
+  /// Events in time order matching a query: the page's store rows and the total count.
+  std::vector<uint32_t> QueryEvents(const EventQuery& query, uint64_t* totalMatches) const;
+  /// The file ranges (event blocks) that must be provided before EventJson can give the
+  /// details of these rows; ranges already provided are left out.
+  std::vector<ByteRange> BlocksNeeded(const std::vector<uint32_t>& rows) const;
+  /// Hands back the bytes of a range from BlocksNeeded. Keeps a bounded cache.
+  void ProvideBlock(uint64_t offset, const uint8_t* data, size_t size);
+  /// One event as JSON; with its block provided, includes header details and fields.
+  std::string EventJson(uint32_t row) const;
+
+  /// Bytes per event of the event store's per-event columns (for the memory budget).
+  double StoreBytesPerEvent() const;
 
  private:
   struct Pipeline;

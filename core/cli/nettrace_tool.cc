@@ -3,6 +3,8 @@
 //
 //   nettrace summary FILE [--chunk-size N]   trace summary as JSON
 //   nettrace counts FILE [--chunk-size N]    per-type counts in TraceEvent's baseline form
+//   nettrace events FILE [--provider P] [--name N] [--thread T] [--from MS] [--to MS]
+//                        [--limit N] [--offset N]   events in time order, JSON lines
 //
 // On a damaged file it prints what was read before the fault (stdout), the error with
 // its byte offset (stderr), and exits 1.
@@ -13,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/event_query.h"
 #include "trace_session.h"
 
 namespace {
@@ -21,10 +24,15 @@ constexpr size_t kDefaultChunkSize = 1 << 20;
 
 int Usage(FILE* out) {
   std::fprintf(out,
-               "usage: nettrace <command> FILE [--chunk-size BYTES]\n"
+               "usage: nettrace <command> FILE [options]\n"
                "commands:\n"
                "  summary   trace summary as JSON (format, time range, event types, threads, blocks, anomalies)\n"
-               "  counts    per-type event counts as 'Provider/Event, count' lines, TraceEvent's baseline form\n");
+               "  counts    per-type event counts as 'Provider/Event, count' lines, TraceEvent's baseline form\n"
+               "  events    events in time order as JSON lines (time, provider, name, thread, processor, labels)\n"
+               "options:\n"
+               "  --chunk-size BYTES   read the file in chunks of this size (default 1 MiB)\n"
+               "  events: --provider P  --name N (e.g. GC/Start)  --thread OS_THREAD_ID\n"
+               "          --from MS  --to MS (from the trace start)  --limit N (default 100)  --offset N\n");
   return out == stderr ? 2 : 0;
 }
 
@@ -36,8 +44,39 @@ int main(int argc, char** argv) {
   const std::string command = argv[1];
   const char* path = argv[2];
   size_t chunkSize = kDefaultChunkSize;
+  nettrace::EventQuery query;
+  auto number = [&](const char* flag, const char* text, double* out) {
+    char* end;
+    *out = std::strtod(text, &end);
+    if (*end || end == text) {
+      std::fprintf(stderr, "nettrace: %s takes a number, not '%s'\n", flag, text);
+      return false;
+    }
+    return true;
+  };
   for (int i = 3; i < argc; ++i) {
-    if (!std::strcmp(argv[i], "--chunk-size") && i + 1 < argc) {
+    const bool hasValue = i + 1 < argc;
+    double v;
+    if (command == "events" && hasValue && !std::strcmp(argv[i], "--provider")) {
+      query.provider = argv[++i];
+    } else if (command == "events" && hasValue && !std::strcmp(argv[i], "--name")) {
+      query.name = argv[++i];
+    } else if (command == "events" && hasValue && !std::strcmp(argv[i], "--thread")) {
+      if (!number("--thread", argv[++i], &v) || v < 0) return 2;
+      query.thread = static_cast<uint64_t>(v);
+    } else if (command == "events" && hasValue && !std::strcmp(argv[i], "--from")) {
+      if (!number("--from", argv[++i], &v)) return 2;
+      query.fromMs = v;
+    } else if (command == "events" && hasValue && !std::strcmp(argv[i], "--to")) {
+      if (!number("--to", argv[++i], &v)) return 2;
+      query.toMs = v;
+    } else if (command == "events" && hasValue && !std::strcmp(argv[i], "--limit")) {
+      if (!number("--limit", argv[++i], &v) || v < 0) return 2;
+      query.limit = static_cast<uint64_t>(v);
+    } else if (command == "events" && hasValue && !std::strcmp(argv[i], "--offset")) {
+      if (!number("--offset", argv[++i], &v) || v < 0) return 2;
+      query.offset = static_cast<uint64_t>(v);
+    } else if (!std::strcmp(argv[i], "--chunk-size") && hasValue) {
       char* end;
       unsigned long long v = std::strtoull(argv[++i], &end, 10);
       if (*end || v == 0 || v > (1ull << 30)) {
@@ -50,7 +89,7 @@ int main(int argc, char** argv) {
       return Usage(stderr);
     }
   }
-  if (command != "summary" && command != "counts") {
+  if (command != "summary" && command != "counts" && command != "events") {
     std::fprintf(stderr, "nettrace: unknown command '%s'\n", command.c_str());
     return Usage(stderr);
   }
@@ -79,9 +118,28 @@ int main(int argc, char** argv) {
       break;
     }
   }
-  std::fclose(f);
 
-  const std::string out = command == "summary" ? session.SummaryJson() + "\n" : session.TraceEventCounts();
+  std::string out;
+  if (command == "summary") {
+    out = session.SummaryJson() + "\n";
+  } else if (command == "counts") {
+    out = session.TraceEventCounts();
+  } else {
+    // Details come from re-reading the events' blocks, the same two-step protocol the
+    // browser uses with Blob.slice().
+    std::vector<uint32_t> rows = session.QueryEvents(query, nullptr);
+    for (const nettrace::ByteRange& r : session.BlocksNeeded(rows)) {
+      std::vector<uint8_t> block(r.size);
+      if (std::fseek(f, static_cast<long>(r.offset), SEEK_SET) != 0 || std::fread(block.data(), 1, block.size(), f) != block.size()) {
+        std::fprintf(stderr, "nettrace: cannot re-read %llu bytes at offset %llu of %s\n",
+                     static_cast<unsigned long long>(r.size), static_cast<unsigned long long>(r.offset), path);
+        continue;
+      }
+      session.ProvideBlock(r.offset, block.data(), block.size());
+    }
+    for (uint32_t row : rows) out += session.EventJson(row) + "\n";
+  }
+  std::fclose(f);
   std::fwrite(out.data(), 1, out.size(), stdout);
   if (!status.ok()) {
     std::fprintf(stderr, "nettrace: %s: %s\n", path, status.ToString().c_str());

@@ -12,6 +12,9 @@ namespace nettrace {
 
 // content: the block's bytes after BlockSize and alignment padding.
 Status DecodeEventBlock(ByteCursor content, BlockContext& ctx);
+// Re-decodes one row of an event block read again from the file: rows are decoded from
+// the block start because compressed headers are deltas of the previous row.
+Status FindEventRow(ByteCursor content, RowGeneration gen, uint32_t rowIndex, EventRecord* out);
 // v4/v5 MetadataBlock: rows are event blobs with metadata payloads.
 Status DecodeMetadataBlockV4V5(ByteCursor content, BlockContext& ctx);
 

@@ -1,0 +1,19 @@
+// core/analysis — one event of the store as a JSON object, for the event table and the
+// `events` CLI: time (ms from the trace start and UTC), type, thread, processor,
+// sequence number, labels and payload fields. Header details that the store does not
+// keep (processor, sequence number, payload) come from the event's row, re-decoded from
+// its block.
+#pragma once
+
+#include <string>
+
+#include "format/records.h"
+#include "model/store_builder.h"
+
+namespace nettrace {
+
+// row: the re-decoded row of this event, or nullptr when its block is not at hand (the
+// JSON then says "detail": false and carries only what the store keeps).
+std::string EventJson(const StoreBuilder& model, uint32_t storeRow, const EventRecord* row, uint32_t formatMajor);
+
+}  // namespace nettrace

@@ -1,0 +1,98 @@
+#include "model/store_builder.h"
+
+namespace nettrace {
+
+Status StoreBuilder::OnTraceInfo(const TraceInfo& info) {
+  info_ = info;
+  v6_ = info.formatMajor >= 6;
+  return Status::Ok();
+}
+
+Status StoreBuilder::OnBlock(const BlockInfo& block) {
+  if (block.kind == BlockKind::kEvent)
+    store_.AddEventBlock({block.contentOffset, static_cast<uint32_t>(block.payloadSize), nextOrdinal_,
+                          v6_ ? RowGeneration::kV6 : RowGeneration::kV4V5});
+  return Status::Ok();
+}
+
+Status StoreBuilder::OnMetadata(const EventMetadata& m) {
+  std::optional<EventTypeIndex> t = types_.Intern(m);
+  if (!t) {
+    ++stats_->tooManyEventTypes;
+    t = EventTypeIndex(0xFFFF - 1);
+  }
+  typeOfMetadata_[m.id] = t->value;
+  return Status::Ok();
+}
+
+Status StoreBuilder::OnStack(uint32_t id, std::span<const uint8_t> ips) {
+  regionStacks_[id] = stacks_.Intern(ips).value;
+  return Status::Ok();
+}
+
+Status StoreBuilder::OnThread(const ThreadInfo& t) {
+  if (!threads_.Define(t)) ++stats_->tooManyThreads;
+  return Status::Ok();
+}
+
+Status StoreBuilder::OnRemoveThread(const ThreadSequence& t) {
+  threads_.Forget(t.thread);
+  return Status::Ok();
+}
+
+Status StoreBuilder::OnLabelList(uint32_t id, const LabelList& list) {
+  regionLabels_[id] = labels_.Intern(list).value;
+  return Status::Ok();
+}
+
+Status StoreBuilder::OnEvent(const EventRecord& e) {
+  SortItem item;
+  item.timestamp = e.timestamp;
+  item.ordinal = nextOrdinal_++;
+  item.type = typeOfMetadata_.at(e.metadataId);  // the reference tracker checked the id
+  std::optional<ThreadIndex> thread =
+      v6_ ? threads_.ForIndex(e.thread) : threads_.ForThreadId(e.thread, info_.processId);
+  if (!thread) {
+    ++stats_->tooManyThreads;
+    thread = ThreadIndex(static_cast<uint16_t>(threads_.size() - 1));
+  }
+  item.thread = thread->value;
+  if (e.stackId != 0) {
+    auto it = regionStacks_.find(e.stackId);
+    item.stack = it == regionStacks_.end() ? 0 : it->second;  // dangling ids are counted by the tracker
+  }
+  if (v6_) {
+    if (e.labelListId != 0) {
+      auto it = regionLabels_.find(e.labelListId);
+      item.labels = it == regionLabels_.end() ? 0 : it->second;
+    }
+  } else {
+    item.labels = labels_.InternActivity(e.activityId, e.relatedActivityId).value;
+  }
+  sorter_.Push(e.captureThread, item, e.isSorted);
+  return Status::Ok();
+}
+
+void StoreBuilder::EndRegion() {
+  sorter_.EndRegion();
+  store_.BeginRegion(nextOrdinal_);
+  stats_->unsortedCaptureThreadRuns = sorter_.unsortedRuns();
+  stats_->isSortedHintViolations = sorter_.lateEvents();
+}
+
+Status StoreBuilder::OnSequencePoint(const SequencePoint& sp) {
+  EndRegion();
+  regionStacks_.clear();
+  regionLabels_.clear();
+  if (v6_ && (sp.flags & kSequencePointFlushThreads)) threads_.ForgetAll();
+  return Status::Ok();
+}
+
+Status StoreBuilder::OnEndOfStream() {
+  EndRegion();
+  return Status::Ok();
+}
+
+void StoreBuilder::Flush() { EndRegion(); }
+
+}  // namespace nettrace

@@ -1,0 +1,167 @@
+// The merge sorter against the plain answer: a stable sort of all events by timestamp,
+// region by region. Randomized interleavings of many capture threads, with and without
+// IsSorted marks, and with marks that lie (writers disagree on the flag's polarity).
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+
+#include "sort/event_sorter.h"
+
+using namespace nettrace;
+
+namespace {
+
+struct Collect : SortedSink {
+  std::vector<SortItem> items;
+  std::vector<bool> late;
+  void OnSorted(const SortItem& item, bool isLate) override {
+    items.push_back(item);
+    late.push_back(isLate);
+  }
+};
+
+struct Rng {
+  uint64_t s;
+  uint64_t operator()() {
+    s ^= s << 13, s ^= s >> 7, s ^= s << 17;
+    return s;
+  }
+};
+
+struct Event {
+  uint64_t thread;
+  SortItem item;
+  bool sorted;
+};
+
+// Regions of events: per thread increasing timestamps, threads interleaved at random in
+// file order, regions strictly after each other in time. With `honestMarks`, IsSorted is
+// set only where it is true (every later event is at least as late).
+std::vector<std::vector<Event>> MakeRegions(Rng& rng, int regions, int threads, int perRegion, bool honestMarks,
+                                            bool lyingMarks) {
+  std::vector<std::vector<Event>> out;
+  uint32_t ordinal = 0;
+  uint64_t base = 1000;
+  for (int r = 0; r < regions; ++r) {
+    std::vector<std::vector<uint64_t>> perThread(threads);
+    for (int i = 0; i < perRegion; ++i) perThread[rng() % threads].push_back(base + rng() % 5000);
+    for (auto& v : perThread) std::sort(v.begin(), v.end());  // each capture thread in order
+    std::vector<size_t> next(threads, 0);
+    std::vector<Event> region;
+    for (int i = 0; i < perRegion; ++i) {
+      int t;
+      do t = static_cast<int>(rng() % threads);
+      while (next[t] == perThread[t].size());
+      SortItem item;
+      item.timestamp = perThread[t][next[t]++];
+      item.ordinal = ordinal++;
+      item.type = static_cast<uint16_t>(t);
+      region.push_back({static_cast<uint64_t>(t) * 7919, item, false});
+    }
+    if (honestMarks) {
+      // Mark events that are <= every later event of the region.
+      uint64_t minAfter = UINT64_MAX;
+      for (size_t i = region.size(); i-- > 0;) {
+        if (region[i].item.timestamp <= minAfter && rng() % 3 == 0) region[i].sorted = true;
+        minAfter = std::min(minAfter, region[i].item.timestamp);
+      }
+    }
+    if (lyingMarks)
+      for (auto& e : region) e.sorted = rng() % 4 == 0;
+    out.push_back(std::move(region));
+    base += 6000;
+  }
+  return out;
+}
+
+std::vector<SortItem> Expected(const std::vector<std::vector<Event>>& regions) {
+  std::vector<SortItem> all;
+  for (const auto& r : regions) {
+    std::vector<SortItem> items;
+    for (const auto& e : r) items.push_back(e.item);
+    std::stable_sort(items.begin(), items.end(),
+                     [](const SortItem& a, const SortItem& b) { return a.timestamp < b.timestamp; });
+    all.insert(all.end(), items.begin(), items.end());
+  }
+  return all;
+}
+
+std::vector<SortItem> RunSorter(const std::vector<std::vector<Event>>& regions, Collect* sink, EventSorter* sorter) {
+  for (const auto& r : regions) {
+    for (const auto& e : r) sorter->Push(e.thread, e.item, e.sorted);
+    sorter->EndRegion();
+  }
+  return sink->items;
+}
+
+void RequireSameOrder(const std::vector<SortItem>& got, const std::vector<SortItem>& want) {
+  REQUIRE(got.size() == want.size());
+  for (size_t i = 0; i < got.size(); ++i) {
+    INFO("position " << i);
+    REQUIRE(got[i].ordinal == want[i].ordinal);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("k-way merge equals a stable sort, region by region", "[sort]") {
+  Rng rng{12345};
+  for (int trial = 0; trial < 40; ++trial) {
+    int threads = 1 + static_cast<int>(rng() % 40);
+    auto regions = MakeRegions(rng, 1 + static_cast<int>(rng() % 6), threads, 1 + static_cast<int>(rng() % 3000), false, false);
+    Collect sink;
+    EventSorter sorter(&sink);
+    RequireSameOrder(RunSorter(regions, &sink, &sorter), Expected(regions));
+    CHECK(sorter.lateEvents() == 0);
+    CHECK(sorter.pending() == 0);
+  }
+}
+
+TEST_CASE("IsSorted marks release events early and keep memory to a batch", "[sort]") {
+  Rng rng{777};
+  for (int trial = 0; trial < 40; ++trial) {
+    auto regions = MakeRegions(rng, 3, 16, 4000, true, false);
+    Collect sink;
+    EventSorter sorter(&sink);
+    RequireSameOrder(RunSorter(regions, &sink, &sorter), Expected(regions));
+    CHECK(sorter.lateEvents() == 0);
+    // Honest marks every few events: pending never approaches the region size.
+    CHECK(sorter.peakPending() < 4000);
+  }
+}
+
+TEST_CASE("lying IsSorted marks are flagged late and still end up in order in the store", "[sort]") {
+  Rng rng{4242};
+  auto regions = MakeRegions(rng, 4, 12, 2000, false, true);
+  Collect sink;
+  EventSorter sorter(&sink);
+  RunSorter(regions, &sink, &sorter);
+  CHECK(sorter.lateEvents() > 0);
+  // Late items, placed by (timestamp, ordinal) as the store does, give the stable order.
+  std::vector<SortItem> placed;
+  for (size_t i = 0; i < sink.items.size(); ++i) {
+    const SortItem& it = sink.items[i];
+    if (!sink.late[i]) {
+      placed.push_back(it);
+      continue;
+    }
+    auto pos = std::upper_bound(placed.begin(), placed.end(), it, [](const SortItem& a, const SortItem& b) {
+      return a.timestamp != b.timestamp ? a.timestamp < b.timestamp : a.ordinal < b.ordinal;
+    });
+    placed.insert(pos, it);
+  }
+  RequireSameOrder(placed, Expected(regions));
+}
+
+TEST_CASE("a capture thread out of order is sorted, not trusted", "[sort]") {
+  Collect sink;
+  EventSorter sorter(&sink);
+  uint32_t ord = 0;
+  for (uint64_t ts : {50u, 10u, 30u}) sorter.Push(1, SortItem{ts, ord++}, false);
+  for (uint64_t ts : {20u, 40u}) sorter.Push(2, SortItem{ts, ord++}, false);
+  sorter.EndRegion();
+  std::vector<uint64_t> got;
+  for (const auto& i : sink.items) got.push_back(i.timestamp);
+  CHECK(got == std::vector<uint64_t>{10, 20, 30, 40, 50});
+  CHECK(sorter.unsortedRuns() == 1);
+}
