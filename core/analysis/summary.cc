@@ -22,25 +22,25 @@ Status SummaryBuilder::OnBlock(const BlockInfo& block) {
   return Status::Ok();
 }
 
+uint32_t SummaryBuilder::TypeFor(const EventMetadata& m, const LabelOverrides& o) {
+  std::string name = EventDisplayName(m, o);
+  auto key = std::make_pair(m.providerName, name);
+  if (auto it = typeIndex_.find(key); it != typeIndex_.end()) return it->second;
+  const uint32_t index = static_cast<uint32_t>(types_.size());
+  typeIndex_.emplace(key, index);
+  EventTypeSummary& t = types_.emplace_back();
+  t.provider = m.providerName;
+  t.name = std::move(name);
+  t.eventId = m.eventId;
+  t.version = o.version ? *o.version : m.version;
+  t.knownProvider = ClassifyProvider(m.providerName);
+  return index;
+}
+
 Status SummaryBuilder::OnMetadata(const EventMetadata& m) {
   ++metadataCount_;
-  std::string name = EventDisplayName(m);
-  auto key = std::make_pair(m.providerName, name);
-  auto it = typeIndex_.find(key);
-  uint32_t index;
-  if (it == typeIndex_.end()) {
-    index = static_cast<uint32_t>(types_.size());
-    typeIndex_.emplace(key, index);
-    EventTypeSummary& t = types_.emplace_back();
-    t.provider = m.providerName;
-    t.name = std::move(name);
-    t.eventId = m.eventId;
-    t.version = m.version;
-    t.knownProvider = ClassifyProvider(m.providerName);
-  } else {
-    index = it->second;
-  }
-  metadataToType_[m.id] = index;
+  metadataToType_[m.id] = TypeFor(m, {});
+  metadata_[m.id] = m;
   return Status::Ok();
 }
 
@@ -65,42 +65,20 @@ Status SummaryBuilder::OnThread(const ThreadInfo& info) {
   return Status::Ok();
 }
 
-// Dropped events (NetTraceFormat.md §Event Sequence Numbers): a capture thread's numbers
-// go up by one per event; a jump means the writer dropped the events in between, and a
-// sequence point or RemoveThread naming a higher number than the last one seen means the
-// thread's latest events never arrived.
-void SummaryBuilder::NoteSequence(ThreadSummary& t, uint32_t seq, bool fromEvent) {
-  if (t.haveSequence) {
-    uint32_t expected = t.lastSequence + (fromEvent ? 1 : 0);
-    int32_t gap = static_cast<int32_t>(seq - expected);  // wrap-aware
-    if (gap > 0) {
-      t.droppedEvents += static_cast<uint32_t>(gap);
-      stats_->droppedEvents += static_cast<uint32_t>(gap);
-      ++stats_->sequenceNumberGaps;
-    }
-    if (!fromEvent && gap <= 0) return;  // a lower bound below what we saw says nothing new
-  } else if (!fromEvent || seq > 1) {
-    // First sight of this thread: numbers start at 1, so anything before seq is lost.
-    uint32_t lost = fromEvent ? seq - 1 : seq;
-    if (lost > 0 && lost < 0x80000000u) {
-      t.droppedEvents += lost;
-      stats_->droppedEvents += lost;
-      ++stats_->sequenceNumberGaps;
-    }
-  }
-  t.haveSequence = true;
-  t.lastSequence = seq;
-}
-
 Status SummaryBuilder::OnRemoveThread(const ThreadSequence& r) {
   ThreadSummary& t = Thread(r.thread);
-  NoteSequence(t, r.sequenceNumber, false);
+  // RemoveThread carries no time: the loss, if any, is known as of the latest event.
+  drops_.OnLowerBound(r.thread, r.sequenceNumber, eventCount_ ? maxTimestamp_ : 0);
+  drops_.Forget(r.thread);
+  stats_->droppedEvents = drops_.total();
+  stats_->sequenceNumberGaps = drops_.gaps();
   t.removed = true;
   return Status::Ok();
 }
 
-Status SummaryBuilder::OnLabelList(uint32_t, const LabelList&) {
+Status SummaryBuilder::OnLabelList(uint32_t id, const LabelList& list) {
   ++labelListCount_;
+  if (LabelOverrides o = OverridesOf(list); o.any()) regionOverrides_[id] = o;
   return Status::Ok();
 }
 
@@ -111,19 +89,33 @@ Status SummaryBuilder::OnEvent(const EventRecord& e) {
   minTimestamp_ = std::min(minTimestamp_, e.timestamp);
   maxTimestamp_ = std::max(maxTimestamp_, e.timestamp);
   ++processors_[e.processorNumber];
-  EventTypeSummary& type = types_[metadataToType_.at(e.metadataId)];  // the tracker checked the id
+  uint32_t typeIndex = metadataToType_.at(e.metadataId);  // the tracker checked the id
+  if (e.labelListId != 0) {
+    if (auto o = regionOverrides_.find(e.labelListId); o != regionOverrides_.end())
+      typeIndex = TypeFor(metadata_.at(e.metadataId), o->second);
+  }
+  EventTypeSummary& type = types_[typeIndex];
   ++type.count;
   if (!IsTraceLogBookkeeping(type.knownProvider, type.eventId, e.payload)) ++type.traceLogCount;
   ++Thread(e.thread).eventCount;
-  ThreadSummary& capture = Thread(e.captureThread);
-  ++capture.capturedCount;
-  NoteSequence(capture, e.sequenceNumber, true);
+  ++Thread(e.captureThread).capturedCount;
+  drops_.OnEvent(e.captureThread, e.sequenceNumber, e.timestamp);
+  stats_->droppedEvents = drops_.total();
+  stats_->sequenceNumberGaps = drops_.gaps();
   return Status::Ok();
 }
 
 Status SummaryBuilder::OnSequencePoint(const SequencePoint& sp) {
   ++sequencePoints_;
-  for (const ThreadSequence& ts : sp.threads) NoteSequence(Thread(ts.thread), ts.sequenceNumber, false);
+  regionOverrides_.clear();
+  for (const ThreadSequence& ts : sp.threads) {
+    Thread(ts.thread);
+    drops_.OnLowerBound(ts.thread, ts.sequenceNumber, sp.timestamp);
+  }
+  // The thread flush happens after the checks (NetTraceFormat.md §SequencePointBlock).
+  if (info_.formatMajor >= 6 && (sp.flags & kSequencePointFlushThreads)) drops_.ForgetAll();
+  stats_->droppedEvents = drops_.total();
+  stats_->sequenceNumberGaps = drops_.gaps();
   return Status::Ok();
 }
 
@@ -228,10 +220,8 @@ std::string SummaryBuilder::ToJson(const ReaderState& reader) const {
   w.EndArray();
 
   const bool v6 = reader.formatMajor >= 6;
-  uint64_t dropped = 0;
   w.Key("threads").BeginArray();
   for (const auto& [key, t] : threads_) {
-    dropped += t.droppedEvents;
     w.BeginObject();
     if (v6) {
       w.Key("index").UInt(t.key);
@@ -255,12 +245,29 @@ std::string SummaryBuilder::ToJson(const ReaderState& reader) const {
     }
     w.Key("eventCount").UInt(t.eventCount);
     w.Key("capturedEvents").UInt(t.capturedCount);
-    w.Key("droppedEvents").UInt(t.droppedEvents);
+    auto lost = drops_.perThread().find(key);
+    w.Key("droppedEvents").UInt(lost == drops_.perThread().end() ? 0 : lost->second);
     w.EndObject();
   }
   w.EndArray();
 
-  w.Key("droppedEvents").UInt(dropped);
+  w.Key("dropped").BeginObject();
+  w.Key("events").UInt(drops_.total());
+  w.Key("gaps").UInt(drops_.gaps());
+  w.Key("ranges").BeginArray();
+  for (const DropRange& r : drops_.ranges()) {
+    w.BeginObject();
+    w.Key(v6 ? "threadIndex" : "threadId").UInt(r.thread);
+    w.Key("count").UInt(r.count);
+    w.Key("fromMs");
+    if (r.fromTimestamp) w.Fixed(relMs(r.fromTimestamp), 6);
+    else w.Null();
+    w.Key("toMs").Fixed(relMs(r.toTimestamp), 6);
+    w.EndObject();
+  }
+  w.EndArray();
+  w.Key("rangesTruncated").Bool(drops_.gaps() > drops_.ranges().size());
+  w.EndObject();
   w.Key("processors").UInt(processors_.size());
   w.Key("blocks").BeginObject();
   for (const auto& [name, count] : blocks_) w.Key(name).UInt(count);

@@ -9,6 +9,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "analysis/drop_tracker.h"
 #include "base/stats.h"
 #include "base/status.h"
 #include "format/record_sink.h"
@@ -34,9 +35,6 @@ struct ThreadSummary {
   std::vector<KeyValue> attributes;
   uint64_t eventCount = 0;        // events whose thread is this one
   uint64_t capturedCount = 0;     // events this thread captured (sequence numbers count here)
-  bool haveSequence = false;
-  uint32_t lastSequence = 0;
-  uint64_t droppedEvents = 0;
   bool removed = false;
 };
 
@@ -68,14 +66,17 @@ class SummaryBuilder final : public RecordSink {
 
  private:
   ThreadSummary& Thread(uint64_t key);
-  void NoteSequence(ThreadSummary& t, uint32_t seq, bool fromEvent);
+  uint32_t TypeFor(const EventMetadata& m, const LabelOverrides& overrides);
 
   Stats* stats_;
+  DropTracker drops_;
   TraceInfo info_;
   bool haveInfo_ = false;
   std::vector<EventTypeSummary> types_;
   std::map<std::pair<std::string, std::string>, uint32_t> typeIndex_;  // (provider, name)
   std::unordered_map<uint32_t, uint32_t> metadataToType_;
+  std::unordered_map<uint32_t, EventMetadata> metadata_;
+  std::unordered_map<uint32_t, LabelOverrides> regionOverrides_;  // file label list id
   std::map<uint64_t, ThreadSummary> threads_;
   std::map<std::string, uint64_t> blocks_;
   uint64_t eventCount_ = 0;

@@ -118,3 +118,35 @@ std::string EventDisplayName(const EventMetadata& m, std::optional<uint8_t> opco
 }
 
 }  // namespace nettrace
+
+namespace nettrace {
+
+LabelOverrides OverridesOf(const LabelList& list) {
+  LabelOverrides o;
+  for (const Label& l : list.labels) {
+    switch (l.kind) {
+      case LabelKind::kOpCode: o.opcode = static_cast<uint8_t>(l.number); break;
+      case LabelKind::kLevel: o.level = static_cast<uint8_t>(l.number); break;
+      case LabelKind::kVersion: o.version = static_cast<uint8_t>(l.number); break;
+      case LabelKind::kKeywords: o.keywords = l.number; break;
+      default: break;
+    }
+  }
+  return o;
+}
+
+EventMetadata ApplyOverrides(const EventMetadata& m, const LabelOverrides& o) {
+  EventMetadata r = m;
+  if (o.opcode) r.opcode = o.opcode;
+  if (o.level) r.level = *o.level, r.hasLevel = true;
+  if (o.version) r.version = *o.version, r.hasVersion = true;
+  if (o.keywords) r.keywords = *o.keywords, r.hasKeywords = true;
+  return r;
+}
+
+std::string EventDisplayName(const EventMetadata& m, const LabelOverrides& o) {
+  // The template is chosen by the metadata's version; the opcode override renames.
+  return EventDisplayName(m, o.opcode);
+}
+
+}  // namespace nettrace

@@ -35,6 +35,19 @@ KnownProvider ClassifyProvider(const std::string& providerName);
 // The display name of events described by `m`; opcodeOverride comes from a v6 label list.
 std::string EventDisplayName(const EventMetadata& m, std::optional<uint8_t> opcodeOverride = std::nullopt);
 
+// v6 label lists may override an event's opcode, keywords, level and version
+// (NetTraceFormat.md §LabelListBlock: they "override any value found in the metadata").
+struct LabelOverrides {
+  std::optional<uint8_t> opcode, level, version;
+  std::optional<uint64_t> keywords;
+  bool any() const { return opcode || level || version || keywords; }
+};
+LabelOverrides OverridesOf(const LabelList& list);
+// The metadata as the event sees it, overrides applied.
+EventMetadata ApplyOverrides(const EventMetadata& m, const LabelOverrides& o);
+// The display name of an event of metadata `m` with overrides `o`.
+std::string EventDisplayName(const EventMetadata& m, const LabelOverrides& o);
+
 // Standard ETW opcode names (winmeta.xml): 1 Start, 2 Stop, ... 240 Receive; "" otherwise.
 const char* StandardOpcodeName(uint8_t opcode);
 

@@ -22,6 +22,9 @@ Status StoreBuilder::OnMetadata(const EventMetadata& m) {
     t = EventTypeIndex(0xFFFF - 1);
   }
   typeOfMetadata_[m.id] = t->value;
+  metadata_[m.id] = m;
+  for (auto it = overriddenTypes_.begin(); it != overriddenTypes_.end();)
+    it = (it->first >> 32) == m.id ? overriddenTypes_.erase(it) : std::next(it);
   return Status::Ok();
 }
 
@@ -42,6 +45,7 @@ Status StoreBuilder::OnRemoveThread(const ThreadSequence& t) {
 
 Status StoreBuilder::OnLabelList(uint32_t id, const LabelList& list) {
   regionLabels_[id] = labels_.Intern(list).value;
+  if (LabelOverrides o = OverridesOf(list); o.any()) regionOverrides_[id] = o;
   return Status::Ok();
 }
 
@@ -50,6 +54,7 @@ Status StoreBuilder::OnEvent(const EventRecord& e) {
   item.timestamp = e.timestamp;
   item.ordinal = nextOrdinal_++;
   item.type = typeOfMetadata_.at(e.metadataId);  // the reference tracker checked the id
+  if (e.labelListId != 0 && !regionOverrides_.empty()) item.type = OverriddenType(e, item.type);
   std::optional<ThreadIndex> thread =
       v6_ ? threads_.ForIndex(e.thread) : threads_.ForThreadId(e.thread, info_.processId);
   if (!thread) {
@@ -73,6 +78,20 @@ Status StoreBuilder::OnEvent(const EventRecord& e) {
   return Status::Ok();
 }
 
+uint16_t StoreBuilder::OverriddenType(const EventRecord& e, uint16_t type) {
+  auto o = regionOverrides_.find(e.labelListId);
+  if (o == regionOverrides_.end()) return type;
+  const uint64_t key = (uint64_t{e.metadataId} << 32) | e.labelListId;
+  if (auto it = overriddenTypes_.find(key); it != overriddenTypes_.end()) return it->second;
+  std::optional<EventTypeIndex> t = types_.Intern(metadata_.at(e.metadataId), o->second);
+  if (!t) {
+    ++stats_->tooManyEventTypes;
+    return type;
+  }
+  overriddenTypes_[key] = t->value;
+  return t->value;
+}
+
 void StoreBuilder::EndRegion() {
   sorter_.EndRegion();
   store_.BeginRegion(nextOrdinal_);
@@ -84,6 +103,8 @@ Status StoreBuilder::OnSequencePoint(const SequencePoint& sp) {
   EndRegion();
   regionStacks_.clear();
   regionLabels_.clear();
+  regionOverrides_.clear();
+  overriddenTypes_.clear();  // label list ids restart after a sequence point
   if (v6_ && (sp.flags & kSequencePointFlushThreads)) threads_.ForgetAll();
   return Status::Ok();
 }

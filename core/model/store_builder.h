@@ -43,6 +43,8 @@ class StoreBuilder final : public RecordSink, private SortedSink {
  private:
   void OnSorted(const SortItem& item, bool late) override { store_.Append(item, late); }
   void EndRegion();
+  // The type of an event whose label list overrides its metadata's opcode/level/...
+  uint16_t OverriddenType(const EventRecord& e, uint16_t type);
 
   Stats* stats_;
   TraceInfo info_;
@@ -54,6 +56,10 @@ class StoreBuilder final : public RecordSink, private SortedSink {
   EventStore store_;
   EventSorter sorter_{this};
   std::unordered_map<uint32_t, uint16_t> typeOfMetadata_;
+  std::unordered_map<uint32_t, EventMetadata> metadata_;  // current definitions, for overrides
+  // Types of (metadata id, file label list id) pairs whose list overrides metadata.
+  std::unordered_map<uint64_t, uint16_t> overriddenTypes_;
+  std::unordered_map<uint32_t, LabelOverrides> regionOverrides_;  // file label list id
   std::unordered_map<uint32_t, uint32_t> regionStacks_;  // file stack id → StackIndex
   std::unordered_map<uint32_t, uint32_t> regionLabels_;  // file label list id → LabelListIndex
   uint32_t nextOrdinal_ = 0;

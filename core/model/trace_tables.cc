@@ -19,8 +19,8 @@ void AppendString(std::string* out, const std::string& s) {
 
 }  // namespace
 
-std::optional<EventTypeIndex> EventTypeTable::Intern(const EventMetadata& m) {
-  EventMetadata copy = m;
+std::optional<EventTypeIndex> EventTypeTable::Intern(const EventMetadata& m, const LabelOverrides& overrides) {
+  EventMetadata copy = ApplyOverrides(m, overrides);
   copy.id = 0;
   std::string key;
   AppendString(&key, m.providerName);
@@ -32,7 +32,7 @@ std::optional<EventTypeIndex> EventTypeTable::Intern(const EventMetadata& m) {
   if (types_.size() >= 0xFFFF) return std::nullopt;
   uint16_t index = static_cast<uint16_t>(types_.size());
   EventType& t = types_.emplace_back();
-  t.name = EventDisplayName(copy);
+  t.name = EventDisplayName(m, overrides);
   t.knownProvider = ClassifyProvider(copy.providerName);
   t.metadata = std::move(copy);
   byKey_.emplace(std::move(key), index);

@@ -29,7 +29,7 @@ class EventTypeTable {
  public:
   // Returns the type for this metadata, adding it when no identical one exists.
   // Fails (nullopt) beyond 65,535 distinct types.
-  std::optional<EventTypeIndex> Intern(const EventMetadata& m);
+  std::optional<EventTypeIndex> Intern(const EventMetadata& m, const LabelOverrides& overrides = {});
   const EventType& operator[](EventTypeIndex i) const { return types_[i.value]; }
   size_t size() const { return types_.size(); }
 

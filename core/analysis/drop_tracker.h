@@ -1,0 +1,58 @@
+// core/analysis — finds events the writer numbered but never wrote
+// (NetTraceFormat.md §Event Sequence Numbers). Two rules:
+//   1. a capture thread's sequence numbers go up by one per event: a jump means the
+//      events in between were dropped (numbers wrap at 2^32);
+//   2. a sequence point (or v6 RemoveThread) gives a lower bound of the last number a
+//      thread attempted: above the last one seen, the difference was dropped.
+// A thread first seen at number N lost N-1 events before it. Each loss is kept as a
+// time range (between the last event seen on that thread and the event or sequence
+// point that revealed it) so a timeline can show where data is missing.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <vector>
+
+namespace nettrace {
+
+struct DropRange {
+  uint64_t thread = 0;  // capture thread key: v4/v5 thread id, v6 thread index
+  uint64_t count = 0;
+  uint64_t fromTimestamp = 0;  // last event seen before the loss (0: none seen)
+  uint64_t toTimestamp = 0;    // the event or sequence point that revealed it
+};
+
+class DropTracker {
+ public:
+  static constexpr size_t kMaxRanges = 10000;
+
+  void OnEvent(uint64_t thread, uint32_t sequence, uint64_t timestamp);
+  // A lower bound for a thread's last attempted number, known at `timestamp`.
+  void OnLowerBound(uint64_t thread, uint32_t sequence, uint64_t timestamp);
+  // v6: the thread index leaves the table (RemoveThread, or a thread-flush sequence
+  // point): a later definition of the same index starts numbering again.
+  void Forget(uint64_t thread) { threads_.erase(thread); }
+  void ForgetAll() { threads_.clear(); }
+
+  uint64_t total() const { return total_; }
+  uint64_t gaps() const { return gaps_; }
+  // Per capture thread, over the whole trace.
+  const std::map<uint64_t, uint64_t>& perThread() const { return perThread_; }
+  // In the order found; at most kMaxRanges (the totals count everything).
+  const std::vector<DropRange>& ranges() const { return ranges_; }
+
+ private:
+  struct State {
+    uint32_t last = 0;
+    uint64_t lastTimestamp = 0;
+  };
+  void Lost(uint64_t thread, uint64_t count, uint64_t from, uint64_t to);
+
+  std::map<uint64_t, State> threads_;
+  std::map<uint64_t, uint64_t> perThread_;
+  std::vector<DropRange> ranges_;
+  uint64_t total_ = 0, gaps_ = 0;
+};
+
+}  // namespace nettrace
