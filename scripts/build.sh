@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Builds everything, incrementally:
+#   build/native/   the native engine, the `nettrace` CLI, the Catch2 tests, testdata/ (unpacked corpus)
+#   build/wasm/     the engine compiled with em++: wasm/nettrace_wasm.mjs + .wasm
+#   build/site/     the static web app: index.html, compiled TS, the wasm module, a sample trace
+#   dist/           the npm package contents (in-thread API + .d.ts + the wasm module)
+# Run scripts/setup.sh first on a fresh machine (npm test / npm start do).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+. scripts/lib.sh
+
+native() {
+  cmake -S . -B build/native -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
+  cmake --build build/native
+}
+
+wasm() {
+  # Debian's emscripten finds its JS dependencies (acorn) only through NODE_PATH. emcmake's
+  # default emulator passes a flag node 20 rejects, hence the explicit one.
+  export NODE_PATH=/usr/share/nodejs
+  emcmake cmake -S . -B build/wasm -G Ninja -DCMAKE_BUILD_TYPE=Release \
+    -DCMAKE_CROSSCOMPILING_EMULATOR=/usr/bin/node >/dev/null
+  cmake --build build/wasm
+}
+
+site() {
+  local tsc=node_modules/.bin/tsc
+  rm -rf build/site dist
+  # The page and the worker need different libs (DOM vs WebWorker): two configs, one output.
+  "$tsc" -p tsconfig.json
+  "$tsc" -p tsconfig.worker.json
+  cp web/index.html web/style.css build/site/
+  cp build/wasm/wasm/nettrace_wasm.mjs build/wasm/wasm/nettrace_wasm.wasm build/site/
+  mkdir -p build/site/samples
+  gzip -dc tests/data/only_managed_samples.nettrace.gz >build/site/samples/only_managed_samples.nettrace
+
+  # The npm package: the in-thread API with declarations, next to the wasm module.
+  "$tsc" -p tsconfig.pkg.json
+  cp build/wasm/wasm/nettrace_wasm.mjs build/wasm/wasm/nettrace_wasm.wasm dist/
+  cp wasm/nettrace_module.d.ts dist/nettrace_wasm.d.mts
+}
+
+step "native build (build/native)" native
+step "wasm build (build/wasm)" wasm
+step "tsc + site (build/site, dist)" site

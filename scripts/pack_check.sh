@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# The npm package as a user gets it: `npm pack`, install the tarball into an empty project,
+# import it from Node and summarise a real trace; type-check a TypeScript consumer too.
+# Needs a finished scripts/build.sh (dist/ and build/native/).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+repo=$PWD
+trace=$repo/build/native/testdata/only_managed_samples.nettrace
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+mkdir "$tmp/pack" "$tmp/consumer"
+tarball=$(npm pack --silent --pack-destination "$tmp/pack" | tail -n 1)
+listing=$(tar -tzf "$tmp/pack/$tarball" | sort)
+echo "packed $tarball ($(du -k "$tmp/pack/$tarball" | cut -f1) KiB, $(echo "$listing" | wc -l) files)"
+for f in package/dist/index.js package/dist/index.d.ts package/dist/nettrace_wasm.mjs package/dist/nettrace_wasm.wasm package/dist/nettrace_wasm.d.mts; do
+  grep -qx "$f" <<<"$listing" || { echo "pack_check: $f missing from the package" >&2; exit 1; }
+done
+
+cd "$tmp/consumer"
+cat >package.json <<'JSON'
+{ "name": "nettrace-consumer", "version": "1.0.0", "private": true, "type": "module" }
+JSON
+npm install --silent --no-audit --no-fund "$tmp/pack/$tarball"
+
+cat >check.mjs <<'JS'
+import { openAsBlob } from 'node:fs';
+import { openTrace, NetTraceError } from 'nettrace-analyzer';
+const [trace, expectedEvents] = process.argv.slice(2);
+const handle = await openTrace(await openAsBlob(trace));
+const summary = handle.summary();
+handle.close();
+if (summary.eventCount !== Number(expectedEvents)) {
+  console.error(`eventCount ${summary.eventCount}, native says ${expectedEvents}`);
+  process.exit(1);
+}
+if (typeof NetTraceError !== 'function') process.exit(1);
+console.log(`consumer: ${summary.eventCount} events from ${trace.split('/').pop()} through the installed package`);
+JS
+expected=$(LC_ALL=C TZ=UTC "$repo/build/native/nettrace" summary "$trace" |
+  node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>console.log(JSON.parse(s).eventCount))')
+node check.mjs "$trace" "$expected"
+
+# The declarations resolve and are live (the @ts-expect-error must be needed).
+cat >check.ts <<'TS'
+import { openTrace, NetTraceError, type Summary, type TraceHandle } from 'nettrace-analyzer';
+export async function count(bytes: Uint8Array): Promise<number> {
+  const handle: TraceHandle = await openTrace(bytes, { chunkSize: 1 << 20 });
+  const summary: Summary = handle.summary();
+  handle.close();
+  return summary.eventCount;
+}
+export const isError = (e: unknown): boolean => e instanceof NetTraceError && e.offset !== null;
+// @ts-expect-error chunkSize is a number
+void openTrace(new Uint8Array(0), { chunkSize: 'big' });
+TS
+cat >tsconfig.json <<'JSON'
+{ "compilerOptions": { "strict": true, "noEmit": true, "target": "ES2022", "module": "NodeNext",
+  "moduleResolution": "NodeNext", "lib": ["ES2022", "DOM"], "types": [] }, "files": ["check.ts"] }
+JSON
+"$repo/node_modules/.bin/tsc" -p tsconfig.json
+echo "consumer: TypeScript declarations type-check (NodeNext)"

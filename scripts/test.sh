@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Everything CI runs (`npm test`, `.ci/run`): set-up, build, then every test suite.
+#   1. scripts/setup.sh   apt packages and npm ci, only when missing
+#   2. scripts/build.sh   native + wasm + TypeScript + site + package
+#   3. ctest              Catch2 unit and end-to-end tests on the real corpus
+#   4. node --test        wasm vs native byte-for-byte, and the JS API, in Node
+#   5. browser            the site in headless Chromium (tests/browser/run.mjs)
+#   6. npm pack           the package installed into an empty project and used
+#   7. CLR event table    regenerated and compared (only when the manifest is available)
+# A build failure stops at once; test suites all run, and the last line says which failed.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export LC_ALL=C TZ=UTC
+. scripts/lib.sh
+
+started=$(date +%s)
+step "setup" bash scripts/setup.sh
+step "build" bash scripts/build.sh
+
+passed=()
+failed=()
+suite() {
+  local name=$1
+  shift
+  if step "$name" "$@"; then passed+=("$name"); else failed+=("$name"); fi
+}
+
+suite "ctest" ctest --test-dir build/native --output-on-failure
+suite "node tests" node --test tests/node/
+suite "browser test" node tests/browser/run.mjs
+suite "npm pack consumer" bash scripts/pack_check.sh
+if [ -f ../shared/reference/ClrEtwAll.man ] && [ -f scripts/gen_clr_events.py ]; then
+  suite "CLR event table check" python3 scripts/gen_clr_events.py --check
+fi
+
+elapsed=$(($(date +%s) - started))
+if ((${#failed[@]})); then
+  echo "npm test: FAILED: ${failed[*]} (passed: ${passed[*]:-none}; ${elapsed} s)"
+  exit 1
+fi
+echo "npm test: ALL PASSED: ${passed[*]} (${elapsed} s)"

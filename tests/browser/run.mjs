@@ -1,0 +1,203 @@
+// Browser test: the built site (build/site) in Debian's Chromium, driven by playwright-core.
+// Serves the site in-process, then checks the real user paths: the ?sample auto-load, the
+// file picker, a drop, a truncated trace (error + partial summary) and a hostile file name.
+// Every summary shown must equal `build/native/nettrace summary` for the same file.
+// Prints "N passed, N failed" last; exits non-zero on any failure.
+import { mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { chromium } from 'playwright-core';
+import { startServer } from '../../scripts/serve.mjs';
+import { corpusTraces, root, runNative } from '../node/helpers.mjs';
+
+const site = join(root, 'build/site');
+const screenshots = join(root, 'build/screenshots');
+mkdirSync(screenshots, { recursive: true });
+
+const traces = corpusTraces();
+const byName = (prefix) => {
+  const t = traces.find((x) => x.name.startsWith(prefix));
+  if (!t) throw new Error(`no corpus trace named ${prefix}*`);
+  return t;
+};
+const nativeSummary = (path) => JSON.parse(runNative('summary', path).stdout.toString('utf8'));
+
+const results = [];
+async function check(name, fn) {
+  const started = Date.now();
+  try {
+    await fn();
+    results.push({ name, ok: true });
+    console.log(`ok   ${name} (${Date.now() - started} ms)`);
+  } catch (e) {
+    results.push({ name, ok: false });
+    console.log(`FAIL ${name}\n     ${String(e?.stack ?? e).split('\n').join('\n     ')}`);
+  }
+}
+function assert(condition, message) {
+  if (!condition) throw new Error(message);
+}
+function assertSameJson(actual, expected, what) {
+  const a = JSON.stringify(actual);
+  const b = JSON.stringify(expected);
+  assert(a === b, `${what}: page summary differs from native\n page:   ${a.slice(0, 300)}\n native: ${b.slice(0, 300)}`);
+}
+
+const server = await startServer({ root: site, port: 0 });
+// playwright gives chromium.launch() a fresh temporary profile (user-data-dir) of its own.
+const browser = await chromium.launch({
+  executablePath: '/usr/bin/chromium',
+  headless: true,
+  args: [
+    '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+    '--disable-background-networking', '--disable-component-update', '--disable-sync',
+  ],
+});
+const page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
+const pageErrors = [];
+page.on('pageerror', (e) => pageErrors.push(String(e)));
+page.on('console', (m) => {
+  if (m.type() === 'error') pageErrors.push(m.text());
+});
+
+/** Waits for the page to finish reading; @returns what it shows. */
+async function waitForResult() {
+  await page.waitForSelector('#result:is([data-state="done"], [data-state="error"])', { timeout: 60_000 });
+  return page.evaluate(() => {
+    const result = document.getElementById('result');
+    const text = document.getElementById('summary').textContent;
+    return {
+      state: result.dataset.state,
+      progressCount: Number(result.dataset.progressCount ?? 0),
+      status: document.getElementById('status').textContent,
+      summary: text ? JSON.parse(text) : null,
+      headline: document.getElementById('headline').textContent,
+    };
+  });
+}
+
+try {
+  await check('?sample loads the shipped sample trace', async () => {
+    await page.goto(`${server.url}?sample`);
+    const shown = await waitForResult();
+    assert(shown.state === 'done', `state ${shown.state}: ${shown.status}`);
+    const expected = nativeSummary(byName('only_managed_samples').path);
+    assert(shown.summary.eventCount === expected.eventCount, `eventCount ${shown.summary.eventCount} != ${expected.eventCount}`);
+    assertSameJson(shown.summary, expected, 'sample');
+    await page.screenshot({ path: join(screenshots, 'sample.png'), fullPage: true });
+  });
+
+  await check('file picker: the largest trace, read in chunks with progress', async () => {
+    const big = [...traces].filter((t) => !t.truncated).sort((a, b) => readFileSync(b.path).length - readFileSync(a.path).length)[0];
+    await page.goto(server.url);
+    await page.setInputFiles('#file', big.path);
+    const shown = await waitForResult();
+    assert(shown.state === 'done', `state ${shown.state}: ${shown.status}`);
+    const expected = nativeSummary(big.path);
+    assert(shown.summary.eventCount === expected.eventCount, `eventCount ${shown.summary.eventCount} != ${expected.eventCount}`);
+    assertSameJson(shown.summary, expected, big.name);
+    assert(shown.progressCount >= 2, `expected progress messages, got ${shown.progressCount}`);
+    await page.screenshot({ path: join(screenshots, 'file-input.png'), fullPage: true });
+  });
+
+  await check('drop zone: a dropped file is read', async () => {
+    const small = byName('eventpipe-dotnetcore5.0');
+    await page.goto(server.url);
+    const dataTransfer = await page.evaluateHandle(
+      ([b64, name]) => {
+        const dt = new DataTransfer();
+        const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+        dt.items.add(new File([bytes], name));
+        return dt;
+      },
+      [readFileSync(small.path).toString('base64'), small.name],
+    );
+    await page.dispatchEvent('#drop', 'drop', { dataTransfer });
+    const shown = await waitForResult();
+    assert(shown.state === 'done', `state ${shown.state}: ${shown.status}`);
+    assertSameJson(shown.summary, nativeSummary(small.path), small.name);
+  });
+
+  await check('truncated trace: message, offset and the partial summary', async () => {
+    const cut = traces.find((t) => t.truncated);
+    assert(cut, 'no truncated trace in the corpus');
+    await page.goto(server.url);
+    await page.setInputFiles('#file', cut.path);
+    const shown = await waitForResult();
+    assert(shown.state === 'error', `state ${shown.state}`);
+    assert(/truncated/.test(shown.status), `status lacks the error code: ${shown.status}`);
+    assert(/at byte offset [\d,]+/.test(shown.status), `status lacks the offset: ${shown.status}`);
+    const native = runNative('summary', cut.path);
+    assert(native.status !== 0, 'native tool should fail on the truncated trace');
+    assertSameJson(shown.summary, JSON.parse(native.stdout.toString('utf8')), cut.name);
+    assert(shown.summary.eventCount > 0, 'the events before the fault are shown');
+    await page.screenshot({ path: join(screenshots, 'truncated.png'), fullPage: true });
+  });
+
+  await check('a file name with markup is shown as text', async () => {
+    const small = byName('eventpipe-dotnetcore6.0');
+    const name = '<img src=x onerror="window.__pwned=1">.nettrace';
+    await page.goto(server.url);
+    await page.setInputFiles('#file', { name, mimeType: 'application/octet-stream', buffer: readFileSync(small.path) });
+    const shown = await waitForResult();
+    assert(shown.state === 'done', `state ${shown.state}: ${shown.status}`);
+    assert(shown.headline.includes(name), 'the name is shown verbatim');
+    const injected = await page.evaluate(() => document.querySelectorAll('main img').length + (window.__pwned ?? 0));
+    assert(injected === 0, 'markup from the file name was interpreted');
+  });
+
+  await check('worker protocol: begin/chunk/finish and close', async () => {
+    const sample = byName('only_managed_samples');
+    await page.goto(server.url);
+    const got = await page.evaluate(async () => {
+      const { EngineClient } = await import('./engine/worker_client.js');
+      const client = new EngineClient(new URL('./engine/engine_worker.js', location.href));
+      const bytes = new Uint8Array(await (await fetch('samples/only_managed_samples.nettrace')).arrayBuffer());
+      await client.begin(bytes.length);
+      let progress = 0;
+      for (let off = 0; off < bytes.length; off += 100_000) {
+        await client.chunk(bytes.slice(off, off + 100_000).buffer, () => progress++);
+      }
+      const result = await client.finish();
+      await client.close();
+      client.terminate();
+      return { summaryJson: result.summaryJson, progress };
+    });
+    assertSameJson(JSON.parse(got.summaryJson), nativeSummary(sample.path), sample.name);
+    assert(got.progress === Math.ceil(readFileSync(sample.path).length / 100_000), `progress per chunk: ${got.progress}`);
+  });
+
+  await check('worker protocol: cancel stops a read between chunks', async () => {
+    await page.goto(server.url);
+    const got = await page.evaluate(async () => {
+      const { EngineClient } = await import('./engine/worker_client.js');
+      const client = new EngineClient(new URL('./engine/engine_worker.js', location.href));
+      const blob = await (await fetch('samples/only_managed_samples.nettrace')).blob();
+      const controller = new AbortController();
+      let progress = 0;
+      try {
+        await client.open(blob, { chunkSize: 4096, signal: controller.signal, onProgress: () => {
+          if (++progress === 1) controller.abort();
+        } });
+        return { code: 'resolved', progress };
+      } catch (e) {
+        return { code: e.code, partial: e.partial !== null, progress };
+      } finally {
+        client.terminate();
+      }
+    });
+    assert(got.code === 'cancelled', `expected a cancel, got ${JSON.stringify(got)}`);
+    assert(got.partial, 'a cancelled read still reports what it read');
+  });
+
+  await check('no page errors', async () => {
+    assert(pageErrors.length === 0, `page errors:\n  ${pageErrors.join('\n  ')}`);
+  });
+} finally {
+  await browser.close();
+  await server.close();
+}
+
+const passed = results.filter((r) => r.ok).length;
+const failed = results.length - passed;
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failed === 0 ? 0 : 1);

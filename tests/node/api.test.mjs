@@ -1,0 +1,80 @@
+// The public JS API (dist/index.js, what the npm package exports) in Node: openTrace() on a
+// file-backed Blob and on bytes, progress, cancel, and errors that keep the partial summary.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { openAsBlob, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { corpusTraces, root, runNative } from './helpers.mjs';
+
+const { openTrace, NetTraceError, DEFAULT_CHUNK_SIZE } = await import(join(root, 'dist/index.js'));
+const traces = corpusTraces();
+const complete = traces.filter((t) => !t.truncated);
+const truncated = traces.filter((t) => t.truncated);
+const biggest = [...complete].sort((a, b) => readFileSync(b.path).length - readFileSync(a.path).length)[0];
+
+test('openTrace(Blob from fs.openAsBlob) matches the native summary, with progress', async () => {
+  const blob = await openAsBlob(biggest.path);
+  const progress = [];
+  const trace = await openTrace(blob, { onProgress: (p) => progress.push(p) });
+  try {
+    const native = runNative('summary', biggest.path);
+    assert.equal(native.status, 0);
+    assert.equal(trace.summaryJson() + '\n', native.stdout.toString('utf8'));
+    assert.equal(trace.summary().eventCount, JSON.parse(native.stdout).eventCount);
+    assert.equal(trace.bytes, blob.size);
+    assert.equal(progress.length, Math.ceil(blob.size / DEFAULT_CHUNK_SIZE), 'one progress report per chunk');
+    assert.deepEqual(progress.at(-1), { bytes: blob.size, total: blob.size, events: trace.events });
+    for (let i = 1; i < progress.length; i++) assert.ok(progress[i].bytes > progress[i - 1].bytes);
+    assert.match(trace.traceEventCounts(), /, \d+/);
+  } finally {
+    trace.close();
+  }
+  assert.throws(() => trace.traceEventCounts(), NetTraceError, 'a closed handle refuses calls');
+});
+
+test('openTrace(Uint8Array) and openTrace(ArrayBuffer) give the same summary as a Blob', async () => {
+  const trace = complete.find((t) => t.name.startsWith('pyroscope')) ?? complete[0];
+  const bytes = readFileSync(trace.path);
+  const a = await openTrace(bytes, { chunkSize: 65536 });
+  const b = await openTrace(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.length));
+  const c = await openTrace(await openAsBlob(trace.path), { chunkSize: 1000 });
+  assert.equal(a.summaryJson(), b.summaryJson());
+  assert.equal(a.summaryJson(), c.summaryJson());
+  for (const h of [a, b, c]) h.close();
+});
+
+test('a truncated trace rejects with code, offset and the partial summary', async () => {
+  assert.ok(truncated.length > 0, 'the corpus has a truncated trace');
+  for (const trace of truncated) {
+    const native = runNative('summary', trace.path);
+    await assert.rejects(openTrace(await openAsBlob(trace.path)), (e) => {
+      assert.ok(e instanceof NetTraceError);
+      assert.equal(e.code, 'truncated');
+      assert.equal(typeof e.offset, 'number');
+      assert.ok(e.offset > 0 && e.offset <= readFileSync(trace.path).length);
+      assert.ok(e.partial.eventCount > 0);
+      assert.deepEqual(e.partial, JSON.parse(native.stdout));
+      return true;
+    });
+  }
+});
+
+test('aborting the signal cancels between chunks', async () => {
+  const controller = new AbortController();
+  let reports = 0;
+  const opening = openTrace(await openAsBlob(biggest.path), {
+    chunkSize: 256 * 1024,
+    signal: controller.signal,
+    onProgress: () => {
+      if (++reports === 2) controller.abort();
+    },
+  });
+  await assert.rejects(opening, (e) => e instanceof NetTraceError && e.code === 'cancelled' && e.partial !== null);
+  assert.equal(reports, 2, 'no chunk is read after the abort');
+});
+
+test('garbage input is an error, not a crash', async () => {
+  const junk = new TextEncoder().encode('this is not a trace, just some text long enough to look at');
+  await assert.rejects(openTrace(junk), (e) => e instanceof NetTraceError && e.code !== 'engine');
+  await assert.rejects(openTrace(new Uint8Array(0)), NetTraceError);
+});

@@ -1,0 +1,74 @@
+// Shared by the node:test files here (not a test itself: node --test runs *.test.mjs only).
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+
+export const root = fileURLToPath(new URL('../../', import.meta.url));
+export const testdata = join(root, 'build/native/testdata');
+export const nativeTool = join(root, 'build/native/nettrace');
+export const wasmDir = join(root, 'build/wasm/wasm');
+
+/** Every unpacked trace: complete ones first, then those under truncated/. */
+export function corpusTraces() {
+  if (!existsSync(testdata)) throw new Error(`${testdata} is missing: run scripts/build.sh first`);
+  const isTrace = (f) => f.endsWith('.nettrace') || f.endsWith('.netperf');
+  const complete = readdirSync(testdata).filter(isTrace).sort().map((f) => ({ name: f, path: join(testdata, f), truncated: false }));
+  const truncatedDir = join(testdata, 'truncated');
+  const truncated = existsSync(truncatedDir)
+    ? readdirSync(truncatedDir).filter(isTrace).sort().map((f) => ({ name: `truncated/${f}`, path: join(truncatedDir, f), truncated: true }))
+    : [];
+  return [...complete, ...truncated];
+}
+
+/** `build/native/nettrace <command> FILE` → { status, stdout (Buffer), stderr (string) }. */
+export function runNative(command, file) {
+  const r = spawnSync(nativeTool, [command, file], {
+    env: { ...process.env, LC_ALL: 'C', TZ: 'UTC' },
+    maxBuffer: 256 * 1024 * 1024,
+  });
+  if (r.error) throw r.error;
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr.toString('utf8') };
+}
+
+/** The raw Emscripten module (build/wasm), instantiated the way Node needs: with wasmBinary. */
+export async function loadRawModule() {
+  const { default: create } = await import(join(wasmDir, 'nettrace_wasm.mjs'));
+  return create({ wasmBinary: readFileSync(join(wasmDir, 'nettrace_wasm.wasm')) });
+}
+
+/**
+ * Feeds `bytes` to a fresh TraceSession in chunks of `chunkSize`, stopping at the first
+ * fatal error, then finishes. @returns { summaryJson, counts, status, bytes, events }.
+ */
+export function feedRaw(M, bytes, chunkSize) {
+  const session = new M.TraceSession();
+  const buffer = M._malloc(Math.max(1, Math.min(chunkSize, bytes.length)));
+  try {
+    let status = { ok: true };
+    for (let offset = 0; offset < bytes.length && status.ok; offset += chunkSize) {
+      const chunk = bytes.subarray(offset, offset + chunkSize);
+      M.HEAPU8.set(chunk, buffer);
+      status = session.pushChunk(buffer, chunk.length);
+    }
+    if (status.ok) status = session.finish();
+    return {
+      status,
+      sessionStatus: session.status(),
+      summaryJson: session.summaryJson(),
+      counts: session.traceEventCounts(),
+      bytes: session.bytesConsumed(),
+      events: session.eventCount(),
+    };
+  } finally {
+    M._free(buffer);
+    session.delete();
+  }
+}
+
+/** core's Status::ToString() ("truncated at offset 42 (0x2a): message"), rebuilt from the wasm status. */
+export function statusString(status) {
+  if (status.ok) return 'ok';
+  const where = status.offset === null ? '' : ` at offset ${status.offset} (0x${status.offset.toString(16)})`;
+  return `${status.code}${where}: ${status.message}`;
+}
