@@ -30,8 +30,13 @@ struct TraceSession::Pipeline {
   TeeSink tee{&summary, &store};
   TraceReader reader{&tee, &stats};
   bool flushed = false;
-  std::map<uint64_t, std::vector<uint8_t>> blocks;  // provided block bytes by offset
-  std::deque<uint64_t> blockOrder;                 // FIFO eviction
+  // Provided event blocks by offset, with their rows decoded once.
+  struct CachedBlock {
+    std::vector<uint8_t> bytes;
+    std::vector<EventRecord> rows;  // payload spans point into bytes
+  };
+  std::map<uint64_t, CachedBlock> blocks;
+  std::deque<uint64_t> blockOrder;  // FIFO eviction
 
   void FlushOnce() {
     if (!flushed) store.Flush();
@@ -94,7 +99,13 @@ void TraceSession::ProvideBlock(uint64_t offset, const uint8_t* data, size_t siz
     p.blocks.erase(p.blockOrder.front());
     p.blockOrder.pop_front();
   }
-  p.blocks.emplace(offset, std::vector<uint8_t>(data, data + size));
+  Pipeline::CachedBlock& block = p.blocks[offset];
+  block.bytes.assign(data, data + size);
+  // A block that no longer decodes (the file changed under us) gives no rows: the events
+  // then show without details rather than with wrong ones.
+  RowGeneration gen = p.reader.formatMajor() >= 6 ? RowGeneration::kV6 : RowGeneration::kV4V5;
+  if (!DecodeEventRows(ByteCursor({block.bytes.data(), block.bytes.size()}, offset), gen, &block.rows).ok())
+    block.rows.clear();
   p.blockOrder.push_back(offset);
 }
 
@@ -103,13 +114,10 @@ std::string TraceSession::EventJson(uint32_t row) const {
   if (row >= p.store.store().size()) return "null";
   RowLocation loc = p.store.store().Locate(row);
   auto it = p.blocks.find(loc.blockOffset);
-  EventRecord record;
-  bool haveRecord = false;
-  if (it != p.blocks.end() && it->second.size() == loc.blockSize) {
-    ByteCursor content({it->second.data(), it->second.size()}, loc.blockOffset);
-    haveRecord = FindEventRow(content, loc.generation, loc.rowInBlock, &record).ok();
-  }
-  return nettrace::EventJson(p.store, row, haveRecord ? &record : nullptr, p.reader.formatMajor());
+  const EventRecord* record = nullptr;
+  if (it != p.blocks.end() && it->second.bytes.size() == loc.blockSize && loc.rowInBlock < it->second.rows.size())
+    record = &it->second.rows[loc.rowInBlock];
+  return nettrace::EventJson(p.store, row, record, p.reader.formatMajor());
 }
 
 double TraceSession::StoreBytesPerEvent() const {

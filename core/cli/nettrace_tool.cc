@@ -5,6 +5,8 @@
 //   nettrace counts FILE [--chunk-size N]    per-type counts in TraceEvent's baseline form
 //   nettrace events FILE [--provider P] [--name N] [--thread T] [--from MS] [--to MS]
 //                        [--limit N] [--offset N]   events in time order, JSON lines
+//   nettrace convert FILE OUT [--from MS] [--to MS]   rewrite as NetTrace v6 (optionally a
+//                        time window of it)
 //
 // On a damaged file it prints what was read before the fault (stdout), the error with
 // its byte offset (stderr), and exits 1.
@@ -16,11 +18,60 @@
 #include <vector>
 
 #include "analysis/event_query.h"
+#include "convert/v6_converter.h"
+#include "format/trace_reader.h"
 #include "trace_session.h"
 
 namespace {
 
 constexpr size_t kDefaultChunkSize = 1 << 20;
+
+// Streams FILE through the reader into the v6 converter, writing OUT as it goes.
+int Convert(const char* in, const char* outPath, const nettrace::V6Converter::Options& options, size_t chunkSize) {
+  FILE* f = std::fopen(in, "rb");
+  if (!f) {
+    std::fprintf(stderr, "nettrace: cannot open %s: %s\n", in, std::strerror(errno));
+    return 1;
+  }
+  FILE* out = std::fopen(outPath, "wb");
+  if (!out) {
+    std::fprintf(stderr, "nettrace: cannot create %s: %s\n", outPath, std::strerror(errno));
+    std::fclose(f);
+    return 1;
+  }
+  nettrace::V6Converter converter(
+      [&](std::span<const uint8_t> bytes) {
+        if (std::fwrite(bytes.data(), 1, bytes.size(), out) != bytes.size())
+          return nettrace::Status::Error(nettrace::ErrorCode::kInvalidArgument, nettrace::kNoOffset,
+                                         std::string("cannot write ") + outPath + ": " + std::strerror(errno));
+        return nettrace::Status::Ok();
+      },
+      options);
+  nettrace::TraceReader reader(&converter);
+  std::vector<uint8_t> buffer(chunkSize);
+  nettrace::Status status;
+  for (;;) {
+    size_t n = std::fread(buffer.data(), 1, buffer.size(), f);
+    if (n > 0 && !(status = reader.Push(buffer.data(), n)).ok()) break;
+    if (n < buffer.size()) {
+      status = reader.Finish();
+      break;
+    }
+  }
+  std::fclose(f);
+  const bool closed = std::fclose(out) == 0;
+  if (!status.ok()) {
+    std::fprintf(stderr, "nettrace: %s: %s (the output is incomplete)\n", in, status.ToString().c_str());
+    return 1;
+  }
+  if (!closed) {
+    std::fprintf(stderr, "nettrace: cannot finish writing %s\n", outPath);
+    return 1;
+  }
+  std::fprintf(stderr, "nettrace: wrote %llu events to %s (NetTrace v6)\n",
+               static_cast<unsigned long long>(converter.eventsWritten()), outPath);
+  return 0;
+}
 
 int Usage(FILE* out) {
   std::fprintf(out,
@@ -29,6 +80,7 @@ int Usage(FILE* out) {
                "  summary   trace summary as JSON (format, time range, event types, threads, blocks, anomalies)\n"
                "  counts    per-type event counts as 'Provider/Event, count' lines, TraceEvent's baseline form\n"
                "  events    events in time order as JSON lines (time, provider, name, thread, processor, labels)\n"
+               "  convert   FILE OUT: rewrite the trace as NetTrace v6; --from MS --to MS keep a time window\n"
                "options:\n"
                "  --chunk-size BYTES   read the file in chunks of this size (default 1 MiB)\n"
                "  events: --provider P  --name N (e.g. GC/Start)  --thread OS_THREAD_ID\n"
@@ -43,6 +95,14 @@ int main(int argc, char** argv) {
   if (argc < 3) return Usage(stderr);
   const std::string command = argv[1];
   const char* path = argv[2];
+  const char* outPath = nullptr;
+  int firstOption = 3;
+  if (command == "convert") {
+    if (argc < 4) return Usage(stderr);
+    outPath = argv[3];
+    firstOption = 4;
+  }
+  nettrace::V6Converter::Options convertOptions;
   size_t chunkSize = kDefaultChunkSize;
   nettrace::EventQuery query;
   auto number = [&](const char* flag, const char* text, double* out) {
@@ -54,9 +114,19 @@ int main(int argc, char** argv) {
     }
     return true;
   };
-  for (int i = 3; i < argc; ++i) {
+  for (int i = firstOption; i < argc; ++i) {
     const bool hasValue = i + 1 < argc;
     double v;
+    if (command == "convert" && hasValue && !std::strcmp(argv[i], "--from")) {
+      if (!number("--from", argv[++i], &v)) return 2;
+      convertOptions.fromMs = v;
+      continue;
+    }
+    if (command == "convert" && hasValue && !std::strcmp(argv[i], "--to")) {
+      if (!number("--to", argv[++i], &v)) return 2;
+      convertOptions.toMs = v;
+      continue;
+    }
     if (command == "events" && hasValue && !std::strcmp(argv[i], "--provider")) {
       query.provider = argv[++i];
     } else if (command == "events" && hasValue && !std::strcmp(argv[i], "--name")) {
@@ -89,10 +159,11 @@ int main(int argc, char** argv) {
       return Usage(stderr);
     }
   }
-  if (command != "summary" && command != "counts" && command != "events") {
+  if (command != "summary" && command != "counts" && command != "events" && command != "convert") {
     std::fprintf(stderr, "nettrace: unknown command '%s'\n", command.c_str());
     return Usage(stderr);
   }
+  if (command == "convert") return Convert(path, outPath, convertOptions, chunkSize);
 
   FILE* f = std::fopen(path, "rb");
   if (!f) {

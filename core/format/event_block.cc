@@ -38,19 +38,12 @@ Status DecodeEventBlock(ByteCursor c, BlockContext& ctx) {
   return ForEachRow(c, ctx.generation, [&](const EventRecord& row) { return ctx.sink->OnEvent(row); });
 }
 
-Status FindEventRow(ByteCursor c, RowGeneration gen, uint32_t rowIndex, EventRecord* out) {
-  uint32_t seen = 0;
-  bool found = false;
-  NETTRACE_RETURN_IF_ERROR(ForEachRow(c, gen, [&](const EventRecord& row) {
-    if (seen++ == rowIndex && !found) {
-      *out = row;
-      found = true;
-    }
+Status DecodeEventRows(ByteCursor c, RowGeneration gen, std::vector<EventRecord>* rows) {
+  rows->clear();
+  return ForEachRow(c, gen, [&](const EventRecord& row) {
+    rows->push_back(row);
     return Status::Ok();
-  }));
-  if (!found)
-    return CorruptAt(c.baseOffset(), "event block has " + std::to_string(seen) + " rows, not row " + std::to_string(rowIndex));
-  return Status::Ok();
+  });
 }
 
 Status DecodeMetadataBlockV4V5(ByteCursor c, BlockContext& ctx) {

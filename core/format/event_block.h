@@ -4,6 +4,8 @@
 // MetadataBlock has the same layout with metadata descriptions as payloads.
 #pragma once
 
+#include <vector>
+
 #include "base/status.h"
 #include "format/block_context.h"
 #include "io/byte_cursor.h"
@@ -12,9 +14,10 @@ namespace nettrace {
 
 // content: the block's bytes after BlockSize and alignment padding.
 Status DecodeEventBlock(ByteCursor content, BlockContext& ctx);
-// Re-decodes one row of an event block read again from the file: rows are decoded from
-// the block start because compressed headers are deltas of the previous row.
-Status FindEventRow(ByteCursor content, RowGeneration gen, uint32_t rowIndex, EventRecord* out);
+// Re-decodes all rows of an event block read again from the file (compressed headers are
+// deltas of the previous row, so rows are only decodable from the block start). Payload
+// spans point into `content`.
+Status DecodeEventRows(ByteCursor content, RowGeneration gen, std::vector<EventRecord>* rows);
 // v4/v5 MetadataBlock: rows are event blobs with metadata payloads.
 Status DecodeMetadataBlockV4V5(ByteCursor content, BlockContext& ctx);
 

@@ -49,10 +49,14 @@ constexpr TplName kTplNames[] = {
 };
 
 std::string WithOpcode(const std::string& base, uint8_t opcode) {
-  if (opcode == 0) return base;
+  std::string out = base;
+  if (opcode == 0) return out;
   const char* name = StandardOpcodeName(opcode);
-  if (*name) return base + "/" + name;
-  return base + "/" + std::to_string(opcode);
+  out += '/';
+  // Built by appending: GCC 12 warns (-Wrestrict, a known false positive) on a + chain.
+  if (*name) out += name;
+  else out += std::to_string(opcode);
+  return out;
 }
 
 }  // namespace
@@ -112,9 +116,10 @@ std::string EventDisplayName(const EventMetadata& m, std::optional<uint8_t> opco
     else if (EndsWithIgnoreCase(name, "Stop")) opcode = 2;
     else opcode = 0;
   }
-  if ((*opcode == 1 && EndsWithIgnoreCase(name, "Start")) || (*opcode == 2 && EndsWithIgnoreCase(name, "Stop")))
-    name.resize(name.size() - (*opcode == 1 ? 5 : 4));
-  return WithOpcode(name, *opcode);
+  size_t keep = name.size();
+  if (*opcode == 1 && EndsWithIgnoreCase(name, "Start")) keep -= 5;
+  if (*opcode == 2 && EndsWithIgnoreCase(name, "Stop")) keep -= 4;
+  return WithOpcode(name.substr(0, keep), *opcode);
 }
 
 }  // namespace nettrace
