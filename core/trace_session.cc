@@ -126,3 +126,7 @@ double TraceSession::StoreBytesPerEvent() const {
 }
 
 }  // namespace nettrace
+
+namespace nettrace {
+const StoreBuilder& TraceSession::model() const { return pipeline_->store; }
+}  // namespace nettrace

@@ -22,6 +22,7 @@
 namespace nettrace {
 
 struct EventQuery;
+class StoreBuilder;
 
 struct ByteRange {
   uint64_t offset = 0;
@@ -67,6 +68,9 @@ class TraceSession {
 
   /// Bytes per event of the event store's per-event columns (for the memory budget).
   double StoreBytesPerEvent() const;
+
+  /// The model built so far (tables and the time-ordered store), for analyses.
+  const StoreBuilder& model() const;
 
  private:
   struct Pipeline;
