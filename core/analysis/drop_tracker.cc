@@ -10,8 +10,17 @@ void DropTracker::Lost(uint64_t thread, uint64_t count, uint64_t from, uint64_t 
 }
 
 void DropTracker::OnEvent(uint64_t thread, uint32_t sequence, uint64_t timestamp) {
+  if (last_ && lastKey_ == thread) {
+    const int32_t gap = static_cast<int32_t>(sequence - (last_->last + 1));  // wrap-aware
+    if (gap > 0) Lost(thread, static_cast<uint32_t>(gap), last_->lastTimestamp, timestamp);
+    last_->last = sequence;
+    last_->lastTimestamp = timestamp;
+    return;
+  }
   auto [it, first] = threads_.try_emplace(thread);
   State& s = it->second;
+  last_ = &s;
+  lastKey_ = thread;
   if (first) {
     // Numbering starts at 1; a huge first number is not evidence of loss but of a
     // writer that does not number (or restarted a recycled id), so it is not counted.

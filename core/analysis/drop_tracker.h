@@ -32,8 +32,14 @@ class DropTracker {
   void OnLowerBound(uint64_t thread, uint32_t sequence, uint64_t timestamp);
   // v6: the thread index leaves the table (RemoveThread, or a thread-flush sequence
   // point): a later definition of the same index starts numbering again.
-  void Forget(uint64_t thread) { threads_.erase(thread); }
-  void ForgetAll() { threads_.clear(); }
+  void Forget(uint64_t thread) {
+    threads_.erase(thread);
+    last_ = nullptr;
+  }
+  void ForgetAll() {
+    threads_.clear();
+    last_ = nullptr;
+  }
 
   uint64_t total() const { return total_; }
   uint64_t gaps() const { return gaps_; }
@@ -50,6 +56,8 @@ class DropTracker {
   void Lost(uint64_t thread, uint64_t count, uint64_t from, uint64_t to);
 
   std::map<uint64_t, State> threads_;
+  State* last_ = nullptr;  // the last thread's state (events come in runs per thread)
+  uint64_t lastKey_ = 0;
   std::map<uint64_t, uint64_t> perThread_;
   std::vector<DropRange> ranges_;
   uint64_t total_ = 0, gaps_ = 0;

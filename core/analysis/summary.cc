@@ -50,8 +50,12 @@ Status SummaryBuilder::OnStack(uint32_t, std::span<const uint8_t>) {
 }
 
 ThreadSummary& SummaryBuilder::Thread(uint64_t key) {
+  // Events come in runs from one thread: remember the last lookup (std::map nodes are
+  // stable, so the pointer stays valid).
+  if (lastThread_ && lastThread_->key == key) return *lastThread_;
   ThreadSummary& t = threads_[key];
   t.key = key;
+  lastThread_ = &t;
   return t;
 }
 
@@ -88,7 +92,11 @@ Status SummaryBuilder::OnEvent(const EventRecord& e) {
   if (e.stackId != 0) ++eventsWithStack_;
   minTimestamp_ = std::min(minTimestamp_, e.timestamp);
   maxTimestamp_ = std::max(maxTimestamp_, e.timestamp);
-  ++processors_[e.processorNumber];
+  if (e.processorNumber < processorSeen_.size()) {
+    processorSeen_[e.processorNumber] = true;
+  } else {
+    otherProcessors_.insert(e.processorNumber);
+  }
   uint32_t typeIndex = metadataToType_.at(e.metadataId);  // the tracker checked the id
   if (e.labelListId != 0) {
     if (auto o = regionOverrides_.find(e.labelListId); o != regionOverrides_.end())
@@ -268,7 +276,7 @@ std::string SummaryBuilder::ToJson(const ReaderState& reader) const {
   w.EndArray();
   w.Key("rangesTruncated").Bool(drops_.gaps() > drops_.ranges().size());
   w.EndObject();
-  w.Key("processors").UInt(processors_.size());
+  w.Key("processors").UInt(std::count(processorSeen_.begin(), processorSeen_.end(), true) + otherProcessors_.size());
   w.Key("blocks").BeginObject();
   for (const auto& [name, count] : blocks_) w.Key(name).UInt(count);
   w.EndObject();

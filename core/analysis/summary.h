@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <map>
+#include <set>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -84,7 +85,10 @@ class SummaryBuilder final : public RecordSink {
   uint64_t eventsWithStack_ = 0;
   uint64_t minTimestamp_ = UINT64_MAX, maxTimestamp_ = 0;
   uint64_t payloadBytes_ = 0;
-  std::map<uint32_t, uint64_t> processors_;
+  // Distinct processor numbers seen: a bitmap for the common range, a set beyond it.
+  std::vector<bool> processorSeen_ = std::vector<bool>(4096, false);
+  std::set<uint32_t> otherProcessors_;
+  ThreadSummary* lastThread_ = nullptr;
 };
 
 }  // namespace nettrace

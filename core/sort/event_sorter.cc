@@ -45,29 +45,29 @@ void EventSorter::Emit(const SortItem& item) {
 }
 
 void EventSorter::Release(uint64_t limit) {
-  // Min-heap of runs keyed by their head item.
+  // Min-heap of run heads. Entries carry the head's key so comparisons touch only the
+  // heap (not the runs' items): this loop is the sorter's hot path.
   heap_.clear();
   for (uint32_t r = 0; r < runs_.size(); ++r) {
     Run& run = runs_[r];
     if (!run.sorted) {
-      std::stable_sort(run.items.begin() + run.head, run.items.end(), Before);
+      std::stable_sort(run.items.begin() + static_cast<std::ptrdiff_t>(run.head), run.items.end(), Before);
       run.sorted = true;
     }
-    if (run.head < run.items.size()) heap_.push_back(r);
+    if (run.head < run.items.size()) heap_.push_back({run.items[run.head].timestamp, run.items[run.head].ordinal, r});
   }
-  auto greater = [&](uint32_t a, uint32_t b) {
-    return Before(runs_[b].items[runs_[b].head], runs_[a].items[runs_[a].head]);
+  auto greater = [](const HeapEntry& a, const HeapEntry& b) {
+    return a.timestamp != b.timestamp ? a.timestamp > b.timestamp : a.ordinal > b.ordinal;
   };
   std::make_heap(heap_.begin(), heap_.end(), greater);
-  while (!heap_.empty()) {
-    Run& run = runs_[heap_.front()];
-    const SortItem& top = run.items[run.head];
-    if (top.timestamp > limit) break;
+  while (!heap_.empty() && heap_.front().timestamp <= limit) {
     std::pop_heap(heap_.begin(), heap_.end(), greater);
-    Emit(top);
+    Run& run = runs_[heap_.back().run];
+    Emit(run.items[run.head]);
     --pending_;
-    ++run.head;
-    if (run.head < run.items.size()) {
+    if (++run.head < run.items.size()) {
+      heap_.back().timestamp = run.items[run.head].timestamp;
+      heap_.back().ordinal = run.items[run.head].ordinal;
       std::push_heap(heap_.begin(), heap_.end(), greater);
     } else {
       heap_.pop_back();

@@ -69,7 +69,12 @@ class EventSorter {
   uint64_t lastTimestamp_ = 0;
   uint32_t lastOrdinal_ = 0;
   uint64_t unsortedRuns_ = 0, lateEvents_ = 0;
-  std::vector<uint32_t> heap_;  // run indexes, scratch for Release
+  struct HeapEntry {
+    uint64_t timestamp;
+    uint32_t ordinal;
+    uint32_t run;
+  };
+  std::vector<HeapEntry> heap_;  // scratch for Release
 };
 
 }  // namespace nettrace

@@ -1,0 +1,212 @@
+// Native benchmark of the streaming pipeline (read → sort → store), run by `npm run bench`.
+//
+//   nettrace_bench generate OUT [--size-mb N]   write a synthetic NetTrace v6 trace of ~N MB
+//   nettrace_bench read FILE [--runs N]         median MB/s, events/s, peak RSS, bytes/event
+//
+// Each run is a fresh child process so that its peak resident memory (getrusage) is its
+// own. Timing is wall-clock around the whole read in 4 MiB chunks, as the browser reads.
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "trace_session.h"
+#include "write/nettrace_writer.h"
+#include "write/payload_builder.h"
+
+using namespace nettrace;
+
+namespace {
+
+constexpr size_t kChunk = 4 << 20;
+
+// A trace shaped like a busy .NET process: 16 capture threads, 12 event types, stacks of
+// 10-40 frames drawn from a pool, a sequence point every 200k events, events of one
+// region interleaved across threads with per-thread increasing timestamps.
+int Generate(const char* out, double sizeMb) {
+  FILE* f = std::fopen(out, "wb");
+  if (!f) return std::perror(out), 1;
+  NetTraceV6Writer w;
+  auto drain = [&] {
+    std::vector<uint8_t> b = w.TakeBytes();
+    return std::fwrite(b.data(), 1, b.size(), f) == b.size();
+  };
+  TraceInfo info;
+  info.syncTimeUtc = {2026, 11, 6, 21, 12, 0, 0, 0};
+  info.syncTimeTicks = 1000000;
+  info.tickFrequency = 1000000000;
+  info.pointerSize = 8;
+  info.processId = 4242;
+  info.numberOfProcessors = 16;
+  if (!w.WriteTraceBlock(info).ok()) return 1;
+  std::vector<EventMetadata> meta(12);
+  for (uint32_t i = 0; i < meta.size(); ++i) {
+    meta[i].id = i + 1;
+    meta[i].providerName = i < 6 ? "Bench.Provider" : "Bench.Other";
+    meta[i].eventId = i + 1;
+    meta[i].eventName = "Event" + std::to_string(i);
+    FieldDescription a, b;
+    a.name = "Value";
+    a.type.code = TypeCode::kInt64;
+    b.name = "Count";
+    b.type.code = TypeCode::kInt32;
+    meta[i].fields = {a, b};
+  }
+  if (!w.WriteMetadataBlock(meta).ok()) return 1;
+  constexpr uint32_t kThreads = 16;
+  std::vector<ThreadInfo> threads(kThreads);
+  for (uint32_t t = 0; t < kThreads; ++t) {
+    threads[t].index = t + 1;
+    threads[t].osThreadId = 1000 + t;
+    threads[t].osProcessId = 4242;
+    threads[t].name = "worker-" + std::to_string(t);
+  }
+  if (!w.WriteThreadBlock(threads).ok()) return 1;
+
+  uint64_t rng = 0x243F6A8885A308D3ull;
+  auto next = [&] {
+    rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17;
+    return rng;
+  };
+  std::vector<std::vector<uint8_t>> stackPool(256);
+  for (auto& s : stackPool) {
+    size_t frames = 10 + next() % 31;
+    for (size_t k = 0; k < frames; ++k) {
+      uint64_t ip = 0x7f0000000000ull + (next() % 4096) * 64;
+      const uint8_t* p = reinterpret_cast<const uint8_t*>(&ip);
+      s.insert(s.end(), p, p + 8);
+    }
+  }
+  const uint64_t target = static_cast<uint64_t>(sizeMb * 1024 * 1024);
+  std::vector<uint32_t> seq(kThreads + 1, 0);
+  std::vector<uint64_t> clock(kThreads + 1, 2000000);
+  uint64_t events = 0;
+  std::vector<uint8_t> payloads;
+  while (w.bytesWritten() < target) {
+    if (!w.WriteStackBlock(1, stackPool).ok()) return 1;
+    constexpr size_t kRegion = 200000;
+    std::vector<EventRecord> region(kRegion);
+    payloads.assign(kRegion * 12, 0);
+    uint64_t regionEnd = 0;
+    for (size_t i = 0; i < kRegion; ++i) {
+      EventRecord& e = region[i];
+      uint32_t t = 1 + static_cast<uint32_t>(next() % kThreads);
+      e.metadataId = 1 + static_cast<uint32_t>(next() % meta.size());
+      e.thread = e.captureThread = t;
+      e.processorNumber = static_cast<uint32_t>(next() % 16);
+      e.sequenceNumber = ++seq[t];
+      clock[t] += 100 + next() % 5000;
+      e.timestamp = clock[t];
+      regionEnd = std::max(regionEnd, e.timestamp);
+      e.stackId = 1 + static_cast<uint32_t>(next() % stackPool.size());
+      int64_t v = static_cast<int64_t>(next());
+      std::memcpy(payloads.data() + i * 12, &v, 8);
+      e.payload = std::span<const uint8_t>(payloads.data() + i * 12, 12);
+      e.isSorted = false;
+    }
+    if (!w.WriteEvents(region, true, 256 * 1024).ok()) return 1;
+    events += kRegion;
+    SequencePoint sp;
+    sp.timestamp = regionEnd + 1;
+    for (uint32_t t = 1; t <= kThreads; ++t) {
+      sp.threads.push_back({t, seq[t]});
+      clock[t] = regionEnd + 2;
+    }
+    if (!w.WriteSequencePointBlock(sp).ok()) return 1;
+    if (!drain()) return std::perror(out), 1;
+  }
+  if (!w.WriteEndOfStream().ok() || !drain()) return 1;
+  std::fclose(f);
+  std::fprintf(stderr, "wrote %llu events, %.1f MB to %s\n", static_cast<unsigned long long>(events),
+               static_cast<double>(w.bytesWritten()) / 1048576.0, out);
+  return 0;
+}
+
+struct RunResult {
+  double seconds = 0, bytesPerEvent = 0;
+  uint64_t bytes = 0, events = 0;
+  long peakKb = 0;
+};
+
+// One timed read in this (child) process.
+RunResult ReadOnce(const char* path) {
+  RunResult r;
+  FILE* f = std::fopen(path, "rb");
+  if (!f) std::perror(path), std::exit(1);
+  std::vector<uint8_t> buf(kChunk);
+  TraceSession session;
+  auto start = std::chrono::steady_clock::now();
+  for (;;) {
+    size_t n = std::fread(buf.data(), 1, buf.size(), f);
+    r.bytes += n;
+    if (n > 0 && !session.PushChunk(buf.data(), n).ok()) break;
+    if (n < buf.size()) break;
+  }
+  Status s = session.Finish();
+  auto end = std::chrono::steady_clock::now();
+  std::fclose(f);
+  if (!s.ok()) std::fprintf(stderr, "read error: %s\n", s.ToString().c_str()), std::exit(1);
+  r.seconds = std::chrono::duration<double>(end - start).count();
+  r.events = session.eventCount();
+  r.bytesPerEvent = session.StoreBytesPerEvent();
+  return r;
+}
+
+int Read(const char* path, int runs) {
+  std::vector<RunResult> results;
+  for (int i = 0; i < runs; ++i) {
+    int pipeFd[2];
+    if (pipe(pipeFd) != 0) return 1;
+    pid_t pid = fork();
+    if (pid == 0) {
+      RunResult r = ReadOnce(path);
+      if (write(pipeFd[1], &r, sizeof r) != static_cast<ssize_t>(sizeof r)) _exit(1);
+      _exit(0);
+    }
+    close(pipeFd[1]);
+    RunResult r;
+    bool got = read(pipeFd[0], &r, sizeof r) == static_cast<ssize_t>(sizeof r);
+    close(pipeFd[0]);
+    int status;
+    struct rusage usage;
+    wait4(pid, &status, 0, &usage);
+    if (!got || status != 0) return 1;
+    r.peakKb = usage.ru_maxrss;
+    results.push_back(r);
+  }
+  std::sort(results.begin(), results.end(), [](const RunResult& a, const RunResult& b) { return a.seconds < b.seconds; });
+  const RunResult& m = results[results.size() / 2];
+  long peak = 0;
+  for (const auto& r : results) peak = std::max(peak, r.peakKb);
+  const double mb = static_cast<double>(m.bytes) / 1048576.0;
+  std::printf(
+      "{\"file\":\"%s\",\"runs\":%d,\"bytes\":%llu,\"events\":%llu,\"medianSeconds\":%.4f,\"mbPerSecond\":%.1f,"
+      "\"eventsPerSecond\":%.0f,\"peakRssMb\":%.1f,\"storeBytesPerEvent\":%.3f}\n",
+      path, runs, static_cast<unsigned long long>(m.bytes), static_cast<unsigned long long>(m.events), m.seconds,
+      mb / m.seconds, static_cast<double>(m.events) / m.seconds, static_cast<double>(peak) / 1024.0, m.bytesPerEvent);
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc >= 3 && !std::strcmp(argv[1], "generate")) {
+    double size = 1100;
+    if (argc >= 5 && !std::strcmp(argv[3], "--size-mb")) size = std::atof(argv[4]);
+    return Generate(argv[2], size);
+  }
+  if (argc >= 3 && !std::strcmp(argv[1], "read")) {
+    int runs = 5;
+    if (argc >= 5 && !std::strcmp(argv[3], "--runs")) runs = std::max(1, std::atoi(argv[4]));
+    return Read(argv[2], runs);
+  }
+  std::fprintf(stderr, "usage: nettrace_bench generate OUT [--size-mb N] | read FILE [--runs N]\n");
+  return 2;
+}
