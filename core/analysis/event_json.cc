@@ -3,6 +3,7 @@
 #include "analysis/event_query.h"
 #include "analysis/utc_time.h"
 #include "base/json_writer.h"
+#include "format/payload_decoder.h"
 
 namespace nettrace {
 
@@ -69,12 +70,16 @@ std::string EventJson(const StoreBuilder& model, uint32_t storeRow, const EventR
   WriteLabels(w, model.labels().Get(store.labels(storeRow)));
   w.Key("detail").Bool(row != nullptr);
   if (row) {
-    w.Key("processor").UInt(row->processorNumber);
+    // Runtimes from .NET 5 on write 0xFFFFFFFF: the processor was not recorded.
+    w.Key("processor");
+    if (row->processorNumber == 0xFFFFFFFFu) w.Null();
+    else w.UInt(row->processorNumber);
     w.Key("sequenceNumber").UInt(row->sequenceNumber);
     w.Key("payloadOffset").UInt(row->payloadOffset);
     w.Key("payloadSize").UInt(row->payload.size());
+    w.Key("payload");
+    DecodePayload(type.metadata, row->payload, info.pointerSize, static_cast<int>(formatMajor)).ToJson(w);
   }
-  (void)formatMajor;
   w.EndObject();
   return w.Take();
 }

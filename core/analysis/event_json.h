@@ -13,7 +13,8 @@
 namespace nettrace {
 
 // row: the re-decoded row of this event, or nullptr when its block is not at hand (the
-// JSON then says "detail": false and carries only what the store keeps).
+// JSON then says "detail": false and carries only what the store keeps). With the row,
+// "payload" holds the decoded fields (format/payload_decoder.h).
 std::string EventJson(const StoreBuilder& model, uint32_t storeRow, const EventRecord* row, uint32_t formatMajor);
 
 }  // namespace nettrace

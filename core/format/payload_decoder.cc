@@ -1,0 +1,147 @@
+#include "format/payload_decoder.h"
+
+#include <algorithm>
+
+#include "format/clr_events.generated.h"
+#include "format/payload/clr_template.h"
+#include "format/payload/metadata_fields.h"
+#include "model/event_naming.h"
+
+namespace nettrace {
+
+namespace {
+
+using DateTimeEncoding = PayloadValue::DateTimeEncoding;
+
+clr::Provider ClrProviderOf(KnownProvider p) {
+  switch (p) {
+    case KnownProvider::kClrRuntime: return clr::Provider::kRuntime;
+    case KnownProvider::kClrRundown: return clr::Provider::kRundown;
+    case KnownProvider::kClrPrivate: return clr::Provider::kPrivate;
+    case KnownProvider::kClrStress: return clr::Provider::kStress;
+    default: return clr::Provider::kNone;
+  }
+}
+
+// The template for a CLR event, or nullptr. ExceptionThrown version 0 has no fields in the
+// manifest, yet runtimes send the version-1 layout under it (TraceEvent decodes both
+// with one template): fall back to version 1 when a v0 payload is not empty.
+const clr::EventInfo* FindClrTemplate(clr::Provider provider, uint32_t id, uint32_t version, size_t payloadSize) {
+  const clr::EventInfo* info = clr::FindEvent(provider, id, version);
+  if (info && provider == clr::Provider::kRuntime && id == 80 && info->fieldCount == 0 && payloadSize > 0)
+    info = clr::FindEvent(provider, id, 1);
+  if (!info || !info->layoutKnown) return nullptr;
+  return info;
+}
+
+void Finish(DecodedPayload* d, const payload::DecodeState& s, const ByteCursor& c, bool stopped) {
+  d->shorterThanTemplate = s.shorter;
+  d->stoppedAtError = stopped;
+  d->hasErrors = s.hasErrors;
+  // After a stop the position of later fields is unknown: nothing counts as trailing.
+  // Bytes a RelLoc/DataLoc referenced are used even when they follow the last field.
+  size_t used = std::max(c.position(), s.referencedEnd);
+  d->trailingBytes = stopped || used >= s.payload.size() ? 0 : static_cast<uint32_t>(s.payload.size() - used);
+  d->longerThanTemplate = d->trailingBytes > 0;
+  if (s.sawDateTime)
+    d->dateTimeEncoding = s.dateTimeWidth == 16 ? DateTimeEncoding::kSystemTime : DateTimeEncoding::kFileTime;
+}
+
+DecodedPayload DecodeByMetadata(const EventMetadata& m, std::span<const uint8_t> payload, uint8_t dateTimeWidth) {
+  DecodedPayload d;
+  d.schema = PayloadSchema::kMetadata;
+  payload::DecodeState s(payload);
+  s.dateTimeWidth = dateTimeWidth;
+  ByteCursor c = s.Whole();
+  bool stopped = false;
+  payload::DecodeMetadataFields(m.fields, s, c, &d.fields, &stopped);
+  Finish(&d, s, c, stopped);
+  return d;
+}
+
+bool Exact(const DecodedPayload& d) {
+  return !d.shorterThanTemplate && !d.longerThanTemplate && !d.hasErrors && !d.stoppedAtError;
+}
+
+}  // namespace
+
+const char* PayloadSchemaName(PayloadSchema schema) {
+  switch (schema) {
+    case PayloadSchema::kNone: return "none";
+    case PayloadSchema::kMetadata: return "metadata";
+    case PayloadSchema::kClrTemplate: return "clr";
+  }
+  return "none";
+}
+
+const PayloadValue* DecodedPayload::Find(const std::string& name) const {
+  for (const auto& f : fields)
+    if (f.name == name) return &f.value;
+  return nullptr;
+}
+
+void DecodedPayload::ToJson(JsonWriter& w) const {
+  w.BeginObject();
+  w.Key("schema").String(PayloadSchemaName(schema));
+  if (clrEvent) {
+    // The manifest template used: its version may differ from the event's (the nearest).
+    w.Key("template").String(clrEvent->symbol);
+    w.Key("templateVersion").UInt(clrEvent->version);
+  }
+  // An array of {name, value}: payload field names may repeat, and order matters.
+  w.Key("fields").BeginArray();
+  for (const auto& f : fields) {
+    w.BeginObject().Key("name").String(f.name).Key("value");
+    f.value.ToJson(w);
+    w.EndObject();
+  }
+  w.EndArray();
+  w.Key("shorterThanTemplate").Bool(shorterThanTemplate);
+  w.Key("trailingBytes").UInt(trailingBytes);
+  w.Key("hasErrors").Bool(hasErrors);
+  w.Key("stoppedAtError").Bool(stoppedAtError);
+  if (dateTimeEncoding != DateTimeEncoding::kNone)
+    w.Key("dateTime").String(dateTimeEncoding == DateTimeEncoding::kSystemTime ? "systemtime" : "filetime");
+  if (exceptionMessageOmitted) w.Key("exceptionMessageOmitted").Bool(true);
+  w.EndObject();
+}
+
+DecodedPayload DecodePayload(const EventMetadata& metadata, std::span<const uint8_t> payload, uint32_t pointerSize,
+                             int formatMajor) {
+  if (!metadata.fields.empty()) {
+    // DateTime: v4/v5 payloads carry an 8-byte FILETIME (what EventSource writes). The v6
+    // spec says a 16-byte SYSTEMTIME, but runtimes and TraceEvent use FILETIME in v6 too
+    // (format-pitfalls.md §9). So FILETIME first; in v6, if the payload does not fit that
+    // exactly, try SYSTEMTIME and keep it only if it fits exactly.
+    DecodedPayload first = DecodeByMetadata(metadata, payload, 8);
+    if (formatMajor < 6 || Exact(first) || !payload::ContainsDateTime(metadata.fields)) return first;
+    DecodedPayload second = DecodeByMetadata(metadata, payload, 16);
+    return Exact(second) ? second : first;
+  }
+
+  DecodedPayload d;
+  clr::Provider provider = ClrProviderOf(ClassifyProvider(metadata.providerName));
+  const clr::EventInfo* info =
+      provider == clr::Provider::kNone
+          ? nullptr
+          : FindClrTemplate(provider, metadata.eventId, metadata.version, payload.size());
+  if (!info) {
+    // No schema: nothing decoded, every byte undecoded.
+    d.trailingBytes = static_cast<uint32_t>(payload.size());
+    return d;
+  }
+  d.schema = PayloadSchema::kClrTemplate;
+  d.clrEvent = info;
+  payload::DecodeState s(payload);
+  ByteCursor c = s.Whole();
+  payload::ClrDecodeResult r = payload::DecodeClrTemplate(*info, pointerSize, s, c, &d.fields);
+  d.exceptionMessageOmitted = r.exceptionMessageOmitted;
+  Finish(&d, s, c, r.stopped);
+  // SYSTEMTIME/FILETIME kinds in templates are explicit; report what was seen.
+  d.dateTimeEncoding = DateTimeEncoding::kNone;
+  for (const auto& f : d.fields)
+    if (f.value.kind() == PayloadValue::Kind::kDateTime) d.dateTimeEncoding = f.value.dateTimeEncoding();
+  return d;
+}
+
+}  // namespace nettrace
