@@ -6,12 +6,14 @@
 
 #include "analysis/event_json.h"
 #include "analysis/event_query.h"
+#include "analysis/histogram.h"
 #include "analysis/summary.h"
 #include "base/stats.h"
 #include "format/event_block.h"
 #include "format/tee_sink.h"
 #include "format/trace_reader.h"
 #include "model/store_builder.h"
+#include "symbols/symbol_collector.h"
 
 namespace nettrace {
 
@@ -27,7 +29,9 @@ struct TraceSession::Pipeline {
   Stats stats;
   SummaryBuilder summary{&stats};
   StoreBuilder store{&stats};
-  TeeSink tee{&summary, &store};
+  SymbolCollector symbols;  // method ranges and payload facts for stacks (issue 4)
+  TeeSink storeAndSymbols{&store, &symbols};
+  TeeSink tee{&summary, &storeAndSymbols};
   TraceReader reader{&tee, &stats};
   bool flushed = false;
   // Provided event blocks by offset, with their rows decoded once.
@@ -39,7 +43,7 @@ struct TraceSession::Pipeline {
   std::deque<uint64_t> blockOrder;  // FIFO eviction
 
   void FlushOnce() {
-    if (!flushed) store.Flush();
+    if (!flushed) store.Flush(), symbols.Finish();
     flushed = true;
   }
 };
@@ -120,6 +124,10 @@ std::string TraceSession::EventJson(uint32_t row) const {
   return nettrace::EventJson(p.store, row, record, p.reader.formatMajor());
 }
 
+Histogram TraceSession::BuildHistogram(const HistogramQuery& query) const {
+  return nettrace::BuildHistogram(pipeline_->store, query);
+}
+
 double TraceSession::StoreBytesPerEvent() const {
   const EventStore& s = pipeline_->store.store();
   return s.size() ? static_cast<double>(s.columnBytes()) / static_cast<double>(s.size()) : 0.0;
@@ -129,4 +137,8 @@ double TraceSession::StoreBytesPerEvent() const {
 
 namespace nettrace {
 const StoreBuilder& TraceSession::model() const { return pipeline_->store; }
+}  // namespace nettrace
+
+namespace nettrace {
+const SymbolCollector& TraceSession::symbols() const { return pipeline_->symbols; }
 }  // namespace nettrace

@@ -22,7 +22,11 @@
 namespace nettrace {
 
 struct EventQuery;
+struct HistogramQuery;
+struct Histogram;
 class StoreBuilder;
+struct StackQuery;
+class SymbolCollector;
 
 struct ByteRange {
   uint64_t offset = 0;
@@ -66,11 +70,34 @@ class TraceSession {
   /// One event as JSON; with its block provided, includes header details and fields.
   std::string EventJson(uint32_t row) const;
 
+  /// Event counts over time buckets for a query (timelines); see analysis/histogram.h.
+  Histogram BuildHistogram(const HistogramQuery& query) const;
+
   /// Bytes per event of the event store's per-event columns (for the memory budget).
   double StoreBytesPerEvent() const;
 
   /// The model built so far (tables and the time-ordered store), for analyses.
   const StoreBuilder& model() const;
+
+  // Stacks, flame graphs and exports (issue 4; implemented in trace_session_stacks.cc).
+  // Each call resolves the selected events' stacks afresh from model() and symbols().
+
+  /// Method ranges, module names and per-event payload facts collected while streaming.
+  const SymbolCollector& symbols() const;
+  /// The laid-out flame graph of a query as JSON (analysis/flame_graph.h).
+  std::string FlameGraphJson(const StackQuery& query) const;
+  /// Folded stacks ("a;b;c weight" lines, sorted) of a query.
+  std::string FoldedStacks(const StackQuery& query) const;
+  /// The n heaviest functions by exclusive weight, with inclusive weights, as JSON.
+  std::string TopFunctionsJson(const StackQuery& query, size_t n) const;
+  /// Callers and callees of one function (frame name) as two flame graphs in one JSON.
+  std::string SandwichJson(const StackQuery& query, const std::string& function) const;
+  /// speedscope JSON of a query, one sampled profile per thread.
+  std::string ExportSpeedscope(const StackQuery& query, const std::string& name) const;
+  /// Every event as Chrome trace event JSON (chrome://tracing, Perfetto UI).
+  std::string ExportChromeTrace() const;
+  /// Every event as CSV (time, provider, event, thread, stack).
+  std::string ExportEventsCsv() const;
 
  private:
   struct Pipeline;

@@ -7,6 +7,12 @@
 //                        [--limit N] [--offset N]   events in time order, JSON lines
 //   nettrace convert FILE OUT [--from MS] [--to MS]   rewrite as NetTrace v6 (optionally a
 //                        time window of it)
+//   nettrace flame FILE [--event NAME] [--provider P] [--thread T] [--from MS] [--to MS]
+//                        [--inverted] [--by-thread] [--weight count|bytes|thread-time|
+//                        managed-thread-time] [--format json|folded|speedscope]
+//   nettrace top FILE [-n 20] [same selection options]   heaviest functions (exclusive)
+//   nettrace sandwich FILE FUNCTION [same selection options]   callers and callees
+//   nettrace export FILE --format speedscope|chrome|csv -o OUT
 //
 // On a damaged file it prints what was read before the fault (stdout), the error with
 // its byte offset (stderr), and exits 1.
@@ -17,6 +23,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/call_tree.h"
 #include "analysis/event_query.h"
 #include "convert/v6_converter.h"
 #include "format/trace_reader.h"
@@ -73,6 +80,38 @@ int Convert(const char* in, const char* outPath, const nettrace::V6Converter::Op
   return 0;
 }
 
+// flame / top / sandwich / export: the stack views of the session as text.
+std::string StackOutput(const nettrace::TraceSession& session, const std::string& command, const std::string& format,
+                        const nettrace::StackQuery& query, size_t topN, const std::string& function,
+                        const char* path) {
+  std::string name = path;
+  if (size_t slash = name.find_last_of("/\\"); slash != std::string::npos) name = name.substr(slash + 1);
+  if (command == "top") return session.TopFunctionsJson(query, topN) + "\n";
+  if (command == "sandwich") return session.SandwichJson(query, function) + "\n";
+  if (command == "flame") {
+    if (format == "folded") return session.FoldedStacks(query);
+    if (format == "speedscope") return session.ExportSpeedscope(query, name) + "\n";
+    return session.FlameGraphJson(query) + "\n";
+  }
+  if (format == "speedscope") return session.ExportSpeedscope(query, name) + "\n";
+  if (format == "chrome") return session.ExportChromeTrace() + "\n";
+  return session.ExportEventsCsv();
+}
+
+bool WriteFile(const char* outPath, const std::string& data) {
+  FILE* out = std::fopen(outPath, "wb");
+  if (!out) {
+    std::fprintf(stderr, "nettrace: cannot create %s: %s\n", outPath, std::strerror(errno));
+    return false;
+  }
+  const bool ok = std::fwrite(data.data(), 1, data.size(), out) == data.size();
+  if (std::fclose(out) != 0 || !ok) {
+    std::fprintf(stderr, "nettrace: cannot write %s\n", outPath);
+    return false;
+  }
+  return true;
+}
+
 int Usage(FILE* out) {
   std::fprintf(out,
                "usage: nettrace <command> FILE [options]\n"
@@ -81,10 +120,19 @@ int Usage(FILE* out) {
                "  counts    per-type event counts as 'Provider/Event, count' lines, TraceEvent's baseline form\n"
                "  events    events in time order as JSON lines (time, provider, name, thread, processor, labels)\n"
                "  convert   FILE OUT: rewrite the trace as NetTrace v6; --from MS --to MS keep a time window\n"
+               "  flame     call tree of stacks as a laid-out flame graph (json), folded stacks or speedscope\n"
+               "  top       heaviest functions by exclusive weight, with inclusive weight (-n N, default 20)\n"
+               "  sandwich  FILE FUNCTION: callers and callees of one frame name, as JSON\n"
+               "  export    --format speedscope|chrome|csv -o OUT: a file other tools open\n"
                "options:\n"
                "  --chunk-size BYTES   read the file in chunks of this size (default 1 MiB)\n"
                "  events: --provider P  --name N (e.g. GC/Start)  --thread OS_THREAD_ID\n"
-               "          --from MS  --to MS (from the trace start)  --limit N (default 100)  --offset N\n");
+               "          --from MS  --to MS (from the trace start)  --limit N (default 100)  --offset N\n"
+               "  flame/top/sandwich/export: --event NAME (default Thread/Sample; GC/AllocationTick weighs\n"
+               "          bytes)  --provider P  --thread OS_THREAD_ID  --from MS  --to MS  --inverted\n"
+               "          --by-thread (a 'Thread (id)' root frame per thread)\n"
+               "          --weight count|bytes|thread-time|managed-thread-time (default: bytes for\n"
+               "          GC/AllocationTick, else count; thread time in ns since the thread's previous sample)\n");
   return out == stderr ? 2 : 0;
 }
 
@@ -97,11 +145,20 @@ int main(int argc, char** argv) {
   const char* path = argv[2];
   const char* outPath = nullptr;
   int firstOption = 3;
+  std::string function;  // sandwich
   if (command == "convert") {
     if (argc < 4) return Usage(stderr);
     outPath = argv[3];
     firstOption = 4;
+  } else if (command == "sandwich") {
+    if (argc < 4) return Usage(stderr);
+    function = argv[3];
+    firstOption = 4;
   }
+  const bool stackCommand = command == "flame" || command == "top" || command == "sandwich" || command == "export";
+  nettrace::StackQuery stackQuery;
+  std::string format = command == "export" ? "" : "json";
+  size_t topN = 20;
   nettrace::V6Converter::Options convertOptions;
   size_t chunkSize = kDefaultChunkSize;
   nettrace::EventQuery query;
@@ -125,6 +182,47 @@ int main(int argc, char** argv) {
     if (command == "convert" && hasValue && !std::strcmp(argv[i], "--to")) {
       if (!number("--to", argv[++i], &v)) return 2;
       convertOptions.toMs = v;
+      continue;
+    }
+    if (stackCommand && std::strcmp(argv[i], "--chunk-size") != 0) {
+      if (hasValue && !std::strcmp(argv[i], "--event")) {
+        stackQuery.event = argv[++i];
+      } else if (hasValue && !std::strcmp(argv[i], "--provider")) {
+        stackQuery.provider = argv[++i];
+      } else if (hasValue && !std::strcmp(argv[i], "--thread")) {
+        if (!number("--thread", argv[++i], &v) || v < 0) return 2;
+        stackQuery.thread = static_cast<uint64_t>(v);
+      } else if (hasValue && !std::strcmp(argv[i], "--from")) {
+        if (!number("--from", argv[++i], &v)) return 2;
+        stackQuery.fromMs = v;
+      } else if (hasValue && !std::strcmp(argv[i], "--to")) {
+        if (!number("--to", argv[++i], &v)) return 2;
+        stackQuery.toMs = v;
+      } else if (!std::strcmp(argv[i], "--inverted")) {
+        stackQuery.inverted = true;
+      } else if (!std::strcmp(argv[i], "--by-thread")) {
+        stackQuery.groupByThread = true;
+      } else if (hasValue && !std::strcmp(argv[i], "--weight")) {
+        const std::string w = argv[++i];
+        if (w == "count") stackQuery.weight = nettrace::WeightKind::kCount;
+        else if (w == "bytes") stackQuery.weight = nettrace::WeightKind::kBytes;
+        else if (w == "thread-time") stackQuery.weight = nettrace::WeightKind::kThreadTime;
+        else if (w == "managed-thread-time") stackQuery.weight = nettrace::WeightKind::kManagedThreadTime;
+        else {
+          std::fprintf(stderr, "nettrace: --weight takes count, bytes, thread-time or managed-thread-time\n");
+          return 2;
+        }
+      } else if (hasValue && !std::strcmp(argv[i], "--format")) {
+        format = argv[++i];
+      } else if (hasValue && !std::strcmp(argv[i], "-o")) {
+        outPath = argv[++i];
+      } else if (command == "top" && hasValue && !std::strcmp(argv[i], "-n")) {
+        if (!number("-n", argv[++i], &v) || v < 0) return 2;
+        topN = static_cast<size_t>(v);
+      } else {
+        std::fprintf(stderr, "nettrace: unknown option '%s'\n", argv[i]);
+        return Usage(stderr);
+      }
       continue;
     }
     if (command == "events" && hasValue && !std::strcmp(argv[i], "--provider")) {
@@ -159,7 +257,15 @@ int main(int argc, char** argv) {
       return Usage(stderr);
     }
   }
-  if (command != "summary" && command != "counts" && command != "events" && command != "convert") {
+  if (command == "flame" && format != "json" && format != "folded" && format != "speedscope") {
+    std::fprintf(stderr, "nettrace: flame --format takes json, folded or speedscope\n");
+    return 2;
+  }
+  if (command == "export" && ((format != "speedscope" && format != "chrome" && format != "csv") || !outPath)) {
+    std::fprintf(stderr, "nettrace: export needs --format speedscope|chrome|csv and -o OUT\n");
+    return 2;
+  }
+  if (command != "summary" && command != "counts" && command != "events" && command != "convert" && !stackCommand) {
     std::fprintf(stderr, "nettrace: unknown command '%s'\n", command.c_str());
     return Usage(stderr);
   }
@@ -195,6 +301,8 @@ int main(int argc, char** argv) {
     out = session.SummaryJson() + "\n";
   } else if (command == "counts") {
     out = session.TraceEventCounts();
+  } else if (stackCommand) {
+    out = StackOutput(session, command, format, stackQuery, topN, function, path);
   } else {
     // Details come from re-reading the events' blocks, the same two-step protocol the
     // browser uses with Blob.slice().
@@ -211,7 +319,12 @@ int main(int argc, char** argv) {
     for (uint32_t row : rows) out += session.EventJson(row) + "\n";
   }
   std::fclose(f);
-  std::fwrite(out.data(), 1, out.size(), stdout);
+  if (command == "export") {
+    if (!WriteFile(outPath, out)) return 1;
+    std::fprintf(stderr, "nettrace: wrote %s (%zu bytes)\n", outPath, out.size());
+  } else {
+    std::fwrite(out.data(), 1, out.size(), stdout);
+  }
   if (!status.ok()) {
     std::fprintf(stderr, "nettrace: %s: %s\n", path, status.ToString().c_str());
     return 1;

@@ -1,0 +1,142 @@
+#include "analysis/call_tree.h"
+
+#include <algorithm>
+#include <map>
+
+#include "analysis/event_filter.h"
+#include "analysis/event_query.h"
+
+namespace nettrace {
+
+const char* WeightUnitName(WeightUnit unit) {
+  switch (unit) {
+    case WeightUnit::kBytes: return "bytes";
+    case WeightUnit::kNanoseconds: return "nanoseconds";
+    case WeightUnit::kSamples: break;
+  }
+  return "samples";
+}
+
+uint32_t ThreadFrame(const StoreBuilder& model, StackResolver* resolver, uint16_t thread) {
+  const ThreadEntry& t = model.threads()[ThreadIndex(thread)];
+  return resolver->frames().Intern("Thread (" + std::to_string(t.osThreadId.value_or(t.key)) + ")",
+                                   FrameKind::kSynthetic);
+}
+
+StackSelection SelectStacks(const StoreBuilder& model, const SymbolCollector& symbols, StackResolver* resolver,
+                            const StackQuery& q) {
+  StackSelection sel;
+  const EventStore& store = model.store();
+  std::vector<uint8_t> typeOk(model.types().size());  // 0 no, 1 yes, 2 yes and a sample
+  bool allocation = false;
+  for (size_t t = 0; t < typeOk.size(); ++t) {
+    const EventType& type = model.types()[EventTypeIndex(static_cast<uint16_t>(t))];
+    bool ok = TypeMatches(type, q.provider, "") && type.name == q.event;
+    const bool sample = type.knownProvider == KnownProvider::kSampleProfiler && type.metadata.eventId == 0;
+    // The default event means the sample profiler's, even if an EventSource reuses the name.
+    if (q.event == "Thread/Sample" && q.provider.empty()) ok = ok && sample;
+    if (ok && type.knownProvider == KnownProvider::kClrRuntime && type.metadata.eventId == 10) allocation = true;
+    typeOk[t] = ok ? (sample ? 2 : 1) : 0;
+  }
+  const bool bytes = q.weight == WeightKind::kBytes || (q.weight == WeightKind::kAuto && allocation);
+  const bool threadTime = q.weight == WeightKind::kThreadTime || q.weight == WeightKind::kManagedThreadTime;
+  sel.unit = bytes ? WeightUnit::kBytes : threadTime ? WeightUnit::kNanoseconds : WeightUnit::kSamples;
+  const std::vector<bool> threadOk = ThreadMask(model, q.thread);
+  const RowRange rows = RowsInTime(model, q.fromMs, q.toMs);
+  const size_t first = rows.begin, end = rows.end;
+  // Thread time needs each thread's previous event, which may lie before the range.
+  const size_t begin = threadTime ? 0 : first;
+  struct Previous {
+    uint64_t timestamp = 0;
+    bool seen = false, external = false;
+  };
+  std::vector<Previous> previous(threadTime ? model.threads().size() : 0);
+  const int64_t frequency = model.info().tickFrequency > 0 ? model.info().tickFrequency : 1;
+  uint32_t externalFrame = 0;
+  std::map<uint32_t, uint32_t> externalStacks;  // call stack → the same + UNMANAGED_CODE_TIME
+  for (size_t row = begin; row < end; ++row) {
+    const uint8_t ok = typeOk[store.type(row).value];
+    if (!ok || !threadOk[store.thread(row).value]) continue;
+    const bool external = ok == 2 && symbols.IsExternalSample(store.ordinal(row));
+    uint64_t weight = 1;
+    if (threadTime) {
+      Previous& p = previous[store.thread(row).value];
+      const uint64_t ts = store.timestamp(row);
+      weight = 0;
+      if (p.seen && ts > p.timestamp && !(q.weight == WeightKind::kManagedThreadTime && p.external)) {
+        const uint64_t ticks = ts - p.timestamp;
+        weight = frequency == 1000000000 ? ticks
+                                         : static_cast<uint64_t>(static_cast<double>(ticks) * 1e9 /
+                                                                     static_cast<double>(frequency) + 0.5);
+      }
+      p = {ts, true, external};
+      if (row < first) continue;
+    }
+    if (bytes) {
+      std::optional<uint64_t> b = symbols.AllocationBytes(store.ordinal(row));
+      if (!b) continue;  // not an allocation event: nothing to weigh
+      weight = *b;
+    }
+    uint32_t cs = resolver->Resolve(store.stack(row), store.timestamp(row));
+    // PerfView keeps samples taken outside managed code apart, under their own leaf frame.
+    if (external) {
+      if (!externalFrame) externalFrame = resolver->frames().Intern(kExternalFrameName, FrameKind::kSynthetic) + 1;
+      auto [it, added] = externalStacks.emplace(cs, 0);
+      if (added) it->second = resolver->stacks().Push(cs, externalFrame - 1);
+      cs = it->second;
+    }
+    sel.rows.push_back(static_cast<uint32_t>(row));
+    sel.threads.push_back(store.thread(row).value);
+    sel.callStacks.push_back(cs);
+    sel.weights.push_back(weight);
+    sel.totalWeight += weight;
+  }
+  return sel;
+}
+
+CallTree::CallTree(uint32_t rootFrame) { nodes_.push_back({rootFrame, 0, 0, 0, 0, 0}); }
+
+void CallTree::Add(const uint32_t* frames, size_t n, uint64_t weight, uint64_t count) {
+  uint32_t node = 0;
+  nodes_[0].inclusive += weight, nodes_[0].count += count;
+  for (size_t i = 0; i < n; ++i) {
+    const uint64_t key = (uint64_t{node} << 32) | frames[i];
+    auto [it, added] = children_.emplace(key, static_cast<uint32_t>(nodes_.size()));
+    if (added) nodes_.push_back({frames[i], node, nodes_[node].depth + 1, 0, 0, 0});
+    node = it->second;
+    nodes_[node].inclusive += weight, nodes_[node].count += count;
+  }
+  nodes_[node].exclusive += weight;
+}
+
+std::vector<std::vector<uint32_t>> CallTree::SortedChildren(const FrameTable& frames) const {
+  std::vector<std::vector<uint32_t>> children(nodes_.size());
+  for (uint32_t n = 1; n < nodes_.size(); ++n) children[nodes_[n].parent].push_back(n);
+  for (auto& c : children)
+    std::sort(c.begin(), c.end(), [&](uint32_t a, uint32_t b) {
+      return frames.name(nodes_[a].frame) < frames.name(nodes_[b].frame);
+    });
+  return children;
+}
+
+CallTree BuildCallTree(const StoreBuilder& model, const StackSelection& sel, StackResolver* resolver, bool inverted,
+                       bool groupByThread) {
+  // Aggregate first: trees are built from distinct (thread, stack) pairs.
+  std::map<uint64_t, std::pair<uint64_t, uint64_t>> distinct;  // key → (weight, count)
+  for (size_t i = 0; i < sel.size(); ++i) {
+    const uint64_t key = (groupByThread ? uint64_t{sel.threads[i]} << 32 : 0) | sel.callStacks[i];
+    auto& [w, c] = distinct[key];
+    w += sel.weights[i], ++c;
+  }
+  CallTree tree(resolver->frames().Intern("ROOT", FrameKind::kSynthetic));
+  std::vector<uint32_t> path;
+  for (const auto& [key, wc] : distinct) {
+    path = resolver->stacks().Frames(static_cast<uint32_t>(key));
+    if (groupByThread) path.insert(path.begin(), ThreadFrame(model, resolver, static_cast<uint16_t>(key >> 32)));
+    if (inverted) std::reverse(path.begin(), path.end());
+    tree.Add(path.data(), path.size(), wc.first, wc.second);
+  }
+  return tree;
+}
+
+}  // namespace nettrace

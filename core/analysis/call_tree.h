@@ -1,0 +1,94 @@
+// core/analysis — which events' stacks a view shows (StackQuery → StackSelection) and the
+// call tree over them. A selection is one entry per chosen event: its row, thread, call
+// stack (analysis/stack_frames) and weight, in time order. The call tree aggregates the
+// selection's distinct (thread, call stack) pairs, so its cost is proportional to distinct
+// stacks, not to events. Invariants: node 0 is the root "ROOT" (inclusive = the
+// selection's total weight); parent(n) < n; a node's inclusive weight is its exclusive
+// weight plus its children's inclusive weights.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "analysis/stack_frames.h"
+
+namespace nettrace {
+
+enum class WeightKind : uint8_t {
+  kAuto,   // bytes for GC/AllocationTick, else one per event
+  kCount,  // one per event
+  kBytes,  // GC/AllocationTick's allocated bytes
+  // Thread time: each event weighs the time since the previous event of the selected
+  // type on its thread (the first one per thread weighs 0), in nanoseconds, the way
+  // PerfView and pyroscope turn sample-profiler samples into time.
+  kThreadTime,
+  // The same, leaving out time that follows an external sample (pyroscope's
+  // "managed code only").
+  kManagedThreadTime,
+};
+
+enum class WeightUnit : uint8_t { kSamples, kBytes, kNanoseconds };
+// "samples", "bytes", "nanoseconds".
+const char* WeightUnitName(WeightUnit unit);
+
+struct StackQuery {
+  // Display name of the event type ("Thread/Sample", "GC/AllocationTick",
+  // "Exception/Start", "Contention/Start"); "Thread/Sample" means the sample profiler's.
+  std::string event = "Thread/Sample";
+  std::string provider;            // case-insensitive exact provider name; empty: any
+  std::optional<uint64_t> thread;  // OS thread id; empty: all threads
+  std::optional<double> fromMs;    // inclusive, ms from the trace's sync time
+  std::optional<double> toMs;      // inclusive
+  bool inverted = false;
+  bool groupByThread = false;  // a "Thread (id)" frame above each thread's stacks
+  WeightKind weight = WeightKind::kAuto;
+};
+
+struct StackSelection {
+  std::vector<uint32_t> rows;        // store rows, time order
+  std::vector<uint16_t> threads;     // ThreadIndex per entry
+  std::vector<uint32_t> callStacks;  // root first; external samples end in UNMANAGED_CODE_TIME
+  std::vector<uint64_t> weights;
+  uint64_t totalWeight = 0;
+  WeightUnit unit = WeightUnit::kSamples;
+  size_t size() const { return rows.size(); }
+};
+
+StackSelection SelectStacks(const StoreBuilder& model, const SymbolCollector& symbols, StackResolver* resolver,
+                            const StackQuery& query);
+
+// "Thread (1234)" by OS thread id (PerfView's thread frames).
+uint32_t ThreadFrame(const StoreBuilder& model, StackResolver* resolver, uint16_t thread);
+
+struct CallTreeNode {
+  uint32_t frame = 0;
+  uint32_t parent = 0;
+  uint32_t depth = 0;
+  uint64_t inclusive = 0;
+  uint64_t exclusive = 0;
+  uint64_t count = 0;  // events whose path passes through the node
+};
+
+class CallTree {
+ public:
+  explicit CallTree(uint32_t rootFrame);
+  // Adds one path of frames (outermost first) with its weight and event count.
+  void Add(const uint32_t* frames, size_t n, uint64_t weight, uint64_t count);
+  const std::vector<CallTreeNode>& nodes() const { return nodes_; }
+  // Children of every node, sorted by frame name (the flame graph's left-to-right order).
+  std::vector<std::vector<uint32_t>> SortedChildren(const FrameTable& frames) const;
+
+ private:
+  std::vector<CallTreeNode> nodes_;
+  std::unordered_map<uint64_t, uint32_t> children_;  // (node << 32 | frame) → node
+};
+
+// The call tree of a selection: root-first paths, or leaf-first when inverted; with
+// groupByThread the thread frame is the outermost frame (the innermost when inverted).
+CallTree BuildCallTree(const StoreBuilder& model, const StackSelection& selection, StackResolver* resolver,
+                       bool inverted, bool groupByThread);
+
+}  // namespace nettrace

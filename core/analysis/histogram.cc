@@ -1,0 +1,62 @@
+#include "analysis/histogram.h"
+
+#include <algorithm>
+#include <map>
+
+#include "analysis/event_filter.h"
+
+namespace nettrace {
+
+namespace {
+constexpr uint32_t kMaxBuckets = 100000;
+}  // namespace
+
+Histogram BuildHistogram(const StoreBuilder& model, const HistogramQuery& query) {
+  const EventQuery& q = query.filter;
+  const EventStore& store = model.store();
+  Histogram h;
+  h.buckets = std::clamp<uint32_t>(query.buckets, 1, kMaxBuckets);
+
+  // Per type: matches the filter? which series? Series are sorted by name (std::map).
+  constexpr int32_t kSkip = -1;
+  std::vector<int32_t> typeSeries(model.types().size(), kSkip);
+  std::map<std::string, std::vector<size_t>> seriesTypes;
+  for (size_t t = 0; t < typeSeries.size(); ++t) {
+    const EventType& type = model.types()[EventTypeIndex(static_cast<uint16_t>(t))];
+    if (!TypeMatches(type, q.provider, q.name)) continue;
+    std::string key = query.groupBy == HistogramGroup::kProvider    ? type.metadata.providerName
+                      : query.groupBy == HistogramGroup::kEventType ? type.metadata.providerName + "/" + type.name
+                                                                    : std::string("all");
+    seriesTypes[key].push_back(t);
+  }
+  if (query.groupBy == HistogramGroup::kNone && seriesTypes.empty()) seriesTypes["all"];
+  for (auto& [name, types] : seriesTypes) {
+    for (size_t t : types) typeSeries[t] = static_cast<int32_t>(h.series.size());
+    h.series.push_back(name);
+  }
+  const std::vector<bool> threadOk = ThreadMask(model, q.thread);
+
+  // The range: given, or the whole trace (first to last event).
+  const TraceInfo& info = model.info();
+  const double firstMs = store.size() ? TicksToMs(info, store.timestamp(0)) : 0.0;
+  const double lastMs = store.size() ? TicksToMs(info, store.timestamp(store.size() - 1)) : 0.0;
+  h.fromMs = q.fromMs.value_or(firstMs);
+  h.toMs = std::max(h.fromMs, q.toMs.value_or(lastMs));
+  h.bucketMs = (h.toMs - h.fromMs) / h.buckets;
+  h.counts.assign(h.series.size() * h.buckets, 0.0);
+
+  const RowRange rows = RowsInTime(model, q.fromMs, q.toMs);
+  const double span = h.toMs - h.fromMs;
+  for (size_t row = rows.begin; row < rows.end; ++row) {
+    const int32_t s = typeSeries[store.type(row).value];
+    if (s == kSkip || !threadOk[store.thread(row).value]) continue;
+    const double ms = TicksToMs(info, store.timestamp(row));
+    double pos = span > 0 ? (ms - h.fromMs) / span * h.buckets : 0.0;
+    uint32_t b = pos <= 0 ? 0 : pos >= h.buckets ? h.buckets - 1 : static_cast<uint32_t>(pos);
+    h.counts[static_cast<size_t>(s) * h.buckets + b] += 1;
+    ++h.total;
+  }
+  return h;
+}
+
+}  // namespace nettrace

@@ -1,0 +1,101 @@
+#include "analysis/stack_frames.h"
+
+#include <cstdio>
+#include <cstring>
+
+namespace nettrace {
+
+uint32_t FrameTable::Intern(const std::string& name, FrameKind kind) {
+  auto [it, added] = byName_.emplace(name, static_cast<uint32_t>(names_.size()));
+  if (added) {
+    names_.push_back(name);
+    kinds_.push_back(kind);
+  }
+  return it->second;
+}
+
+uint32_t CallStackTable::Push(uint32_t parent, uint32_t frame) {
+  const uint64_t key = (uint64_t{parent} << 32) | frame;
+  auto [it, added] = children_.emplace(key, static_cast<uint32_t>(parent_.size()));
+  if (added) {
+    parent_.push_back(parent);
+    frame_.push_back(frame);
+  }
+  return it->second;
+}
+
+std::vector<uint32_t> CallStackTable::Frames(uint32_t s) const {
+  std::vector<uint32_t> out;
+  for (; s != 0; s = parent_[s]) out.push_back(frame_[s]);
+  return {out.rbegin(), out.rend()};
+}
+
+std::string MethodFrameName(const MethodRange& m, const ModuleMap& modules) {
+  const std::string* module = modules.Name(m.moduleId);
+  std::string out = module ? *module : "?";
+  out += '!';
+  if (!m.verbose) {
+    // A non-verbose load with no verbose twin: the range is known, the name is not.
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "MethodID(0x%llx)", static_cast<unsigned long long>(m.methodId));
+    return out + buf;
+  }
+  if (!m.nameSpace.empty()) out += m.nameSpace + '.';
+  return out + m.name;
+}
+
+StackResolver::StackResolver(const StoreBuilder& model, const SymbolCollector& symbols)
+    : model_(model), symbols_(symbols), byStoreStack_(model.stacks().size(), 0) {}
+
+std::vector<uint64_t> StackResolver::Addresses(StackIndex stack) const {
+  std::vector<uint64_t> out;
+  if (stack.value == 0 || stack.value >= model_.stacks().size()) return out;
+  std::span<const uint8_t> bytes = model_.stacks().Bytes(stack);
+  const size_t ps = model_.info().pointerSize == 4 ? 4 : 8;
+  out.reserve(bytes.size() / ps);
+  for (size_t i = 0; i + ps <= bytes.size(); i += ps) {
+    uint64_t v = 0;
+    std::memcpy(&v, bytes.data() + i, ps);  // little-endian hosts only (as ByteCursor)
+    out.push_back(v);
+  }
+  return out;
+}
+
+uint32_t StackResolver::FrameOf(uint64_t address, uint64_t timestamp) {
+  auto cached = byAddress_.find(address);
+  if (cached != byAddress_.end() && cached->second != kTimeDependent) return cached->second;
+  bool timeDependent = false;
+  const MethodRange* m = symbols_.methods().Find(address, timestamp, &timeDependent);
+  uint32_t frame;
+  char buf[48];
+  if (m) {
+    frame = frames_.Intern(MethodFrameName(*m, symbols_.modules()), FrameKind::kManaged);
+  } else if (const ModuleImage* image = symbols_.modules().ImageAt(address)) {
+    std::snprintf(buf, sizeof buf, "+0x%llx", static_cast<unsigned long long>(address - image->base));
+    frame = frames_.Intern(image->name + buf, FrameKind::kModule);
+  } else {
+    std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(address));
+    frame = frames_.Intern(buf, FrameKind::kUnresolved);
+  }
+  byAddress_[address] = timeDependent ? kTimeDependent : frame;
+  return frame;
+}
+
+uint32_t StackResolver::Resolve(StackIndex stack, uint64_t timestamp) {
+  if (stack.value == 0 || stack.value >= byStoreStack_.size()) return 0;
+  uint32_t& slot = byStoreStack_[stack.value];
+  if (slot != 0 && slot != kTimeDependent) return slot - 1;
+  std::vector<uint64_t> ips = Addresses(stack);
+  uint32_t s = 0;
+  bool timeDependent = false;
+  // EventPipe writes the leaf first: push from the far end to get root-first order.
+  for (size_t i = ips.size(); i-- > 0;) {
+    s = stacks_.Push(s, FrameOf(ips[i], timestamp));
+    auto it = byAddress_.find(ips[i]);
+    if (it != byAddress_.end() && it->second == kTimeDependent) timeDependent = true;
+  }
+  slot = timeDependent ? kTimeDependent : s + 1;
+  return s;
+}
+
+}  // namespace nettrace

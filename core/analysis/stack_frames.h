@@ -1,0 +1,90 @@
+// core/analysis — named frames and prefix-linked call stacks over the whole trace.
+// The store's stacks (model/trace_tables StackTable) are interned IP byte strings, leaf
+// first as EventPipe writes them. Here each becomes a call stack in a Firefox-Profiler-style
+// prefix table: stack = (parent stack, leaf frame), root first, so a call tree, an
+// inverted tree and a flame graph are walks over small integer arrays. Frames are
+// interned by display name, PerfView's way: "Module!Namespace.Type.Method" (no signature,
+// so overloads share a frame), "module+0x1a2b" inside a known image, else "0x7ffa12345678".
+// Invariants: call stack 0 is the empty stack; parent(s) < s (topological order).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "model/store_builder.h"
+#include "symbols/symbol_collector.h"
+
+namespace nettrace {
+
+enum class FrameKind : uint8_t {
+  kManaged,      // inside a method range the runtime announced
+  kModule,       // inside a known image, outside every method: module+offset
+  kUnresolved,   // hex address
+  kSynthetic,    // Thread (id), UNMANAGED_CODE_TIME, ROOT
+};
+
+// PerfView's leaf frame for sample-profiler samples taken outside managed code.
+inline constexpr const char* kExternalFrameName = "UNMANAGED_CODE_TIME";
+
+class FrameTable {
+ public:
+  uint32_t Intern(const std::string& name, FrameKind kind);
+  const std::string& name(uint32_t frame) const { return names_[frame]; }
+  FrameKind kind(uint32_t frame) const { return kinds_[frame]; }
+  size_t size() const { return names_.size(); }
+
+ private:
+  std::vector<std::string> names_;
+  std::vector<FrameKind> kinds_;
+  std::unordered_map<std::string, uint32_t> byName_;
+};
+
+class CallStackTable {
+ public:
+  CallStackTable() : parent_{0}, frame_{0} {}
+  // The stack `parent` with `frame` called from its leaf.
+  uint32_t Push(uint32_t parent, uint32_t frame);
+  uint32_t parent(uint32_t s) const { return parent_[s]; }
+  uint32_t frame(uint32_t s) const { return frame_[s]; }
+  size_t size() const { return parent_.size(); }
+  // Frames root first.
+  std::vector<uint32_t> Frames(uint32_t s) const;
+
+ private:
+  std::vector<uint32_t> parent_;
+  std::vector<uint32_t> frame_;
+  std::unordered_map<uint64_t, uint32_t> children_;  // (parent << 32 | frame) → stack
+};
+
+// "Module!Namespace.Method" for a method range, PerfView's form.
+std::string MethodFrameName(const MethodRange& m, const ModuleMap& modules);
+
+class StackResolver {
+ public:
+  StackResolver(const StoreBuilder& model, const SymbolCollector& symbols);
+
+  // The call stack of a store stack for an event at `timestamp` (ticks).
+  uint32_t Resolve(StackIndex stack, uint64_t timestamp);
+  // Instruction pointers of a store stack, leaf first.
+  std::vector<uint64_t> Addresses(StackIndex stack) const;
+  // The frame of one address at a time.
+  uint32_t FrameOf(uint64_t address, uint64_t timestamp);
+
+  FrameTable& frames() { return frames_; }
+  const FrameTable& frames() const { return frames_; }
+  CallStackTable& stacks() { return stacks_; }
+  const CallStackTable& stacks() const { return stacks_; }
+
+ private:
+  static constexpr uint32_t kTimeDependent = UINT32_MAX;
+  const StoreBuilder& model_;
+  const SymbolCollector& symbols_;
+  FrameTable frames_;
+  CallStackTable stacks_;
+  std::vector<uint32_t> byStoreStack_;                  // StackIndex → call stack + 1 (0: not yet)
+  std::unordered_map<uint64_t, uint32_t> byAddress_;    // address → frame, or kTimeDependent
+};
+
+}  // namespace nettrace

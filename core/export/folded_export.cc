@@ -1,0 +1,33 @@
+#include <algorithm>
+#include <map>
+#include <vector>
+
+#include "export/exports.h"
+
+namespace nettrace {
+
+std::string ExportFolded(const StoreBuilder& model, const StackSelection& sel, StackResolver* resolver,
+                         bool groupByThread, bool inverted) {
+  std::map<uint64_t, uint64_t> weights;  // (thread << 32 | call stack) → weight
+  for (size_t i = 0; i < sel.size(); ++i)
+    weights[(groupByThread ? uint64_t{sel.threads[i]} << 32 : 0) | sel.callStacks[i]] += sel.weights[i];
+  std::vector<std::string> lines;
+  for (const auto& [key, weight] : weights) {
+    std::vector<uint32_t> path = resolver->stacks().Frames(static_cast<uint32_t>(key));
+    if (groupByThread) path.insert(path.begin(), ThreadFrame(model, resolver, static_cast<uint16_t>(key >> 32)));
+    if (inverted) std::reverse(path.begin(), path.end());
+    std::string line;
+    for (uint32_t f : path) {
+      if (!line.empty()) line += ';';
+      line += resolver->frames().name(f);
+    }
+    if (line.empty() || weight == 0) continue;
+    lines.push_back(line + ' ' + std::to_string(weight));
+  }
+  std::sort(lines.begin(), lines.end());
+  std::string out;
+  for (const std::string& l : lines) out += l + '\n';
+  return out;
+}
+
+}  // namespace nettrace

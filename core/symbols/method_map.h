@@ -1,0 +1,61 @@
+// core/symbols — managed code ranges announced by the runtime itself (MethodLoad(Verbose),
+// MethodUnload(Verbose), and the rundown's MethodDCStart/DCEnd(Verbose)), resolvable by
+// address at an event's time. JIT-compiled code lives only between its load and unload
+// events, and addresses of unloaded (collectible) code may be reused, so each range keeps
+// its lifetime; rundown ranges are taken as alive over the whole trace (DCStart lists what
+// existed before the session began, DCEnd what still exists at its end).
+// Invariant after Finish(): ranges_ sorted by start address, identical announcements of
+// one code body merged into one range.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace nettrace {
+
+inline constexpr uint64_t kForever = UINT64_MAX;
+
+struct MethodRange {
+  uint64_t start = 0;
+  uint32_t size = 0;
+  uint64_t methodId = 0;
+  uint64_t moduleId = 0;
+  uint64_t rejitId = 0;
+  std::string nameSpace;  // MethodNamespace: the full type name, e.g. "Example.Program"
+  std::string name;       // MethodName
+  std::string signature;  // MethodSignature (PerfView's names leave it out)
+  uint64_t loadTime = 0;  // ticks; 0 for rundown ranges
+  uint64_t unloadTime = kForever;
+  bool verbose = false;  // names known
+  uint64_t end() const { return start + size; }
+};
+
+class MethodMap {
+ public:
+  // A MethodLoad / rundown announcement; `timestamp` 0 means "before the trace".
+  void AddLoad(MethodRange range);
+  // MethodUnload(Verbose): the code at `start` of `methodId` stops existing at `timestamp`.
+  void AddUnload(uint64_t methodId, uint64_t start, uint64_t timestamp);
+  // Sorts and merges; call once after the last Add (later Adds need another Finish()).
+  void Finish();
+
+  // The range holding `address` at time `timestamp` (ticks): the most recently loaded one
+  // alive then; failing that, any range holding the address (a sample racing its load
+  // event). nullptr when no range holds the address. *timeDependent (optional) is set when
+  // ranges with different names hold the address, i.e. the answer depends on the time.
+  const MethodRange* Find(uint64_t address, uint64_t timestamp, bool* timeDependent = nullptr) const;
+
+  const std::vector<MethodRange>& ranges() const { return ranges_; }
+  size_t size() const { return ranges_.size(); }
+
+ private:
+  std::vector<MethodRange> ranges_;
+  std::vector<uint64_t> maxEndUpTo_;  // max end() over ranges_[0..i]: bounds the backward walk
+  // Unloads seen before their load (file order is not time order across threads).
+  std::vector<MethodRange> pendingUnloads_;
+  bool finished_ = true;
+};
+
+}  // namespace nettrace

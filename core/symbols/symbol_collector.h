@@ -1,0 +1,71 @@
+// core/symbols — a RecordSink that follows the stream (next to the summary and the store
+// builder) and keeps what stacks and weights need from payloads, which the event store
+// does not keep: managed method ranges and module names from the runtime's own events,
+// the allocated bytes of GC/AllocationTick events and the kind of each sample-profiler
+// sample (managed or external). Per-event facts are keyed by the event's file-order
+// ordinal, the same number the store keeps per row (EventStore::ordinal), because records
+// arrive here in file order and rows there in time order.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "format/record_sink.h"
+#include "symbols/method_map.h"
+#include "symbols/module_map.h"
+
+namespace nettrace {
+
+class SymbolCollector final : public RecordSink {
+ public:
+  Status OnTraceInfo(const TraceInfo& info) override;
+  Status OnMetadata(const EventMetadata& m) override;
+  Status OnEvent(const EventRecord& e) override;
+  Status OnEndOfStream() override;
+  // Sorts the method ranges; the session calls it at the end of input or after a fault.
+  void Finish() { methods_.Finish(); }
+
+  const MethodMap& methods() const { return methods_; }
+  const ModuleMap& modules() const { return modules_; }
+  uint32_t pointerSize() const { return pointerSize_; }
+
+  // GC/AllocationTick: AllocationAmount64 (V2+) or AllocationAmount; nullopt for others.
+  std::optional<uint64_t> AllocationBytes(uint32_t ordinal) const;
+  // SampleProfiler Thread/Sample with type 1 ("external": not in managed code).
+  bool IsExternalSample(uint32_t ordinal) const;
+  // Runtime events whose payload was too short for their template (not decoded).
+  uint64_t malformedPayloads() const { return malformed_; }
+
+ private:
+  enum class Kind : uint8_t {
+    kNone,
+    kMethodLoad,       // runtime 141/143
+    kMethodUnload,     // runtime 142/144
+    kMethodRundown,    // rundown 141-144
+    kModule,           // runtime 152, rundown 153/154
+    kDomainModule,     // runtime 151, rundown 151/152
+    kAllocationTick,   // runtime 10
+    kSample,           // SampleProfiler 0
+  };
+  struct MetaKind {
+    Kind kind = Kind::kNone;
+    bool verbose = false;
+    uint32_t version = 0;
+  };
+  bool DecodeMethod(const EventRecord& e, const MetaKind& k);
+  bool DecodeModule(const EventRecord& e, const MetaKind& k);
+  bool DecodeAllocation(const EventRecord& e, const MetaKind& k, uint32_t ordinal);
+
+  uint32_t pointerSize_ = 8;
+  // By metadata id: a vector, since ids are small and every event looks its id up.
+  std::vector<MetaKind> kinds_;
+  MethodMap methods_;
+  ModuleMap modules_;
+  std::vector<std::pair<uint32_t, uint64_t>> allocations_;  // (ordinal, bytes), ascending
+  std::vector<uint32_t> externalSamples_;                    // ordinals, ascending
+  uint32_t nextOrdinal_ = 0;
+  uint64_t malformed_ = 0;
+};
+
+}  // namespace nettrace

@@ -1,0 +1,59 @@
+// TraceSession's stack views and exports (issue 4), kept apart from trace_session.cc:
+// they only read the model and the symbols the pipeline collected.
+#include "analysis/call_tree.h"
+#include "analysis/flame_graph.h"
+#include "analysis/top_functions.h"
+#include "base/json_writer.h"
+#include "export/exports.h"
+#include "trace_session.h"
+
+namespace nettrace {
+
+std::string TraceSession::FlameGraphJson(const StackQuery& query) const {
+  StackResolver resolver(model(), symbols());
+  StackSelection sel = SelectStacks(model(), symbols(), &resolver, query);
+  CallTree tree = BuildCallTree(model(), sel, &resolver, query.inverted, query.groupByThread);
+  return FlameGraphToJson(LayoutFlameGraph(tree, resolver.frames(), sel.unit));
+}
+
+std::string TraceSession::FoldedStacks(const StackQuery& query) const {
+  StackResolver resolver(model(), symbols());
+  StackSelection sel = SelectStacks(model(), symbols(), &resolver, query);
+  return ExportFolded(model(), sel, &resolver, query.groupByThread, query.inverted);
+}
+
+std::string TraceSession::TopFunctionsJson(const StackQuery& query, size_t n) const {
+  StackResolver resolver(model(), symbols());
+  StackSelection sel = SelectStacks(model(), symbols(), &resolver, query);
+  return TopFunctionsToJson(TopFunctions(sel, resolver), resolver.frames(), n, sel.totalWeight, sel.unit);
+}
+
+std::string TraceSession::SandwichJson(const StackQuery& query, const std::string& function) const {
+  StackResolver resolver(model(), symbols());
+  StackSelection sel = SelectStacks(model(), symbols(), &resolver, query);
+  const uint32_t fn = resolver.frames().Intern(function, FrameKind::kSynthetic);  // existing frames keep their kind
+  Sandwich s = BuildSandwich(sel, resolver, fn);
+  std::string out = "{\"function\":";
+  AppendJsonString(function, &out);
+  out += ",\"callers\":" + FlameGraphToJson(LayoutFlameGraph(s.callers, resolver.frames(), sel.unit));
+  out += ",\"callees\":" + FlameGraphToJson(LayoutFlameGraph(s.callees, resolver.frames(), sel.unit)) + "}";
+  return out;
+}
+
+std::string TraceSession::ExportSpeedscope(const StackQuery& query, const std::string& name) const {
+  StackResolver resolver(model(), symbols());
+  StackSelection sel = SelectStacks(model(), symbols(), &resolver, query);
+  return nettrace::ExportSpeedscope(model(), sel, &resolver, name);
+}
+
+std::string TraceSession::ExportChromeTrace() const {
+  StackResolver resolver(model(), symbols());
+  return nettrace::ExportChromeTrace(model(), &resolver);
+}
+
+std::string TraceSession::ExportEventsCsv() const {
+  StackResolver resolver(model(), symbols());
+  return nettrace::ExportEventsCsv(model(), &resolver);
+}
+
+}  // namespace nettrace
