@@ -1,58 +1,138 @@
-// Timing of a whole-file read: `build/native/nettrace summary FILE` as a process, and the
-// wasm engine in this Node process (4 MiB chunks, as the browser reads). Median of 5 runs.
+// Timing of a whole-file read, the same trace three ways, in one run:
+//   native      `build/native/nettrace summary FILE` as a process
+//   wasm-node   the package API in this Node process (openTrace on fs.openAsBlob, 4 MiB reads)
+//   wasm-chrome the package in headless Chromium: openTrace(File) from a page, engine in its
+//               module worker (the real browser path: a fresh worker and wasm instance per
+//               trace, Blob.slice() reads included), after one untimed warm-up read; then in
+//               the page's thread too (a warm, shared instance) to read the wasm heap size
+// Median of RUNS runs each; MB/s, events/s, the wasm/native ratio, and peak wasm memory (the
+// linear memory size after the read, on a fresh engine instance: wasm memory never shrinks,
+// so that is its peak).
+//
+//   node scripts/bench.mjs FILE [--runs N]
 import { spawnSync } from 'node:child_process';
-import { readFileSync, statSync } from 'node:fs';
+import { openAsBlob, readFileSync, statSync } from 'node:fs';
 import { join, basename } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const RUNS = 5;
-const CHUNK = 4 * 1024 * 1024;
 const root = fileURLToPath(new URL('../', import.meta.url));
-const file = process.argv[2];
+const args = process.argv.slice(2);
+const file = args.find((a) => !a.startsWith('--'));
+const runsAt = args.indexOf('--runs');
+const RUNS = runsAt >= 0 ? Number(args[runsAt + 1]) : 5;
 const size = statSync(file).size;
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const mib = (n) => `${(n / 1048576).toFixed(1)} MiB`;
+const rows = [];
 
-function report(label, seconds, events) {
-  const mb = size / 1e6;
+function report(label, seconds, events, extra = '') {
+  rows.push({ label, seconds });
   console.log(
-    `${label.padEnd(8)} median ${(seconds * 1000).toFixed(1).padStart(8)} ms   ` +
-      `${(mb / seconds).toFixed(1).padStart(7)} MB/s   ${Math.round(events / seconds).toLocaleString('en-US').padStart(12)} events/s`,
+    `${label.padEnd(12)} median ${(seconds * 1000).toFixed(1).padStart(9)} ms ` +
+      `${(size / 1e6 / seconds).toFixed(1).padStart(8)} MB/s ${Math.round(events / seconds).toLocaleString('en-US').padStart(12)} events/s${extra}`,
   );
 }
 
 console.log(`${basename(file)}: ${size.toLocaleString('en-US')} bytes, ${RUNS} runs each`);
 
+// --- native
 const nativeTimes = [];
 let events = 0;
+let nativeSummary = '';
 for (let i = 0; i < RUNS; i++) {
   const t0 = process.hrtime.bigint();
   const r = spawnSync(join(root, 'build/native/nettrace'), ['summary', file], { maxBuffer: 1 << 28 });
   nativeTimes.push(Number(process.hrtime.bigint() - t0) / 1e9);
   if (r.status !== 0) throw new Error(`nettrace summary failed: ${r.stderr}`);
-  events = JSON.parse(r.stdout.toString('utf8')).eventCount;
+  nativeSummary = r.stdout.toString('utf8');
+  events = JSON.parse(nativeSummary).eventCount;
 }
 report('native', median(nativeTimes), events);
 
-const wasmDir = join(root, 'build/wasm/wasm');
-const { default: create } = await import(join(wasmDir, 'nettrace_wasm.mjs'));
-const M = await create({ wasmBinary: readFileSync(join(wasmDir, 'nettrace_wasm.wasm')) });
-const bytes = readFileSync(file);
-const wasmTimes = [];
+// --- wasm in Node, through the package API (dist/)
+const { openTrace, engineHeapStats } = await import(join(root, 'dist/index.js'));
+const wasmBinary = readFileSync(join(root, 'dist/nettrace_wasm.wasm'));
+const nodeTimes = [];
+let nodePeak = 0;
 for (let i = 0; i < RUNS; i++) {
+  // A fresh engine instance per run (wasmBinary given), so its heap size is this run's peak.
+  const blob = await openAsBlob(file);
   const t0 = process.hrtime.bigint();
-  const session = new M.TraceSession();
-  const buffer = M._malloc(CHUNK);
-  for (let off = 0; off < bytes.length; off += CHUNK) {
-    const chunk = bytes.subarray(off, off + CHUNK);
-    M.HEAPU8.set(chunk, buffer);
-    session.pushChunk(buffer, chunk.length);
-  }
-  session.finish();
-  const json = session.summaryJson();
-  wasmTimes.push(Number(process.hrtime.bigint() - t0) / 1e9);
-  if (JSON.parse(json).eventCount !== events) throw new Error('wasm and native event counts differ');
-  M._free(buffer);
-  session.delete();
+  const trace = await openTrace(blob, { wasmBinary });
+  nodeTimes.push(Number(process.hrtime.bigint() - t0) / 1e9);
+  if (trace.summaryJson() + '\n' !== nativeSummary) throw new Error('wasm and native summaries differ');
+  trace.close();
 }
-report('wasm', median(wasmTimes), events);
-console.log(`wasm/native time ratio: ${(median(wasmTimes) / median(nativeTimes)).toFixed(2)}`);
+{
+  // Peak memory: the shared instance, fresh in this process, after one read.
+  const before = await engineHeapStats();
+  const trace = await openTrace(await openAsBlob(file));
+  const loaded = await engineHeapStats();
+  trace.close();
+  nodePeak = loaded.heapSize;
+  console.log(`# wasm heap (node): ${mib(before.heapSize)} before, ${mib(loaded.heapSize)} after the read (malloc in use ${mib(loaded.allocated)})`);
+}
+report('wasm-node', median(nodeTimes), events, `   peak wasm heap ${mib(nodePeak)}`);
+
+// --- wasm in Chromium
+let chrome = null;
+try {
+  chrome = await benchChromium();
+} catch (e) {
+  console.log(`wasm-chrome  skipped: ${e.message.split('\n')[0]}`);
+}
+if (chrome) {
+  if (chrome.summaryJson + '\n' !== nativeSummary) throw new Error('Chromium and native summaries differ');
+  report('wasm-chrome', median(chrome.workerTimes), events, `   peak wasm heap ${mib(chrome.heapSize)} (main-thread run: ${(median(chrome.mainTimes) * 1000).toFixed(0)} ms)`);
+}
+
+const nativeMedian = median(nativeTimes);
+console.log(`wasm-node / native time ratio:   ${(median(nodeTimes) / nativeMedian).toFixed(2)}`);
+if (chrome) console.log(`wasm-chrome / native time ratio: ${(median(chrome.workerTimes) / nativeMedian).toFixed(2)}`);
+
+async function benchChromium() {
+  const { chromium } = await import('playwright-core');
+  const { startServer } = await import('./serve.mjs');
+  const server = await startServer({ root, port: 0 });
+  const browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    headless: true,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
+  });
+  try {
+    const page = await browser.newPage();
+    await page.goto(`${server.url}tests/browser/package_page.html`);
+    const input = await page.$('#file');
+    await input.setInputFiles(file);
+    return await page.evaluate(async (runs) => {
+      const { openTrace, engineHeapStats } = await import('/dist/index.js');
+      const f = document.getElementById('file').files[0];
+      const workerTimes = [];
+      let summaryJson = '';
+      // One untimed read first: Chromium's first read of a disk-backed File is markedly slower
+      // (measured 10.7 s vs 7.5-8 s on the 1.1 GB trace), and Node reads from a warm page cache.
+      (await openTrace(f)).close();
+      for (let i = 0; i < runs; i++) {
+        const t0 = performance.now();
+        const trace = await openTrace(f); // engine in a module worker
+        workerTimes.push((performance.now() - t0) / 1000);
+        summaryJson = trace.summaryJson();
+        trace.close();
+      }
+      // In the page's thread, to read the heap size of a fresh shared instance.
+      const mainTimes = [];
+      let heapSize = 0;
+      for (let i = 0; i < Math.min(runs, 3); i++) {
+        const t0 = performance.now();
+        const trace = await openTrace(f, { worker: false });
+        mainTimes.push((performance.now() - t0) / 1000);
+        if (i === 0) heapSize = (await engineHeapStats()).heapSize;
+        trace.close();
+      }
+      return { workerTimes, mainTimes, heapSize, summaryJson };
+    }, RUNS);
+  } finally {
+    await browser.close();
+    await server.close();
+  }
+}

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# `npm bench`: reading speed on the largest real trace (HeartRateMonitor, 28 MiB), native
-# CLI and wasm in Node; median of 5 runs each. Builds first if needed.
+# `npm run bench`: reading speed of the native CLI, the wasm package in Node and in headless
+# Chromium, on the largest real trace (HeartRateMonitor, 28 MiB; median of 5 runs each), then
+# on a written trace of >= 1 GB (BENCH_BIG_MB, default 1100; 1 run each; BENCH_BIG_MB=0 skips).
+# Builds first if needed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export LC_ALL=C TZ=UTC
@@ -18,4 +20,12 @@ else
   bash scripts/setup.sh
   bash scripts/build.sh
 fi
-exec node scripts/bench.mjs "${1:-build/native/testdata/HeartRateMonitor.10068.nettrace}"
+node scripts/bench.mjs "${1:-build/native/testdata/HeartRateMonitor.10068.nettrace}"
+big_mb=${BENCH_BIG_MB:-1100}
+if [ "$big_mb" != 0 ] && [ -x build/native/tests/nettrace_bench ]; then
+  big=build/bench/written-${big_mb}mb.nettrace
+  mkdir -p build/bench
+  [ -f "$big" ] || build/native/tests/nettrace_bench generate "$big" --size-mb "$big_mb" >/dev/null
+  echo
+  node scripts/bench.mjs "$big" --runs 1
+fi

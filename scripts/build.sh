@@ -38,6 +38,10 @@ site() {
   "$tsc" -p tsconfig.pkg.json
   cp build/wasm/wasm/nettrace_wasm.mjs build/wasm/wasm/nettrace_wasm.wasm dist/
   cp wasm/nettrace_module.d.ts dist/nettrace_wasm.d.mts
+  # The bin: a Node CLI over the package API (plain ESM, imports ../index.js).
+  mkdir -p dist/bin
+  cp web/bin/nettrace-analyzer.mjs dist/bin/
+  chmod +x dist/bin/nettrace-analyzer.mjs
 }
 
 step "native build (build/native)" native

@@ -13,7 +13,8 @@ mkdir "$tmp/pack" "$tmp/consumer"
 tarball=$(npm pack --silent --pack-destination "$tmp/pack" | tail -n 1)
 listing=$(tar -tzf "$tmp/pack/$tarball" | sort)
 echo "packed $tarball ($(du -k "$tmp/pack/$tarball" | cut -f1) KiB, $(echo "$listing" | wc -l) files)"
-for f in package/dist/index.js package/dist/index.d.ts package/dist/nettrace_wasm.mjs package/dist/nettrace_wasm.wasm package/dist/nettrace_wasm.d.mts; do
+for f in package/dist/index.js package/dist/index.d.ts package/dist/nettrace_wasm.mjs package/dist/nettrace_wasm.wasm \
+  package/dist/nettrace_wasm.d.mts package/dist/engine/engine_worker.js package/dist/bin/nettrace-analyzer.mjs; do
   grep -qx "$f" <<<"$listing" || { echo "pack_check: $f missing from the package" >&2; exit 1; }
 done
 
@@ -41,16 +42,57 @@ expected=$(LC_ALL=C TZ=UTC "$repo/build/native/nettrace" summary "$trace" |
   node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>console.log(JSON.parse(s).eventCount))')
 node check.mjs "$trace" "$expected"
 
+# The bin: `npx nettrace-analyzer` from the installed package prints what the native tool prints.
+native_summary=$(LC_ALL=C TZ=UTC "$repo/build/native/nettrace" summary "$trace")
+[ "$(npx --no-install nettrace-analyzer summary "$trace")" = "$native_summary" ] ||
+  { echo "pack_check: npx nettrace-analyzer summary differs from the native summary" >&2; exit 1; }
+native_events=$(LC_ALL=C TZ=UTC "$repo/build/native/nettrace" events "$trace" --offset 100 --limit 25)
+[ "$(npx --no-install nettrace-analyzer events "$trace" --offset 100 --limit 25)" = "$native_events" ] ||
+  { echo "pack_check: npx nettrace-analyzer events differs from the native events" >&2; exit 1; }
+echo "consumer: npx nettrace-analyzer summary/events equal the native tool's output"
+
+# Bundled by Vite into a consumer's app: the bundler must find the .wasm and the engine worker
+# (new URL(..., import.meta.url)), and the app must open a trace in Chromium.
+mkdir app
+cat >app/index.html <<'HTML'
+<!doctype html>
+<html><head><meta charset="utf-8"><link rel="icon" href="data:,"></head>
+<body><input type="file" id="file"><output id="result"></output><script type="module" src="./main.js"></script></body></html>
+HTML
+cat >app/main.js <<'JS'
+import { openTrace } from 'nettrace-analyzer';
+document.getElementById('file').addEventListener('change', async (event) => {
+  try {
+    const trace = await openTrace(event.target.files[0]);
+    const page = await trace.events({ limit: 3 });
+    window.__result = { ok: true, summaryJson: trace.summaryJson(), events: page.json.length };
+    trace.close();
+  } catch (e) {
+    window.__result = { ok: false, error: String(e?.stack ?? e) };
+  }
+  document.getElementById('result').dataset.done = '1';
+});
+JS
+"$repo/node_modules/.bin/vite" build app --outDir dist --logLevel warn
+ls app/dist/assets/*.wasm app/dist/assets/engine_worker-*.js >/dev/null
+echo "$native_summary" >expected-summary.json
+(cd "$repo" && node tests/browser/bundled_check.mjs "$tmp/consumer/app/dist" "$trace" "$tmp/consumer/expected-summary.json")
+
 # The declarations resolve and are live (the @ts-expect-error must be needed).
 cat >check.ts <<'TS'
-import { openTrace, NetTraceError, type Summary, type TraceHandle } from 'nettrace-analyzer';
+import { openTrace, NetTraceError, type EventPage, type Histogram, type Summary, type TraceHandle } from 'nettrace-analyzer';
 export async function count(bytes: Uint8Array): Promise<number> {
   const handle: TraceHandle = await openTrace(bytes, { chunkSize: 1 << 20 });
   const summary: Summary = handle.summary();
+  const page: EventPage = await handle.events({ provider: 'Microsoft-Windows-DotNETRuntime', limit: 10 });
+  const timeline: Histogram = await handle.histogram({ buckets: 10, groupBy: 'provider' });
   handle.close();
+  if (page.total < 0 || timeline.counts.length !== timeline.series.length * 10) throw new Error('types lie');
   return summary.eventCount;
 }
 export const isError = (e: unknown): boolean => e instanceof NetTraceError && e.offset !== null;
+// @ts-expect-error groupBy is one of three names
+void openTrace(new Uint8Array(0)).then((h) => h.histogram({ groupBy: 'thread' }));
 // @ts-expect-error chunkSize is a number
 void openTrace(new Uint8Array(0), { chunkSize: 'big' });
 TS

@@ -6,11 +6,18 @@
 // (M.HEAPU8.set) and passes (pointer, length). The pointer is a uintptr_t: embind carries
 // it as an unsigned Number, so buffers above 2 GiB round-trip.
 #include <emscripten/bind.h>
+#include <emscripten/heap.h>
 #include <emscripten/val.h>
+
+#include <malloc.h>
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
+#include "analysis/call_tree.h"
+#include "analysis/event_query.h"
+#include "analysis/histogram.h"
 #include "base/status.h"
 #include "trace_session.h"
 
@@ -46,6 +53,115 @@ std::string TraceEventCounts(const TraceSession& session) { return session.Trace
 double BytesConsumed(const TraceSession& session) { return static_cast<double>(session.bytesConsumed()); }
 double EventCount(const TraceSession& session) { return static_cast<double>(session.eventCount()); }
 
+// std::vector → a JS-owned typed array (a copy: views into the heap die when memory grows).
+template <typename T>
+val CopyToJs(const char* arrayType, const std::vector<T>& v) {
+  return val::global(arrayType).new_(emscripten::typed_memory_view(v.size(), v.data()));
+}
+
+// A plain JS object {provider?, name?, thread?, fromMs?, toMs?, offset?, limit?} → EventQuery.
+// Absent, null and undefined fields keep the defaults.
+nettrace::EventQuery ToQuery(const val& js) {
+  nettrace::EventQuery q;
+  if (js.isUndefined() || js.isNull()) return q;
+  auto has = [&](const char* k) { return !js[k].isUndefined() && !js[k].isNull(); };
+  if (has("provider")) q.provider = js["provider"].as<std::string>();
+  if (has("name")) q.name = js["name"].as<std::string>();
+  if (has("thread")) q.thread = static_cast<uint64_t>(js["thread"].as<double>());
+  if (has("fromMs")) q.fromMs = js["fromMs"].as<double>();
+  if (has("toMs")) q.toMs = js["toMs"].as<double>();
+  if (has("offset")) q.offset = static_cast<uint64_t>(js["offset"].as<double>());
+  if (has("limit")) q.limit = static_cast<uint64_t>(js["limit"].as<double>());
+  return q;
+}
+
+// → {total: Number, rows: Uint32Array}
+val QueryEvents(const TraceSession& session, const val& query) {
+  uint64_t total = 0;
+  std::vector<uint32_t> rows = session.QueryEvents(ToQuery(query), &total);
+  val out = val::object();
+  out.set("total", static_cast<double>(total));
+  out.set("rows", CopyToJs("Uint32Array", rows));
+  return out;
+}
+
+// Uint32Array of rows → Float64Array [offset0, size0, offset1, size1, …] (exact below 2^53).
+val BlocksNeeded(const TraceSession& session, const val& rows) {
+  std::vector<double> flat;
+  for (const nettrace::ByteRange& r : session.BlocksNeeded(emscripten::convertJSArrayToNumberVector<uint32_t>(rows))) {
+    flat.push_back(static_cast<double>(r.offset));
+    flat.push_back(static_cast<double>(r.size));
+  }
+  return CopyToJs("Float64Array", flat);
+}
+
+void ProvideBlock(TraceSession& session, double offset, std::uintptr_t data, std::size_t size) {
+  session.ProvideBlock(static_cast<uint64_t>(offset), reinterpret_cast<const uint8_t*>(data), size);
+}
+std::string EventJson(const TraceSession& session, uint32_t row) { return session.EventJson(row); }
+double StoreBytesPerEvent(const TraceSession& session) { return session.StoreBytesPerEvent(); }
+
+// groupBy: 0 none, 1 provider, 2 event type (HistogramGroup).
+// → {fromMs, toMs, bucketMs, buckets, total, series: string[], counts: Float64Array}
+val BuildHistogram(const TraceSession& session, const val& query, uint32_t buckets, uint32_t groupBy) {
+  nettrace::HistogramQuery hq;
+  hq.filter = ToQuery(query);
+  hq.buckets = buckets;
+  hq.groupBy = static_cast<nettrace::HistogramGroup>(groupBy <= 2 ? groupBy : 0);
+  nettrace::Histogram h = session.BuildHistogram(hq);
+  val out = val::object();
+  out.set("fromMs", h.fromMs);
+  out.set("toMs", h.toMs);
+  out.set("bucketMs", h.bucketMs);
+  out.set("buckets", h.buckets);
+  out.set("total", static_cast<double>(h.total));
+  val series = val::array();
+  for (const std::string& name : h.series) series.call<void>("push", name);
+  out.set("series", series);
+  out.set("counts", CopyToJs("Float64Array", h.counts));
+  return out;
+}
+
+// {event?, provider?, thread?, fromMs?, toMs?, inverted?, groupByThread?, weight?: "auto"|"count"|"bytes"}
+// → StackQuery (analysis/call_tree.h).
+nettrace::StackQuery ToStackQuery(const val& js) {
+  nettrace::StackQuery q;
+  if (js.isUndefined() || js.isNull()) return q;
+  auto has = [&](const char* k) { return !js[k].isUndefined() && !js[k].isNull(); };
+  if (has("event")) q.event = js["event"].as<std::string>();
+  if (has("provider")) q.provider = js["provider"].as<std::string>();
+  if (has("thread")) q.thread = static_cast<uint64_t>(js["thread"].as<double>());
+  if (has("fromMs")) q.fromMs = js["fromMs"].as<double>();
+  if (has("toMs")) q.toMs = js["toMs"].as<double>();
+  if (has("inverted")) q.inverted = js["inverted"].as<bool>();
+  if (has("groupByThread")) q.groupByThread = js["groupByThread"].as<bool>();
+  if (has("weight")) {
+    const std::string w = js["weight"].as<std::string>();
+    q.weight = w == "count" ? nettrace::WeightKind::kCount : w == "bytes" ? nettrace::WeightKind::kBytes : nettrace::WeightKind::kAuto;
+  }
+  return q;
+}
+std::string FlameGraphJson(const TraceSession& s, const val& q) { return s.FlameGraphJson(ToStackQuery(q)); }
+std::string FoldedStacks(const TraceSession& s, const val& q) { return s.FoldedStacks(ToStackQuery(q)); }
+std::string TopFunctionsJson(const TraceSession& s, const val& q, uint32_t n) { return s.TopFunctionsJson(ToStackQuery(q), n); }
+std::string SandwichJson(const TraceSession& s, const val& q, const std::string& f) { return s.SandwichJson(ToStackQuery(q), f); }
+std::string ExportSpeedscope(const TraceSession& s, const val& q, const std::string& name) {
+  return s.ExportSpeedscope(ToStackQuery(q), name);
+}
+std::string ExportChromeTrace(const TraceSession& s) { return s.ExportChromeTrace(); }
+std::string ExportEventsCsv(const TraceSession& s) { return s.ExportEventsCsv(); }
+
+// The allocator's view of the heap, for leak tests and the memory figures of the benchmark:
+// {heapSize: bytes of linear memory, allocated: bytes in use by malloc, free: bytes free in it}.
+val HeapStats() {
+  struct mallinfo mi = mallinfo();
+  val out = val::object();
+  out.set("heapSize", static_cast<double>(emscripten_get_heap_size()));
+  out.set("allocated", static_cast<double>(static_cast<unsigned>(mi.uordblks)));
+  out.set("free", static_cast<double>(static_cast<unsigned>(mi.fordblks)));
+  return out;
+}
+
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(nettrace) {
@@ -57,5 +173,19 @@ EMSCRIPTEN_BINDINGS(nettrace) {
       .function("summaryJson", &SummaryJson)
       .function("traceEventCounts", &TraceEventCounts)
       .function("bytesConsumed", &BytesConsumed)
-      .function("eventCount", &EventCount);
+      .function("eventCount", &EventCount)
+      .function("queryEvents", &QueryEvents)
+      .function("blocksNeeded", &BlocksNeeded)
+      .function("provideBlock", &ProvideBlock)
+      .function("eventJson", &EventJson)
+      .function("histogram", &BuildHistogram)
+      .function("storeBytesPerEvent", &StoreBytesPerEvent)
+      .function("flameGraphJson", &FlameGraphJson)
+      .function("foldedStacks", &FoldedStacks)
+      .function("topFunctionsJson", &TopFunctionsJson)
+      .function("sandwichJson", &SandwichJson)
+      .function("exportSpeedscope", &ExportSpeedscope)
+      .function("exportChromeTrace", &ExportChromeTrace)
+      .function("exportEventsCsv", &ExportEventsCsv);
+  emscripten::function("heapStats", &HeapStats);
 }

@@ -32,12 +32,78 @@ export interface RawTraceSession {
   traceEventCounts(): string;
   bytesConsumed(): number;
   eventCount(): number;
+  /** Events in time order matching `query`: the page's store rows (a copy) and the match count. */
+  queryEvents(query: RawEventQuery): { total: number; rows: Uint32Array };
+  /**
+   * The file ranges that must be provided (provideBlock) before eventJson can give these rows'
+   * details, as pairs: [offset0, size0, offset1, size1, …]. Ranges already provided are left out.
+   */
+  blocksNeeded(rows: Uint32Array): Float64Array;
+  /** Hands back the bytes of a range from blocksNeeded (copied; the engine keeps a bounded cache). */
+  provideBlock(offset: number, pointer: number, length: number): void;
+  /** One event as JSON ("null" for a row out of range); details when its block was provided. */
+  eventJson(row: number): string;
+  /** Event counts over `buckets` time buckets. groupBy: 0 none, 1 provider, 2 event type. */
+  histogram(query: RawEventQuery, buckets: number, groupBy: number): RawHistogram;
+  /** Bytes per event of the store's per-event columns. */
+  storeBytesPerEvent(): number;
+  /** Issue 4's stack analyses (core/analysis/call_tree.h, flame_graph.h, top_functions.h): JSON or text. */
+  flameGraphJson(query: RawStackQuery): string;
+  foldedStacks(query: RawStackQuery): string;
+  topFunctionsJson(query: RawStackQuery, count: number): string;
+  sandwichJson(query: RawStackQuery, functionName: string): string;
+  exportSpeedscope(query: RawStackQuery, name: string): string;
+  exportChromeTrace(): string;
+  exportEventsCsv(): string;
   delete(): void;
   isDeleted(): boolean;
 }
 
+/** core/analysis/event_query.h; absent, null or undefined fields mean "any" / the default. */
+export interface RawEventQuery {
+  provider?: string | undefined;
+  name?: string | undefined;
+  thread?: number | undefined;
+  fromMs?: number | undefined;
+  toMs?: number | undefined;
+  offset?: number | undefined;
+  limit?: number | undefined;
+}
+
+/** core/analysis/call_tree.h StackQuery; absent fields keep the engine's defaults. */
+export interface RawStackQuery {
+  event?: string | undefined;
+  provider?: string | undefined;
+  thread?: number | undefined;
+  fromMs?: number | undefined;
+  toMs?: number | undefined;
+  inverted?: boolean | undefined;
+  groupByThread?: boolean | undefined;
+  weight?: 'auto' | 'count' | 'bytes' | undefined;
+}
+
+/** core/analysis/histogram.h; counts are series-major (counts[s * buckets + b]), a copy. */
+export interface RawHistogram {
+  fromMs: number;
+  toMs: number;
+  bucketMs: number;
+  buckets: number;
+  total: number;
+  series: string[];
+  counts: Float64Array;
+}
+
+/** The allocator's view: linear memory size, bytes malloc has handed out, bytes free in it. */
+export interface RawHeapStats {
+  heapSize: number;
+  allocated: number;
+  free: number;
+}
+
 export interface NetTraceModule {
   TraceSession: { new (): RawTraceSession };
+  /** mallinfo() and the heap size: for leak tests and memory figures. */
+  heapStats(): RawHeapStats;
   /** The wasm heap. Replaced when memory grows: read it again after any call that may allocate. */
   readonly HEAPU8: Uint8Array;
   _malloc(size: number): number;

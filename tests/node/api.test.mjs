@@ -6,7 +6,7 @@ import { openAsBlob, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { corpusTraces, root, runNative } from './helpers.mjs';
 
-const { openTrace, NetTraceError, DEFAULT_CHUNK_SIZE } = await import(join(root, 'dist/index.js'));
+const { openTrace, NetTraceError, PUSH_SIZE } = await import(join(root, 'dist/index.js'));
 const traces = corpusTraces();
 const complete = traces.filter((t) => !t.truncated);
 const truncated = traces.filter((t) => t.truncated);
@@ -22,14 +22,16 @@ test('openTrace(Blob from fs.openAsBlob) matches the native summary, with progre
     assert.equal(trace.summaryJson() + '\n', native.stdout.toString('utf8'));
     assert.equal(trace.summary().eventCount, JSON.parse(native.stdout).eventCount);
     assert.equal(trace.bytes, blob.size);
-    assert.equal(progress.length, Math.ceil(blob.size / DEFAULT_CHUNK_SIZE), 'one progress report per chunk');
-    assert.deepEqual(progress.at(-1), { bytes: blob.size, total: blob.size, events: trace.events });
-    for (let i = 1; i < progress.length; i++) assert.ok(progress[i].bytes > progress[i - 1].bytes);
-    assert.match(trace.traceEventCounts(), /, \d+/);
+    const reading = progress.filter((p) => p.phase === 'reading');
+    assert.equal(reading.length, Math.ceil(blob.size / PUSH_SIZE), 'one progress report per 1 MiB pushed');
+    assert.deepEqual(progress.at(-1), { bytes: blob.size, total: blob.size, events: trace.eventCount, phase: 'done' });
+    for (let i = 1; i < reading.length; i++) assert.ok(reading[i].bytes > reading[i - 1].bytes);
+    assert.equal(await trace.traceEventCounts(), runNative('counts', biggest.path).stdout.toString('utf8'));
   } finally {
     trace.close();
   }
-  assert.throws(() => trace.traceEventCounts(), NetTraceError, 'a closed handle refuses calls');
+  await assert.rejects(trace.traceEventCounts(), NetTraceError, 'a closed handle refuses calls');
+  await assert.rejects(trace.events(), NetTraceError);
 });
 
 test('openTrace(Uint8Array) and openTrace(ArrayBuffer) give the same summary as a Blob', async () => {

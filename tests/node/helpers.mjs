@@ -21,9 +21,9 @@ export function corpusTraces() {
   return [...complete, ...truncated];
 }
 
-/** `build/native/nettrace <command> FILE` → { status, stdout (Buffer), stderr (string) }. */
-export function runNative(command, file) {
-  const r = spawnSync(nativeTool, [command, file], {
+/** `build/native/nettrace <command> FILE [args]` → { status, stdout (Buffer), stderr (string) }. */
+export function runNative(command, file, args = []) {
+  const r = spawnSync(nativeTool, [command, file, ...args], {
     env: { ...process.env, LC_ALL: 'C', TZ: 'UTC' },
     maxBuffer: 256 * 1024 * 1024,
   });

@@ -3,7 +3,8 @@
 // value reaches the DOM through textContent, never as HTML.
 import type { Progress, Summary } from './api/types.js';
 import { NetTraceError } from './api/types.js';
-import { EngineClient } from './engine/worker_client.js';
+import type { TraceHandle } from './api/handle.js';
+import { openTraceInWorker } from './engine/worker_client.js';
 
 const SAMPLE_URL = 'samples/only_managed_samples.nettrace';
 
@@ -25,7 +26,8 @@ const resultTitle = $<HTMLElement>('result-title');
 const headline = $<HTMLElement>('headline');
 const summaryPre = $<HTMLElement>('summary');
 
-const client = new EngineClient(new URL('./engine/engine_worker.js', import.meta.url));
+/** The trace shown; closed (its worker ended) when another one is opened. */
+let shown: TraceHandle | null = null;
 let current: AbortController | null = null;
 
 const numberFormat = new Intl.NumberFormat('en-US');
@@ -103,14 +105,19 @@ async function load(file: Blob, name: string): Promise<void> {
   cancelButton.hidden = false;
   const started = performance.now();
   try {
-    const opened = await client.open(file, {
+    const opened = await openTraceInWorker(file, {
       signal: controller.signal,
       onProgress: (p) => showProgress(p, ++progressCount),
     });
-    if (current !== controller) return;
+    if (current !== controller) {
+      opened.close();
+      return;
+    }
+    shown?.close();
+    shown = opened;
     const seconds = (performance.now() - started) / 1000;
-    statusLine.textContent = `Read ${name}: ${numberFormat.format(opened.summary.eventCount)} events.`;
-    showSummary(name, file.size, opened.summary, seconds);
+    statusLine.textContent = `Read ${name}: ${numberFormat.format(opened.summary().eventCount)} events.`;
+    showSummary(name, file.size, opened.summary(), seconds);
     result.dataset['state'] = 'done';
   } catch (e) {
     if (current !== controller) return;

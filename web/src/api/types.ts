@@ -4,10 +4,108 @@
 export interface Progress {
   /** Bytes handed to the engine. */
   bytes: number;
-  /** Size of the source in bytes. */
+  /** Size of the source in bytes; 0 when unknown (a stream, a URL without Content-Length). */
   total: number;
   /** Events the engine has decoded so far. */
   events: number;
+  /** "reading": one report per chunk; "done": one last report once the engine has finished. */
+  phase: 'reading' | 'done';
+}
+
+/** A filter over the time-ordered events (every field optional; absent = any). */
+export interface EventQuery {
+  /** Provider name, case-insensitive exact match. */
+  provider?: string;
+  /** Event display name, exact ("GC/Start"). */
+  name?: string;
+  /** OS thread id. */
+  thread?: number;
+  /** Inclusive time range, ms from the trace's sync time. */
+  fromMs?: number;
+  toMs?: number;
+  /** Page: skip this many matches, return at most `limit` (default 100). */
+  offset?: number;
+  limit?: number;
+}
+
+/**
+ * One event as the engine describes it (the native `nettrace events` line). `detail` is true
+ * when its block could be re-read: processor, sequence number and payload fields are then set.
+ */
+export interface TraceEvent {
+  index: number;
+  timestamp: number;
+  timeMs: number;
+  provider: string;
+  name: string;
+  threadId: number;
+  detail: boolean;
+  [field: string]: unknown;
+}
+
+/** A page of events: the total number of matches and the page's events, in time order. */
+export interface EventPage {
+  total: number;
+  /** Store row of each event of the page (the `index` that eventDetail() takes). */
+  rows: Uint32Array;
+  events: TraceEvent[];
+  /** Each event's JSON text exactly as the engine wrote it (as `nettrace events` prints it). */
+  json: string[];
+}
+
+/** A histogram request: the event filter (offset/limit unused), bucket count and grouping. */
+export interface HistogramQuery extends Omit<EventQuery, 'offset' | 'limit'> {
+  /** Number of equal time buckets (1–100000); default 100. */
+  buckets?: number;
+  /** One series for all events (default), one per provider, or one per event type. */
+  groupBy?: 'none' | 'provider' | 'eventType';
+}
+
+/**
+ * A flame graph laid out by the engine (core/analysis/flame_graph.h), struct of arrays: one
+ * entry per node in depth-first order; x runs in weight units from 0 to `total`. Entry 0 is
+ * the root. Weights are exact below 2^53.
+ */
+export interface FlameGraphData {
+  /** "samples", "bytes" or "nanoseconds". */
+  unit: string;
+  total: number;
+  /** Frame names; `frame[i]` indexes this list. */
+  frameNames: string[];
+  frame: Uint32Array;
+  /** Parent node (the root is its own parent, 0). */
+  parent: Uint32Array;
+  depth: Uint32Array;
+  /** x range [start, end) of the node, weight units. */
+  start: Float64Array;
+  end: Float64Array;
+  /** Exclusive weight. */
+  self: Float64Array;
+  /** Events through the node. */
+  count: Float64Array;
+}
+
+/** The heaviest functions by exclusive weight. */
+export interface TopFunctions {
+  unit: string;
+  total: number;
+  functions: { name: string; inclusive: number; exclusive: number; inclusiveCount: number; exclusiveCount: number }[];
+  [field: string]: unknown;
+}
+
+/** Event counts over time buckets, for timelines. */
+export interface Histogram {
+  /** The bucketed range in ms from the sync time: the query's, or first to last event. */
+  fromMs: number;
+  toMs: number;
+  bucketMs: number;
+  buckets: number;
+  /** Events counted. */
+  total: number;
+  /** Series names, sorted ("all" when not grouped). */
+  series: string[];
+  /** Series-major: `counts[s * buckets + b]` is series s in bucket b. */
+  counts: Float64Array;
 }
 
 /** The fatal error that stopped reading, as the summary JSON reports it. */
@@ -35,7 +133,8 @@ export interface Summary {
 
 /** Why reading stopped: a fatal input error, a cancel, or a failure to start the engine. */
 export class NetTraceError extends Error {
-  /** An engine error code ("truncated", "corrupt", …), "cancelled" or "engine". */
+  /** An engine error code ("truncated", "corrupt", …), "cancelled", "closed", "source"
+   *  (the source could not be read or re-read) or "engine". */
   readonly code: string;
   /** Absolute file offset of the fault, when the fault is about a position. */
   readonly offset: number | null;

@@ -1,11 +1,31 @@
-// web/src/engine — the one way the JS side reads a trace: ask a source for the bytes in
-// [start, end). A File/Blob reads with Blob.slice(), so a multi-GB file is never loaded whole;
-// an in-memory buffer hands out views without copying.
+// web/src/engine — the one way the JS side reads a trace. Every source becomes a TraceInput:
+// the bytes in order, in chunks (for the first pass), and a way to read a byte range again
+// (for event details, which the engine does not keep: see core/trace_session.h).
+//
+//   File / Blob (and Node's fs.openAsBlob)   Blob.slice() chunks, one read ahead; re-read: slice()
+//   ArrayBuffer / typed array                views, no copy; re-read: subarray()
+//   URL                                      fetch() body reader, streamed; re-read: an HTTP Range
+//                                            request when the server answered "Accept-Ranges: bytes",
+//                                            else from the bytes kept while streaming (see below)
+//   ReadableStream / async iterable          (Node's fs.createReadStream, a fetch body) streamed;
+//                                            re-read: from the bytes kept while streaming
+//   string                                   in Node a file path (or a file:/http(s): URL); in a
+//                                            browser a URL relative to the page
+//
+// Streams cannot be read twice, so by default their bytes are kept (in JS memory, outside the
+// wasm heap) for event details. `keepStreamedBytes: false` drops them: the trace then opens in
+// constant memory and events come without details (`detail: false`).
+import { NetTraceError } from '../api/types.js';
 
-export interface ChunkSource {
-  readonly size: number;
-  /** The bytes in [start, end); fewer only at the end of the source. */
-  read(start: number, end: number): Promise<Uint8Array>;
+export interface TraceInput {
+  /** Total bytes when known, else null. */
+  readonly size: number | null;
+  /** The bytes in order, in pieces of about `chunkSize` (streams give the pieces they have). */
+  chunks(chunkSize: number): AsyncIterable<Uint8Array>;
+  /** The bytes in [start, end) again. Rejects with a NetTraceError (code "source") when it cannot. */
+  reread(start: number, end: number): Promise<Uint8Array>;
+  /** Drops what the input keeps (streamed bytes). */
+  close(): void;
 }
 
 /** Structural Blob: browsers' File/Blob and Node's Blob (fs.openAsBlob) all fit. */
@@ -14,20 +34,218 @@ export interface BlobLike {
   slice(start?: number, end?: number): { arrayBuffer(): Promise<ArrayBuffer> };
 }
 
-export type TraceSource = BlobLike | ArrayBuffer | ArrayBufferView;
+/** Anything that yields byte chunks: a web ReadableStream, a Node Readable, a generator. */
+export type ByteStream = ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>;
 
-export function toChunkSource(source: TraceSource): ChunkSource {
-  if (source instanceof ArrayBuffer) return bytesSource(new Uint8Array(source));
-  if (ArrayBuffer.isView(source)) {
-    return bytesSource(new Uint8Array(source.buffer, source.byteOffset, source.byteLength));
-  }
-  const blob = source;
+export type TraceSource = BlobLike | ArrayBuffer | ArrayBufferView | URL | string | ByteStream;
+
+export interface SourceOptions {
+  /** Keep streamed bytes for event details (default true). See the file comment. */
+  keepStreamedBytes?: boolean;
+  /** Size of a stream source when known (for progress). */
+  size?: number;
+  /** Passed to fetch() for URL sources (headers, credentials…). */
+  fetchInit?: RequestInit;
+}
+
+export async function toTraceInput(source: TraceSource, options: SourceOptions = {}): Promise<TraceInput> {
+  if (source instanceof ArrayBuffer) return bytesInput(new Uint8Array(source));
+  if (ArrayBuffer.isView(source)) return bytesInput(new Uint8Array(source.buffer, source.byteOffset, source.byteLength));
+  if (typeof source === 'string' || source instanceof URL) return locationInput(source, options);
+  if (isBlobLike(source)) return blobInput(source);
+  if (isReadableStream(source)) return streamInput(readableStreamChunks(source), options);
+  if (isAsyncIterable(source)) return streamInput(source, options);
+  throw new NetTraceError('invalid-argument', null, 'unsupported trace source');
+}
+
+function isBlobLike(x: object): x is BlobLike {
+  return typeof (x as BlobLike).slice === 'function' && typeof (x as BlobLike).size === 'number';
+}
+function isReadableStream(x: object): x is ReadableStream<Uint8Array> {
+  return typeof (x as ReadableStream).getReader === 'function';
+}
+function isAsyncIterable(x: object): x is AsyncIterable<Uint8Array> {
+  return typeof (x as AsyncIterable<Uint8Array>)[Symbol.asyncIterator] === 'function';
+}
+
+function sourceError(message: string, offset: number | null = null): NetTraceError {
+  return new NetTraceError('source', offset, message);
+}
+
+export function bytesInput(bytes: Uint8Array): TraceInput {
   return {
-    size: blob.size,
-    read: async (start, end) => new Uint8Array(await blob.slice(start, end).arrayBuffer()),
+    size: bytes.length,
+    async *chunks(chunkSize) {
+      for (let start = 0; start < bytes.length; start += chunkSize) yield bytes.subarray(start, start + chunkSize);
+    },
+    reread: async (start, end) => bytes.subarray(start, end),
+    close: () => undefined,
   };
 }
 
-function bytesSource(bytes: Uint8Array): ChunkSource {
-  return { size: bytes.length, read: async (start, end) => bytes.subarray(start, end) };
+export function blobInput(blob: BlobLike): TraceInput {
+  const read = async (start: number, end: number): Promise<Uint8Array> =>
+    new Uint8Array(await blob.slice(start, end).arrayBuffer());
+  return {
+    size: blob.size,
+    async *chunks(chunkSize) {
+      // One read ahead: Blob reads have a latency of their own, so the next chunk is
+      // requested before the current one is decoded (2 and 3 ahead measured no faster).
+      let next: Promise<Uint8Array> | null = null;
+      for (let start = 0; start < blob.size; start += chunkSize) {
+        const current = next ?? read(start, Math.min(blob.size, start + chunkSize));
+        const after = start + chunkSize;
+        next = after < blob.size ? read(after, Math.min(blob.size, after + chunkSize)) : null;
+        next?.catch(() => undefined); // observed on the next turn, or dropped after a stop
+        const bytes = await current;
+        if (bytes.length !== Math.min(chunkSize, blob.size - start)) throw sourceError('short read', start);
+        yield bytes;
+      }
+    },
+    reread: read,
+    close: () => undefined,
+  };
+}
+
+/** Keeps streamed chunks, with their offsets, to serve re-reads. */
+class KeptBytes {
+  private readonly pieces: { start: number; bytes: Uint8Array }[] = [];
+  private end = 0;
+  add(bytes: Uint8Array): void {
+    this.pieces.push({ start: this.end, bytes });
+    this.end += bytes.length;
+  }
+  read(start: number, end: number): Uint8Array {
+    if (end > this.end) throw sourceError(`bytes ${start}-${end} were not kept`, start);
+    const out = new Uint8Array(end - start);
+    // Binary search for the first piece that ends after `start`.
+    let lo = 0;
+    let hi = this.pieces.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      const p = this.pieces[mid]!;
+      if (p.start + p.bytes.length <= start) lo = mid + 1;
+      else hi = mid;
+    }
+    for (let i = lo; i < this.pieces.length; i++) {
+      const p = this.pieces[i]!;
+      if (p.start >= end) break;
+      const from = Math.max(start, p.start);
+      const to = Math.min(end, p.start + p.bytes.length);
+      out.set(p.bytes.subarray(from - p.start, to - p.start), from - start);
+    }
+    return out;
+  }
+  clear(): void {
+    this.pieces.length = 0;
+  }
+}
+
+async function* readableStreamChunks(stream: ReadableStream<Uint8Array>): AsyncGenerator<Uint8Array> {
+  const reader = stream.getReader();
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      yield value;
+    }
+  } finally {
+    reader.releaseLock();
+    void stream.cancel().catch(() => undefined);
+  }
+}
+
+function streamInput(stream: AsyncIterable<Uint8Array>, options: SourceOptions, kept: KeptBytes | null = null): TraceInput {
+  const keep = kept ?? (options.keepStreamedBytes === false ? null : new KeptBytes());
+  let used = false;
+  return {
+    size: options.size ?? null,
+    async *chunks() {
+      if (used) throw sourceError('a stream can be read only once');
+      used = true;
+      for await (const piece of stream) {
+        // Node streams give Buffers (pooled: copy before keeping a view of a shared pool).
+        const bytes = piece instanceof Uint8Array ? piece : new Uint8Array(piece as ArrayBuffer);
+        keep?.add(bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : bytes.slice());
+        yield bytes;
+      }
+    },
+    reread: async (start, end) => {
+      if (keep === null) throw sourceError('the streamed bytes were not kept (keepStreamedBytes: false)', start);
+      return keep.read(start, end);
+    },
+    close: () => keep?.clear(),
+  };
+}
+
+function isNode(): boolean {
+  const process = (globalThis as { process?: { versions?: { node?: string } } }).process;
+  return typeof process?.versions?.node === 'string';
+}
+
+async function nodeImport<T>(name: string): Promise<T> {
+  // A computed specifier keeps browser bundlers from trying to resolve a Node built-in.
+  const specifier: string = `node:${name}`;
+  return (await import(/* @vite-ignore */ specifier)) as T;
+}
+
+async function locationInput(location: string | URL, options: SourceOptions): Promise<TraceInput> {
+  const text = String(location);
+  const hasScheme = /^[a-z][a-z0-9+.-]*:/i.test(text) && !/^[a-z]:[\\/]/i.test(text); // not C:\
+  if (isNode() && (!hasScheme || text.startsWith('file:'))) {
+    const fs = await nodeImport<{ openAsBlob(path: string | URL): Promise<BlobLike> }>('fs');
+    const path = text.startsWith('file:') ? new URL(text) : text;
+    try {
+      return blobInput(await fs.openAsBlob(path));
+    } catch (e) {
+      throw sourceError(`cannot open ${text}: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  }
+  const base = (globalThis as { location?: { href: string } }).location?.href;
+  return urlInput(new URL(text, base), options);
+}
+
+/**
+ * A URL read with fetch(): the body is streamed into the engine as it arrives. Details are
+ * re-read with Range requests when the server said "Accept-Ranges: bytes" (and the body was
+ * not content-encoded); otherwise the streamed bytes are kept, as for any stream.
+ */
+function urlInput(url: URL, options: SourceOptions): TraceInput {
+  const init = options.fetchInit ?? {};
+  let inner: TraceInput | null = null;
+  let ranges = false;
+  const input: TraceInput & { size: number | null } = {
+    size: null,
+    async *chunks(chunkSize) {
+      let response: Response;
+      try {
+        response = await fetch(url, init);
+      } catch (e) {
+        throw sourceError(`cannot fetch ${url.href}: ${e instanceof Error ? e.message : String(e)}`);
+      }
+      if (!response.ok || response.body === null) throw sourceError(`cannot fetch ${url.href}: HTTP ${response.status}`);
+      const encoded = (response.headers.get('content-encoding') ?? 'identity') !== 'identity';
+      const length = Number(response.headers.get('content-length') ?? NaN);
+      if (!encoded && Number.isFinite(length)) input.size = length;
+      ranges = !encoded && response.headers.get('accept-ranges') === 'bytes';
+      const keep: SourceOptions = ranges ? { ...options, keepStreamedBytes: false } : options;
+      inner = streamInput(readableStreamChunks(response.body), keep);
+      yield* inner.chunks(chunkSize);
+    },
+    reread: async (start, end) => {
+      if (!ranges) {
+        if (inner === null) throw sourceError('the URL has not been read yet', start);
+        return inner.reread(start, end);
+      }
+      const headers = new Headers(init.headers);
+      headers.set('range', `bytes=${start}-${end - 1}`);
+      const response = await fetch(url, { ...init, headers });
+      if (response.status !== 206) throw sourceError(`range request to ${url.href}: HTTP ${response.status}`, start);
+      const bytes = new Uint8Array(await response.arrayBuffer());
+      if (bytes.length !== end - start) throw sourceError(`range request to ${url.href}: short read`, start);
+      return bytes;
+    },
+    close: () => inner?.close(),
+  };
+  return input;
 }

@@ -1,170 +1,121 @@
-// web/src/engine — the module worker that owns the engine. It loads the wasm once, keeps
-// at most one TraceSession, and serves the requests of protocol.ts. Reading happens here,
-// off the page's thread: the File is read with Blob.slice() chunks (see read_trace.ts).
-import type { NetTraceModule, RawStatus, RawTraceSession } from '../nettrace_wasm.mjs';
-import type { EngineRequest, EngineResponse, ErrorResponse, RequestId } from './protocol.js';
-import { toChunkSource } from './chunk_source.js';
-import { readIntoSession, ReadCancelled } from './read_trace.js';
-import { loadNetTraceModule } from './wasm_loader.js';
+// web/src/engine — the module worker that owns the engine. It opens traces with the
+// in-thread API (api/trace.ts) and serves the requests of protocol.ts. Reading happens
+// here, off the page's thread: a File is read with Blob.slice() chunks, a URL with fetch().
+// Typed against a minimal worker scope so that it compiles under the DOM lib as well (the
+// npm package ships it).
+import type { TraceHandle } from '../api/handle.js';
+import { openTraceInThread } from '../api/trace.js';
+import { NetTraceError } from '../api/types.js';
+import type { EngineRequest, EngineResponse, OpenResult, QueryRequest, RequestId } from './protocol.js';
 
-const ctx = self as unknown as DedicatedWorkerGlobalScope;
+interface WorkerScope {
+  postMessage(message: unknown, transfer: Transferable[]): void;
+  addEventListener(type: 'message', listener: (event: MessageEvent<EngineRequest>) => void): void;
+}
+const ctx = self as unknown as WorkerScope;
 
-/** Progress messages are posted at most this often (and always for the last chunk). */
+/** Progress messages are posted at most this often (and always the last one). */
 const PROGRESS_INTERVAL_MS = 50;
 
-let modulePromise: Promise<NetTraceModule> | null = null;
-let session: RawTraceSession | null = null;
-let streamTotal = 0;
+const traces = new Map<RequestId, TraceHandle>();
 const running = new Map<RequestId, AbortController>();
 
 function post(message: EngineResponse, transfer: Transferable[] = []): void {
   ctx.postMessage(message, transfer);
 }
 
-function engine(): Promise<NetTraceModule> {
-  modulePromise ??= loadNetTraceModule();
-  return modulePromise;
+function trace(id: RequestId): TraceHandle {
+  const t = traces.get(id);
+  if (t === undefined) throw new NetTraceError('closed', null, 'the trace handle was closed');
+  return t;
 }
 
-function replaceSession(M: NetTraceModule | null): RawTraceSession | null {
-  session?.delete();
-  session = M === null ? null : new M.TraceSession();
-  return session;
+/** Typed arrays in a result move to the page instead of being copied. */
+function transferables(value: unknown): Transferable[] {
+  if (value === null || typeof value !== 'object') return [];
+  const out: Transferable[] = [];
+  for (const v of Object.values(value)) if (ArrayBuffer.isView(v) && v.buffer instanceof ArrayBuffer) out.push(v.buffer);
+  return out;
 }
 
-function errorFrom(id: RequestId, status: RawStatus, current: RawTraceSession): ErrorResponse {
-  return {
-    id,
-    kind: 'error',
-    code: status.code,
-    offset: status.offset,
-    message: status.message,
-    summaryJson: current.summaryJson(),
-  };
+async function query(request: QueryRequest): Promise<unknown> {
+  const t = trace(request.trace);
+  switch (request.kind) {
+    case 'traceEventCounts':
+      return t.traceEventCounts();
+    case 'events':
+      return t.events(request.query);
+    case 'eventDetail':
+      return t.eventDetail(request.index);
+    case 'histogram':
+      return t.histogram(request.query);
+    case 'flameGraph':
+      return t.flameGraph(request.query);
+    case 'topFunctions':
+      return t.topFunctions(request.query, request.count);
+    case 'export':
+      return t.export(request.format, request.options);
+  }
 }
 
-async function handle(request: EngineRequest): Promise<void> {
+async function handle(request: EngineRequest): Promise<unknown> {
   switch (request.kind) {
     case 'open': {
-      const M = await engine();
-      const current = replaceSession(M)!;
       const controller = new AbortController();
       running.set(request.id, controller);
       let lastPost = -Infinity;
       try {
-        const status = await readIntoSession(M, current, toChunkSource(request.file), {
+        const t = await openTraceInThread(request.source, {
           ...(request.chunkSize !== undefined ? { chunkSize: request.chunkSize } : {}),
+          ...(request.keepStreamedBytes !== undefined ? { keepStreamedBytes: request.keepStreamedBytes } : {}),
           signal: controller.signal,
           onProgress: (p) => {
             const now = performance.now();
-            if (now - lastPost < PROGRESS_INTERVAL_MS && p.bytes < p.total) return;
+            if (now - lastPost < PROGRESS_INTERVAL_MS && p.phase === 'reading' && p.bytes < p.total) return;
             lastPost = now;
             post({ id: request.id, kind: 'progress', ...p });
           },
         });
-        if (!status.ok) {
-          post(errorFrom(request.id, status, current));
-          return;
-        }
-        post({
-          id: request.id,
-          kind: 'result',
-          bytes: current.bytesConsumed(),
-          events: current.eventCount(),
-          summaryJson: current.summaryJson(),
-        });
-      } catch (e) {
-        if (!(e instanceof ReadCancelled)) throw e;
-        post({
-          id: request.id,
-          kind: 'error',
-          code: 'cancelled',
-          offset: null,
-          message: e.message,
-          summaryJson: current.summaryJson(),
-        });
+        traces.set(request.id, t);
+        const result: OpenResult = { summaryJson: t.summaryJson(), bytes: t.bytes, eventCount: t.eventCount };
+        return result;
       } finally {
         running.delete(request.id);
       }
-      return;
     }
-    case 'begin': {
-      replaceSession(await engine());
-      streamTotal = request.total ?? 0;
-      post({ id: request.id, kind: 'result', bytes: 0, events: 0 });
-      return;
-    }
-    case 'chunk': {
-      const M = await engine();
-      const current = session;
-      if (current === null) throw new Error("'chunk' without 'begin'");
-      const bytes = new Uint8Array(request.data);
-      const buffer = M._malloc(Math.max(1, bytes.length));
-      if (buffer === 0) throw new Error('cannot allocate the chunk in the wasm heap');
-      let status: RawStatus;
-      try {
-        M.HEAPU8.set(bytes, buffer);
-        status = current.pushChunk(buffer, bytes.length);
-      } finally {
-        M._free(buffer);
-      }
-      const bytesConsumed = current.bytesConsumed();
-      const events = current.eventCount();
-      if (!status.ok) {
-        post(errorFrom(request.id, status, current));
-        return;
-      }
-      post({ id: request.id, kind: 'progress', bytes: bytesConsumed, total: streamTotal, events });
-      post({ id: request.id, kind: 'result', bytes: bytesConsumed, events });
-      return;
-    }
-    case 'finish': {
-      const current = session;
-      if (current === null) throw new Error("'finish' without 'begin'");
-      const status = current.finish();
-      if (!status.ok) {
-        post(errorFrom(request.id, status, current));
-        return;
-      }
-      post({
-        id: request.id,
-        kind: 'result',
-        bytes: current.bytesConsumed(),
-        events: current.eventCount(),
-        summaryJson: current.summaryJson(),
-      });
-      return;
-    }
-    case 'cancel': {
+    case 'cancel':
       running.get(request.target)?.abort();
-      post({ id: request.id, kind: 'result', bytes: 0, events: 0 });
-      return;
-    }
-    case 'close': {
-      replaceSession(null);
-      post({ id: request.id, kind: 'result', bytes: 0, events: 0 });
-      return;
-    }
+      return null;
+    case 'close':
+      traces.get(request.trace)?.close();
+      traces.delete(request.trace);
+      return null;
+    default:
+      return query(request);
   }
 }
 
-// Requests run one after another, in arrival order, so a session is never replaced while a
-// read is using it. 'cancel' alone bypasses the queue: it must reach a running 'open'.
+// Requests run one after another, in arrival order. 'cancel' alone bypasses the queue: it
+// must reach a running 'open'.
 let queue: Promise<void> = Promise.resolve();
 
 ctx.addEventListener('message', (event: MessageEvent<EngineRequest>) => {
   const request = event.data;
   const run = (): Promise<void> =>
-    handle(request).catch((e: unknown) => {
-      post({
-        id: request.id,
-        kind: 'error',
-        code: 'engine',
-        offset: null,
-        message: e instanceof Error ? e.message : String(e),
-        summaryJson: null,
-      });
-    });
+    handle(request).then(
+      (value) => post({ id: request.id, kind: 'result', value }, transferables(value)),
+      (e: unknown) => {
+        const error = e instanceof NetTraceError ? e : null;
+        post({
+          id: request.id,
+          kind: 'error',
+          code: error?.code ?? 'engine',
+          offset: error?.offset ?? null,
+          message: error?.reason ?? (e instanceof Error ? e.message : String(e)),
+          summaryJson: error?.partial ? JSON.stringify(error.partial) : null,
+        });
+      },
+    );
   if (request.kind === 'cancel') void run();
   else queue = queue.then(run);
 });

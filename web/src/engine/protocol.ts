@@ -1,35 +1,20 @@
-// web/src/engine — the messages between the page and the engine worker. Every request
-// carries an id; the worker answers each request with exactly one 'result' or 'error',
-// and may send 'progress' messages with the same id before that. Chunk bytes travel in
-// transfer lists, never copied by structured clone.
+// web/src/engine — the messages between a page and the engine worker. Every request carries
+// an id; the worker answers each request with exactly one 'result' or 'error', and may send
+// 'progress' messages with the same id before that. Bulk results (event rows, histogram
+// counts) travel in transfer lists, never copied by structured clone.
+import type { ExportFormat, ExportOptions, StackQuery } from '../api/handle.js';
+import type { EventQuery, HistogramQuery } from '../api/types.js';
 
 export type RequestId = number;
 
-/** Read a whole File/Blob in the worker, with Blob.slice() chunks (the usual path). */
+/** Read a trace in the worker: a File/Blob (Blob.slice() chunks), bytes (transferred) or a URL. */
 export interface OpenRequest {
   id: RequestId;
   kind: 'open';
-  file: Blob;
-  /** Bytes per Blob.slice() read; default 4 MiB. */
+  source: Blob | ArrayBuffer | string;
+  /** Bytes per read; default 4 MiB. */
   chunkSize?: number;
-}
-/** Start a session fed by 'chunk' requests (for sources the page streams itself). */
-export interface BeginRequest {
-  id: RequestId;
-  kind: 'begin';
-  /** Total size when known, for progress. */
-  total?: number;
-}
-/** Next bytes of the session started by 'begin'. Transfer `data`. */
-export interface ChunkRequest {
-  id: RequestId;
-  kind: 'chunk';
-  data: ArrayBuffer;
-}
-/** End of input for the session started by 'begin'. */
-export interface FinishRequest {
-  id: RequestId;
-  kind: 'finish';
+  keepStreamedBytes?: boolean;
 }
 /** Stop the 'open' request `target` between two chunks. It then fails with code "cancelled". */
 export interface CancelRequest {
@@ -37,19 +22,24 @@ export interface CancelRequest {
   kind: 'cancel';
   target: RequestId;
 }
-/** Drop the current session and its memory. */
+/** A question about the trace opened by the 'open' request `trace`. */
+export type QueryRequest = { id: RequestId; trace: RequestId } & (
+  | { kind: 'traceEventCounts' }
+  | { kind: 'events'; query: EventQuery }
+  | { kind: 'eventDetail'; index: number }
+  | { kind: 'histogram'; query: HistogramQuery }
+  | { kind: 'flameGraph'; query: StackQuery }
+  | { kind: 'topFunctions'; query: StackQuery; count: number }
+  | { kind: 'export'; format: ExportFormat; options: ExportOptions }
+);
+/** Drop the trace opened by 'open' request `trace`, and its memory. */
 export interface CloseRequest {
   id: RequestId;
   kind: 'close';
+  trace: RequestId;
 }
 
-export type EngineRequest =
-  | OpenRequest
-  | BeginRequest
-  | ChunkRequest
-  | FinishRequest
-  | CancelRequest
-  | CloseRequest;
+export type EngineRequest = OpenRequest | CancelRequest | QueryRequest | CloseRequest;
 
 export interface ProgressResponse {
   id: RequestId;
@@ -57,18 +47,23 @@ export interface ProgressResponse {
   bytes: number;
   total: number;
   events: number;
+  phase: 'reading' | 'done';
 }
-/** Success. `summaryJson` is set for 'open' and 'finish'. */
+/** What 'open' answers. */
+export interface OpenResult {
+  summaryJson: string;
+  bytes: number;
+  eventCount: number;
+}
+/** Success; `value` is the result of the request (OpenResult for 'open'). */
 export interface ResultResponse {
   id: RequestId;
   kind: 'result';
-  bytes: number;
-  events: number;
-  summaryJson?: string;
+  value: unknown;
 }
 /**
- * Failure. `code` is an engine error code ("truncated", "corrupt", …), "cancelled", or
- * "engine" (the worker itself failed). `summaryJson` holds what was read before the fault.
+ * Failure. `code` is an engine error code ("truncated", "corrupt", …), "cancelled", "source",
+ * or "engine" (the worker itself failed). `summaryJson` holds what was read before the fault.
  */
 export interface ErrorResponse {
   id: RequestId;

@@ -1,18 +1,21 @@
 // web/src/engine — the read loop shared by the worker and the in-thread API: chunks from a
-// ChunkSource go into the wasm heap and through TraceSession.pushChunk. One heap buffer is
-// allocated per read and reused; the next chunk is requested before the current one is
-// decoded, so file I/O overlaps parsing.
+// TraceInput go into the wasm heap and through TraceSession.pushChunk. One heap buffer is
+// allocated and reused (grown when a stream hands over a bigger piece).
 import type { NetTraceModule, RawStatus, RawTraceSession } from '../nettrace_wasm.mjs';
 import type { Progress } from '../api/types.js';
-import type { ChunkSource } from './chunk_source.js';
+import type { TraceInput } from './chunk_source.js';
 
 /**
  * 4 MiB. Measured in Chromium 156 on a 28 MiB disk-backed File: 1 MiB chunks read at ~330-390 MB/s,
  * 4 MiB at ~600-675 MB/s, and 8-32 MiB were no faster (Blob reads, not decoding, set the pace).
- */
+ *  */
 export const DEFAULT_CHUNK_SIZE = 4 * 1024 * 1024;
-/** Chunk reads requested ahead of the one being decoded (2 and 3 measured no faster than 1). */
-const READ_AHEAD = 1;
+/**
+ * Bytes per pushChunk call: a read chunk is decoded in slices of at most 1 MiB, with a progress
+ * report (and a cancel check) after each. In Chromium a 4 MiB push took up to ~110 ms; 1 MiB
+ * keeps reports ~25 ms apart. Reading stays at DEFAULT_CHUNK_SIZE, which sets Blob throughput.
+ */
+export const PUSH_SIZE = 1024 * 1024;
 
 export interface ReadOptions {
   chunkSize?: number;
@@ -28,51 +31,61 @@ export class ReadCancelled extends Error {
   }
 }
 
+/** Copies `bytes` into the heap at a buffer of at least their size; @returns the buffer. */
+export class HeapBuffer {
+  private pointer = 0;
+  private capacity = 0;
+  constructor(private readonly M: NetTraceModule) {}
+  put(bytes: Uint8Array): number {
+    if (bytes.length > this.capacity || this.pointer === 0) {
+      this.free();
+      this.capacity = Math.max(1, bytes.length);
+      this.pointer = this.M._malloc(this.capacity);
+      if (this.pointer === 0) throw new Error(`cannot allocate ${this.capacity} bytes in the wasm heap`);
+    }
+    // HEAPU8 is replaced when memory grows: read it again for every copy.
+    this.M.HEAPU8.set(bytes, this.pointer);
+    return this.pointer;
+  }
+  free(): void {
+    if (this.pointer !== 0) this.M._free(this.pointer);
+    this.pointer = 0;
+    this.capacity = 0;
+  }
+}
+
 /**
- * Pushes the whole source into `session`, then finishes it.
+ * Pushes the whole input into `session`, then finishes it.
  * @returns the session's status: ok, or the first fatal input error (reading stops there).
  */
 export async function readIntoSession(
   M: NetTraceModule,
   session: RawTraceSession,
-  source: ChunkSource,
+  input: TraceInput,
   options: ReadOptions = {},
 ): Promise<RawStatus> {
   const chunkSize = Math.max(1, Math.floor(options.chunkSize ?? DEFAULT_CHUNK_SIZE));
-  const total = source.size;
-  const buffer = M._malloc(Math.min(chunkSize, Math.max(total, 1)));
-  if (buffer === 0) throw new Error(`cannot allocate a ${chunkSize}-byte chunk buffer in the wasm heap`);
-  // Reads in flight: Blob reads go through the browser's blob machinery and have a latency
-  // of their own, so the next ones are requested before the current chunk is decoded.
-  const pending: { end: number; bytes: Promise<Uint8Array> }[] = [];
-  let requested = 0;
-  const requestMore = (): void => {
-    while (pending.length < READ_AHEAD && requested < total) {
-      const start = requested;
-      const end = Math.min(total, start + chunkSize);
-      const bytes = source.read(start, end);
-      bytes.catch(() => undefined); // observed below, or dropped after an error or a cancel
-      pending.push({ end, bytes });
-      requested = end;
-    }
-  };
+  const heap = new HeapBuffer(M);
   try {
+    if (options.signal?.aborted) throw new ReadCancelled();
     let offset = 0;
-    requestMore();
-    for (let next = pending.shift(); next !== undefined; next = pending.shift()) {
-      const bytes = await next.bytes;
-      if (options.signal?.aborted) throw new ReadCancelled();
-      if (offset + bytes.length !== next.end) throw new Error(`short read at offset ${offset}`);
-      requestMore();
-      // HEAPU8 is replaced when memory grows: read it again for every chunk.
-      M.HEAPU8.set(bytes, buffer);
-      const status = session.pushChunk(buffer, bytes.length);
-      offset = next.end;
-      options.onProgress?.({ bytes: offset, total, events: session.eventCount() });
-      if (!status.ok) return status;
+    for await (const chunk of input.chunks(chunkSize)) {
+      for (let at = 0; at < chunk.length; at += PUSH_SIZE) {
+        if (options.signal?.aborted) throw new ReadCancelled();
+        const bytes = chunk.subarray(at, at + PUSH_SIZE);
+        const status = session.pushChunk(heap.put(bytes), bytes.length);
+        offset += bytes.length;
+        options.onProgress?.({ bytes: offset, total: input.size ?? 0, events: session.eventCount(), phase: 'reading' });
+        if (!status.ok) return status;
+      }
     }
-    return session.finish();
+    if (options.signal?.aborted) throw new ReadCancelled();
+    const status = session.finish();
+    if (status.ok) {
+      options.onProgress?.({ bytes: offset, total: input.size ?? offset, events: session.eventCount(), phase: 'done' });
+    }
+    return status;
   } finally {
-    M._free(buffer);
+    heap.free();
   }
 }

@@ -2,7 +2,7 @@
 // loader fetches nettrace_wasm.wasm next to nettrace_wasm.mjs (streaming compile). In Node
 // that fetch cannot read a file, so the bytes are read here and passed as wasmBinary.
 import createNetTraceModule from '../nettrace_wasm.mjs';
-import type { NetTraceModule, NetTraceModuleOptions } from '../nettrace_wasm.mjs';
+import type { NetTraceModule, NetTraceModuleOptions, RawHeapStats } from '../nettrace_wasm.mjs';
 
 export interface WasmOptions {
   /** The .wasm bytes; skips fetching. */
@@ -11,7 +11,25 @@ export interface WasmOptions {
   wasmUrl?: string | URL;
 }
 
-export async function loadNetTraceModule(options: WasmOptions = {}): Promise<NetTraceModule> {
+/** The module instance shared by every trace opened without wasm options (one heap). */
+let shared: Promise<NetTraceModule> | null = null;
+
+/** One engine instance: the shared one, unless `wasmBinary` or `wasmUrl` asks for another. */
+export function loadNetTraceModule(options: WasmOptions = {}): Promise<NetTraceModule> {
+  if (options.wasmBinary !== undefined || options.wasmUrl !== undefined) return instantiate(options);
+  shared ??= instantiate(options).catch((e: unknown) => {
+    shared = null; // let a later call try again
+    throw e;
+  });
+  return shared;
+}
+
+/** Heap figures of the shared engine instance (loading it if needed): leak checks, memory use. */
+export async function engineHeapStats(): Promise<RawHeapStats> {
+  return (await loadNetTraceModule()).heapStats();
+}
+
+async function instantiate(options: WasmOptions): Promise<NetTraceModule> {
   const moduleOptions: NetTraceModuleOptions = {};
   if (options.wasmBinary !== undefined) {
     moduleOptions.wasmBinary = options.wasmBinary;

@@ -1,103 +1,62 @@
-// web/src/engine — the page's side of protocol.ts: one module worker, request ids, and a
-// promise per request. Progress messages go to the caller's callback; an AbortSignal turns
-// into a 'cancel' request.
-import type { Progress, Summary } from '../api/types.js';
+// web/src/engine — the page's side of protocol.ts: openTraceInWorker() starts a module
+// worker that owns the engine and returns a TraceHandle whose calls become requests (ids,
+// one promise each). Progress goes to the caller's callback; an AbortSignal becomes a
+// 'cancel' request; close() frees the trace and ends the worker.
+import type { ExportFormat, ExportOptions, OpenTraceOptions, StackQuery, TraceHandle } from '../api/handle.js';
+import type {
+  EventPage,
+  EventQuery,
+  FlameGraphData,
+  Histogram,
+  HistogramQuery,
+  Progress,
+  Summary,
+  TopFunctions,
+  TraceEvent,
+} from '../api/types.js';
 import { NetTraceError } from '../api/types.js';
-import type { EngineRequest, EngineResponse, RequestId, ResultResponse } from './protocol.js';
+import type { EngineRequest, EngineResponse, OpenResult, QueryRequest, RequestId } from './protocol.js';
 
-export interface OpenOptions {
-  onProgress?: ((progress: Progress) => void) | undefined;
-  signal?: AbortSignal | undefined;
-  chunkSize?: number | undefined;
-}
-
-export interface OpenResult {
-  summaryJson: string;
-  summary: Summary;
-  bytes: number;
-  events: number;
+export interface WorkerOptions {
+  /** The engine worker script; default: engine_worker.js next to this module. */
+  workerUrl?: URL | string;
 }
 
 interface Pending {
-  resolve(response: ResultResponse): void;
+  resolve(value: unknown): void;
   reject(error: NetTraceError): void;
   onProgress?: ((progress: Progress) => void) | undefined;
 }
 
 // Distributes Omit over the union, so each request keeps its own fields.
 type RequestBody = EngineRequest extends infer R ? (R extends EngineRequest ? Omit<R, 'id'> : never) : never;
+type QueryBody = QueryRequest extends infer R ? (R extends QueryRequest ? Omit<R, 'id' | 'trace'> : never) : never;
 
-export class EngineClient {
-  private readonly worker: Worker;
+class EngineConnection {
   private readonly pending = new Map<RequestId, Pending>();
   private nextId: RequestId = 1;
 
-  constructor(workerUrl: URL) {
-    this.worker = new Worker(workerUrl, { type: 'module' });
-    this.worker.addEventListener('message', (event: MessageEvent<EngineResponse>) => this.receive(event.data));
-    this.worker.addEventListener('error', (event: ErrorEvent) => {
+  constructor(private readonly worker: Worker) {
+    worker.addEventListener('message', (event: MessageEvent<EngineResponse>) => this.receive(event.data));
+    worker.addEventListener('error', (event: ErrorEvent) => {
       const error = new NetTraceError('engine', null, `engine worker failed: ${event.message || 'load error'}`);
       for (const p of this.pending.values()) p.reject(error);
       this.pending.clear();
     });
   }
 
-  /** Reads `file` in the worker. Rejects with a NetTraceError carrying the partial summary. */
-  async open(file: Blob, options: OpenOptions = {}): Promise<OpenResult> {
-    const request: RequestBody = { kind: 'open', file };
-    if (options.chunkSize !== undefined) request.chunkSize = options.chunkSize;
-    const { id, done } = this.send(request, options.onProgress);
-    const onAbort = (): void => void this.send({ kind: 'cancel', target: id }).done.catch(() => undefined);
-    options.signal?.addEventListener('abort', onAbort, { once: true });
-    if (options.signal?.aborted) onAbort();
-    try {
-      const response = await done;
-      const summaryJson = response.summaryJson ?? '{}';
-      return { summaryJson, summary: JSON.parse(summaryJson) as Summary, bytes: response.bytes, events: response.events };
-    } finally {
-      options.signal?.removeEventListener('abort', onAbort);
-    }
-  }
-
-  /**
-   * Streams a trace the page reads itself (a fetch body, say): begin, then chunk per piece
-   * (the buffer is transferred, so it is unusable here afterwards), then finish.
-   */
-  async begin(total?: number): Promise<void> {
-    await this.send(total === undefined ? { kind: 'begin' } : { kind: 'begin', total }).done;
-  }
-
-  async chunk(data: ArrayBuffer, onProgress?: (progress: Progress) => void): Promise<{ bytes: number; events: number }> {
-    const response = await this.send({ kind: 'chunk', data }, onProgress, [data]).done;
-    return { bytes: response.bytes, events: response.events };
-  }
-
-  async finish(): Promise<OpenResult> {
-    const response = await this.send({ kind: 'finish' }).done;
-    const summaryJson = response.summaryJson ?? '{}';
-    return { summaryJson, summary: JSON.parse(summaryJson) as Summary, bytes: response.bytes, events: response.events };
-  }
-
-  /** Frees the worker's session (the worker itself stays up). */
-  async close(): Promise<void> {
-    await this.send({ kind: 'close' }).done;
+  send(body: RequestBody, onProgress?: (progress: Progress) => void, transfer: Transferable[] = []) {
+    const id = this.nextId++;
+    const done = new Promise<unknown>((resolve, reject) => this.pending.set(id, { resolve, reject, onProgress }));
+    this.worker.postMessage({ ...body, id } as EngineRequest, transfer);
+    return { id, done };
   }
 
   terminate(): void {
     this.worker.terminate();
-  }
-
-  private send(
-    body: RequestBody,
-    onProgress?: (progress: Progress) => void,
-    transfer: Transferable[] = [],
-  ): { id: RequestId; done: Promise<ResultResponse> } {
-    const id = this.nextId++;
-    const done = new Promise<ResultResponse>((resolve, reject) => {
-      this.pending.set(id, { resolve, reject, onProgress });
-    });
-    this.worker.postMessage({ ...body, id } as EngineRequest, transfer);
-    return { id, done };
+    const error = new NetTraceError('closed', null, 'the trace handle was closed');
+    for (const p of this.pending.values()) p.reject(error);
+    this.pending.clear();
   }
 
   private receive(response: EngineResponse): void {
@@ -105,11 +64,11 @@ export class EngineClient {
     if (pending === undefined) return;
     switch (response.kind) {
       case 'progress':
-        pending.onProgress?.({ bytes: response.bytes, total: response.total, events: response.events });
+        pending.onProgress?.({ bytes: response.bytes, total: response.total, events: response.events, phase: response.phase });
         return;
       case 'result':
         this.pending.delete(response.id);
-        pending.resolve(response);
+        pending.resolve(response.value);
         return;
       case 'error': {
         this.pending.delete(response.id);
@@ -118,5 +77,101 @@ export class EngineClient {
         return;
       }
     }
+  }
+}
+
+/**
+ * Reads a trace in a new engine worker; the page's thread only passes messages.
+ * @param source a File/Blob (read there with Blob.slice()), bytes (copied once, the copy is
+ *   transferred) or a URL (relative to the page; fetched and streamed in the worker)
+ */
+export async function openTraceInWorker(
+  source: Blob | ArrayBuffer | ArrayBufferView | URL | string,
+  options: OpenTraceOptions & WorkerOptions = {},
+): Promise<TraceHandle> {
+  const worker =
+    options.workerUrl === undefined
+      ? new Worker(new URL('./engine_worker.js', import.meta.url), { type: 'module' })
+      : new Worker(options.workerUrl, { type: 'module' });
+  const connection = new EngineConnection(worker);
+  let payload: Blob | ArrayBuffer | string;
+  const transfer: Transferable[] = [];
+  // A relative URL means relative to the page, not to the worker script.
+  const base = (globalThis as { location?: { href: string } }).location?.href;
+  if (source instanceof URL || typeof source === 'string') payload = new URL(source, base).href;
+  else if (source instanceof Blob) payload = source;
+  else if (source instanceof ArrayBuffer) payload = source.slice(0);
+  else payload = new Uint8Array(source.buffer, source.byteOffset, source.byteLength).slice().buffer;
+  // Bytes are copied once (the caller's buffer stays usable) and the copy moves to the worker.
+  if (payload instanceof ArrayBuffer) transfer.push(payload);
+  const body: RequestBody = { kind: 'open', source: payload };
+  if (options.chunkSize !== undefined) body.chunkSize = options.chunkSize;
+  if (options.keepStreamedBytes !== undefined) body.keepStreamedBytes = options.keepStreamedBytes;
+  const { id, done } = connection.send(body, options.onProgress, transfer);
+  const onAbort = (): void => void connection.send({ kind: 'cancel', target: id }).done.catch(() => undefined);
+  options.signal?.addEventListener('abort', onAbort, { once: true });
+  if (options.signal?.aborted) onAbort();
+  try {
+    const opened = (await done) as OpenResult;
+    return new WorkerTrace(connection, id, opened);
+  } catch (e) {
+    connection.terminate();
+    throw e;
+  } finally {
+    options.signal?.removeEventListener('abort', onAbort);
+  }
+}
+
+class WorkerTrace implements TraceHandle {
+  readonly bytes: number;
+  readonly eventCount: number;
+  private closed = false;
+
+  constructor(
+    private readonly connection: EngineConnection,
+    private readonly id: RequestId,
+    private readonly opened: OpenResult,
+  ) {
+    this.bytes = opened.bytes;
+    this.eventCount = opened.eventCount;
+  }
+
+  private ask<T>(body: QueryBody): Promise<T> {
+    if (this.closed) return Promise.reject(new NetTraceError('closed', null, 'the trace handle was closed'));
+    return this.connection.send({ ...body, trace: this.id } as RequestBody).done as Promise<T>;
+  }
+
+  summary(): Summary {
+    return JSON.parse(this.opened.summaryJson) as Summary;
+  }
+  summaryJson(): string {
+    return this.opened.summaryJson;
+  }
+  traceEventCounts(): Promise<string> {
+    return this.ask({ kind: 'traceEventCounts' });
+  }
+  events(query: EventQuery = {}): Promise<EventPage> {
+    return this.ask({ kind: 'events', query });
+  }
+  eventDetail(index: number): Promise<TraceEvent> {
+    return this.ask({ kind: 'eventDetail', index });
+  }
+  histogram(query: HistogramQuery = {}): Promise<Histogram> {
+    return this.ask({ kind: 'histogram', query });
+  }
+  flameGraph(query: StackQuery = {}): Promise<FlameGraphData> {
+    return this.ask({ kind: 'flameGraph', query });
+  }
+  topFunctions(query: StackQuery = {}, count = 50): Promise<TopFunctions> {
+    return this.ask({ kind: 'topFunctions', query, count });
+  }
+  export(format: ExportFormat, options: ExportOptions = {}): Promise<string> {
+    return this.ask({ kind: 'export', format, options });
+  }
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    // The worker owns all of the trace's memory: ending it frees everything at once.
+    this.connection.terminate();
   }
 }

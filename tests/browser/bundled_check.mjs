@@ -1,0 +1,40 @@
+// The npm package bundled by Vite into a consumer's app (scripts/pack_check.sh builds it):
+// the app's page opens a trace File with openTrace() in headless Chromium. Checks that the
+// bundler found the .wasm and the engine worker (both located relative to the module) and
+// that the summary equals the native one.
+//   node tests/browser/bundled_check.mjs APP_DIST_DIR TRACE EXPECTED_SUMMARY_JSON_FILE
+import { readFileSync } from 'node:fs';
+import { chromium } from 'playwright-core';
+import { startServer } from '../../scripts/serve.mjs';
+
+const [site, trace, expectedFile] = process.argv.slice(2);
+const expected = readFileSync(expectedFile, 'utf8').trim();
+const server = await startServer({ root: site, port: 0 });
+const browser = await chromium.launch({
+  executablePath: '/usr/bin/chromium',
+  headless: true,
+  args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
+});
+let failed = false;
+try {
+  const page = await browser.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+  await page.goto(server.url);
+  await page.setInputFiles('#file', trace);
+  await page.waitForSelector('#result[data-done="1"]', { state: 'attached', timeout: 60_000 });
+  const got = await page.evaluate(() => window.__result);
+  if (!got.ok) throw new Error(got.error);
+  if (got.summaryJson !== expected) throw new Error('the bundled app summary differs from the native one');
+  if (got.events !== 3) throw new Error(`events page of ${got.events}`);
+  if (errors.length) throw new Error(`page errors: ${errors.join('; ')}`);
+  console.log('consumer: the Vite-bundled app opened the trace in Chromium (worker + wasm found by the bundler)');
+} catch (e) {
+  console.error(`bundled_check: ${e.message}`);
+  failed = true;
+} finally {
+  await browser.close();
+  await server.close();
+}
+process.exit(failed ? 1 : 0);

@@ -1,0 +1,204 @@
+// Event queries through the package API equal the native tool: for every complete corpus
+// trace, pages of `trace.events(query)` give exactly the lines `nettrace events` prints for
+// the same query (details re-read from the source), from a Blob, bytes and a stream. Also
+// eventDetail(), histogram() totals, the stack analyses when the native tool has them, and
+// the package's bin.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createReadStream, openAsBlob, readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { basename, join } from 'node:path';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { corpusTraces, root, runNative } from './helpers.mjs';
+
+const { openTrace, NetTraceError } = await import(join(root, 'dist/index.js'));
+const tmp = mkdtempSync(join(tmpdir(), 'nettrace-events-'));
+// Traces the engine reads completely (NetPerf, pre-v4, is refused by both tools alike).
+const complete = corpusTraces().filter((t) => !t.truncated && runNative('summary', t.path).status === 0);
+
+const native = (path, query) => {
+  const args = [];
+  for (const [k, flag] of [['provider', '--provider'], ['name', '--name'], ['thread', '--thread'], ['fromMs', '--from'],
+    ['toMs', '--to'], ['limit', '--limit'], ['offset', '--offset']]) {
+    if (query[k] !== undefined) args.push(flag, String(query[k]));
+  }
+  const r = runNative('events', path, args);
+  assert.equal(r.status, 0, r.stderr);
+  return r.stdout.toString('utf8');
+};
+const lines = (page) => page.json.map((l) => l + '\n').join('');
+
+/** Queries that exercise paging, filters and windows, derived from the trace itself. */
+function queriesFor(trace, summaryEvents) {
+  const first = trace.summary();
+  const qs = [{}, { offset: Math.floor(summaryEvents / 2), limit: 250 }, { offset: Math.max(0, summaryEvents - 7) }];
+  const provider = JSON.stringify(first).match(/"provider(?:Name)?":"([^"]+)"/)?.[1];
+  if (provider) qs.push({ provider, limit: 120, offset: 3 }, { provider: provider.toUpperCase(), limit: 5 });
+  return qs;
+}
+
+test('events pages equal `nettrace events` for every corpus trace (Blob source)', async () => {
+  for (const t of complete) {
+    const trace = await openTrace(await openAsBlob(t.path));
+    try {
+      for (const q of queriesFor(trace, trace.eventCount)) {
+        const page = await trace.events(q);
+        assert.equal(lines(page), native(t.path, q), `${t.name} ${JSON.stringify(q)}`);
+        assert.equal(page.rows.length, page.events.length);
+        const all = await trace.events({ ...q, offset: 0, limit: 0 });
+        assert.ok(all.total >= page.rows.length);
+      }
+      // A time window from the middle of the trace, the first thread seen.
+      const sample = (await trace.events({ offset: Math.floor(trace.eventCount / 3), limit: 1 })).events[0];
+      if (sample) {
+        const q = { fromMs: sample.timeMs, toMs: sample.timeMs + 50, thread: sample.threadId, limit: 400 };
+        assert.equal(lines(await trace.events(q)), native(t.path, q), `${t.name} ${JSON.stringify(q)}`);
+      }
+    } finally {
+      trace.close();
+    }
+  }
+});
+
+test('every page of a trace, walked in steps, equals the native pages; eventDetail agrees', async () => {
+  const t = complete.find((x) => x.name.startsWith('HeartRate')) ?? complete[0];
+  const trace = await openTrace(readFileSync(t.path));
+  try {
+    const step = Math.ceil(trace.eventCount / 12);
+    for (let offset = 0; offset < trace.eventCount; offset += step) {
+      const q = { offset, limit: 60 };
+      const page = await trace.events(q);
+      assert.equal(lines(page), native(t.path, q), JSON.stringify(q));
+      const detail = await trace.eventDetail(page.rows[7] ?? page.rows[0]);
+      assert.deepEqual(detail, page.events[7] ?? page.events[0]);
+      assert.equal(detail.detail, true);
+    }
+    await assert.rejects(trace.eventDetail(trace.eventCount), NetTraceError);
+    await assert.rejects(trace.eventDetail(-1), NetTraceError);
+  } finally {
+    trace.close();
+  }
+});
+
+test('a Node readable stream source keeps the bytes it needs for details', async () => {
+  const t = complete.find((x) => x.name.startsWith('sentry')) ?? complete[0];
+  const trace = await openTrace(createReadStream(t.path, { highWaterMark: 100_000 }));
+  try {
+    assert.equal(trace.summaryJson() + '\n', runNative('summary', t.path).stdout.toString('utf8'));
+    const q = { offset: 10, limit: 300 };
+    assert.equal(lines(await trace.events(q)), native(t.path, q));
+  } finally {
+    trace.close();
+  }
+  const bare = await openTrace(createReadStream(t.path), { keepStreamedBytes: false });
+  try {
+    const page = await bare.events({ limit: 3 }).catch((e) => e);
+    assert.ok(page instanceof NetTraceError && page.code === 'source', 'without kept bytes, details cannot be read');
+  } finally {
+    bare.close();
+  }
+});
+
+test('a file path is a source in Node', async () => {
+  const t = complete[0];
+  const trace = await openTrace(t.path);
+  assert.equal(trace.summaryJson() + '\n', runNative('summary', t.path).stdout.toString('utf8'));
+  trace.close();
+  await assert.rejects(openTrace(join(root, 'no/such/file.nettrace')), (e) => e instanceof NetTraceError && e.code === 'source');
+});
+
+test('histogram totals equal the event query totals, per series and in windows', async () => {
+  for (const t of complete) {
+    const trace = await openTrace(await openAsBlob(t.path));
+    try {
+      const h = await trace.histogram({ buckets: 64 });
+      assert.ok(h.counts instanceof Float64Array);
+      assert.equal(h.counts.length, 64);
+      const { total } = await trace.events({ limit: 0 });
+      assert.equal(h.total, total, t.name);
+      assert.equal(h.counts.reduce((a, b) => a + b, 0), total);
+      const byProvider = await trace.histogram({ buckets: 16, groupBy: 'provider' });
+      assert.equal(byProvider.counts.length, byProvider.series.length * 16);
+      for (const [s, provider] of byProvider.series.entries()) {
+        const n = byProvider.counts.subarray(s * 16, (s + 1) * 16).reduce((a, b) => a + b, 0);
+        assert.equal(n, (await trace.events({ provider, limit: 0 })).total, `${t.name} ${provider}`);
+      }
+      const mid = (h.fromMs + h.toMs) / 2;
+      const w = await trace.histogram({ fromMs: h.fromMs, toMs: mid, buckets: 3 });
+      assert.equal(w.total, (await trace.events({ fromMs: h.fromMs, toMs: mid, limit: 0 })).total);
+    } finally {
+      trace.close();
+    }
+  }
+});
+
+const nativeHasFlame = runNative('flame', complete[0].path).status === 0;
+test('flame graph and top functions equal the native tool', { skip: !nativeHasFlame && 'the native tool has no flame command yet' }, async () => {
+  for (const t of complete) {
+    const trace = await openTrace(await openAsBlob(t.path));
+    try {
+      const g = await trace.flameGraph();
+      const nativeGraph = JSON.parse(runNative('flame', t.path).stdout);
+      assert.ok(g.frame instanceof Uint32Array && g.start instanceof Float64Array);
+      assert.deepEqual(
+        { unit: g.unit, total: g.total, frames: g.frameNames, ...Object.fromEntries(['frame', 'parent', 'depth', 'start', 'end', 'self', 'count'].map((k) => [k, Array.from(g[k])])) },
+        nativeGraph,
+        t.name,
+      );
+      const folded = runNative('flame', t.path, ['--format', 'folded']);
+      assert.equal(await trace.export('folded'), folded.stdout.toString('utf8'), t.name);
+      const top = runNative('top', t.path, ['-n', '20']);
+      if (top.status === 0) assert.deepEqual(await trace.topFunctions({}, 20), JSON.parse(top.stdout), t.name);
+      const name = basename(t.path);
+      const speedscope = runNative('flame', t.path, ['--format', 'speedscope']).stdout.toString('utf8');
+      assert.equal((await trace.export('speedscope', { name })) + '\n', speedscope, t.name);
+      const out = join(tmp, 'export');
+      for (const format of ['chrome', 'csv']) {
+        assert.equal(runNative('export', t.path, ['--format', format, '-o', out]).status, 0);
+        const text = (await trace.export(format)) + (format === 'csv' ? '' : '\n');
+        assert.ok(text === readFileSync(out, 'utf8'), `${t.name} export ${format} differs from native`);
+      }
+    } finally {
+      trace.close();
+    }
+  }
+});
+
+test('the package bin prints what the native tool prints', () => {
+  const bin = join(root, 'dist/bin/nettrace-analyzer.mjs');
+  const commands = [['summary'], ['counts'], ['events', '--limit', '40', '--offset', '5']];
+  if (nativeHasFlame) commands.push(['flame'], ['flame', '--inverted'], ['flame', '--format', 'folded'], ['flame', '--format', 'speedscope'], ['top', '-n', '7']);
+  for (const t of complete.slice(0, 3)) {
+    for (const args of commands) {
+      const r = spawnSync(process.execPath, [bin, args[0], t.path, ...args.slice(1)], { maxBuffer: 1 << 28 });
+      assert.equal(r.status, 0, r.stderr.toString());
+      assert.equal(r.stdout.toString('utf8'), runNative(args[0], t.path, args.slice(1)).stdout.toString('utf8'), `${t.name} ${args}`);
+    }
+  }
+  const bad = spawnSync(process.execPath, [bin, 'summary', join(root, 'no-such.nettrace')]);
+  assert.equal(bad.status, 1);
+  assert.match(bad.stderr.toString(), /cannot open/);
+});
+
+test('every raw binding answers (embind reports unbound types only when called)', async () => {
+  const { loadRawModule } = await import('./helpers.mjs');
+  const M = await loadRawModule();
+  const t = complete.find((x) => x.name.startsWith('only_managed')) ?? complete[0];
+  const bytes = readFileSync(t.path);
+  const session = new M.TraceSession();
+  const p = M._malloc(bytes.length);
+  M.HEAPU8.set(bytes, p);
+  assert.ok(session.pushChunk(p, bytes.length).ok);
+  M._free(p);
+  assert.ok(session.finish().ok);
+  assert.ok(session.storeBytesPerEvent() > 0);
+  const top = JSON.parse(session.topFunctionsJson({}, 1));
+  assert.equal(typeof session.sandwichJson({}, top.functions?.[0]?.name ?? 'x'), 'string');
+  assert.equal(typeof session.flameGraphJson({ inverted: true, weight: 'count', groupByThread: true }), 'string');
+  const h = session.histogram({ provider: null, thread: undefined }, 3, 2);
+  assert.equal(h.counts.length, h.series.length * 3);
+  const stats = M.heapStats();
+  assert.ok(stats.heapSize >= M.HEAPU8.length && stats.allocated > 0);
+  session.delete();
+});

@@ -1,0 +1,122 @@
+#!/usr/bin/env node
+// nettrace-analyzer: the npm package's command-line tool, over the same JS API as programs
+// use (openTrace, wasm engine in this process). The commands and options follow the native
+// `nettrace` tool, and summary / counts / events print exactly what it prints.
+//
+//   nettrace-analyzer summary FILE                 trace summary as JSON
+//   nettrace-analyzer counts FILE                  per-type counts, TraceEvent's baseline form
+//   nettrace-analyzer events FILE [--provider P] [--name N] [--thread T] [--from MS] [--to MS]
+//                                 [--limit N] [--offset N]     events in time order, JSON lines
+//   nettrace-analyzer histogram FILE [--buckets N] [--group-by none|provider|eventType] [filters]
+//   nettrace-analyzer flame FILE [--event NAME] [--provider P] [--thread T] [--from MS] [--to MS]
+//                                [--inverted] [--by-thread] [--format json|folded|speedscope]
+//   nettrace-analyzer top FILE [-n 20] [same selection options]
+//   nettrace-analyzer export FILE --format speedscope|chrome|csv [-o OUT]
+// FILE may be a path, an http(s) URL, or "-" for standard input.
+import { writeFileSync } from 'node:fs';
+import { basename } from 'node:path';
+import { openTrace, NetTraceError } from '../index.js';
+
+const USAGE = `usage: nettrace-analyzer <command> FILE [options]
+commands: summary, counts, events, histogram, flame, top, export
+  events:    --provider P --name N --thread T --from MS --to MS --limit N (100) --offset N
+  histogram: --buckets N (100) --group-by none|provider|eventType, and the events filters
+  flame/top: --event NAME (Thread/Sample) --provider P --thread T --from MS --to MS
+             --inverted --by-thread; flame: --format json|folded|speedscope; top: -n N (20)
+  export:    --format speedscope|chrome|csv [-o OUT]
+FILE: a path, an http(s) URL, or - for standard input`;
+
+function fail(message, code = 2) {
+  process.stderr.write(`nettrace-analyzer: ${message}\n`);
+  process.exit(code);
+}
+
+const [command, file, ...rest] = process.argv.slice(2);
+if (command === '--help' || command === '-h') {
+  console.log(USAGE);
+  process.exit(0);
+}
+const commands = ['summary', 'counts', 'events', 'histogram', 'flame', 'top', 'export'];
+if (!commands.includes(command) || file === undefined) fail(`${command ? `unknown command '${command}'\n` : ''}${USAGE}`);
+
+const numberFlags = { '--thread': 'thread', '--from': 'fromMs', '--to': 'toMs', '--limit': 'limit', '--offset': 'offset', '--buckets': 'buckets', '-n': 'n' };
+const stringFlags = { '--provider': 'provider', '--name': 'name', '--event': 'event', '--format': 'format', '-o': 'out', '--group-by': 'groupBy' };
+const boolFlags = { '--inverted': 'inverted', '--by-thread': 'groupByThread' };
+const opts = {};
+for (let i = 0; i < rest.length; i++) {
+  const flag = rest[i];
+  if (flag in boolFlags) opts[boolFlags[flag]] = true;
+  else if (flag in numberFlags && i + 1 < rest.length) {
+    const v = Number(rest[++i]);
+    if (!Number.isFinite(v)) fail(`${flag} takes a number, not '${rest[i]}'`);
+    opts[numberFlags[flag]] = v;
+  } else if (flag in stringFlags && i + 1 < rest.length) opts[stringFlags[flag]] = rest[++i];
+  else fail(`unknown option '${flag}'\n${USAGE}`);
+}
+const pick = (...keys) => Object.fromEntries(keys.filter((k) => opts[k] !== undefined).map((k) => [k, opts[k]]));
+const profileName = file === '-' ? 'stdin' : basename(file);
+const stackQuery = () => pick('event', 'provider', 'thread', 'fromMs', 'toMs', 'inverted', 'groupByThread');
+
+let trace;
+try {
+  trace = await openTrace(file === '-' ? process.stdin : file, { worker: false });
+} catch (e) {
+  if (!(e instanceof NetTraceError)) throw e;
+  // Like the native tool: what was read before the fault on stdout, the error on stderr.
+  if (command === 'summary' && e.partial) process.stdout.write(JSON.stringify(e.partial) + '\n');
+  fail(`${file}: ${e.message}`, 1);
+}
+try {
+  let out;
+  switch (command) {
+    case 'summary':
+      out = trace.summaryJson() + '\n';
+      break;
+    case 'counts':
+      out = await trace.traceEventCounts();
+      break;
+    case 'events': {
+      const page = await trace.events(pick('provider', 'name', 'thread', 'fromMs', 'toMs', 'offset', 'limit'));
+      out = page.json.map((line) => line + '\n').join('');
+      break;
+    }
+    case 'histogram': {
+      const h = await trace.histogram(pick('provider', 'name', 'thread', 'fromMs', 'toMs', 'buckets', 'groupBy'));
+      out = JSON.stringify({ ...h, counts: Array.from(h.counts) }) + '\n';
+      break;
+    }
+    case 'flame': {
+      const format = opts.format ?? 'json';
+      if (format === 'json') {
+        // The engine's document (core/analysis/flame_graph.h), rebuilt from the typed columns.
+        const g = await trace.flameGraph(stackQuery());
+        const doc = { unit: g.unit, total: g.total, frames: g.frameNames };
+        for (const k of ['frame', 'parent', 'depth', 'start', 'end', 'self', 'count']) doc[k] = Array.from(g[k]);
+        out = JSON.stringify(doc) + '\n';
+      }
+      else if (format === 'folded') out = await trace.export('folded', stackQuery());
+      else if (format === 'speedscope') out = (await trace.export('speedscope', { ...stackQuery(), name: profileName })) + '\n';
+      else fail(`--format json|folded|speedscope, not '${format}'`);
+      break;
+    }
+    case 'top':
+      out = JSON.stringify(await trace.topFunctions(stackQuery(), opts.n ?? 20)) + '\n';
+      break;
+    case 'export': {
+      const format = opts.format;
+      if (!['speedscope', 'chrome', 'csv'].includes(format)) fail('export needs --format speedscope|chrome|csv');
+      // As the native tool writes them: JSON formats end with a newline.
+      let text = await trace.export(format, { ...stackQuery(), name: profileName });
+      if (format !== 'csv') text += '\n';
+      if (opts.out !== undefined) {
+        writeFileSync(opts.out, text);
+        process.stderr.write(`nettrace-analyzer: wrote ${opts.out}\n`);
+        out = '';
+      } else out = text;
+      break;
+    }
+  }
+  process.stdout.write(out);
+} finally {
+  trace.close();
+}

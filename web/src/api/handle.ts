@@ -1,0 +1,91 @@
+// web/src/api — the handle on an opened trace. The same interface is offered in-thread
+// (api/trace.ts: Node, tests, a worker of your own) and through the engine worker
+// (engine/worker_client.ts: browser pages), so both are tested by the same suites.
+import type {
+  EventPage,
+  EventQuery,
+  FlameGraphData,
+  Histogram,
+  HistogramQuery,
+  Progress,
+  Summary,
+  TopFunctions,
+  TraceEvent,
+} from './types.js';
+
+export interface OpenTraceOptions {
+  /** Called after every ≤ 1 MiB decoded (PUSH_SIZE; ~25 ms apart in Chromium), then once with phase "done".
+   *  The engine worker forwards at most one report per 50 ms. */
+  onProgress?: (progress: Progress) => void;
+  /** Aborting stops reading between two chunks; openTrace then rejects with code "cancelled". */
+  signal?: AbortSignal;
+  /** Bytes per read; default 4 MiB. */
+  chunkSize?: number;
+  /**
+   * Stream and URL sources without HTTP Range support cannot be read twice: their bytes are
+   * kept (outside the wasm heap) so that events have details. false: keep nothing, events come
+   * without details. Default true.
+   */
+  keepStreamedBytes?: boolean;
+  /** Total size of a stream source, when known (for progress). */
+  size?: number;
+  /** Passed to fetch() for URL sources. */
+  fetchInit?: RequestInit;
+}
+
+/** What flameGraph / topFunctions / export select: one event type's stacks, filtered. */
+export interface StackQuery {
+  /** Event display name whose stacks are counted; default "Thread/Sample" (the sample profiler). */
+  event?: string;
+  provider?: string;
+  thread?: number;
+  fromMs?: number;
+  toMs?: number;
+  /** Callers above callees (inverted tree). */
+  inverted?: boolean;
+  /** A "Thread (id)" frame above each thread's stacks. */
+  groupByThread?: boolean;
+  /** "auto": bytes for GC/AllocationTick, else one per event. */
+  weight?: 'auto' | 'count' | 'bytes';
+}
+
+export type ExportFormat = 'speedscope' | 'chrome' | 'csv' | 'folded';
+
+/** The stacks to export (speedscope, folded) and the profile's name (speedscope; default "trace"). */
+export interface ExportOptions extends StackQuery {
+  name?: string;
+}
+
+/** A trace read to the end. Holds engine memory until close(). */
+export interface TraceHandle {
+  /** The summary document (README "Summary JSON"), parsed. */
+  summary(): Summary;
+  /** The summary document exactly as the engine wrote it. */
+  summaryJson(): string;
+  /** Per-type counts in TraceEvent's baseline form ("Provider/Name, count" lines). */
+  traceEventCounts(): Promise<string>;
+  /** Bytes read and events decoded. */
+  readonly bytes: number;
+  readonly eventCount: number;
+  /**
+   * A page of events in time order, with details: the byte ranges holding them are read
+   * again from the source (Blob.slice(), a Range request, or the kept stream bytes).
+   */
+  events(query?: EventQuery): Promise<EventPage>;
+  /** One event by its index (the `index` field, a row of `EventPage.rows`), with details. */
+  eventDetail(index: number): Promise<TraceEvent>;
+  /** Event counts over time buckets, for timelines. */
+  histogram(query?: HistogramQuery): Promise<Histogram>;
+  /** The laid-out flame graph of a stack query: columns as typed arrays. */
+  flameGraph(query?: StackQuery): Promise<FlameGraphData>;
+  /** The `count` (default 50) heaviest functions by exclusive weight, with inclusive weights. */
+  topFunctions(query?: StackQuery, count?: number): Promise<TopFunctions>;
+  /**
+   * The trace in another tool's format, as text: "speedscope" (the stacks of `options`, one
+   * sampled profile per thread), "chrome" (every event, Chrome trace JSON), "csv" (every event),
+   * "folded" (the stacks of `options` as "a;b;c weight" lines).
+   */
+  export(format: ExportFormat, options?: ExportOptions): Promise<string>;
+  /** Frees the engine's memory; the handle is unusable afterwards. */
+  close(): void;
+}

@@ -1,0 +1,186 @@
+// web/src/api — openTrace in the calling thread: the engine (wasm) runs here. Node programs,
+// tests and workers use it directly; the engine worker wraps it for pages.
+import type { NetTraceModule, RawTraceSession } from '../nettrace_wasm.mjs';
+import { toTraceInput } from '../engine/chunk_source.js';
+import type { TraceInput, TraceSource } from '../engine/chunk_source.js';
+import { HeapBuffer, readIntoSession, ReadCancelled } from '../engine/read_trace.js';
+import { loadNetTraceModule } from '../engine/wasm_loader.js';
+import type { WasmOptions } from '../engine/wasm_loader.js';
+import type { ExportFormat, ExportOptions, OpenTraceOptions, StackQuery, TraceHandle } from './handle.js';
+import type {
+  EventPage,
+  EventQuery,
+  FlameGraphData,
+  Histogram,
+  HistogramQuery,
+  Summary,
+  TopFunctions,
+  TraceEvent,
+} from './types.js';
+import { NetTraceError } from './types.js';
+
+const GROUP_BY = { none: 0, provider: 1, eventType: 2 } as const;
+
+/** core/analysis/flame_graph.h FlameGraphToJson. */
+interface FlameGraphJson {
+  unit: string;
+  total: number;
+  frames: string[];
+  frame: number[];
+  parent: number[];
+  depth: number[];
+  start: number[];
+  end: number[];
+  self: number[];
+  count: number[];
+}
+
+/**
+ * Reads a whole trace with the engine in this thread.
+ * @param source File/Blob, ArrayBuffer/typed array, URL, stream; in Node also a file path
+ * @throws NetTraceError with `code`, `offset` and the `partial` summary read before a fatal
+ *   error; code "cancelled" when `signal` aborted; code "source" when the source failed
+ */
+export async function openTraceInThread(
+  source: TraceSource,
+  options: OpenTraceOptions & WasmOptions = {},
+): Promise<TraceHandle> {
+  const M = await loadNetTraceModule(options);
+  const input = await toTraceInput(source, options);
+  const session = new M.TraceSession();
+  let status;
+  try {
+    status = await readIntoSession(M, session, input, options);
+  } catch (e) {
+    const partial = JSON.parse(session.summaryJson()) as Summary;
+    session.delete();
+    input.close();
+    if (e instanceof ReadCancelled) throw new NetTraceError('cancelled', null, e.message, partial);
+    if (e instanceof NetTraceError) throw new NetTraceError(e.code, e.offset, e.reason, partial);
+    throw new NetTraceError('source', null, e instanceof Error ? e.message : String(e), partial);
+  }
+  if (!status.ok) {
+    const partial = JSON.parse(session.summaryJson()) as Summary;
+    session.delete();
+    input.close();
+    throw new NetTraceError(status.code, status.offset, status.message, partial);
+  }
+  return new InThreadTrace(M, session, input);
+}
+
+class InThreadTrace implements TraceHandle {
+  readonly bytes: number;
+  readonly eventCount: number;
+  private readonly summaryText: string;
+  private session: RawTraceSession | null;
+
+  constructor(
+    private readonly M: NetTraceModule,
+    session: RawTraceSession,
+    private readonly input: TraceInput,
+  ) {
+    this.session = session;
+    this.summaryText = session.summaryJson();
+    this.bytes = session.bytesConsumed();
+    this.eventCount = session.eventCount();
+  }
+
+  private live(): RawTraceSession {
+    if (this.session === null) throw new NetTraceError('closed', null, 'the trace handle was closed');
+    return this.session;
+  }
+
+  summary(): Summary {
+    return JSON.parse(this.summaryText) as Summary;
+  }
+  summaryJson(): string {
+    return this.summaryText;
+  }
+  async traceEventCounts(): Promise<string> {
+    return this.live().traceEventCounts();
+  }
+
+  /** Reads again the blocks these rows live in and hands them to the engine, in order. */
+  private async provide(rows: Uint32Array): Promise<void> {
+    const ranges = this.live().blocksNeeded(rows);
+    const reads: Promise<Uint8Array>[] = [];
+    for (let i = 0; i < ranges.length; i += 2) {
+      const start = ranges[i]!;
+      reads.push(this.input.reread(start, start + ranges[i + 1]!));
+    }
+    const blocks = await Promise.all(reads);
+    const session = this.live(); // closed while reading?
+    const heap = new HeapBuffer(this.M);
+    try {
+      blocks.forEach((bytes, k) => session.provideBlock(ranges[2 * k]!, heap.put(bytes), bytes.length));
+    } finally {
+      heap.free();
+    }
+  }
+
+  async events(query: EventQuery = {}): Promise<EventPage> {
+    const { total, rows } = this.live().queryEvents(query);
+    await this.provide(rows);
+    const session = this.live();
+    const json = Array.from(rows, (row) => session.eventJson(row));
+    return { total, rows, events: json.map((j) => JSON.parse(j) as TraceEvent), json };
+  }
+
+  async eventDetail(index: number): Promise<TraceEvent> {
+    if (!Number.isInteger(index) || index < 0 || index >= this.eventCount) {
+      throw new NetTraceError('invalid-argument', null, `no event with index ${index}`);
+    }
+    await this.provide(Uint32Array.of(index));
+    return JSON.parse(this.live().eventJson(index)) as TraceEvent;
+  }
+
+  async histogram(query: HistogramQuery = {}): Promise<Histogram> {
+    const { buckets = 100, groupBy = 'none', ...filter } = query;
+    return this.live().histogram(filter, buckets, GROUP_BY[groupBy]);
+  }
+
+  async flameGraph(query?: StackQuery): Promise<FlameGraphData> {
+    // The facade gives the layout as JSON today; the columns become typed arrays here, so
+    // the API keeps its shape when the bridge hands them over directly.
+    const g = JSON.parse(this.live().flameGraphJson(query ?? {})) as FlameGraphJson;
+    return {
+      unit: g.unit,
+      total: g.total,
+      frameNames: g.frames,
+      frame: Uint32Array.from(g.frame),
+      parent: Uint32Array.from(g.parent),
+      depth: Uint32Array.from(g.depth),
+      start: Float64Array.from(g.start),
+      end: Float64Array.from(g.end),
+      self: Float64Array.from(g.self),
+      count: Float64Array.from(g.count),
+    };
+  }
+
+  async topFunctions(query?: StackQuery, count = 50): Promise<TopFunctions> {
+    return JSON.parse(this.live().topFunctionsJson(query ?? {}, count)) as TopFunctions;
+  }
+
+  async export(format: ExportFormat, options: ExportOptions = {}): Promise<string> {
+    const session = this.live();
+    const { name = 'trace', ...query } = options;
+    switch (format) {
+      case 'speedscope':
+        return session.exportSpeedscope(query, name);
+      case 'chrome':
+        return session.exportChromeTrace();
+      case 'csv':
+        return session.exportEventsCsv();
+      case 'folded':
+        return session.foldedStacks(query);
+      default:
+        throw new NetTraceError('invalid-argument', null, `unknown export format ${String(format)}`);
+    }
+  }
+
+  close(): void {
+    this.session?.delete();
+    this.session = null;
+    this.input.close();
+  }
+}
