@@ -4,7 +4,8 @@
 #   2. scripts/build.sh   native + wasm + TypeScript + site + package
 #   3. ctest              Catch2 unit and end-to-end tests on the real corpus
 #   4. node --test        wasm vs native byte-for-byte, and the JS API, in Node
-#   5. browser            the site in headless Chromium (tests/browser/run.mjs)
+#   5. browser            the site in headless Chromium (tests/browser/run.mjs), and our
+#                         speedscope export opened by the real speedscope app
 #   6. npm pack           the package installed into an empty project and used
 #   7. CLR event table    regenerated and compared (only when the manifest is available)
 # A build failure stops at once; test suites all run, and the last line says which failed.
@@ -28,6 +29,7 @@ suite() {
 suite "ctest" ctest --test-dir build/native --output-on-failure
 suite "node tests" node --test tests/node/
 suite "browser test" node tests/browser/run.mjs
+suite "speedscope import" node tests/browser/speedscope_check.mjs
 suite "npm pack consumer" bash scripts/pack_check.sh
 if [ -f ../shared/reference/ClrEtwAll.man ] && [ -f scripts/gen_clr_events.py ]; then
   suite "CLR event table check" python3 scripts/gen_clr_events.py --check
