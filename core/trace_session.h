@@ -22,6 +22,7 @@
 namespace nettrace {
 
 struct EventQuery;
+struct FlameGraph;
 struct HistogramQuery;
 struct Histogram;
 class StoreBuilder;
@@ -86,6 +87,8 @@ class TraceSession {
   const SymbolCollector& symbols() const;
   /// The laid-out flame graph of a query as JSON (analysis/flame_graph.h).
   std::string FlameGraphJson(const StackQuery& query) const;
+  /// The same layout as columns (struct of arrays), for the wasm bridge's typed arrays.
+  FlameGraph BuildFlameGraph(const StackQuery& query) const;
   /// Folded stacks ("a;b;c weight" lines, sorted) of a query.
   std::string FoldedStacks(const StackQuery& query) const;
   /// The n heaviest functions by exclusive weight, with inclusive weights, as JSON.

@@ -9,12 +9,14 @@
 
 namespace nettrace {
 
-std::string TraceSession::FlameGraphJson(const StackQuery& query) const {
+FlameGraph TraceSession::BuildFlameGraph(const StackQuery& query) const {
   StackResolver resolver(model(), symbols());
   StackSelection sel = SelectStacks(model(), symbols(), &resolver, query);
   CallTree tree = BuildCallTree(model(), sel, &resolver, query.inverted, query.groupByThread);
-  return FlameGraphToJson(LayoutFlameGraph(tree, resolver.frames(), sel.unit));
+  return LayoutFlameGraph(tree, resolver.frames(), sel.unit);
 }
+
+std::string TraceSession::FlameGraphJson(const StackQuery& query) const { return FlameGraphToJson(BuildFlameGraph(query)); }
 
 std::string TraceSession::FoldedStacks(const StackQuery& query) const {
   StackResolver resolver(model(), symbols());

@@ -19,6 +19,7 @@
 #include "analysis/event_query.h"
 #include "analysis/histogram.h"
 #include "base/status.h"
+#include "analysis/flame_graph.h"
 #include "trace_session.h"
 
 namespace {
@@ -142,6 +143,26 @@ nettrace::StackQuery ToStackQuery(const val& js) {
   return q;
 }
 std::string FlameGraphJson(const TraceSession& s, const val& q) { return s.FlameGraphJson(ToStackQuery(q)); }
+// The laid-out flame graph as columns: ids as Uint32Array, weights (uint64 in the engine,
+// exact below 2^53) as Float64Array, frame names as a string array.
+val FlameGraphColumns(const TraceSession& s, const val& q) {
+  nettrace::FlameGraph g = s.BuildFlameGraph(ToStackQuery(q));
+  auto wide = [](const std::vector<uint64_t>& v) { return std::vector<double>(v.begin(), v.end()); };
+  val out = val::object();
+  out.set("unit", std::string(nettrace::WeightUnitName(g.unit)));
+  out.set("total", static_cast<double>(g.total));
+  val names = val::array();
+  for (const std::string& n : g.frameNames) names.call<void>("push", n);
+  out.set("frameNames", names);
+  out.set("frame", CopyToJs("Uint32Array", g.frame));
+  out.set("parent", CopyToJs("Uint32Array", g.parent));
+  out.set("depth", CopyToJs("Uint32Array", g.depth));
+  out.set("start", CopyToJs("Float64Array", wide(g.start)));
+  out.set("end", CopyToJs("Float64Array", wide(g.end)));
+  out.set("self", CopyToJs("Float64Array", wide(g.self)));
+  out.set("count", CopyToJs("Float64Array", wide(g.count)));
+  return out;
+}
 std::string FoldedStacks(const TraceSession& s, const val& q) { return s.FoldedStacks(ToStackQuery(q)); }
 std::string TopFunctionsJson(const TraceSession& s, const val& q, uint32_t n) { return s.TopFunctionsJson(ToStackQuery(q), n); }
 std::string SandwichJson(const TraceSession& s, const val& q, const std::string& f) { return s.SandwichJson(ToStackQuery(q), f); }
@@ -181,6 +202,7 @@ EMSCRIPTEN_BINDINGS(nettrace) {
       .function("histogram", &BuildHistogram)
       .function("storeBytesPerEvent", &StoreBytesPerEvent)
       .function("flameGraphJson", &FlameGraphJson)
+      .function("flameGraph", &FlameGraphColumns)
       .function("foldedStacks", &FoldedStacks)
       .function("topFunctionsJson", &TopFunctionsJson)
       .function("sandwichJson", &SandwichJson)

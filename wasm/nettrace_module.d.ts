@@ -49,6 +49,8 @@ export interface RawTraceSession {
   storeBytesPerEvent(): number;
   /** Issue 4's stack analyses (core/analysis/call_tree.h, flame_graph.h, top_functions.h): JSON or text. */
   flameGraphJson(query: RawStackQuery): string;
+  /** The same layout as typed columns (core/analysis/flame_graph.h FlameGraph). */
+  flameGraph(query: RawStackQuery): RawFlameGraph;
   foldedStacks(query: RawStackQuery): string;
   topFunctionsJson(query: RawStackQuery, count: number): string;
   sandwichJson(query: RawStackQuery, functionName: string): string;
@@ -119,3 +121,17 @@ export interface NetTraceModuleOptions {
 
 declare function createNetTraceModule(options?: NetTraceModuleOptions): Promise<NetTraceModule>;
 export default createNetTraceModule;
+
+/** TraceSession.flameGraph: the engine's flame graph columns, copied out of the heap. */
+export interface RawFlameGraph {
+  unit: string;
+  total: number;
+  frameNames: string[];
+  frame: Uint32Array;
+  parent: Uint32Array;
+  depth: Uint32Array;
+  start: Float64Array;
+  end: Float64Array;
+  self: Float64Array;
+  count: Float64Array;
+}

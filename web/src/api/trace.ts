@@ -21,20 +21,6 @@ import { NetTraceError } from './types.js';
 
 const GROUP_BY = { none: 0, provider: 1, eventType: 2 } as const;
 
-/** core/analysis/flame_graph.h FlameGraphToJson. */
-interface FlameGraphJson {
-  unit: string;
-  total: number;
-  frames: string[];
-  frame: number[];
-  parent: number[];
-  depth: number[];
-  start: number[];
-  end: number[];
-  self: number[];
-  count: number[];
-}
-
 /**
  * Reads a whole trace with the engine in this thread.
  * @param source File/Blob, ArrayBuffer/typed array, URL, stream; in Node also a file path
@@ -140,21 +126,8 @@ class InThreadTrace implements TraceHandle {
   }
 
   async flameGraph(query?: StackQuery): Promise<FlameGraphData> {
-    // The facade gives the layout as JSON today; the columns become typed arrays here, so
-    // the API keeps its shape when the bridge hands them over directly.
-    const g = JSON.parse(this.live().flameGraphJson(query ?? {})) as FlameGraphJson;
-    return {
-      unit: g.unit,
-      total: g.total,
-      frameNames: g.frames,
-      frame: Uint32Array.from(g.frame),
-      parent: Uint32Array.from(g.parent),
-      depth: Uint32Array.from(g.depth),
-      start: Float64Array.from(g.start),
-      end: Float64Array.from(g.end),
-      self: Float64Array.from(g.self),
-      count: Float64Array.from(g.count),
-    };
+    // Columns arrive as typed arrays copied out of the wasm heap (no JSON round trip).
+    return this.live().flameGraph(query ?? {});
   }
 
   async topFunctions(query?: StackQuery, count = 50): Promise<TopFunctions> {
