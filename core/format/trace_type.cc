@@ -12,7 +12,8 @@ constexpr uint8_t kNetPerfStart[] = {20, 0, 0, 0, '!', 'F', 'a', 's', 't', 'S', 
 
 bool PrefixMatches(std::span<const uint8_t> bytes, const uint8_t* pattern, size_t n) {
   size_t m = std::min(bytes.size(), n);
-  return std::memcmp(bytes.data(), pattern, m) == 0;
+  // An empty span may have a null data(): memcmp must not see it, even for 0 bytes.
+  return m == 0 || std::memcmp(bytes.data(), pattern, m) == 0;
 }
 }  // namespace
 
