@@ -8,6 +8,7 @@
 #include "analysis/event_query.h"
 #include "analysis/histogram.h"
 #include "analysis/summary.h"
+#include "analysis/universal_summary.h"
 #include "base/stats.h"
 #include "format/event_block.h"
 #include "format/tee_sink.h"
@@ -73,7 +74,11 @@ std::string TraceSession::SummaryJson() const {
   state.complete = pipeline_->reader.complete();
   state.bytesRead = pipeline_->reader.bytesConsumed();
   state.error = pipeline_->reader.status();
-  return pipeline_->summary.ToJson(state);
+  std::string json = pipeline_->summary.ToJson(state);
+  // Linux-profiler traces (issue 7): processes and mappings, as extra keys at the end.
+  const std::string universal = UniversalSummaryFields(pipeline_->store, pipeline_->symbols);
+  if (!universal.empty() && json.size() >= 2 && json.back() == '}') json.insert(json.size() - 1, "," + universal);
+  return json;
 }
 
 std::string TraceSession::TraceEventCounts() const { return pipeline_->summary.TraceEventCounts(); }

@@ -12,7 +12,8 @@ namespace nettrace {
 FlameGraph TraceSession::BuildFlameGraph(const StackQuery& query) const {
   StackResolver resolver(model(), symbols());
   StackSelection sel = SelectStacks(model(), symbols(), &resolver, query);
-  CallTree tree = BuildCallTree(model(), sel, &resolver, query.inverted, query.groupByThread);
+  CallTree tree = BuildCallTree(model(), sel, &resolver, query.inverted,
+                                query.groupByThread && !GroupFramesInStacks(query));
   return LayoutFlameGraph(tree, resolver.frames(), sel.unit);
 }
 
@@ -21,7 +22,7 @@ std::string TraceSession::FlameGraphJson(const StackQuery& query) const { return
 std::string TraceSession::FoldedStacks(const StackQuery& query) const {
   StackResolver resolver(model(), symbols());
   StackSelection sel = SelectStacks(model(), symbols(), &resolver, query);
-  return ExportFolded(model(), sel, &resolver, query.groupByThread, query.inverted);
+  return ExportFolded(model(), sel, &resolver, query.groupByThread && !GroupFramesInStacks(query), query.inverted);
 }
 
 std::string TraceSession::TopFunctionsJson(const StackQuery& query, size_t n) const {

@@ -123,7 +123,8 @@ val BuildHistogram(const TraceSession& session, const val& query, uint32_t bucke
   return out;
 }
 
-// {event?, provider?, thread?, fromMs?, toMs?, inverted?, groupByThread?, weight?: "auto"|"count"|"bytes"}
+// {event?, provider?, thread?, process?, fromMs?, toMs?, inverted?, groupByThread?, groupByProcess?,
+//  weight?: "auto"|"count"|"bytes"}
 // → StackQuery (analysis/call_tree.h).
 nettrace::StackQuery ToStackQuery(const val& js) {
   nettrace::StackQuery q;
@@ -136,6 +137,8 @@ nettrace::StackQuery ToStackQuery(const val& js) {
   if (has("toMs")) q.toMs = js["toMs"].as<double>();
   if (has("inverted")) q.inverted = js["inverted"].as<bool>();
   if (has("groupByThread")) q.groupByThread = js["groupByThread"].as<bool>();
+  if (has("process")) q.process = static_cast<uint64_t>(js["process"].as<double>());
+  if (has("groupByProcess")) q.groupByProcess = js["groupByProcess"].as<bool>();
   if (has("weight")) {
     const std::string w = js["weight"].as<std::string>();
     q.weight = w == "count" ? nettrace::WeightKind::kCount : w == "bytes" ? nettrace::WeightKind::kBytes : nettrace::WeightKind::kAuto;

@@ -81,6 +81,8 @@ export interface RawStackQuery {
   toMs?: number | undefined;
   inverted?: boolean | undefined;
   groupByThread?: boolean | undefined;
+  process?: number | undefined;
+  groupByProcess?: boolean | undefined;
   weight?: 'auto' | 'count' | 'bytes' | undefined;
 }
 

@@ -23,12 +23,24 @@ uint32_t ThreadFrame(const StoreBuilder& model, StackResolver* resolver, uint16_
                                    FrameKind::kSynthetic);
 }
 
+uint32_t ProcessFrame(const StoreBuilder& model, const SymbolCollector& symbols, StackResolver* resolver,
+                      uint16_t thread) {
+  const ThreadEntry& t = model.threads()[ThreadIndex(thread)];
+  if (!t.processId) return resolver->frames().Intern("Process (?)", FrameKind::kSynthetic);
+  std::string name;
+  for (const UniversalProcess& p : symbols.universal().symbols().processes())
+    if (p.pid == *t.processId) name = p.name;
+  return resolver->frames().Intern(
+      (name.empty() ? std::string("Process (") : "Process " + name + " (") + std::to_string(*t.processId) + ")",
+      FrameKind::kSynthetic);
+}
+
 StackSelection SelectStacks(const StoreBuilder& model, const SymbolCollector& symbols, StackResolver* resolver,
                             const StackQuery& q) {
   StackSelection sel;
   const EventStore& store = model.store();
   std::vector<uint8_t> typeOk(model.types().size());  // 0 no, 1 yes, 2 yes and a sample
-  bool allocation = false;
+  bool allocation = false, universal = false;
   for (size_t t = 0; t < typeOk.size(); ++t) {
     const EventType& type = model.types()[EventTypeIndex(static_cast<uint16_t>(t))];
     bool ok = TypeMatches(type, q.provider, "") && type.name == q.event;
@@ -36,12 +48,21 @@ StackSelection SelectStacks(const StoreBuilder& model, const SymbolCollector& sy
     // The default event means the sample profiler's, even if an EventSource reuses the name.
     if (q.event == "Thread/Sample" && q.provider.empty()) ok = ok && sample;
     if (ok && type.knownProvider == KnownProvider::kClrRuntime && type.metadata.eventId == 10) allocation = true;
+    if (ok && SameIgnoreCase(type.metadata.providerName, kUniversalEventsProvider)) universal = true;
     typeOk[t] = ok ? (sample ? 2 : 1) : 0;
   }
   const bool bytes = q.weight == WeightKind::kBytes || (q.weight == WeightKind::kAuto && allocation);
   const bool threadTime = q.weight == WeightKind::kThreadTime || q.weight == WeightKind::kManagedThreadTime;
-  sel.unit = bytes ? WeightUnit::kBytes : threadTime ? WeightUnit::kNanoseconds : WeightUnit::kSamples;
-  const std::vector<bool> threadOk = ThreadMask(model, q.thread);
+  // cpu samples weigh their sampling period, cswitches the time the thread was off CPU.
+  const bool value = q.weight == WeightKind::kAuto && universal && !allocation;
+  sel.unit = bytes ? WeightUnit::kBytes
+                   : (threadTime || value) ? WeightUnit::kNanoseconds : WeightUnit::kSamples;
+  std::vector<bool> threadOk = ThreadMask(model, q.thread);
+  if (q.process)
+    for (size_t t = 0; t < threadOk.size(); ++t)
+      if (model.threads()[ThreadIndex(static_cast<uint16_t>(t))].processId != q.process) threadOk[t] = false;
+  std::map<uint64_t, uint32_t> grouped;  // (thread << 32 | call stack) → with group frames
+  std::vector<uint32_t> processFrames(q.groupByProcess ? model.threads().size() : 0);
   const RowRange rows = RowsInTime(model, q.fromMs, q.toMs);
   const size_t first = rows.begin, end = rows.end;
   // Thread time needs each thread's previous event, which may lie before the range.
@@ -77,12 +98,26 @@ StackSelection SelectStacks(const StoreBuilder& model, const SymbolCollector& sy
       if (!b) continue;  // not an allocation event: nothing to weigh
       weight = *b;
     }
-    uint32_t cs = resolver->Resolve(store.stack(row), store.timestamp(row));
+    if (value) weight = symbols.universal().SampleValue(store.ordinal(row)).value_or(0);
+    const ThreadEntry& thread = model.threads()[store.thread(row)];
+    uint32_t cs = resolver->Resolve(store.stack(row), store.timestamp(row), thread.processId);
     // PerfView keeps samples taken outside managed code apart, under their own leaf frame.
     if (external) {
       if (!externalFrame) externalFrame = resolver->frames().Intern(kExternalFrameName, FrameKind::kSynthetic) + 1;
       auto [it, added] = externalStacks.emplace(cs, 0);
       if (added) it->second = resolver->stacks().Push(cs, externalFrame - 1);
+      cs = it->second;
+    }
+    if (q.groupByProcess) {
+      auto [it, added] = grouped.emplace((uint64_t{store.thread(row).value} << 32) | cs, 0);
+      if (added) {
+        uint32_t& pf = processFrames[store.thread(row).value];  // frame + 1; 0: not yet
+        if (!pf) pf = ProcessFrame(model, symbols, resolver, store.thread(row).value) + 1;
+        uint32_t g = resolver->stacks().Push(0, pf - 1);
+        if (q.groupByThread) g = resolver->stacks().Push(g, ThreadFrame(model, resolver, store.thread(row).value));
+        for (uint32_t f : resolver->stacks().Frames(cs)) g = resolver->stacks().Push(g, f);
+        it->second = g;
+      }
       cs = it->second;
     }
     sel.rows.push_back(static_cast<uint32_t>(row));

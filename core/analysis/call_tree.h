@@ -21,6 +21,7 @@ enum class WeightKind : uint8_t {
   kAuto,   // bytes for GC/AllocationTick, else one per event
   kCount,  // one per event
   kBytes,  // GC/AllocationTick's allocated bytes
+  // Universal.Events (cpu, cswitch) weigh their Value field (nanoseconds) under kAuto.
   // Thread time: each event weighs the time since the previous event of the selected
   // type on its thread (the first one per thread weighs 0), in nanoseconds, the way
   // PerfView and pyroscope turn sample-profiler samples into time.
@@ -44,6 +45,12 @@ struct StackQuery {
   std::optional<double> toMs;      // inclusive
   bool inverted = false;
   bool groupByThread = false;  // a "Thread (id)" frame above each thread's stacks
+  // Only events of threads of this OS process id (v6 thread rows); empty: all.
+  std::optional<uint64_t> process;
+  // A "Process name (pid)" frame above each process's stacks (and above the thread
+  // frames with groupByThread). The selection's call stacks then start with the group
+  // frames, so consumers must not add thread frames again (see GroupFramesInStacks).
+  bool groupByProcess = false;
   WeightKind weight = WeightKind::kAuto;
 };
 
@@ -62,6 +69,12 @@ StackSelection SelectStacks(const StoreBuilder& model, const SymbolCollector& sy
 
 // "Thread (1234)" by OS thread id (PerfView's thread frames).
 uint32_t ThreadFrame(const StoreBuilder& model, StackResolver* resolver, uint16_t thread);
+// "Process name (1234)" (or "Process (1234)") for a thread's OS process id.
+uint32_t ProcessFrame(const StoreBuilder& model, const SymbolCollector& symbols, StackResolver* resolver,
+                      uint16_t thread);
+// Whether a query's selection already carries its thread frames inside its call stacks
+// (groupByProcess): call trees and exports then get groupByThread = false.
+inline bool GroupFramesInStacks(const StackQuery& q) { return q.groupByProcess; }
 
 struct CallTreeNode {
   uint32_t frame = 0;

@@ -1,5 +1,6 @@
 #include "analysis/flame_graph.h"
 
+#include <algorithm>
 #include <unordered_map>
 
 #include "base/json_writer.h"
@@ -24,7 +25,7 @@ FlameGraph LayoutFlameGraph(const CallTree& tree, const FrameTable& frames, Weig
     todo.pop_back();
     const CallTreeNode& n = nodes[it.node];
     auto [lf, added] = localFrame.emplace(n.frame, static_cast<uint32_t>(g.frameNames.size()));
-    if (added) g.frameNames.push_back(frames.name(n.frame));
+    if (added) g.frameNames.push_back(frames.name(n.frame)), g.frameDetails.push_back(frames.detail(n.frame));
     const uint32_t out = static_cast<uint32_t>(g.frame.size());
     g.frame.push_back(lf->second);
     g.parent.push_back(it.node == 0 ? 0 : it.parentOut);
@@ -53,6 +54,11 @@ std::string FlameGraphToJson(const FlameGraph& g) {
   w.Key("frames").BeginArray();
   for (const std::string& s : g.frameNames) w.String(s);
   w.EndArray();
+  if (std::any_of(g.frameDetails.begin(), g.frameDetails.end(), [](const std::string& d) { return !d.empty(); })) {
+    w.Key("frameDetails").BeginArray();
+    for (const std::string& d : g.frameDetails) w.String(d);
+    w.EndArray();
+  }
   auto column = [&](const char* name, const auto& v) {
     w.Key(name).BeginArray();
     for (auto x : v) w.UInt(x);

@@ -16,6 +16,8 @@ namespace nettrace {
 
 struct FlameGraph {
   std::vector<std::string> frameNames;  // frame index → name (only frames used here)
+  // frame index → detail (a JIT'd method's optimization level), "" for most frames.
+  std::vector<std::string> frameDetails;
   std::vector<uint32_t> frame;          // per node: index into frameNames
   std::vector<uint32_t> parent;         // per node: node index (root: itself, 0)
   std::vector<uint32_t> depth;
@@ -30,7 +32,8 @@ struct FlameGraph {
 
 FlameGraph LayoutFlameGraph(const CallTree& tree, const FrameTable& frames, WeightUnit unit);
 
-// {"unit":"samples"|"bytes"|"nanoseconds","total":N,"frames":[names],"frame":[...],"parent":[...],
+// {"unit":"samples"|"bytes"|"nanoseconds","total":N,"frames":[names],
+//  ["frameDetails":[details] only when some frame has one],"frame":[...],"parent":[...],
 //  "depth":[...],"start":[...],"end":[...],"self":[...],"count":[...]}
 std::string FlameGraphToJson(const FlameGraph& graph);
 

@@ -1,6 +1,7 @@
 #include "analysis/stack_frames.h"
 
 #include <cstdio>
+#include <algorithm>
 #include <cstring>
 
 namespace nettrace {
@@ -12,6 +13,21 @@ uint32_t FrameTable::Intern(const std::string& name, FrameKind kind) {
     kinds_.push_back(kind);
   }
   return it->second;
+}
+
+void FrameTable::AddDetail(uint32_t frame, const std::string& detail) {
+  if (detail.empty() || frame >= names_.size()) return;
+  std::string& d = details_[frame];
+  // Exact membership in the comma-separated list.
+  const std::string padded = "," + d + ",";
+  if (padded.find("," + detail + ",") != std::string::npos) return;
+  d += d.empty() ? detail : "," + detail;
+}
+
+const std::string& FrameTable::detail(uint32_t frame) const {
+  static const std::string kNone;
+  auto it = details_.find(frame);
+  return it == details_.end() ? kNone : it->second;
 }
 
 uint32_t CallStackTable::Push(uint32_t parent, uint32_t frame) {
@@ -95,6 +111,71 @@ uint32_t StackResolver::Resolve(StackIndex stack, uint64_t timestamp) {
     if (it != byAddress_.end() && it->second == kTimeDependent) timeDependent = true;
   }
   slot = timeDependent ? kTimeDependent : s + 1;
+  return s;
+}
+
+}  // namespace nettrace
+
+namespace nettrace {
+
+uint32_t StackResolver::FrameInProcess(uint64_t pid, uint64_t address, uint64_t timestamp, uint64_t* validFrom,
+                                       uint64_t* validUntil) {
+  const std::pair<uint64_t, uint64_t> key{pid, address};
+  auto cached = byProcessAddress_.find(key);
+  if (cached != byProcessAddress_.end() && cached->second.validFrom <= timestamp &&
+      timestamp < cached->second.validUntil) {
+    *validFrom = std::max(*validFrom, cached->second.validFrom);
+    *validUntil = std::min(*validUntil, cached->second.validUntil);
+    return cached->second.value;
+  }
+  const UniversalSymbols::Answer a = symbols_.universal().symbols().Find(pid, address, timestamp);
+  uint64_t from = a.validFrom, until = a.validUntil;
+  uint32_t frame;
+  char buf[48];
+  const MethodRange* m = nullptr;
+  if (!a.symbol && symbols_.MethodsApplyTo(pid)) {
+    bool timeDependent = false;
+    m = symbols_.methods().Find(address, timestamp, &timeDependent);
+    if (timeDependent) from = timestamp, until = timestamp + 1;  // not reusable at another time
+  }
+  if (a.symbol) {
+    if (std::optional<JittedName> j = ParseJittedSymbolName(a.symbol->name)) {
+      frame = frames_.Intern(j->module + '!' + j->method, FrameKind::kManaged);
+      frames_.AddDetail(frame, j->optimizationLevel);
+    } else {
+      const std::string module = a.mapping ? MappingBaseName(a.mapping->fileName) : std::string();
+      frame = frames_.Intern(module.empty() ? a.symbol->name : module + '!' + a.symbol->name, FrameKind::kModule);
+    }
+  } else if (m) {
+    frame = frames_.Intern(MethodFrameName(*m, symbols_.modules()), FrameKind::kManaged);
+  } else if (a.mapping && !a.mapping->fileName.empty()) {
+    // perf's convention: the offset into the mapped FILE, so it matches symbol tables.
+    std::snprintf(buf, sizeof buf, "+0x%llx",
+                  static_cast<unsigned long long>(address - a.mapping->start + a.mapping->fileOffset));
+    frame = frames_.Intern(MappingBaseName(a.mapping->fileName) + buf, FrameKind::kModule);
+  } else {
+    std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(address));
+    frame = frames_.Intern(buf, FrameKind::kUnresolved);
+  }
+  byProcessAddress_[key] = {frame, from, until};
+  *validFrom = std::max(*validFrom, from);
+  *validUntil = std::min(*validUntil, until);
+  return frame;
+}
+
+uint32_t StackResolver::Resolve(StackIndex stack, uint64_t timestamp, std::optional<uint64_t> pid) {
+  if (!pid || !symbols_.universal().symbols().HasProcess(*pid)) return Resolve(stack, timestamp);
+  if (stack.value == 0 || stack.value >= byStoreStack_.size()) return 0;
+  const std::pair<uint64_t, uint64_t> key{*pid, stack.value};
+  auto cached = byProcessStack_.find(key);
+  if (cached != byProcessStack_.end() && cached->second.validFrom <= timestamp &&
+      timestamp < cached->second.validUntil)
+    return cached->second.value;
+  std::vector<uint64_t> ips = Addresses(stack);
+  uint32_t s = 0;
+  uint64_t from = 0, until = UINT64_MAX;
+  for (size_t i = ips.size(); i-- > 0;) s = stacks_.Push(s, FrameInProcess(*pid, ips[i], timestamp, &from, &until));
+  byProcessStack_[key] = {s, from, until};
   return s;
 }
 

@@ -9,6 +9,8 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
+#include <utility>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -34,10 +36,15 @@ class FrameTable {
   const std::string& name(uint32_t frame) const { return names_[frame]; }
   FrameKind kind(uint32_t frame) const { return kinds_[frame]; }
   size_t size() const { return names_.size(); }
+  // A detail shown with the frame but not part of its identity (a JIT'd method's
+  // optimization level): distinct details of one frame are kept, comma-separated.
+  void AddDetail(uint32_t frame, const std::string& detail);
+  const std::string& detail(uint32_t frame) const;
 
  private:
   std::vector<std::string> names_;
   std::vector<FrameKind> kinds_;
+  std::unordered_map<uint32_t, std::string> details_;
   std::unordered_map<std::string, uint32_t> byName_;
 };
 
@@ -67,6 +74,14 @@ class StackResolver {
 
   // The call stack of a store stack for an event at `timestamp` (ticks).
   uint32_t Resolve(StackIndex stack, uint64_t timestamp);
+  // The same for an event of process `pid` (its thread's OS process id): addresses
+  // resolve within that process when the trace has Universal.System tables for it
+  // (in-trace symbol, then managed method, then mapping+offset, then hex).
+  uint32_t Resolve(StackIndex stack, uint64_t timestamp, std::optional<uint64_t> pid);
+  // The frame of one address of a process at a time; *validFrom/*validUntil narrow to
+  // the interval over which the answer holds.
+  uint32_t FrameInProcess(uint64_t pid, uint64_t address, uint64_t timestamp, uint64_t* validFrom,
+                          uint64_t* validUntil);
   // Instruction pointers of a store stack, leaf first.
   std::vector<uint64_t> Addresses(StackIndex stack) const;
   // The frame of one address at a time.
@@ -85,6 +100,18 @@ class StackResolver {
   CallStackTable stacks_;
   std::vector<uint32_t> byStoreStack_;                  // StackIndex → call stack + 1 (0: not yet)
   std::unordered_map<uint64_t, uint32_t> byAddress_;    // address → frame, or kTimeDependent
+  // Per-process caches (Universal traces): answers with the time interval they hold for.
+  struct Cached {
+    uint32_t value = 0;
+    uint64_t validFrom = 0, validUntil = 0;
+  };
+  struct PairHash {
+    size_t operator()(const std::pair<uint64_t, uint64_t>& k) const {
+      return std::hash<uint64_t>()(k.first * 0x9E3779B97F4A7C15ull ^ k.second);
+    }
+  };
+  std::unordered_map<std::pair<uint64_t, uint64_t>, Cached, PairHash> byProcessAddress_;
+  std::unordered_map<std::pair<uint64_t, uint64_t>, Cached, PairHash> byProcessStack_;
 };
 
 }  // namespace nettrace

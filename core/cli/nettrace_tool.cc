@@ -13,6 +13,10 @@
 //   nettrace top FILE [-n 20] [same selection options]   heaviest functions (exclusive)
 //   nettrace sandwich FILE FUNCTION [same selection options]   callers and callees
 //   nettrace export FILE --format speedscope|chrome|csv -o OUT
+//   nettrace write-sample-universal OUT   a small collect-linux-like v6 trace (two
+//                        processes, in-trace symbols, cpu and cswitch samples)
+//   Linux-profiler traces: --event cpu (CPU time) or --event cswitch (off-CPU time),
+//   --process PID, --by-process (a 'Process name (pid)' root frame per process)
 //
 // On a damaged file it prints what was read before the fault (stdout), the error with
 // its byte offset (stderr), and exits 1.
@@ -28,6 +32,7 @@
 #include "convert/v6_converter.h"
 #include "format/trace_reader.h"
 #include "trace_session.h"
+#include "write/universal_trace_writer.h"
 
 namespace {
 
@@ -124,6 +129,7 @@ int Usage(FILE* out) {
                "  top       heaviest functions by exclusive weight, with inclusive weight (-n N, default 20)\n"
                "  sandwich  FILE FUNCTION: callers and callees of one frame name, as JSON\n"
                "  export    --format speedscope|chrome|csv -o OUT: a file other tools open\n"
+               "  write-sample-universal OUT: write a small collect-linux-like v6 trace\n"
                "options:\n"
                "  --chunk-size BYTES   read the file in chunks of this size (default 1 MiB)\n"
                "  events: --provider P  --name N (e.g. GC/Start)  --thread OS_THREAD_ID\n"
@@ -131,6 +137,9 @@ int Usage(FILE* out) {
                "  flame/top/sandwich/export: --event NAME (default Thread/Sample; GC/AllocationTick weighs\n"
                "          bytes)  --provider P  --thread OS_THREAD_ID  --from MS  --to MS  --inverted\n"
                "          --by-thread (a 'Thread (id)' root frame per thread)\n"
+               "          --process PID (threads of one OS process)  --by-process (a 'Process name (pid)'\n"
+               "          root frame per process, above the thread frames); Linux-profiler traces:\n"
+               "          --event cpu (CPU time) or --event cswitch (off-CPU time), weighing ns\n"
                "          --weight count|bytes|thread-time|managed-thread-time (default: bytes for\n"
                "          GC/AllocationTick, else count; thread time in ns since the thread's previous sample)\n");
   return out == stderr ? 2 : 0;
@@ -142,6 +151,18 @@ int main(int argc, char** argv) {
   if (argc >= 2 && (!std::strcmp(argv[1], "--help") || !std::strcmp(argv[1], "-h"))) return Usage(stdout);
   if (argc < 3) return Usage(stderr);
   const std::string command = argv[1];
+  if (command == "write-sample-universal") {
+    std::vector<uint8_t> bytes;
+    nettrace::Status st = nettrace::WriteSampleUniversalTrace(&bytes);
+    FILE* f = st.ok() ? std::fopen(argv[2], "wb") : nullptr;
+    const bool written = f && std::fwrite(bytes.data(), 1, bytes.size(), f) == bytes.size();
+    if (f && std::fclose(f) != 0) return 1;
+    if (!written) {
+      std::fprintf(stderr, "nettrace: cannot write %s\n", argv[2]);
+      return 1;
+    }
+    return 0;
+  }
   const char* path = argv[2];
   const char* outPath = nullptr;
   int firstOption = 3;
@@ -200,6 +221,11 @@ int main(int argc, char** argv) {
         stackQuery.toMs = v;
       } else if (!std::strcmp(argv[i], "--inverted")) {
         stackQuery.inverted = true;
+      } else if (hasValue && !std::strcmp(argv[i], "--process")) {
+        if (!number("--process", argv[++i], &v) || v < 0) return 2;
+        stackQuery.process = static_cast<uint64_t>(v);
+      } else if (!std::strcmp(argv[i], "--by-process")) {
+        stackQuery.groupByProcess = true;
       } else if (!std::strcmp(argv[i], "--by-thread")) {
         stackQuery.groupByThread = true;
       } else if (hasValue && !std::strcmp(argv[i], "--weight")) {

@@ -9,6 +9,7 @@ namespace nettrace {
 
 Status SymbolCollector::OnTraceInfo(const TraceInfo& info) {
   if (info.pointerSize == 4 || info.pointerSize == 8) pointerSize_ = info.pointerSize;
+  universal_.OnTraceInfo(info);
   return Status::Ok();
 }
 
@@ -17,6 +18,10 @@ Status SymbolCollector::OnTraceInfo(const TraceInfo& info) {
 Status SymbolCollector::OnMetadata(const EventMetadata& m) {
   MetaKind k;
   k.version = m.version;
+  if (universal_.OnMetadata(m)) {
+    if (m.id < kinds_.size()) kinds_[m.id] = MetaKind{};  // an id redefined after a flush
+    return Status::Ok();
+  }
   const KnownProvider provider = ClassifyProvider(m.providerName);
   const uint32_t id = m.eventId;
   if (provider == KnownProvider::kClrRuntime) {
@@ -46,6 +51,7 @@ Status SymbolCollector::OnMetadata(const EventMetadata& m) {
 
 Status SymbolCollector::OnEvent(const EventRecord& e) {
   const uint32_t ordinal = nextOrdinal_++;  // mirrors StoreBuilder's numbering
+  if (!universal_.OnEvent(e, ordinal)) ++malformed_;
   if (e.metadataId >= kinds_.size()) return Status::Ok();
   const MetaKind& k = kinds_[e.metadataId];
   bool ok = true;
@@ -54,6 +60,9 @@ Status SymbolCollector::OnEvent(const EventRecord& e) {
     case Kind::kMethodUnload:
     case Kind::kMethodRundown:
       ok = DecodeMethod(e, k);
+      if (std::optional<uint64_t> pid = universal_.ProcessOf(e.thread);
+          pid && std::find(runtimePids_.begin(), runtimePids_.end(), *pid) == runtimePids_.end())
+        runtimePids_.push_back(*pid);
       break;
     case Kind::kModule:
     case Kind::kDomainModule:

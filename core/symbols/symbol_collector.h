@@ -7,6 +7,7 @@
 // arrive here in file order and rows there in time order.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <vector>
@@ -14,6 +15,7 @@
 #include "format/record_sink.h"
 #include "symbols/method_map.h"
 #include "symbols/module_map.h"
+#include "symbols/universal_collector.h"
 
 namespace nettrace {
 
@@ -21,14 +23,26 @@ class SymbolCollector final : public RecordSink {
  public:
   Status OnTraceInfo(const TraceInfo& info) override;
   Status OnMetadata(const EventMetadata& m) override;
+  Status OnThread(const ThreadInfo& t) override {
+    universal_.OnThread(t);
+    return Status::Ok();
+  }
   Status OnEvent(const EventRecord& e) override;
   Status OnEndOfStream() override;
   // Sorts the method ranges; the session calls it at the end of input or after a fault.
-  void Finish() { methods_.Finish(); }
+  void Finish() { methods_.Finish(), universal_.Finish(); }
 
   const MethodMap& methods() const { return methods_; }
   const ModuleMap& modules() const { return modules_; }
   uint32_t pointerSize() const { return pointerSize_; }
+  // Universal.System tables and Universal.Events values (Linux profilers, issue 7).
+  const UniversalCollector& universal() const { return universal_; }
+  // Whether MethodLoad-style ranges describe this process's addresses: they come from
+  // the runtime of the processes whose threads wrote method events; when no such
+  // process is known (no thread rows with process ids), from every process.
+  bool MethodsApplyTo(uint64_t pid) const {
+    return runtimePids_.empty() || std::find(runtimePids_.begin(), runtimePids_.end(), pid) != runtimePids_.end();
+  }
 
   // GC/AllocationTick: AllocationAmount64 (V2+) or AllocationAmount; nullopt for others.
   std::optional<uint64_t> AllocationBytes(uint32_t ordinal) const;
@@ -66,6 +80,8 @@ class SymbolCollector final : public RecordSink {
   std::vector<uint32_t> externalSamples_;                    // ordinals, ascending
   uint32_t nextOrdinal_ = 0;
   uint64_t malformed_ = 0;
+  UniversalCollector universal_;
+  std::vector<uint64_t> runtimePids_;  // processes whose threads wrote method events
 };
 
 }  // namespace nettrace

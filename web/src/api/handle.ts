@@ -45,7 +45,11 @@ export interface StackQuery {
   inverted?: boolean;
   /** A "Thread (id)" frame above each thread's stacks. */
   groupByThread?: boolean;
-  /** "auto": bytes for GC/AllocationTick, else one per event. */
+  /** Only events of threads of this OS process id (multi-process v6 traces). */
+  process?: number;
+  /** A "Process name (pid)" frame above each process's stacks. */
+  groupByProcess?: boolean;
+  /** "auto": bytes for GC/AllocationTick, the Value of Universal cpu/cswitch events, else one per event. */
   weight?: 'auto' | 'count' | 'bytes';
 }
 

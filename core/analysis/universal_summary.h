@@ -1,0 +1,26 @@
+// core/analysis — the summary's view of Linux-profiler (Universal) traces: the processes
+// (pid, name, namespace, event counts, share of CPU time) and their memory mappings,
+// with how many in-trace symbols each has. Added to the summary JSON as extra keys
+// only when the trace has Universal events, so other traces' summaries are unchanged.
+#pragma once
+
+#include <string>
+
+#include "model/store_builder.h"
+#include "symbols/symbol_collector.h"
+
+namespace nettrace {
+
+// At most this many mappings are listed (real traces map thousands of files).
+inline constexpr size_t kSummaryMappingLimit = 2000;
+
+// `"processes":[{"pid","name","namespaceId","namespaceName","existing","startMs","exitMs"?,
+//   "events","cpuSamples","cpuNanoseconds","cpuShare","cswitches","offCpuNanoseconds",
+//   "threads":[tid...]}...],
+//  "mappings":{"count","withSymbols","withoutSymbols","listed":[{"pid","id","start","end",
+//   "fileOffset","file","symbols","symbolMetadata"?,"versionMetadata"?,"identity"?:{"type":"ELF"|"PE",
+//   "build_id"|"signature"|"perfmap_signature"|...: text}}...]}`
+// (no braces: to be spliced into the summary object), or "" without Universal data.
+std::string UniversalSummaryFields(const StoreBuilder& model, const SymbolCollector& symbols);
+
+}  // namespace nettrace
