@@ -2,7 +2,8 @@
 # Everything CI runs (`npm test`, `.ci/run`): set-up, build, then every test suite.
 #   1. scripts/setup.sh   apt packages and npm ci, only when missing
 #   2. scripts/build.sh   native + wasm + TypeScript + site + package
-#   3. ctest              Catch2 unit and end-to-end tests on the real corpus
+#   3. ctest              Catch2 unit and end-to-end tests on the real corpus (on CI, or with
+#                         NETTRACE_SANITIZE=1, again under ASan + UBSan)
 #   4. node --test        wasm vs native byte-for-byte, and the JS API, in Node
 #   5. browser            the site in headless Chromium (tests/browser/run.mjs), and our
 #                         speedscope export opened by the real speedscope app
@@ -27,6 +28,13 @@ suite() {
 }
 
 suite "ctest" ctest --test-dir build/native --output-on-failure
+# The same Catch2 suite under AddressSanitizer + UndefinedBehaviorSanitizer (Debug): hostile
+# input must never read out of bounds. On CI (CI=true), or locally with NETTRACE_SANITIZE=1;
+# it roughly doubles the run. [memory] tests measure resident bytes, which ASan distorts.
+if [ "${CI:-}" = true ] || [ "${NETTRACE_SANITIZE:-}" = 1 ]; then
+  suite "ctest (ASan+UBSan)" bash -c 'cmake -S . -B build/asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DNETTRACE_SANITIZE=ON >/dev/null &&
+    cmake --build build/asan && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 build/asan/tests/nettrace_tests "~[memory]"'
+fi
 suite "node tests" node --test tests/node/
 suite "browser test" node tests/browser/run.mjs
 suite "speedscope import" node tests/browser/speedscope_check.mjs
