@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { startServer } from '../../scripts/serve.mjs';
 import { corpusTraces, root, runNative } from '../node/helpers.mjs';
+import { appChecks } from './app_checks.mjs';
 
 const site = join(root, 'build/site');
 const screenshots = join(root, 'build/screenshots');
@@ -231,6 +232,8 @@ try {
     assert(got.histogramIsTyped && got.histogramTotal === nativeSummary(big.path).eventCount, 'histogram');
     assert(got.detailMatches, 'eventDetail');
   });
+
+  await appChecks({ browser, server, check, assert, traces, byName, nativeSummary, runNative, screenshots });
 
   await check('no page errors', async () => {
     assert(pageErrors.length === 0, `page errors:\n  ${pageErrors.join('\n  ')}`);

@@ -1,0 +1,291 @@
+// Browser checks of the app's views (called by run.mjs with its page, server and helpers):
+// every corpus trace's summary tables equal the native CLI's, the event table scrolls to the
+// last event and shows its fields, filters (from the types table, the hash and the form)
+// narrow the events, the flame graph names managed frames and search finds a method, tabs
+// work from the keyboard, ?url= opens a trace, and screenshots of each view in light and
+// dark at 1280×720 go to build/screenshots/.
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export async function appChecks({ browser, server, check, assert, traces, byName, nativeSummary, runNative, screenshots }) {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 720 }, acceptDownloads: true });
+  const tmp = mkdtempSync(join(tmpdir(), 'nettrace-app-'));
+  const pageErrors = [];
+  page.on('pageerror', (e) => pageErrors.push(String(e)));
+  page.on('console', (m) => {
+    if (m.type() === 'error') pageErrors.push(m.text());
+  });
+
+  /** Opens a fresh page (about:blank first: a hash-only change would not reload it). */
+  const open = async (path, hash = '', expectState = 'done') => {
+    await page.goto('about:blank');
+    await page.goto(`${server.url}${hash}`);
+    await page.setInputFiles('#file', path);
+    await page.waitForSelector('#result:is([data-state="done"], [data-state="error"])', { timeout: 60_000 });
+    const state = await page.getAttribute('#result', 'data-state');
+    assert(state === expectState, `state ${state}: ${await page.textContent('#status')}`);
+  };
+  /** The event types table as "provider/name count" lines, sorted. */
+  const typeLines = () =>
+    page.$$eval('#summary-tables table[data-table="types"] tbody tr', (rows) =>
+      rows.map((r) => {
+        const cells = [...r.cells].map((c) => c.textContent);
+        return `${cells[0]}/${cells[1]} ${cells[3].replace(/,/g, '')}`;
+      }).sort(),
+    );
+  const eventCountShown = async () => {
+    await page.waitForFunction(() => document.getElementById('event-scroller').dataset.total !== undefined);
+    return Number(await page.getAttribute('#event-scroller', 'data-total'));
+  };
+
+  for (const trace of traces) {
+    await check(`app summary of ${trace.name}: event count and type counts equal native`, async () => {
+      // A trace the native tool cannot read to its end (truncated, NetPerf) shows the error
+      // and the summary of what was read before it, which must equal the native one too.
+      const run = runNative('summary', trace.path);
+      const native = JSON.parse(run.stdout.toString('utf8'));
+      await open(trace.path, '', run.status === 0 ? 'done' : 'error');
+      const facts = await page.textContent('#headline');
+      assert(facts.includes(new Intl.NumberFormat('en-US').format(native.eventCount)), `event count ${native.eventCount} not shown in: ${facts}`);
+      const expected = native.types.map((t) => `${t.provider}/${t.name} ${t.count}`).sort();
+      const shown = await typeLines();
+      assert(JSON.stringify(shown) === JSON.stringify(expected), `types differ:\n page:   ${shown.slice(0, 5)}\n native: ${expected.slice(0, 5)}`);
+    });
+  }
+
+  const heart = byName('HeartRateMonitor');
+  const heartSummary = nativeSummary(heart.path);
+
+  await check('app events: the table scrolls to the last event and the detail pane shows its fields', async () => {
+    await open(heart.path);
+    await page.click('#tab-events');
+    assert((await eventCountShown()) === heartSummary.eventCount, 'the table holds every event');
+    const rowsInDom = await page.$$eval('.vt-row', (r) => r.length);
+    assert(rowsInDom < 60, `only visible rows are in the DOM, found ${rowsInDom}`);
+    await page.focus('#event-scroller');
+    await page.keyboard.press('End');
+    const last = heartSummary.eventCount - 1;
+    await page.waitForSelector(`.vt-row.selected[data-index="${last}"]`, { timeout: 20_000 });
+    await page.waitForSelector(`#event-detail[data-index="${last}"]`, { timeout: 20_000 });
+    const native = JSON.parse(runNative('events', heart.path, ['--offset', String(last), '--limit', '1']).stdout.toString('utf8'));
+    const detail = await page.textContent('#event-detail');
+    assert(detail.includes(native.name), `detail lacks the event name ${native.name}`);
+    for (const f of native.payload?.fields ?? []) assert(detail.includes(f.name), `detail lacks field ${f.name}`);
+    await page.screenshot({ path: join(screenshots, 'app-events-last.png') });
+  });
+
+  await check('app events: clicking an event type filters the table; the hash keeps the filter', async () => {
+    await open(heart.path);
+    const type = heartSummary.types.find((t) => t.name === 'GC/SuspendEEStart');
+    await page.click(`#summary-tables table[data-table="types"] tbody tr:has(td:text-is("${type.name}"))`);
+    await page.waitForFunction((n) => document.getElementById('event-scroller').dataset.total === String(n), type.count, { timeout: 20_000 });
+    const hash = new URL(page.url()).hash;
+    assert(hash.includes('tab=events') && hash.includes('event=GC%2FSuspendEEStart'), `hash ${hash}`);
+    // The same link, with the same file, reproduces the view.
+    await open(heart.path, hash);
+    assert(await page.getAttribute('#tab-events', 'aria-selected') === 'true', 'the events tab is selected');
+    await page.waitForFunction((n) => document.getElementById('event-scroller').dataset.total === String(n), type.count, { timeout: 20_000 });
+    // A time range narrows it further.
+    await page.fill('#f-to', '100');
+    await page.dispatchEvent('#f-to', 'change');
+    await page.waitForFunction((n) => Number(document.getElementById('event-scroller').dataset.total) < n, type.count, { timeout: 20_000 });
+  });
+
+  await check('app timeline: the brush narrows the event count, the chip clears it', async () => {
+    await open(heart.path);
+    await page.click('#tab-events');
+    const all = await eventCountShown();
+    const box = await page.locator('#timeline-canvas').boundingBox();
+    assert(box && box.width > 100, 'the timeline is drawn');
+    await page.mouse.move(box.x + box.width * 0.3, box.y + box.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(box.x + box.width * 0.5, box.y + box.height / 2, { steps: 5 });
+    await page.mouse.up();
+    await page.waitForFunction((n) => Number(document.getElementById('event-scroller').dataset.total) < n, all, { timeout: 20_000 });
+    const narrowed = Number(await page.getAttribute('#event-scroller', 'data-total'));
+    assert(narrowed > 0, 'some events are in the range');
+    assert(!(await page.locator('#range-chip').isHidden()), 'the range chip shows');
+    const hash = new URL(page.url()).hash;
+    assert(/from=[\d.]+/.test(hash) && /to=[\d.]+/.test(hash), `the range is in the hash: ${hash}`);
+    // The same range through the native tool gives the same count.
+    const from = new URLSearchParams(hash.slice(1)).get('from');
+    const to = new URLSearchParams(hash.slice(1)).get('to');
+    const lines = runNative('events', heart.path, ['--from', from, '--to', to, '--limit', '100000000']).stdout.toString('utf8').trim().split('\n');
+    assert(lines.length === narrowed, `page ${narrowed} events, native ${lines.length} in ${from}–${to} ms`);
+    await page.screenshot({ path: join(screenshots, 'app-events-range.png') });
+    await page.click('#range-clear');
+    await page.waitForFunction((n) => Number(document.getElementById('event-scroller').dataset.total) === n, all, { timeout: 20_000 });
+    assert(await page.locator('#range-chip').isHidden(), 'the chip is gone');
+  });
+
+  await check('app: a second trace opened in the same page replaces the first in every view', async () => {
+    await open(heart.path);
+    await page.click('#tab-flame');
+    await page.waitForFunction(() => Number(document.getElementById('g-canvas-box').dataset.nodes ?? 0) > 1, null, { timeout: 30_000 });
+    await page.click('#tab-events');
+    await eventCountShown();
+    const sample = byName('only_managed_samples');
+    const expected = nativeSummary(sample.path);
+    await page.setInputFiles('#file', sample.path);
+    await page.waitForFunction((n) => document.getElementById('event-scroller').dataset.total === String(n), expected.eventCount, { timeout: 30_000 });
+    await page.waitForSelector('.vt-row[data-index]');
+    await page.click('#tab-flame');
+    await page.waitForFunction(() => !/Computing/.test(document.getElementById('g-message').textContent), null, { timeout: 30_000 });
+    const top = await page.textContent('#g-top');
+    assert(!top.includes('HeartRateMonitor'), 'the flame graph shows the new trace');
+  });
+
+  await check('app events: the detail pane shows the event\'s stack with named frames', async () => {
+    await open(heart.path, '#tab=events&event=Thread%2FSample&thread=10068');
+    await page.waitForSelector('.vt-row[data-index]');
+    const first = JSON.parse(runNative('events', heart.path, ['--name', 'Thread/Sample', '--thread', '10068', '--limit', '1']).stdout.toString('utf8'));
+    await page.click(`.vt-row[data-index="${first.index}"]`);
+    await page.waitForSelector('#event-detail .frames li', { timeout: 20_000 });
+    const frames = await page.$$eval('#event-detail .frames li', (li) => li.map((x) => x.textContent));
+    const flame = JSON.parse(runNative('flame', heart.path, ['--event', 'Thread/Sample', '--thread', '10068',
+      '--from', String(first.timeMs - 5e-7), '--to', String(first.timeMs + 5e-7)]).stdout.toString('utf8'));
+    const expected = flame.frame.slice(1).map((f) => flame.frames[f]).reverse();
+    assert(JSON.stringify(frames) === JSON.stringify(expected), `stack ${JSON.stringify(frames)} != native ${JSON.stringify(expected)}`);
+    assert(frames.includes('HeartRateMonitor!HeartRateMonitor.Program.Main'), 'a named managed frame');
+    await page.screenshot({ path: join(screenshots, 'app-event-stack.png') });
+  });
+
+  await check('app tabs: arrow keys move between tabs', async () => {
+    await open(heart.path);
+    await page.focus('#tab-summary');
+    await page.keyboard.press('ArrowRight');
+    assert(await page.getAttribute('#tab-events', 'aria-selected') === 'true', 'ArrowRight selects Events');
+    assert(await page.evaluate(() => document.activeElement?.id) === 'tab-events', 'focus follows');
+    await page.keyboard.press('ArrowLeft');
+    assert(await page.getAttribute('#tab-summary', 'aria-selected') === 'true', 'ArrowLeft selects Summary');
+  });
+
+  await check('app flame graph: named managed frames, search finds HeartRateMonitor.Program.Main', async () => {
+    await open(heart.path);
+    await page.click('#tab-flame');
+    await page.waitForFunction(() => Number(document.getElementById('g-canvas-box').dataset.nodes ?? 0) > 1 || /Could not/.test(document.getElementById('g-message').textContent), null, { timeout: 30_000 });
+    const message = await page.textContent('#g-message');
+    assert(!/Could not/.test(message), message);
+    const top = await page.textContent('#g-top');
+    assert(top.includes('HeartRateMonitor!HeartRateMonitor.Program.Main'), 'top functions name managed frames');
+    await page.fill('#g-search', 'HeartRateMonitor.Program.Main');
+    const matches = Number(await page.getAttribute('#g-search-result', 'data-matches'));
+    assert(matches >= 1, `search matches: ${matches}`);
+    // Hover shows the tooltip; a click zooms (the breadcrumb grows).
+    const box = await page.locator('#g-canvas').boundingBox();
+    await page.mouse.move(box.x + box.width / 2, box.y + 9 + 18 * 2);
+    assert(!(await page.locator('#g-tooltip').isHidden()), 'hover shows a tooltip');
+    await page.mouse.click(box.x + box.width / 2, box.y + 9 + 18 * 2);
+    assert((await page.$$eval('#g-breadcrumb button', (b) => b.length)) >= 2, 'click zooms');
+    // Keyboard: Home zooms out; arrows move (the tooltip names the frame); Enter zooms.
+    await page.focus('#g-canvas');
+    await page.keyboard.press('Home');
+    assert((await page.$$eval('#g-breadcrumb button', (b) => b.length)) === 1, 'Home zooms out');
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('ArrowDown');
+    const focused = await page.textContent('#g-tooltip strong');
+    assert(focused && focused !== 'all', `arrow keys focus a frame: ${focused}`);
+    await page.keyboard.press('Enter');
+    const crumbs = await page.$$eval('#g-breadcrumb button', (b) => b.map((x) => x.textContent));
+    assert(crumbs.length === 3 && crumbs[2] === focused, `Enter zooms to the focused frame: ${crumbs}`);
+  });
+
+  await check('app exports: CSV equals the native export, speedscope is a speedscope file', async () => {
+    await open(heart.path);
+    const save = async (format) => {
+      const [download] = await Promise.all([page.waitForEvent('download'), page.click(`button[data-export="${format}"]`)]);
+      const path = join(tmp, download.suggestedFilename());
+      await download.saveAs(path);
+      return { name: download.suggestedFilename(), text: readFileSync(path, 'utf8') };
+    };
+    const csv = await save('csv');
+    assert(csv.name === 'HeartRateMonitor.10068.csv', `file name ${csv.name}`);
+    const nativeCsv = join(tmp, 'native.csv');
+    runNative('export', heart.path, ['--format', 'csv', '-o', nativeCsv]);
+    assert(csv.text === readFileSync(nativeCsv, 'utf8'), 'CSV differs from `nettrace export --format csv`');
+    const speedscope = await save('speedscope');
+    const json = JSON.parse(speedscope.text);
+    assert(String(json.$schema).includes('speedscope'), 'speedscope $schema');
+    assert(json.profiles.length >= 1 && json.shared.frames.some((f) => f.name.includes('HeartRateMonitor.Program.Main')), 'speedscope frames');
+  });
+
+  await check('app ?url= opens a trace from a URL', async () => {
+    await page.goto(`${server.url}?url=samples/only_managed_samples.nettrace`);
+    await page.waitForSelector('#result:is([data-state="done"], [data-state="error"])', { timeout: 60_000 });
+    assert(await page.getAttribute('#result', 'data-state') === 'done', await page.textContent('#status'));
+    const expected = nativeSummary(byName('only_managed_samples').path);
+    assert(JSON.parse(await page.textContent('#summary')).eventCount === expected.eventCount, 'event count');
+  });
+
+  await check('app: HTML in provider/event names and string fields is shown as text, nothing runs', async () => {
+    // A corpus trace with same-length UTF-16 strings swapped for markup (no offsets move):
+    // its self-describing provider and event names and ProcessInfo's CommandLine string.
+    let bytes = readFileSync(byName('eventpipe-dotnetcore5.0').path);
+    const swaps = [
+      ['TestEventSource0', '<svg onload=p()>'],
+      ['TestEvent1', '<b>bad</b>'],
+      ['C:\\work\\arraytypes_test\\repro\\', '<img src=x onerror=p()>1234567'],
+    ];
+    for (const [from, to] of swaps) {
+      assert(from.length === to.length, `${from} and ${to} differ in length`);
+      const a = Buffer.from(from, 'utf16le');
+      const b = Buffer.from(to, 'utf16le');
+      let at = bytes.indexOf(a);
+      assert(at >= 0, `${from} is not in the trace`);
+      for (; at >= 0; at = bytes.indexOf(a, at + 1)) b.copy(bytes, at);
+    }
+    const path = join(tmp, 'markup.nettrace');
+    writeFileSync(path, bytes);
+    await page.goto('about:blank');
+    await page.goto(server.url);
+    await page.evaluate(() => {
+      window.p = () => (window.__pwned = (window.__pwned ?? 0) + 1);
+    });
+    await page.setInputFiles('#file', path);
+    await page.waitForSelector('#result[data-state="done"]', { timeout: 60_000 });
+    const types = await typeLines();
+    assert(types.includes('<svg onload=p()>/<b>bad</b> 1'), `types: ${types.join(' | ')}`);
+    await page.click('#summary-tables table[data-table="types"] tbody tr:has(td:text-is("<b>bad</b>"))');
+    await page.waitForSelector('.vt-row[data-index]');
+    await page.click('.vt-row[data-index]');
+    await page.waitForSelector('#event-detail[data-index]');
+    assert((await page.textContent('#event-detail')).includes('<svg onload=p()> / <b>bad</b>'), 'the detail shows the names as text');
+    await page.selectOption('#f-provider', 'Microsoft-DotNETCore-EventPipe');
+    await page.waitForFunction(() => document.querySelector('.vt-row[data-index] .c-fields')?.textContent.includes('<img'), null, { timeout: 20_000 });
+    await page.click('.vt-row[data-index]');
+    await page.waitForFunction(() => document.getElementById('event-detail').textContent.includes('<img src=x onerror=p()>'), null, { timeout: 20_000 });
+    await page.screenshot({ path: join(screenshots, 'app-markup-as-text.png') });
+    await page.click('#tab-flame');
+    await page.waitForTimeout(300);
+    const found = await page.evaluate(() => ({
+      pwned: window.__pwned ?? 0,
+      elements: document.querySelectorAll('main svg, main img, main b').length,
+    }));
+    assert(found.pwned === 0 && found.elements === 0, `markup from the trace was interpreted: ${JSON.stringify(found)}`);
+  });
+
+  await check('app screenshots of each view, light and dark, 1280×720', async () => {
+    for (const scheme of ['light', 'dark']) {
+      await page.emulateMedia({ colorScheme: scheme });
+      await page.goto(server.url);
+      await page.screenshot({ path: join(screenshots, `app-landing-${scheme}.png`) });
+      await open(heart.path);
+      await page.screenshot({ path: join(screenshots, `app-summary-${scheme}.png`) });
+      await page.click('#tab-events');
+      await page.waitForSelector('.vt-row[data-index]');
+      await page.click('.vt-row[data-index] >> nth=2');
+      await page.waitForSelector('#event-detail[data-index]');
+      await page.screenshot({ path: join(screenshots, `app-events-${scheme}.png`) });
+      await page.click('#tab-flame');
+      await page.waitForFunction(() => document.getElementById('g-canvas-box').dataset.nodes !== undefined || /Could not/.test(document.getElementById('g-message').textContent), null, { timeout: 30_000 });
+      await page.fill('#g-search', 'HeartRateMonitor');
+      await page.screenshot({ path: join(screenshots, `app-flame-${scheme}.png`) });
+    }
+  });
+
+  await check('app: no page errors', async () => {
+    assert(pageErrors.length === 0, `page errors:\n  ${pageErrors.join('\n  ')}`);
+  });
+  await page.close();
+}

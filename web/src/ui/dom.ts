@@ -1,0 +1,62 @@
+// web/src/ui — small DOM helpers. Trace strings are data: every text goes through
+// textContent (or a Text node); nothing here ever parses HTML.
+
+export type Child = Node | string | null | undefined | false;
+
+/** Creates an element with classes, attributes and children (strings become Text nodes). */
+export function h<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  props: { class?: string; text?: string; attrs?: Record<string, string> } = {},
+  ...children: Child[]
+): HTMLElementTagNameMap[K] {
+  const element = document.createElement(tag);
+  if (props.class !== undefined) element.className = props.class;
+  if (props.attrs !== undefined) for (const [k, v] of Object.entries(props.attrs)) element.setAttribute(k, v);
+  if (props.text !== undefined) element.textContent = props.text;
+  for (const child of children) {
+    if (child === null || child === undefined || child === false) continue;
+    element.append(child);
+  }
+  return element;
+}
+
+export function byId<T extends HTMLElement>(id: string): T {
+  const element = document.getElementById(id);
+  if (element === null) throw new Error(`#${id} is missing from index.html`);
+  return element as T;
+}
+
+export const numberFormat = new Intl.NumberFormat('en-US');
+export const fmt = (n: number): string => numberFormat.format(n);
+
+export function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KiB`;
+  if (bytes < 1024 * 1024 * 1024) return `${(bytes / (1024 * 1024)).toFixed(1)} MiB`;
+  return `${(bytes / (1024 * 1024 * 1024)).toFixed(2)} GiB`;
+}
+
+export function formatMs(ms: number): string {
+  if (ms < 1000) return `${ms.toFixed(3)} ms`;
+  return `${(ms / 1000).toFixed(3)} s`;
+}
+
+export function percent(part: number, whole: number): string {
+  return whole > 0 ? `${((100 * part) / whole).toFixed(part * 1000 < whole ? 2 : 1)}%` : '—';
+}
+
+/** A <select> with a first "any" option (value "") and the given options. */
+export function fillSelect(select: HTMLSelectElement, anyLabel: string, options: { value: string; label: string }[]): void {
+  select.replaceChildren(h('option', { text: anyLabel, attrs: { value: '' } }));
+  for (const o of options) select.append(h('option', { text: o.label, attrs: { value: o.value } }));
+}
+
+/** Offers text as a file download (a Blob URL on an <a download>). */
+export function download(text: string, fileName: string, type: string): void {
+  const url = URL.createObjectURL(new Blob([text], { type }));
+  const a = h('a', { attrs: { href: url, download: fileName } });
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}

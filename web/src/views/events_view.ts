@@ -1,0 +1,258 @@
+// web/src/views — the Events tab: a virtualized, time-ordered event table. Only the rows in
+// view are in the DOM; rows are fetched from the engine in pages of PAGE rows on demand
+// (trace.events({offset, limit, …filter})). Click (or Enter / arrows) selects a row and shows
+// every decoded field in the detail pane.
+//
+// Coordinate spaces: "row" = index among the filter's matches; "content px" = the scroll
+// container's virtual height (row * ROW_PX, compressed by `scale` past MAX_CONTENT_PX, which
+// browsers cannot lay out); "viewport px" = the visible part.
+import type { EventQuery, TraceEvent } from '../api/types.js';
+import type { TraceHandle } from '../api/handle.js';
+import { fmt, h } from '../ui/dom.js';
+
+const ROW_PX = 24;
+const PAGE = 200;
+const MAX_CONTENT_PX = 8_000_000;
+
+export type EventFilter = Omit<EventQuery, 'offset' | 'limit'>;
+
+export function fieldsText(event: TraceEvent): string {
+  const fields = (event['payload'] as { fields?: { name: string; value: unknown }[] } | undefined)?.fields;
+  if (!Array.isArray(fields)) return '';
+  return fields.map((f) => `${f.name}=${typeof f.value === 'string' ? f.value : JSON.stringify(f.value)}`).join('  ');
+}
+
+export class EventTable {
+  private filter: EventFilter = {};
+  private total = 0;
+  /** Generation: bumped when the filter changes, so late pages of an old filter are ignored. */
+  private generation = 0;
+  private readonly pages = new Map<number, TraceEvent[] | 'loading'>();
+  private selectedRow = -1;
+  private readonly spacer: HTMLElement;
+  private readonly rowsLayer: HTMLElement;
+  private scale = 1;
+  private frame = 0;
+
+  constructor(
+    private trace: TraceHandle,
+    private readonly scroller: HTMLElement,
+    private readonly countLine: HTMLElement,
+    private readonly detail: HTMLElement,
+  ) {
+    this.spacer = h('div', { class: 'vt-spacer' });
+    this.rowsLayer = h('div', { class: 'vt-rows', attrs: { role: 'rowgroup' } });
+    scroller.replaceChildren(this.spacer, this.rowsLayer);
+    scroller.addEventListener('scroll', () => this.schedule());
+    scroller.addEventListener('keydown', (e) => this.onKey(e));
+    new ResizeObserver(() => this.schedule()).observe(scroller);
+  }
+
+  /** Shows another trace (the table, its listeners and its DOM are reused). */
+  setTrace(trace: TraceHandle): void {
+    this.trace = trace;
+    this.generation++;
+    this.pages.clear();
+    this.total = 0;
+  }
+
+  /** Shows the events matching `filter`, from the first. */
+  async setFilter(filter: EventFilter): Promise<void> {
+    this.filter = filter;
+    const generation = ++this.generation;
+    this.pages.clear();
+    this.selectedRow = -1;
+    this.detailToken++;
+    this.detail.replaceChildren(h('p', { class: 'muted', text: 'Click an event to see its fields.' }));
+    const first = await this.trace.events({ ...filter, offset: 0, limit: PAGE });
+    if (generation !== this.generation) return;
+    this.total = first.total;
+    this.pages.set(0, first.events);
+    const contentPx = this.total * ROW_PX;
+    this.scale = contentPx > MAX_CONTENT_PX ? MAX_CONTENT_PX / contentPx : 1;
+    this.spacer.style.height = `${Math.min(contentPx, MAX_CONTENT_PX) + ROW_PX}px`;
+    this.scroller.scrollTop = 0;
+    this.countLine.textContent = `${fmt(this.total)} events`;
+    this.scroller.dataset['total'] = String(this.total);
+    this.render();
+  }
+
+  /** The first row in view. */
+  private firstRow(): number {
+    if (this.scale === 1) return Math.floor(this.scroller.scrollTop / ROW_PX);
+    // Compressed: scroll position maps proportionally onto [0, last first row].
+    const maxScroll = Math.max(1, this.scroller.scrollHeight - this.scroller.clientHeight);
+    return Math.round((this.scroller.scrollTop / maxScroll) * this.maxFirstRow());
+  }
+
+  private maxFirstRow(): number {
+    return Math.max(0, this.total - Math.floor(this.scroller.clientHeight / ROW_PX));
+  }
+
+  /** The scroll position (content px) that puts `row` first in view. */
+  private scrollTopFor(row: number): number {
+    if (this.scale === 1) return row * ROW_PX;
+    const maxScroll = Math.max(1, this.scroller.scrollHeight - this.scroller.clientHeight);
+    return (row / Math.max(1, this.maxFirstRow())) * maxScroll;
+  }
+
+  private schedule(): void {
+    if (this.frame !== 0) return;
+    this.frame = requestAnimationFrame(() => {
+      this.frame = 0;
+      this.render();
+    });
+  }
+
+  private render(): void {
+    const first = Math.max(0, Math.min(this.firstRow(), this.total - 1));
+    const visible = Math.ceil(this.scroller.clientHeight / ROW_PX) + 1;
+    const last = Math.min(this.total, first + visible);
+    // The rows layer sits at the scroll position (content px), rows inside at row offsets.
+    this.rowsLayer.style.transform = `translateY(${this.scroller.scrollTop}px)`;
+    const rows: HTMLElement[] = [];
+    for (let row = first; row < last; row++) rows.push(this.rowElement(row));
+    this.rowsLayer.replaceChildren(...rows);
+  }
+
+  private rowElement(row: number): HTMLElement {
+    const event = this.eventAt(row);
+    const tr = h('div', { class: row === this.selectedRow ? 'vt-row selected' : 'vt-row', attrs: { role: 'row' } });
+    tr.dataset['row'] = String(row);
+    if (event === null) {
+      tr.append(h('span', { class: 'c-time', text: '…' }));
+      return tr;
+    }
+    tr.dataset['index'] = String(event.index);
+    tr.append(
+      h('span', { class: 'c-time num', text: event.timeMs.toFixed(3) }),
+      h('span', { class: 'c-provider', text: event.provider }),
+      h('span', { class: 'c-event', text: event.name }),
+      h('span', { class: 'c-thread num', text: String(event.threadId) }),
+      h('span', { class: 'c-fields', text: fieldsText(event) }),
+    );
+    tr.addEventListener('click', () => this.select(row));
+    return tr;
+  }
+
+  /** The event of a row, or null while its page loads (the load is started here). */
+  private eventAt(row: number): TraceEvent | null {
+    const pageIndex = Math.floor(row / PAGE);
+    const page = this.pages.get(pageIndex);
+    if (page === undefined) {
+      this.pages.set(pageIndex, 'loading');
+      const generation = this.generation;
+      this.trace
+        .events({ ...this.filter, offset: pageIndex * PAGE, limit: PAGE })
+        .then((result) => {
+          if (generation !== this.generation) return;
+          this.pages.set(pageIndex, result.events);
+          this.schedule();
+        })
+        .catch(() => {
+          if (generation === this.generation) this.pages.delete(pageIndex);
+        });
+      return null;
+    }
+    if (page === 'loading') return null;
+    return page[row - pageIndex * PAGE] ?? null;
+  }
+
+  /** Selects a row, scrolls it into view and shows its details. */
+  select(row: number): void {
+    if (this.total === 0) return;
+    row = Math.max(0, Math.min(row, this.total - 1));
+    this.selectedRow = row;
+    const first = this.firstRow();
+    const visible = Math.floor(this.scroller.clientHeight / ROW_PX);
+    if (row < first) this.scroller.scrollTop = this.scrollTopFor(row);
+    else if (row >= first + visible) this.scroller.scrollTop = this.scrollTopFor(row - visible + 1) + (this.scale === 1 ? 1 : 0);
+    this.render();
+    const event = this.eventAt(row);
+    if (event !== null) void this.showDetail(event.index);
+    else {
+      // Its page is loading: show the detail once it arrives.
+      const generation = this.generation;
+      void this.trace.events({ ...this.filter, offset: row, limit: 1 }).then((p) => {
+        const index = p.rows[0];
+        if (generation === this.generation && this.selectedRow === row && index !== undefined) void this.showDetail(index);
+      });
+    }
+  }
+
+  private detailToken = 0;
+
+  private async showDetail(index: number): Promise<void> {
+    const token = ++this.detailToken;
+    const event = await this.trace.eventDetail(index);
+    if (token !== this.detailToken) return;
+    const dl = h('dl', { class: 'detail-list' });
+    const add = (term: string, value: unknown): void => {
+      dl.append(h('dt', { text: term }), h('dd', { text: typeof value === 'string' ? value : JSON.stringify(value) }));
+    };
+    for (const key of ['index', 'timeMs', 'utc', 'provider', 'name', 'eventId', 'version', 'threadId', 'processId', 'processor', 'sequenceNumber', 'stack']) {
+      if (event[key] !== undefined && event[key] !== null) add(key, event[key]);
+    }
+    const labels = event['labels'];
+    const fields = (event['payload'] as { fields?: { name: string; value: unknown }[]; template?: string } | undefined) ?? {};
+    const fieldList = h('dl', { class: 'detail-list' });
+    for (const f of fields.fields ?? []) fieldList.append(h('dt', { text: f.name }), h('dd', { text: typeof f.value === 'string' ? f.value : JSON.stringify(f.value) }));
+    const labelList = h('dl', { class: 'detail-list' });
+    if (typeof labels === 'object' && labels !== null) {
+      for (const [k, v] of Object.entries(labels)) labelList.append(h('dt', { text: k }), h('dd', { text: typeof v === 'string' ? v : JSON.stringify(v) }));
+    }
+    this.detail.replaceChildren(
+      h('h3', { text: `${event.provider} / ${event.name}` }),
+      dl,
+      h('h4', { text: fields.template !== undefined ? `Fields (${fields.template})` : 'Fields' }),
+      (fields.fields ?? []).length > 0 ? fieldList : h('p', { class: 'muted', text: event.detail ? 'No payload fields.' : 'The payload could not be re-read.' }),
+      h('h4', { text: 'Labels' }),
+      labelList.childElementCount > 0 ? labelList : h('p', { class: 'muted', text: 'None.' }),
+    );
+    this.detail.dataset['index'] = String(index);
+    const stack = event['stack'];
+    if (typeof stack === 'number' && stack !== 0) {
+      const box = h('div', { class: 'stack' }, h('p', { class: 'muted', text: 'Reading the stack…' }));
+      this.detail.append(h('h4', { text: 'Stack' }), box);
+      const frames = await this.stackOf(event);
+      if (token !== this.detailToken) return;
+      box.replaceChildren(
+        frames.length === 0
+          ? h('p', { class: 'muted', text: 'No frames.' })
+          : h('ol', { class: 'frames' }, ...frames.map((name) => h('li', { text: name }))),
+      );
+    }
+  }
+
+  /**
+   * The named frames of an event's stack, innermost first. The API has no per-event stack
+   * call yet, so this asks for the flame graph of just this event (its type, provider and
+   * thread, a time range around its timestamp) and reads the one path in it. Events of the
+   * same type on the same thread within ±0.5 ns would merge; the deepest path is shown.
+   */
+  private async stackOf(event: TraceEvent): Promise<string[]> {
+    const graph = await this.trace.flameGraph({
+      event: event.name,
+      provider: event.provider,
+      thread: event.threadId,
+      fromMs: event.timeMs - 5e-7,
+      toMs: event.timeMs + 5e-7,
+      weight: 'count',
+    });
+    let deepest = 0;
+    for (let i = 1; i < graph.depth.length; i++) if (graph.depth[i]! > graph.depth[deepest]!) deepest = i;
+    const frames: string[] = [];
+    for (let node = deepest; node !== 0; node = graph.parent[node]!) frames.push(graph.frameNames[graph.frame[node]!] ?? '?');
+    return frames;
+  }
+
+  private onKey(e: KeyboardEvent): void {
+    const visible = Math.max(1, Math.floor(this.scroller.clientHeight / ROW_PX) - 1);
+    const moves: Record<string, number> = { ArrowDown: 1, ArrowUp: -1, PageDown: visible, PageUp: -visible, Home: -Infinity, End: Infinity };
+    const move = moves[e.key];
+    if (move === undefined) return;
+    e.preventDefault();
+    const from = this.selectedRow < 0 ? this.firstRow() - (move > 0 ? 1 : 0) : this.selectedRow;
+    this.select(move === Infinity ? this.total - 1 : move === -Infinity ? 0 : from + move);
+  }
+}

@@ -1,0 +1,173 @@
+// web/src/views — the Summary tab: trace facts, event types (click = filter the event
+// table), threads and dropped events, from the engine's summary document (README
+// "Summary JSON"). The summary is data: every field is checked before use.
+import type { Summary } from '../api/types.js';
+import { fmt, formatBytes, formatMs, h, percent } from '../ui/dom.js';
+import { sortableTable } from '../ui/sortable_table.js';
+
+export interface EventType {
+  provider: string;
+  name: string;
+  eventId: number;
+  count: number;
+}
+export interface ThreadInfo {
+  threadId: number;
+  processId: number | null;
+  eventCount: number;
+  droppedEvents: number;
+}
+
+/** summary.a.b.c when it is there, else undefined. */
+export function field(summary: unknown, ...path: string[]): unknown {
+  let value: unknown = summary;
+  for (const key of path) {
+    if (typeof value !== 'object' || value === null) return undefined;
+    value = (value as Record<string, unknown>)[key];
+  }
+  return value;
+}
+const num = (v: unknown): number | null => (typeof v === 'number' ? v : null);
+const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
+
+export function eventTypes(summary: Summary): EventType[] {
+  const list = summary['types'];
+  if (!Array.isArray(list)) return [];
+  return list.map((t: unknown) => ({
+    provider: str(field(t, 'provider')) ?? '',
+    name: str(field(t, 'name')) ?? '',
+    eventId: num(field(t, 'eventId')) ?? 0,
+    count: num(field(t, 'count')) ?? 0,
+  }));
+}
+
+export function threads(summary: Summary): ThreadInfo[] {
+  const list = summary['threads'];
+  if (!Array.isArray(list)) return [];
+  return list.map((t: unknown) => ({
+    threadId: num(field(t, 'threadId')) ?? 0,
+    processId: num(field(t, 'processId')),
+    eventCount: num(field(t, 'eventCount')) ?? 0,
+    droppedEvents: num(field(t, 'droppedEvents')) ?? 0,
+  }));
+}
+
+export interface SummaryViewOptions {
+  fileName: string;
+  fileSize: number;
+  readSeconds: number;
+  /** True when the summary is what was read before a fatal error. */
+  partial: boolean;
+  /** Click on an event type: filter the event table by it. */
+  onPickType: ((type: EventType) => void) | null;
+  onPickThread: ((thread: ThreadInfo) => void) | null;
+}
+
+/** Fills `headline` (a <dl>) with the facts and `tables` with the tables. */
+export function renderSummary(summary: Summary, headline: HTMLElement, tables: HTMLElement, options: SummaryViewOptions): void {
+  headline.replaceChildren();
+  const add = (term: string, value: string, cls = ''): void => {
+    headline.append(h('dt', { text: term }), h('dd', { text: value, class: cls }));
+  };
+  add('File', options.fileName);
+  add('Size', `${formatBytes(options.fileSize)} (${fmt(options.fileSize)} bytes)`);
+  add('Read in', `${options.readSeconds.toFixed(2)} s`);
+  const container = str(field(summary, 'format', 'container'));
+  const major = num(field(summary, 'format', 'major'));
+  const minor = num(field(summary, 'format', 'minor'));
+  if (container !== null) add('Format', major === null ? container : `${container}, version ${major}.${minor ?? 0}`);
+  const start = str(field(summary, 'timeRange', 'startUtc')) ?? str(field(summary, 'trace', 'syncTimeUtc'));
+  if (start !== null) add('Start (UTC)', start);
+  const duration = num(field(summary, 'timeRange', 'durationMs'));
+  if (duration !== null) add('Duration', formatMs(duration));
+  const pointerSize = num(field(summary, 'trace', 'pointerSize'));
+  if (pointerSize !== null) add('Pointer size', `${pointerSize} bytes (${pointerSize * 8}-bit)`);
+  const pid = num(field(summary, 'trace', 'processId'));
+  if (pid !== null) add('Process id', String(pid));
+  const cpus = num(field(summary, 'trace', 'numberOfProcessors'));
+  if (cpus !== null) add('Processors', String(cpus));
+  const rate = num(field(summary, 'trace', 'expectedCpuSamplingRate'));
+  if (rate !== null && rate > 0) add('CPU sampling interval', `${(rate / 1e6).toFixed(3)} ms`);
+  add('Events', fmt(summary.eventCount));
+  const withStacks = num(summary['eventsWithStacks']);
+  if (withStacks !== null) add('Events with stacks', fmt(withStacks));
+  const dropped = num(field(summary, 'dropped', 'events')) ?? 0;
+  add('Dropped events', fmt(dropped), dropped > 0 ? 'warn' : '');
+  const keyValues = field(summary, 'trace', 'keyValues');
+  if (Array.isArray(keyValues)) {
+    for (const kv of keyValues) {
+      const key = str(field(kv, 'key')) ?? str(field(kv, 'name'));
+      const value = field(kv, 'value');
+      if (key !== null) add(key, typeof value === 'string' ? value : JSON.stringify(value));
+    }
+  }
+
+  tables.replaceChildren();
+  const types = eventTypes(summary);
+  // Headline runtime signals, from the event counts (pause times and per-type breakdowns
+  // need payload aggregation the engine does not offer yet).
+  const countOf = (provider: string, ...names: string[]): number =>
+    types.filter((t) => t.provider === provider && names.includes(t.name)).reduce((sum, t) => sum + t.count, 0);
+  const runtime = 'Microsoft-Windows-DotNETRuntime';
+  const signals: [string, number][] = [
+    ['Garbage collections', countOf(runtime, 'GC/Start')],
+    ['Exceptions thrown', countOf(runtime, 'Exception/Start')],
+    ['Allocation ticks (≈100 KB each)', countOf(runtime, 'GC/AllocationTick')],
+    ['Methods JIT-compiled', countOf(runtime, 'Method/LoadVerbose', 'Method/Load')],
+    ['Lock contentions', countOf(runtime, 'Contention/Start')],
+    ['CPU samples', countOf('Microsoft-DotNETCore-SampleProfiler', 'Thread/Sample')],
+  ];
+  const present = signals.filter(([, n]) => n > 0);
+  if (present.length > 0) {
+    const list = h('div', { class: 'signal-list' });
+    for (const [label, n] of present) list.append(h('div', { class: 'signal' }, h('span', { class: 'signal-value', text: fmt(n) }), h('span', { class: 'muted', text: label })));
+    tables.append(h('section', { class: 'signals', attrs: { 'aria-label': 'Runtime signals' } }, list));
+  }
+  const total = summary.eventCount;
+  if (types.length > 0) {
+    tables.append(
+      tagged('types', sortableTable({
+        caption: `Event types (${fmt(types.length)})`,
+        rows: types,
+        sortBy: 3,
+        descending: true,
+        columns: [
+          { label: 'Provider', text: (t) => t.provider, key: (t) => t.provider },
+          { label: 'Event', text: (t) => t.name, key: (t) => t.name },
+          { label: 'Id', text: (t) => String(t.eventId), key: (t) => t.eventId, numeric: true },
+          { label: 'Count', text: (t) => fmt(t.count), key: (t) => t.count, numeric: true },
+          { label: 'Share', text: (t) => percent(t.count, total), key: (t) => t.count, numeric: true },
+        ],
+        ...(options.onPickType === null ? {} : { onActivate: options.onPickType, rowTitle: 'Show these events in the event table' }),
+      })),
+    );
+  }
+  const threadList = threads(summary);
+  if (threadList.length > 0) {
+    tables.append(
+      tagged('threads', sortableTable({
+        caption: `Threads (${fmt(threadList.length)})`,
+        rows: threadList,
+        sortBy: 2,
+        descending: true,
+        rowClass: (t) => (t.droppedEvents > 0 ? 'warn' : ''),
+        columns: [
+          { label: 'Thread id', text: (t) => String(t.threadId), key: (t) => t.threadId, numeric: true },
+          { label: 'Process id', text: (t) => (t.processId === null ? '' : String(t.processId)), key: (t) => t.processId ?? -1, numeric: true },
+          { label: 'Events', text: (t) => fmt(t.eventCount), key: (t) => t.eventCount, numeric: true },
+          { label: 'Dropped', text: (t) => fmt(t.droppedEvents), key: (t) => t.droppedEvents, numeric: true },
+        ],
+        ...(options.onPickThread === null ? {} : { onActivate: options.onPickThread, rowTitle: 'Show this thread’s events' }),
+      })),
+    );
+  }
+  const ranges = field(summary, 'dropped', 'ranges');
+  if (dropped > 0 && Array.isArray(ranges) && ranges.length > 0) {
+    tables.append(h('p', { class: 'warn', text: `${fmt(dropped)} events were dropped by the runtime (${fmt(ranges.length)} gaps in sequence numbers).` }));
+  }
+}
+
+function tagged(name: string, table: HTMLTableElement): HTMLTableElement {
+  table.dataset['table'] = name;
+  return table;
+}
