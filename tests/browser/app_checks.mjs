@@ -284,6 +284,30 @@ export async function appChecks({ browser, server, check, assert, traces, byName
     }
   });
 
+  // Issue 7: a trace like `dotnet-trace collect-linux` writes (v6, Universal providers, two
+  // processes, in-trace symbols), written by the engine's own writer.
+  await check('app: a Linux profiler trace shows its processes and both CPU and off-CPU flame graphs', async () => {
+    const path = join(tmp, 'collect-linux-like.nettrace');
+    const written = runNative('write-sample-universal', path);
+    assert(written.status === 0, String(written.stderr));
+    const native = JSON.parse(runNative('summary', path).stdout.toString('utf8'));
+    await open(path);
+    const rows = await page.$$eval('table[data-table="processes"] tbody tr', (trs) => trs.map((r) => [...r.cells].map((c) => c.textContent)));
+    const expected = native.processes.map((p) => `${p.pid} ${p.name}`).sort();
+    assert(JSON.stringify(rows.map((r) => `${r[0]} ${r[1]}`).sort()) === JSON.stringify(expected), `processes shown: ${JSON.stringify(rows)}`);
+    await page.click('#tab-flame');
+    const topShows = (text) => page.waitForFunction((t) => (document.getElementById('g-top').textContent ?? '').includes(t), text, { timeout: 30_000 });
+    // CPU samples are the default stacks of such a trace; named from in-trace symbols.
+    assert(await page.inputValue('#g-event') === 'cpu', 'cpu is the default event');
+    const cpuTop = JSON.parse(runNative('top', path, ['--event', 'cpu']).stdout.toString('utf8')).functions[0].name;
+    await topShows(cpuTop);
+    await page.screenshot({ path: join(screenshots, 'app-flame-cpu.png') });
+    await page.selectOption('#g-event', 'cswitch');
+    const offTop = JSON.parse(runNative('top', path, ['--event', 'cswitch']).stdout.toString('utf8')).functions[0].name;
+    await topShows(offTop);
+    await page.screenshot({ path: join(screenshots, 'app-flame-cswitch.png') });
+  });
+
   await check('app: no page errors', async () => {
     assert(pageErrors.length === 0, `page errors:\n  ${pageErrors.join('\n  ')}`);
   });

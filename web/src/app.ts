@@ -264,7 +264,8 @@ function setUpFilters(summary: Summary): void {
   fillSelect(gThread, 'all threads', threadOptions);
   const types = [...eventTypes(summary)].sort((a, b) => b.count - a.count);
   gEvent.replaceChildren(...[...new Set(types.map((t) => t.name))].map((name) => h('option', { text: name, attrs: { value: name } })));
-  const preferred = ['Thread/Sample', 'GC/AllocationTick', 'Exception/Start'].find((n) => types.some((t) => t.name === n));
+  // CPU samples first: the sample profiler's, or a Linux profiler's Universal `cpu` events.
+  const preferred = ['Thread/Sample', 'cpu', 'GC/AllocationTick', 'Exception/Start'].find((n) => types.some((t) => t.name === n));
   if (state.stackEvent === '' && preferred !== undefined) state.stackEvent = preferred;
   if (state.stackEvent === '' && types[0] !== undefined) state.stackEvent = types[0].name;
 }

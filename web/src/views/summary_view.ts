@@ -52,6 +52,31 @@ export function threads(summary: Summary): ThreadInfo[] {
   }));
 }
 
+export interface ProcessInfo {
+  pid: number;
+  name: string;
+  namespace: string;
+  events: number;
+  cpuShare: number | null;
+  cpuMs: number;
+  offCpuMs: number;
+}
+
+/** Processes of multi-process v6 traces (Linux profilers' Universal events); empty otherwise. */
+export function processes(summary: Summary): ProcessInfo[] {
+  const list = summary['processes'];
+  if (!Array.isArray(list)) return [];
+  return list.map((p: unknown) => ({
+    pid: num(field(p, 'pid')) ?? 0,
+    name: str(field(p, 'name')) ?? '',
+    namespace: str(field(p, 'namespaceName')) ?? '',
+    events: num(field(p, 'events')) ?? 0,
+    cpuShare: num(field(p, 'cpuShare')),
+    cpuMs: (num(field(p, 'cpuNanoseconds')) ?? 0) / 1e6,
+    offCpuMs: (num(field(p, 'offCpuNanoseconds')) ?? 0) / 1e6,
+  }));
+}
+
 export interface SummaryViewOptions {
   fileName: string;
   fileSize: number;
@@ -139,6 +164,26 @@ export function renderSummary(summary: Summary, headline: HTMLElement, tables: H
           { label: 'Share', text: (t) => percent(t.count, total), key: (t) => t.count, numeric: true },
         ],
         ...(options.onPickType === null ? {} : { onActivate: options.onPickType, rowTitle: 'Show these events in the event table' }),
+      })),
+    );
+  }
+  const processList = processes(summary);
+  if (processList.length > 0) {
+    tables.append(
+      tagged('processes', sortableTable({
+        caption: `Processes (${fmt(processList.length)})`,
+        rows: processList,
+        sortBy: 4,
+        descending: true,
+        columns: [
+          { label: 'PID', text: (p) => String(p.pid), key: (p) => p.pid, numeric: true },
+          { label: 'Name', text: (p) => p.name, key: (p) => p.name },
+          { label: 'Namespace', text: (p) => p.namespace, key: (p) => p.namespace },
+          { label: 'Events', text: (p) => fmt(p.events), key: (p) => p.events, numeric: true },
+          { label: 'CPU ms', text: (p) => p.cpuMs.toFixed(1), key: (p) => p.cpuMs, numeric: true },
+          { label: 'CPU share', text: (p) => (p.cpuShare === null ? '' : `${(p.cpuShare * 100).toFixed(1)}%`), key: (p) => p.cpuShare ?? 0, numeric: true },
+          { label: 'Off-CPU ms', text: (p) => p.offCpuMs.toFixed(1), key: (p) => p.offCpuMs, numeric: true },
+        ],
       })),
     );
   }
