@@ -38,6 +38,26 @@ namespace {
 
 constexpr size_t kDefaultChunkSize = 1 << 20;
 
+// Reads f to its end in chunks of chunkSize, handing each to push, then calls finish; stops
+// at the first error either returns (left in *status). A read error of the file itself is
+// printed and returns false, so it is not mistaken for a truncated trace.
+template <typename Push, typename Finish>
+bool StreamFile(FILE* f, const char* path, size_t chunkSize, Push&& push, Finish&& finish, nettrace::Status* status) {
+  std::vector<uint8_t> buffer(chunkSize);
+  for (;;) {
+    size_t n = std::fread(buffer.data(), 1, buffer.size(), f);
+    if (n > 0 && !(*status = push(buffer.data(), n)).ok()) return true;
+    if (n < buffer.size()) {
+      if (std::ferror(f)) {
+        std::fprintf(stderr, "nettrace: read error on %s: %s\n", path, std::strerror(errno));
+        return false;
+      }
+      *status = finish();
+      return true;
+    }
+  }
+}
+
 // Streams FILE through the reader into the v6 converter, writing OUT as it goes.
 int Convert(const char* in, const char* outPath, const nettrace::V6Converter::Options& options, size_t chunkSize) {
   FILE* f = std::fopen(in, "rb");
@@ -60,18 +80,13 @@ int Convert(const char* in, const char* outPath, const nettrace::V6Converter::Op
       },
       options);
   nettrace::TraceReader reader(&converter);
-  std::vector<uint8_t> buffer(chunkSize);
   nettrace::Status status;
-  for (;;) {
-    size_t n = std::fread(buffer.data(), 1, buffer.size(), f);
-    if (n > 0 && !(status = reader.Push(buffer.data(), n)).ok()) break;
-    if (n < buffer.size()) {
-      status = reader.Finish();
-      break;
-    }
-  }
+  const bool readOk = StreamFile(
+      f, in, chunkSize, [&](const uint8_t* d, size_t n) { return reader.Push(d, n); }, [&] { return reader.Finish(); },
+      &status);
   std::fclose(f);
   const bool closed = std::fclose(out) == 0;
+  if (!readOk) return 1;
   if (!status.ok()) {
     std::fprintf(stderr, "nettrace: %s: %s (the output is incomplete)\n", in, status.ToString().c_str());
     return 1;
@@ -303,23 +318,12 @@ int main(int argc, char** argv) {
     return 1;
   }
   nettrace::TraceSession session;
-  std::vector<uint8_t> buffer(chunkSize);
   nettrace::Status status;
-  for (;;) {
-    size_t n = std::fread(buffer.data(), 1, buffer.size(), f);
-    if (n > 0) {
-      status = session.PushChunk(buffer.data(), n);
-      if (!status.ok()) break;
-    }
-    if (n < buffer.size()) {
-      if (std::ferror(f)) {
-        std::fprintf(stderr, "nettrace: read error on %s: %s\n", path, std::strerror(errno));
-        std::fclose(f);
-        return 1;
-      }
-      status = session.Finish();
-      break;
-    }
+  if (!StreamFile(
+          f, path, chunkSize, [&](const uint8_t* d, size_t n) { return session.PushChunk(d, n); },
+          [&] { return session.Finish(); }, &status)) {
+    std::fclose(f);
+    return 1;
   }
 
   std::string out;
