@@ -1,7 +1,8 @@
 #include "convert/v6_converter.h"
 
-#include <cmath>
 #include <string>
+
+#include "analysis/event_query.h"
 
 namespace nettrace {
 
@@ -20,12 +21,8 @@ Status V6Converter::Drain() {
 Status V6Converter::OnTraceInfo(const TraceInfo& info) {
   v6Input_ = info.formatMajor >= 6;
   processId_ = info.processId;
-  auto ticks = [&](double ms) {
-    double t = static_cast<double>(info.syncTimeTicks) + std::floor(ms * static_cast<double>(info.tickFrequency) / 1000.0);
-    return t <= 0 ? uint64_t{0} : t >= 1.8e19 ? UINT64_MAX : static_cast<uint64_t>(t);
-  };
-  if (options_.fromMs) fromTicks_ = ticks(*options_.fromMs);
-  if (options_.toMs) toTicks_ = ticks(*options_.toMs);
+  if (options_.fromMs) fromTicks_ = MsToTicks(info, *options_.fromMs);
+  if (options_.toMs) toTicks_ = MsToTicks(info, *options_.toMs);
   NETTRACE_RETURN_IF_ERROR(writer_.WriteTraceBlock(info));
   return Drain();
 }
