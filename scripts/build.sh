@@ -29,14 +29,14 @@ site() {
   # The page and the worker need different libs (DOM vs WebWorker): two configs, one output.
   "$tsc" -p tsconfig.json
   "$tsc" -p tsconfig.worker.json
-  cp web/index.html web/style.css build/site/
+  cp web/index.html web/page.css web/analyzer.css build/site/
   cp build/wasm/wasm/nettrace_wasm.mjs build/wasm/wasm/nettrace_wasm.wasm build/site/
   mkdir -p build/site/samples
   gzip -dc tests/data/only_managed_samples.nettrace.gz >build/site/samples/only_managed_samples.nettrace
 
   # The npm package: the in-thread API with declarations, next to the wasm module.
   "$tsc" -p tsconfig.pkg.json
-  cp build/wasm/wasm/nettrace_wasm.mjs build/wasm/wasm/nettrace_wasm.wasm dist/
+  cp build/wasm/wasm/nettrace_wasm.mjs build/wasm/wasm/nettrace_wasm.wasm web/analyzer.css dist/
   cp wasm/nettrace_module.d.ts dist/nettrace_wasm.d.mts
   # The bin: a Node CLI over the package API (plain ESM, imports ../index.js).
   mkdir -p dist/bin

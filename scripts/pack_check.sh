@@ -14,7 +14,8 @@ tarball=$(npm pack --silent --pack-destination "$tmp/pack" | tail -n 1)
 listing=$(tar -tzf "$tmp/pack/$tarball" | sort)
 echo "packed $tarball ($(du -k "$tmp/pack/$tarball" | cut -f1) KiB, $(echo "$listing" | wc -l) files)"
 for f in package/dist/index.js package/dist/index.d.ts package/dist/nettrace_wasm.mjs package/dist/nettrace_wasm.wasm \
-  package/dist/nettrace_wasm.d.mts package/dist/engine/engine_worker.js package/dist/bin/nettrace-analyzer.mjs; do
+  package/dist/nettrace_wasm.d.mts package/dist/engine/engine_worker.js package/dist/bin/nettrace-analyzer.mjs \
+  package/dist/analyzer/element.js package/dist/analyzer/element.d.ts package/dist/analyzer.css; do
   grep -qx "$f" <<<"$listing" || { echo "pack_check: $f missing from the package" >&2; exit 1; }
 done
 
@@ -57,15 +58,21 @@ mkdir app
 cat >app/index.html <<'HTML'
 <!doctype html>
 <html><head><meta charset="utf-8"><link rel="icon" href="data:,"></head>
-<body><input type="file" id="file"><output id="result"></output><script type="module" src="./main.js"></script></body></html>
+<body><input type="file" id="file"><output id="result"></output>
+<div id="viewer" style="height: 500px"></div><script type="module" src="./main.js"></script></body></html>
 HTML
 cat >app/main.js <<'JS'
 import { openTrace } from 'nettrace-analyzer';
+import { mountAnalyzer } from 'nettrace-analyzer/element';
+const viewer = mountAnalyzer(document.getElementById('viewer'));
 document.getElementById('file').addEventListener('change', async (event) => {
   try {
     const trace = await openTrace(event.target.files[0]);
     const page = await trace.events({ limit: 3 });
-    window.__result = { ok: true, summaryJson: trace.summaryJson(), events: page.json.length };
+    await viewer.open(event.target.files[0]);
+    const styled = getComputedStyle(document.getElementById('viewer').shadowRoot.querySelector('.nta')).display === 'flex';
+    window.__result = { ok: true, summaryJson: trace.summaryJson(), events: page.json.length,
+      viewerEvents: viewer.summary?.eventCount ?? -1, styled };
     trace.close();
   } catch (e) {
     window.__result = { ok: false, error: String(e?.stack ?? e) };
@@ -81,6 +88,15 @@ echo "$native_summary" >expected-summary.json
 # The declarations resolve and are live (the @ts-expect-error must be needed).
 cat >check.ts <<'TS'
 import { openTrace, NetTraceError, type EventPage, type Histogram, type Summary, type TraceHandle } from 'nettrace-analyzer';
+import { mountAnalyzer, type AnalyzerSelection, type NetTraceAnalyzerElement } from 'nettrace-analyzer/element';
+export function embed(div: HTMLElement, element: NetTraceAnalyzerElement): void {
+  const viewer = mountAnalyzer(div, { sampleUrl: '/sample.nettrace' });
+  div.addEventListener('selection', (e) => console.log((e as CustomEvent<AnalyzerSelection>).detail.kind));
+  void viewer.open(new Blob([]), 'empty.nettrace');
+  void element.open(new Blob([])).then(() => element.summary?.eventCount);
+  // @ts-expect-error open() takes a Blob, URL or string
+  void element.open(42);
+}
 export async function count(bytes: Uint8Array): Promise<number> {
   const handle: TraceHandle = await openTrace(bytes, { chunkSize: 1 << 20 });
   const summary: Summary = handle.summary();
@@ -98,7 +114,7 @@ void openTrace(new Uint8Array(0), { chunkSize: 'big' });
 TS
 cat >tsconfig.json <<'JSON'
 { "compilerOptions": { "strict": true, "noEmit": true, "target": "ES2022", "module": "NodeNext",
-  "moduleResolution": "NodeNext", "lib": ["ES2022", "DOM"], "types": [] }, "files": ["check.ts"] }
+  "moduleResolution": "NodeNext", "lib": ["ES2022", "DOM", "DOM.Iterable"], "types": [] }, "files": ["check.ts"] }
 JSON
 "$repo/node_modules/.bin/tsc" -p tsconfig.json
 echo "consumer: TypeScript declarations type-check (NodeNext)"

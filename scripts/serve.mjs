@@ -28,10 +28,10 @@ const MIME = {
 };
 
 /**
- * Starts serving `root`.
+ * Starts serving `root`; `headers` go on every file response (e.g. a Content-Security-Policy).
  * @returns {Promise<{server: import('node:http').Server, url: string, close: () => Promise<void>}>}
  */
-export async function startServer({ root, port = 8080, host = '127.0.0.1', log = false }) {
+export async function startServer({ root, port = 8080, host = '127.0.0.1', log = false, headers = {} }) {
   const base = resolve(root);
   const server = createServer(async (req, res) => {
     const send = (code, text) => {
@@ -61,6 +61,7 @@ export async function startServer({ root, port = 8080, host = '127.0.0.1', log =
       'content-length': info.size,
       'cache-control': 'no-cache',
       'x-content-type-options': 'nosniff',
+      ...headers,
     });
     if (req.method === 'HEAD') return res.end();
     createReadStream(file).on('error', () => res.destroy()).pipe(res);

@@ -5,8 +5,9 @@
 #   3. ctest              Catch2 unit and end-to-end tests on the real corpus (on CI, or with
 #                         NETTRACE_SANITIZE=1, again under ASan + UBSan)
 #   4. node --test        wasm vs native byte-for-byte, and the JS API, in Node
-#   5. browser            the site in headless Chromium (tests/browser/run.mjs), and our
-#                         speedscope export opened by the real speedscope app
+#   5. browser            the site in headless Chromium (tests/browser/run.mjs), the
+#                         <nettrace-analyzer> element on a strict-CSP page (embed_check.mjs),
+#                         and our speedscope export opened by the real speedscope app
 #   6. npm pack           the package installed into an empty project and used
 #   7. CLR event table    regenerated and compared (only when the manifest is available)
 # A build failure stops at once; test suites all run, and the last line says which failed.
@@ -37,6 +38,7 @@ if [ "${CI:-}" = true ] || [ "${NETTRACE_SANITIZE:-}" = 1 ]; then
 fi
 suite "node tests" node --test tests/node/
 suite "browser test" node tests/browser/run.mjs
+suite "embedded component (strict CSP)" node tests/browser/embed_check.mjs
 suite "speedscope import" node tests/browser/speedscope_check.mjs
 suite "npm pack consumer" bash scripts/pack_check.sh
 if [ -f ../shared/reference/ClrEtwAll.man ] && [ -f scripts/gen_clr_events.py ]; then

@@ -11,6 +11,9 @@ import { join } from 'node:path';
 export async function appChecks({ browser, server, check, assert, traces, byName, nativeSummary, runNative, screenshots }) {
   const page = await browser.newPage({ viewport: { width: 1280, height: 720 }, acceptDownloads: true });
   const tmp = mkdtempSync(join(tmpdir(), 'nettrace-app-'));
+  await page.addInitScript(() => {
+    globalThis.appRoot = () => document.querySelector('nettrace-analyzer')?.shadowRoot ?? document;
+  });
   const pageErrors = [];
   page.on('pageerror', (e) => pageErrors.push(String(e)));
   page.on('console', (m) => {
@@ -35,7 +38,7 @@ export async function appChecks({ browser, server, check, assert, traces, byName
       }).sort(),
     );
   const eventCountShown = async () => {
-    await page.waitForFunction(() => document.getElementById('event-scroller').dataset.total !== undefined);
+    await page.waitForFunction(() => appRoot().getElementById('event-scroller').dataset.total !== undefined);
     return Number(await page.getAttribute('#event-scroller', 'data-total'));
   };
 
@@ -79,17 +82,17 @@ export async function appChecks({ browser, server, check, assert, traces, byName
     await open(heart.path);
     const type = heartSummary.types.find((t) => t.name === 'GC/SuspendEEStart');
     await page.click(`#summary-tables table[data-table="types"] tbody tr:has(td:text-is("${type.name}"))`);
-    await page.waitForFunction((n) => document.getElementById('event-scroller').dataset.total === String(n), type.count, { timeout: 20_000 });
+    await page.waitForFunction((n) => appRoot().getElementById('event-scroller').dataset.total === String(n), type.count, { timeout: 20_000 });
     const hash = new URL(page.url()).hash;
     assert(hash.includes('tab=events') && hash.includes('event=GC%2FSuspendEEStart'), `hash ${hash}`);
     // The same link, with the same file, reproduces the view.
     await open(heart.path, hash);
     assert(await page.getAttribute('#tab-events', 'aria-selected') === 'true', 'the events tab is selected');
-    await page.waitForFunction((n) => document.getElementById('event-scroller').dataset.total === String(n), type.count, { timeout: 20_000 });
+    await page.waitForFunction((n) => appRoot().getElementById('event-scroller').dataset.total === String(n), type.count, { timeout: 20_000 });
     // A time range narrows it further.
     await page.fill('#f-to', '100');
     await page.dispatchEvent('#f-to', 'change');
-    await page.waitForFunction((n) => Number(document.getElementById('event-scroller').dataset.total) < n, type.count, { timeout: 20_000 });
+    await page.waitForFunction((n) => Number(appRoot().getElementById('event-scroller').dataset.total) < n, type.count, { timeout: 20_000 });
   });
 
   await check('app timeline: the brush narrows the event count, the chip clears it', async () => {
@@ -102,7 +105,7 @@ export async function appChecks({ browser, server, check, assert, traces, byName
     await page.mouse.down();
     await page.mouse.move(box.x + box.width * 0.5, box.y + box.height / 2, { steps: 5 });
     await page.mouse.up();
-    await page.waitForFunction((n) => Number(document.getElementById('event-scroller').dataset.total) < n, all, { timeout: 20_000 });
+    await page.waitForFunction((n) => Number(appRoot().getElementById('event-scroller').dataset.total) < n, all, { timeout: 20_000 });
     const narrowed = Number(await page.getAttribute('#event-scroller', 'data-total'));
     assert(narrowed > 0, 'some events are in the range');
     assert(!(await page.locator('#range-chip').isHidden()), 'the range chip shows');
@@ -115,23 +118,23 @@ export async function appChecks({ browser, server, check, assert, traces, byName
     assert(lines.length === narrowed, `page ${narrowed} events, native ${lines.length} in ${from}–${to} ms`);
     await page.screenshot({ path: join(screenshots, 'app-events-range.png') });
     await page.click('#range-clear');
-    await page.waitForFunction((n) => Number(document.getElementById('event-scroller').dataset.total) === n, all, { timeout: 20_000 });
+    await page.waitForFunction((n) => Number(appRoot().getElementById('event-scroller').dataset.total) === n, all, { timeout: 20_000 });
     assert(await page.locator('#range-chip').isHidden(), 'the chip is gone');
   });
 
   await check('app: a second trace opened in the same page replaces the first in every view', async () => {
     await open(heart.path);
     await page.click('#tab-flame');
-    await page.waitForFunction(() => Number(document.getElementById('g-canvas-box').dataset.nodes ?? 0) > 1, null, { timeout: 30_000 });
+    await page.waitForFunction(() => Number(appRoot().getElementById('g-canvas-box').dataset.nodes ?? 0) > 1, null, { timeout: 30_000 });
     await page.click('#tab-events');
     await eventCountShown();
     const sample = byName('only_managed_samples');
     const expected = nativeSummary(sample.path);
     await page.setInputFiles('#file', sample.path);
-    await page.waitForFunction((n) => document.getElementById('event-scroller').dataset.total === String(n), expected.eventCount, { timeout: 30_000 });
+    await page.waitForFunction((n) => appRoot().getElementById('event-scroller').dataset.total === String(n), expected.eventCount, { timeout: 30_000 });
     await page.waitForSelector('.vt-row[data-index]');
     await page.click('#tab-flame');
-    await page.waitForFunction(() => !/Computing/.test(document.getElementById('g-message').textContent), null, { timeout: 30_000 });
+    await page.waitForFunction(() => !/Computing/.test(appRoot().getElementById('g-message').textContent), null, { timeout: 30_000 });
     const top = await page.textContent('#g-top');
     assert(!top.includes('HeartRateMonitor'), 'the flame graph shows the new trace');
   });
@@ -156,7 +159,7 @@ export async function appChecks({ browser, server, check, assert, traces, byName
     await page.focus('#tab-summary');
     await page.keyboard.press('ArrowRight');
     assert(await page.getAttribute('#tab-events', 'aria-selected') === 'true', 'ArrowRight selects Events');
-    assert(await page.evaluate(() => document.activeElement?.id) === 'tab-events', 'focus follows');
+    assert(await page.evaluate(() => appRoot().activeElement?.id) === 'tab-events', 'focus follows');
     await page.keyboard.press('ArrowLeft');
     assert(await page.getAttribute('#tab-summary', 'aria-selected') === 'true', 'ArrowLeft selects Summary');
   });
@@ -164,7 +167,7 @@ export async function appChecks({ browser, server, check, assert, traces, byName
   await check('app flame graph: named managed frames, search finds HeartRateMonitor.Program.Main', async () => {
     await open(heart.path);
     await page.click('#tab-flame');
-    await page.waitForFunction(() => Number(document.getElementById('g-canvas-box').dataset.nodes ?? 0) > 1 || /Could not/.test(document.getElementById('g-message').textContent), null, { timeout: 30_000 });
+    await page.waitForFunction(() => Number(appRoot().getElementById('g-canvas-box').dataset.nodes ?? 0) > 1 || /Could not/.test(appRoot().getElementById('g-message').textContent), null, { timeout: 30_000 });
     const message = await page.textContent('#g-message');
     assert(!/Could not/.test(message), message);
     const top = await page.textContent('#g-top');
@@ -252,15 +255,15 @@ export async function appChecks({ browser, server, check, assert, traces, byName
     await page.waitForSelector('#event-detail[data-index]');
     assert((await page.textContent('#event-detail')).includes('<svg onload=p()> / <b>bad</b>'), 'the detail shows the names as text');
     await page.selectOption('#f-provider', 'Microsoft-DotNETCore-EventPipe');
-    await page.waitForFunction(() => document.querySelector('.vt-row[data-index] .c-fields')?.textContent.includes('<img'), null, { timeout: 20_000 });
+    await page.waitForFunction(() => appRoot().querySelector('.vt-row[data-index] .c-fields')?.textContent.includes('<img'), null, { timeout: 20_000 });
     await page.click('.vt-row[data-index]');
-    await page.waitForFunction(() => document.getElementById('event-detail').textContent.includes('<img src=x onerror=p()>'), null, { timeout: 20_000 });
+    await page.waitForFunction(() => appRoot().getElementById('event-detail').textContent.includes('<img src=x onerror=p()>'), null, { timeout: 20_000 });
     await page.screenshot({ path: join(screenshots, 'app-markup-as-text.png') });
     await page.click('#tab-flame');
     await page.waitForTimeout(300);
     const found = await page.evaluate(() => ({
       pwned: window.__pwned ?? 0,
-      elements: document.querySelectorAll('main svg, main img, main b').length,
+      elements: appRoot().querySelectorAll('main svg, main img, main b').length,
     }));
     assert(found.pwned === 0 && found.elements === 0, `markup from the trace was interpreted: ${JSON.stringify(found)}`);
   });
@@ -278,7 +281,7 @@ export async function appChecks({ browser, server, check, assert, traces, byName
       await page.waitForSelector('#event-detail[data-index]');
       await page.screenshot({ path: join(screenshots, `app-events-${scheme}.png`) });
       await page.click('#tab-flame');
-      await page.waitForFunction(() => document.getElementById('g-canvas-box').dataset.nodes !== undefined || /Could not/.test(document.getElementById('g-message').textContent), null, { timeout: 30_000 });
+      await page.waitForFunction(() => appRoot().getElementById('g-canvas-box').dataset.nodes !== undefined || /Could not/.test(appRoot().getElementById('g-message').textContent), null, { timeout: 30_000 });
       await page.fill('#g-search', 'HeartRateMonitor');
       await page.screenshot({ path: join(screenshots, `app-flame-${scheme}.png`) });
     }
@@ -296,7 +299,7 @@ export async function appChecks({ browser, server, check, assert, traces, byName
     const expected = native.processes.map((p) => `${p.pid} ${p.name}`).sort();
     assert(JSON.stringify(rows.map((r) => `${r[0]} ${r[1]}`).sort()) === JSON.stringify(expected), `processes shown: ${JSON.stringify(rows)}`);
     await page.click('#tab-flame');
-    const topShows = (text) => page.waitForFunction((t) => (document.getElementById('g-top').textContent ?? '').includes(t), text, { timeout: 30_000 });
+    const topShows = (text) => page.waitForFunction((t) => (appRoot().getElementById('g-top').textContent ?? '').includes(t), text, { timeout: 30_000 });
     // CPU samples are the default stacks of such a trace; named from in-trace symbols.
     assert(await page.inputValue('#g-event') === 'cpu', 'cpu is the default event');
     const cpuTop = JSON.parse(runNative('top', path, ['--event', 'cpu']).stdout.toString('utf8')).functions[0].name;

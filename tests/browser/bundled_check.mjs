@@ -1,7 +1,8 @@
 // The npm package bundled by Vite into a consumer's app (scripts/pack_check.sh builds it):
 // the app's page opens a trace File with openTrace() in headless Chromium. Checks that the
 // bundler found the .wasm and the engine worker (both located relative to the module) and
-// that the summary equals the native one.
+// that the summary equals the native one; and mountAnalyzer() from 'nettrace-analyzer/element'
+// shows the same trace with its stylesheet (analyzer.css, also located relative to the module).
 //   node tests/browser/bundled_check.mjs APP_DIST_DIR TRACE EXPECTED_SUMMARY_JSON_FILE
 import { readFileSync } from 'node:fs';
 import { chromium } from 'playwright-core';
@@ -28,8 +29,10 @@ try {
   if (!got.ok) throw new Error(got.error);
   if (got.summaryJson !== expected) throw new Error('the bundled app summary differs from the native one');
   if (got.events !== 3) throw new Error(`events page of ${got.events}`);
+  if (got.viewerEvents !== JSON.parse(expected).eventCount) throw new Error(`mountAnalyzer() showed ${got.viewerEvents} events`);
+  if (!got.styled) throw new Error('the analyzer stylesheet was not bundled or not applied');
   if (errors.length) throw new Error(`page errors: ${errors.join('; ')}`);
-  console.log('consumer: the Vite-bundled app opened the trace in Chromium (worker + wasm found by the bundler)');
+  console.log('consumer: the Vite-bundled app opened the trace in Chromium (worker + wasm found by the bundler), and so did mountAnalyzer() (with its stylesheet)');
 } catch (e) {
   console.error(`bundled_check: ${e.message}`);
   failed = true;

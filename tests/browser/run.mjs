@@ -56,6 +56,11 @@ const browser = await chromium.launch({
   ],
 });
 const page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
+// The app is one <nettrace-analyzer>: its DOM is in an open shadow root. playwright's CSS
+// selectors ('#file') pierce it; code run in the page uses appRoot().
+await page.addInitScript(() => {
+  globalThis.appRoot = () => document.querySelector('nettrace-analyzer')?.shadowRoot ?? document;
+});
 const pageErrors = [];
 page.on('pageerror', (e) => pageErrors.push(String(e)));
 page.on('console', (m) => {
@@ -66,14 +71,14 @@ page.on('console', (m) => {
 async function waitForResult() {
   await page.waitForSelector('#result:is([data-state="done"], [data-state="error"])', { timeout: 60_000 });
   return page.evaluate(() => {
-    const result = document.getElementById('result');
-    const text = document.getElementById('summary').textContent;
+    const result = appRoot().getElementById('result');
+    const text = appRoot().getElementById('summary').textContent;
     return {
       state: result.dataset.state,
       progressCount: Number(result.dataset.progressCount ?? 0),
-      status: document.getElementById('status').textContent,
+      status: appRoot().getElementById('status').textContent,
       summary: text ? JSON.parse(text) : null,
-      headline: document.getElementById('headline').textContent,
+      headline: appRoot().getElementById('headline').textContent,
     };
   });
 }
@@ -144,7 +149,7 @@ try {
     const shown = await waitForResult();
     assert(shown.state === 'done', `state ${shown.state}: ${shown.status}`);
     assert(shown.headline.includes(name), 'the name is shown verbatim');
-    const injected = await page.evaluate(() => document.querySelectorAll('main img').length + (window.__pwned ?? 0));
+    const injected = await page.evaluate(() => appRoot().querySelectorAll('main img').length + (window.__pwned ?? 0));
     assert(injected === 0, 'markup from the file name was interpreted');
   });
 

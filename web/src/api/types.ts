@@ -23,6 +23,8 @@ export interface EventQuery {
   /** Inclusive time range, ms from the trace's sync time. */
   fromMs?: number;
   toMs?: number;
+  /** Case-insensitive text in the provider, event name, thread or any decoded field. */
+  text?: string;
   /** Page: skip this many matches, return at most `limit` (default 100). */
   offset?: number;
   limit?: number;

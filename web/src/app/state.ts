@@ -1,5 +1,5 @@
 // web/src/app — the view state that a link reproduces, kept in the URL hash:
-//   #tab=events&provider=…&event=…&thread=…&from=…&to=…&type=…&inverted=1
+//   #tab=events&provider=…&event=…&thread=…&text=…&from=…&to=…&type=…&process=…&inverted=1&timeline=type
 // Values are URL-encoded by URLSearchParams; absent keys mean "any".
 
 export type Tab = 'summary' | 'events' | 'flame';
@@ -11,26 +11,47 @@ export interface ViewState {
   provider: string;
   event: string;
   thread: string;
+  /** Free text searched in names and decoded fields. */
+  text: string;
   fromMs: string;
   toMs: string;
   /** Flame graph: the event type whose stacks are drawn, thread filter, inverted. */
   stackEvent: string;
   stackThread: string;
+  /** Flame graph: only this process's stacks (multi-process traces). */
+  process: string;
   inverted: boolean;
+  /** Timeline series: one per provider, or one per event type of the event filter. */
+  timelineBy: 'provider' | 'type';
 }
 
 export function defaultState(): ViewState {
-  return { tab: 'summary', provider: '', event: '', thread: '', fromMs: '', toMs: '', stackEvent: '', stackThread: '', inverted: false };
+  return {
+    tab: 'summary',
+    provider: '',
+    event: '',
+    thread: '',
+    text: '',
+    fromMs: '',
+    toMs: '',
+    stackEvent: '',
+    stackThread: '',
+    process: '',
+    inverted: false,
+    timelineBy: 'provider',
+  };
 }
 
-const KEYS: Record<Exclude<keyof ViewState, 'tab' | 'inverted'>, string> = {
+const KEYS: Record<Exclude<keyof ViewState, 'tab' | 'inverted' | 'timelineBy'>, string> = {
   provider: 'provider',
   event: 'event',
   thread: 'thread',
+  text: 'text',
   fromMs: 'from',
   toMs: 'to',
   stackEvent: 'type',
   stackThread: 'stackThread',
+  process: 'process',
 };
 
 export function readHash(hash: string): ViewState {
@@ -40,6 +61,7 @@ export function readHash(hash: string): ViewState {
   if (tab !== null && (TABS as readonly string[]).includes(tab)) state.tab = tab as Tab;
   for (const [field, key] of Object.entries(KEYS) as [keyof typeof KEYS, string][]) state[field] = params.get(key) ?? '';
   state.inverted = params.get('inverted') === '1';
+  state.timelineBy = params.get('timeline') === 'type' ? 'type' : 'provider';
   return state;
 }
 
@@ -50,5 +72,6 @@ export function writeHash(state: ViewState): string {
     if (state[field] !== '') params.set(key, state[field]);
   }
   if (state.inverted) params.set('inverted', '1');
+  if (state.timelineBy === 'type') params.set('timeline', 'type');
   return `#${params.toString()}`;
 }

@@ -9,6 +9,8 @@ export interface Column<Row> {
   /** Sort key; numbers sort descending first, strings ascending. */
   key: (row: Row) => number | string;
   numeric?: boolean;
+  /** Cell content other than text (e.g. a button); `text` still names it for sorting. */
+  cell?: (row: Row) => Node | null;
 }
 
 export interface SortableTableOptions<Row> {
@@ -66,7 +68,13 @@ export function sortableTable<Row>(options: SortableTableOptions<Row>): HTMLTabl
     body.replaceChildren(
       ...sorted.map((row) => {
         const tr = h('tr', { class: options.rowClass?.(row) ?? '' });
-        for (const column of columns) tr.append(h('td', { text: column.text(row), class: column.numeric === true ? 'num' : '' }));
+        for (const column of columns) {
+          const content = column.cell?.(row);
+          const td = h('td', { class: column.numeric === true ? 'num' : '' });
+          if (content === undefined) td.textContent = column.text(row);
+          else if (content !== null) td.append(content);
+          tr.append(td);
+        }
         const onActivate = options.onActivate;
         if (onActivate !== undefined) {
           tr.tabIndex = 0;

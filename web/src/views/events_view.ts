@@ -33,6 +33,8 @@ export class EventTable {
   private readonly rowsLayer: HTMLElement;
   private scale = 1;
   private frame = 0;
+  /** Called when a row is selected (click, keys), with its event once it is known. */
+  onSelect: ((event: TraceEvent) => void) | null = null;
 
   constructor(
     private trace: TraceHandle,
@@ -169,7 +171,10 @@ export class EventTable {
     else if (row >= first + visible) this.scroller.scrollTop = this.scrollTopFor(row - visible + 1) + (this.scale === 1 ? 1 : 0);
     this.render();
     const event = this.eventAt(row);
-    if (event !== null) void this.showDetail(event.index);
+    if (event !== null) {
+      this.onSelect?.(event);
+      void this.showDetail(event.index);
+    }
     else {
       // Its page is loading: show the detail once it arrives.
       const generation = this.generation;

@@ -22,6 +22,8 @@ export class FlameGraph {
   private matched: Uint8Array = new Uint8Array(0);
   private searchText = '';
   private readonly context: CanvasRenderingContext2D;
+  /** Called when the zoom changes to another node, with that node's frame name. */
+  onZoom: ((name: string) => void) | null = null;
 
   constructor(
     private readonly canvas: HTMLCanvasElement,
@@ -73,6 +75,7 @@ export class FlameGraph {
   }
 
   zoomTo(node: number): void {
+    if (node !== this.zoom && node > 0) this.onZoom?.(this.name(node));
     this.zoom = node;
     this.hover = -1;
     this.tooltip.hidden = true;

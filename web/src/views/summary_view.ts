@@ -10,9 +10,13 @@ export interface EventType {
   name: string;
   eventId: number;
   count: number;
+  /** Events of the type that carry a stack; undefined when the summary does not say. */
+  withStacks: number | undefined;
 }
 export interface ThreadInfo {
   threadId: number;
+  /** The thread's name when the trace gives one (v6 thread blocks), else "". */
+  name: string;
   processId: number | null;
   eventCount: number;
   droppedEvents: number;
@@ -38,6 +42,7 @@ export function eventTypes(summary: Summary): EventType[] {
     name: str(field(t, 'name')) ?? '',
     eventId: num(field(t, 'eventId')) ?? 0,
     count: num(field(t, 'count')) ?? 0,
+    withStacks: num(field(t, 'withStacks')) ?? undefined,
   }));
 }
 
@@ -46,6 +51,7 @@ export function threads(summary: Summary): ThreadInfo[] {
   if (!Array.isArray(list)) return [];
   return list.map((t: unknown) => ({
     threadId: num(field(t, 'threadId')) ?? 0,
+    name: str(field(t, 'name')) ?? '',
     processId: num(field(t, 'processId')),
     eventCount: num(field(t, 'eventCount')) ?? 0,
     droppedEvents: num(field(t, 'droppedEvents')) ?? 0,
@@ -85,6 +91,8 @@ export interface SummaryViewOptions {
   partial: boolean;
   /** Click on an event type: filter the event table by it. */
   onPickType: ((type: EventType) => void) | null;
+  /** The "Flame graph" button of an event type with stacks: show their flame graph. */
+  onStacksOfType: ((type: EventType) => void) | null;
   onPickThread: ((thread: ThreadInfo) => void) | null;
 }
 
@@ -162,6 +170,9 @@ export function renderSummary(summary: Summary, headline: HTMLElement, tables: H
           { label: 'Id', text: (t) => String(t.eventId), key: (t) => t.eventId, numeric: true },
           { label: 'Count', text: (t) => fmt(t.count), key: (t) => t.count, numeric: true },
           { label: 'Share', text: (t) => percent(t.count, total), key: (t) => t.count, numeric: true },
+          ...(types.some((t) => t.withStacks !== undefined)
+            ? [{ label: 'With stacks', text: (t: EventType) => fmt(t.withStacks ?? 0), key: (t: EventType) => t.withStacks ?? 0, numeric: true, cell: (t: EventType) => stacksCell(t, options.onStacksOfType) }]
+            : []),
         ],
         ...(options.onPickType === null ? {} : { onActivate: options.onPickType, rowTitle: 'Show these events in the event table' }),
       })),
@@ -198,6 +209,7 @@ export function renderSummary(summary: Summary, headline: HTMLElement, tables: H
         rowClass: (t) => (t.droppedEvents > 0 ? 'warn' : ''),
         columns: [
           { label: 'Thread id', text: (t) => String(t.threadId), key: (t) => t.threadId, numeric: true },
+          ...(threadList.some((t) => t.name !== '') ? [{ label: 'Name', text: (t: ThreadInfo) => t.name, key: (t: ThreadInfo) => t.name }] : []),
           { label: 'Process id', text: (t) => (t.processId === null ? '' : String(t.processId)), key: (t) => t.processId ?? -1, numeric: true },
           { label: 'Events', text: (t) => fmt(t.eventCount), key: (t) => t.eventCount, numeric: true },
           { label: 'Dropped', text: (t) => fmt(t.droppedEvents), key: (t) => t.droppedEvents, numeric: true },
@@ -210,6 +222,22 @@ export function renderSummary(summary: Summary, headline: HTMLElement, tables: H
   if (dropped > 0 && Array.isArray(ranges) && ranges.length > 0) {
     tables.append(h('p', { class: 'warn', text: `${fmt(dropped)} events were dropped by the runtime (${fmt(ranges.length)} gaps in sequence numbers).` }));
   }
+}
+
+/** The count of events with stacks and, when there are some, a button to their flame graph. */
+function stacksCell(type: EventType, onStacks: ((type: EventType) => void) | null): Node {
+  const n = type.withStacks ?? 0;
+  const cell = h('span', { class: 'stacks-cell' }, fmt(n));
+  if (n > 0 && onStacks !== null) {
+    const button = h('button', { text: 'Flame graph', class: 'small', attrs: { type: 'button', title: `Flame graph of the ${type.name} stacks` } });
+    button.addEventListener('click', (e) => {
+      e.stopPropagation(); // not also the row's "filter the event table"
+      onStacks(type);
+    });
+    button.addEventListener('keydown', (e) => e.stopPropagation());
+    cell.append(button);
+  }
+  return cell;
 }
 
 function tagged(name: string, table: HTMLTableElement): HTMLTableElement {

@@ -1,0 +1,666 @@
+// web/src/analyzer — one analyzer instance: a landing area (drop zone, file picker, sample,
+// open from URL), then three views of the opened trace — Summary, Events (virtualized table),
+// Flame graph (with top functions and a sandwich) — under a timeline whose brush narrows them
+// all, plus exports. It lives in a shadow root (see element.ts), talks to the engine in a
+// worker, and tells its host what happens through DOM events (load, error, selection).
+// Trace strings are data: every value reaches the DOM through textContent, never as HTML.
+import type { Progress, Summary } from '../api/types.js';
+import { NetTraceError } from '../api/types.js';
+import type { StackQuery, TraceHandle } from '../api/handle.js';
+import { openTraceInWorker } from '../engine/worker_client.js';
+import { defaultState, readHash, TABS, writeHash } from '../app/state.js';
+import type { Tab, ViewState } from '../app/state.js';
+import { download, fillSelect, fmt, formatBytes, h, percent } from '../ui/dom.js';
+import { sortableTable } from '../ui/sortable_table.js';
+import { EventTable } from '../views/events_view.js';
+import type { EventFilter } from '../views/events_view.js';
+import { FlameGraph } from '../views/flame_view.js';
+import { eventTypes, processes, renderSummary, threads } from '../views/summary_view.js';
+import { Timeline } from '../views/timeline_view.js';
+import { buildLayout } from './layout.js';
+
+export interface AnalyzerOptions {
+  /** Keep the view state in the page's URL hash, so that a link reproduces the view (the
+   *  full-page app does; an embedded analyzer leaves its host page's URL alone). */
+  syncHash?: boolean;
+  /** A trace that "Try the sample trace" opens; the button is hidden without one. */
+  sampleUrl?: string;
+  /** The engine's module worker script (default: engine/engine_worker.js beside this module). */
+  workerUrl?: URL | string;
+}
+
+/** `detail` of the `selection` event. */
+export type AnalyzerSelection =
+  | { kind: 'range'; fromMs: number | null; toMs: number | null }
+  | { kind: 'event'; index: number; provider: string; name: string; timeMs: number }
+  | { kind: 'frame'; name: string };
+
+/** `detail` of the `load` event. */
+export interface AnalyzerLoad {
+  name: string;
+  summary: Summary;
+}
+
+/** `detail` of the `error` event: the reason reading stopped, with what was read before. */
+export interface AnalyzerError {
+  name: string;
+  code: string;
+  offset: number | null;
+  message: string;
+  partial: Summary | null;
+}
+
+export interface AnalyzerInstance {
+  /** Opens a trace: a File/Blob, or a URL to fetch. Resolves when it has been read (or has
+   *  failed: the failure is shown and reported through the `error` event, not thrown). */
+  open(source: Blob | URL | string, name?: string): Promise<void>;
+  /** The trace shown, or null. */
+  readonly trace: TraceHandle | null;
+  /** Its summary (the partial one after a fatal error), or null. */
+  readonly summary: Summary | null;
+  /** Ends the worker and removes listeners outside the shadow root. */
+  destroy(): void;
+}
+
+const EXPORTS = {
+  speedscope: { ext: 'speedscope.json', type: 'application/json' },
+  chrome: { ext: 'chrome.json', type: 'application/json' },
+  folded: { ext: 'folded.txt', type: 'text/plain' },
+  csv: { ext: 'csv', type: 'text/csv' },
+} as const;
+
+/** Event types first offered for stacks: CPU samples (sample profiler, Linux profilers). */
+const PREFERRED_STACKS = ['Thread/Sample', 'cpu', 'GC/AllocationTick', 'Exception/Start'];
+
+const finite = (text: string): number | undefined => (text !== '' && Number.isFinite(Number(text)) ? Number(text) : undefined);
+
+/** Builds an analyzer in `root` (a shadow root of `host`, which receives its events). */
+export function createAnalyzer(host: HTMLElement, root: ShadowRoot, options: AnalyzerOptions = {}): AnalyzerInstance {
+  root.append(buildLayout());
+  const byId = <T extends HTMLElement>(id: string): T => {
+    const element = root.getElementById(id);
+    if (element === null) throw new Error(`#${id} is missing from the analyzer's layout`);
+    return element as T;
+  };
+  const emit = <T>(type: string, detail: T): void => void host.dispatchEvent(new CustomEvent<T>(type, { detail }));
+
+  const drop = byId<HTMLElement>('drop');
+  const fileInput = byId<HTMLInputElement>('file');
+  const sampleButton = byId<HTMLButtonElement>('sample');
+  const urlInput = byId<HTMLInputElement>('url');
+  const cancelButton = byId<HTMLButtonElement>('cancel');
+  const progressBar = byId<HTMLProgressElement>('progress');
+  const progressText = byId<HTMLElement>('progress-text');
+  const statusLine = byId<HTMLElement>('status');
+  const result = byId<HTMLElement>('result');
+  const resultTitle = byId<HTMLElement>('result-title');
+  const headline = byId<HTMLElement>('headline');
+  const summaryTables = byId<HTMLElement>('summary-tables');
+  const summaryPre = byId<HTMLElement>('summary');
+  const tabList = byId<HTMLElement>('tabs');
+  const landing = byId<HTMLElement>('landing');
+  const fileNameLine = byId<HTMLElement>('file-name');
+  const exportsBar = byId<HTMLElement>('exports');
+  const timelineBox = byId<HTMLElement>('timeline');
+  const rangeChip = byId<HTMLElement>('range-chip');
+  const timelineGroup = byId<HTMLSelectElement>('t-group');
+  const tabButtons = new Map<Tab, HTMLButtonElement>(TABS.map((t) => [t, byId<HTMLButtonElement>(`tab-${t}`)]));
+  const panels = new Map<Tab, HTMLElement>(TABS.map((t) => [t, byId<HTMLElement>(`view-${t}`)]));
+
+  /** The trace shown; closed (its worker ended) when another one is opened. */
+  let shown: TraceHandle | null = null;
+  let shownSummary: Summary | null = null;
+  let shownName = '';
+  let current: AbortController | null = null;
+  let state: ViewState = options.syncHash === true ? readHash(location.hash) : defaultState();
+  let eventTable: EventTable | null = null;
+  let eventTableTrace: TraceHandle | null = null;
+  let flame: FlameGraph | null = null;
+  /** The stack query the flame graph shows (also what speedscope/folded exports take). */
+  let flameQueryKey = '';
+  let timelineKey = '';
+  let eventFiltersApplied = '';
+  const timeline = new Timeline(byId('timeline-canvas'), byId('timeline-legend'), (range) => {
+    state = { ...state, fromMs: range === null ? '' : range[0].toFixed(3), toMs: range === null ? '' : range[1].toFixed(3) };
+    rangeChanged();
+  });
+
+  // ---- state and tabs --------------------------------------------------------------------
+
+  function saveState(): void {
+    if (options.syncHash === true) history.replaceState(null, '', writeHash(state));
+  }
+
+  function showTab(tab: Tab, focus = false): void {
+    state.tab = tab;
+    result.dataset['tab'] = tab;
+    for (const [t, button] of tabButtons) {
+      const selected = t === tab;
+      button.setAttribute('aria-selected', String(selected));
+      button.tabIndex = selected ? 0 : -1;
+      panels.get(t)!.hidden = !selected;
+    }
+    if (focus) tabButtons.get(tab)!.focus();
+    saveState();
+    if (tab === 'events') void showEvents().catch(reportUnexpected);
+    if (tab === 'flame') void showFlame().catch(reportFlameError);
+  }
+
+  for (const [tab, button] of tabButtons) {
+    button.addEventListener('click', () => {
+      if (!button.disabled) showTab(tab);
+    });
+    button.addEventListener('keydown', (e) => {
+      const enabled = TABS.filter((t) => !tabButtons.get(t)!.disabled);
+      const i = enabled.indexOf(tab);
+      const next =
+        e.key === 'ArrowRight' ? enabled[(i + 1) % enabled.length]
+        : e.key === 'ArrowLeft' ? enabled[(i - 1 + enabled.length) % enabled.length]
+        : e.key === 'Home' ? enabled[0]
+        : e.key === 'End' ? enabled.at(-1)
+        : undefined;
+      if (next !== undefined) {
+        e.preventDefault();
+        showTab(next, true);
+      }
+    });
+  }
+
+  // ---- loading ---------------------------------------------------------------------------
+
+  function showProgress(p: Progress, progressCount: number): void {
+    progressBar.hidden = false;
+    progressBar.max = Math.max(1, p.total || p.bytes);
+    progressBar.value = p.bytes;
+    const of = p.total > 0 ? ` of ${formatBytes(p.total)} (${percent(p.bytes, p.total)})` : '';
+    progressText.textContent = `${p.phase === 'done' ? 'Indexed' : 'Reading'}: ${formatBytes(p.bytes)}${of} · ${fmt(p.events)} events`;
+    result.dataset['progressCount'] = String(progressCount);
+  }
+
+  function resetViews(): void {
+    shown?.close();
+    shown = null;
+    shownSummary = null;
+    // The views (and their listeners) are kept for the next trace: they get its data.
+    eventFiltersApplied = '';
+    flameQueryKey = '';
+    timelineKey = '';
+    byId('g-top').replaceChildren();
+    byId('g-sandwich').replaceChildren();
+    headline.replaceChildren();
+    summaryTables.replaceChildren();
+    summaryPre.textContent = '';
+    resultTitle.hidden = true;
+    tabList.hidden = true;
+    exportsBar.hidden = true;
+    timelineBox.hidden = true;
+    for (const panel of panels.values()) panel.hidden = true;
+  }
+
+  async function load(source: Blob | string, name: string, size: number): Promise<void> {
+    current?.abort();
+    const controller = new AbortController();
+    current = controller;
+    let progressCount = 0;
+    resetViews();
+    result.dataset['state'] = 'reading';
+    result.dataset['progressCount'] = '0';
+    statusLine.classList.remove('error');
+    statusLine.textContent = `Reading ${name}…`;
+    fileNameLine.textContent = name;
+    progressText.textContent = '';
+    cancelButton.hidden = false;
+    const started = performance.now();
+    try {
+      const opened = await openTraceInWorker(source, {
+        signal: controller.signal,
+        onProgress: (p) => showProgress(p, ++progressCount),
+        ...(options.workerUrl === undefined ? {} : { workerUrl: options.workerUrl }),
+      });
+      if (current !== controller) {
+        opened.close();
+        return;
+      }
+      shown = opened;
+      progressBar.hidden = true;
+      progressText.textContent = '';
+      const seconds = (performance.now() - started) / 1000;
+      statusLine.textContent = `Read ${name}: ${fmt(opened.summary().eventCount)} events in ${seconds.toFixed(2)} s.`;
+      showTrace(opened.summary(), name, size || opened.bytes, seconds, false);
+      result.dataset['state'] = 'done';
+      void showTimeline().catch(reportUnexpected);
+      emit<AnalyzerLoad>('load', { name, summary: opened.summary() });
+    } catch (e) {
+      if (current !== controller) return;
+      const seconds = (performance.now() - started) / 1000;
+      statusLine.classList.add('error');
+      if (e instanceof NetTraceError) {
+        const where = e.offset === null ? '' : ` at byte offset ${fmt(e.offset)}`;
+        const kept = e.partial === null ? '' : ' The summary below is what was read before that point.';
+        statusLine.textContent =
+          e.code === 'cancelled' ? 'Cancelled.' : `Could not read all of ${name}: ${e.code}${where}: ${e.reason}.${kept}`;
+        if (e.partial !== null) showTrace(e.partial, name, size, seconds, true);
+        emit<AnalyzerError>('error', { name, code: e.code, offset: e.offset, message: e.reason, partial: e.partial });
+      } else {
+        const message = e instanceof Error ? e.message : String(e);
+        statusLine.textContent = `Failed: ${message}`;
+        emit<AnalyzerError>('error', { name, code: 'source', offset: null, message, partial: null });
+      }
+      result.dataset['state'] = 'error';
+    } finally {
+      if (current === controller) {
+        cancelButton.hidden = true;
+        current = null;
+      }
+    }
+  }
+
+  function showTrace(summary: Summary, name: string, size: number, seconds: number, partial: boolean): void {
+    shownSummary = summary;
+    shownName = name;
+    landing.hidden = true;
+    tabList.hidden = false;
+    exportsBar.hidden = shown === null;
+    for (const t of ['events', 'flame'] as const) {
+      const button = tabButtons.get(t)!;
+      button.disabled = shown === null;
+      button.title = shown === null ? 'Not available: the trace could not be read to its end' : '';
+    }
+    resultTitle.hidden = false;
+    resultTitle.textContent = partial ? 'Summary of what was read before the error' : 'Summary';
+    renderSummary(summary, headline, summaryTables, {
+      fileName: name,
+      fileSize: size,
+      readSeconds: seconds,
+      partial,
+      onPickType:
+        shown === null ? null : (t) => {
+          state = { ...state, provider: t.provider, event: t.name, thread: '', text: '' };
+          eventFiltersApplied = '';
+          showTab('events');
+          void showTimeline().catch(reportUnexpected);
+        },
+      onStacksOfType:
+        shown === null ? null : (t) => {
+          state = { ...state, stackEvent: t.name };
+          showTab('flame');
+        },
+      onPickThread:
+        shown === null ? null : (t) => {
+          state = { ...state, provider: '', event: '', thread: String(t.threadId), text: '' };
+          eventFiltersApplied = '';
+          showTab('events');
+          void showTimeline().catch(reportUnexpected);
+        },
+    });
+    summaryPre.textContent = JSON.stringify(summary, null, 2);
+    setUpFilters(summary);
+    showTab(shown === null ? 'summary' : state.tab);
+  }
+
+  // ---- timeline and the time range (applies to the event table and the flame graph) ------
+
+  /** Stacked by provider over every event, or by event type over the event filter's types. */
+  async function showTimeline(): Promise<void> {
+    const trace = shown;
+    if (trace === null) return;
+    timelineGroup.value = state.timelineBy;
+    const byType = state.timelineBy === 'type';
+    const query = {
+      buckets: 400,
+      groupBy: byType ? ('eventType' as const) : ('provider' as const),
+      ...(byType && state.provider !== '' ? { provider: state.provider } : {}),
+      ...(byType && state.event !== '' ? { name: state.event } : {}),
+      ...(byType && finite(state.thread) !== undefined ? { thread: finite(state.thread)! } : {}),
+    };
+    const key = JSON.stringify(query);
+    if (key === timelineKey) return;
+    timelineKey = key;
+    const histogram = await trace.histogram(query);
+    if (shown !== trace || key !== timelineKey) return;
+    timelineBox.hidden = false;
+    timelineBox.dataset['series'] = String(histogram.series.length);
+    timeline.setData(histogram);
+    showRange();
+  }
+
+  timelineGroup.addEventListener('change', () => {
+    state = { ...state, timelineBy: timelineGroup.value === 'type' ? 'type' : 'provider' };
+    saveState();
+    void showTimeline().catch(reportUnexpected);
+  });
+
+  /** The range chip and the brush follow state.fromMs / state.toMs. */
+  function showRange(): void {
+    const from = finite(state.fromMs) ?? null;
+    const to = finite(state.toMs) ?? null;
+    const any = from !== null || to !== null;
+    rangeChip.hidden = !any;
+    byId('range-text').textContent = any ? `${from === null ? 'start' : `${from.toFixed(1)} ms`} – ${to === null ? 'end' : `${to.toFixed(1)} ms`}` : '';
+    timeline.setRange(any ? [from ?? -Infinity, to ?? Infinity] : null);
+  }
+
+  /** The time range changed (brush, chip, or the event filter's inputs): every view follows. */
+  function rangeChanged(): void {
+    showRange();
+    saveState();
+    emit<AnalyzerSelection>('selection', { kind: 'range', fromMs: finite(state.fromMs) ?? null, toMs: finite(state.toMs) ?? null });
+    if (shown === null) return;
+    if (state.tab === 'events') void showEvents().catch(reportUnexpected);
+    if (state.tab === 'flame') void showFlame().catch(reportFlameError);
+  }
+
+  byId('range-clear').addEventListener('click', () => {
+    state = { ...state, fromMs: '', toMs: '' };
+    rangeChanged();
+  });
+
+  // ---- events ----------------------------------------------------------------------------
+
+  const fProvider = byId<HTMLSelectElement>('f-provider');
+  const fEvent = byId<HTMLSelectElement>('f-event');
+  const fThread = byId<HTMLSelectElement>('f-thread');
+  const fText = byId<HTMLInputElement>('f-text');
+  const fFrom = byId<HTMLInputElement>('f-from');
+  const fTo = byId<HTMLInputElement>('f-to');
+  const gEvent = byId<HTMLSelectElement>('g-event');
+  const gThread = byId<HTMLSelectElement>('g-thread');
+  const gProcess = byId<HTMLSelectElement>('g-process');
+  const gInverted = byId<HTMLInputElement>('g-inverted');
+  const gSearch = byId<HTMLInputElement>('g-search');
+
+  function setUpFilters(summary: Summary): void {
+    const types = eventTypes(summary);
+    const providers = [...new Set(types.map((t) => t.provider))].sort();
+    fillSelect(fProvider, 'any provider', providers.map((p) => ({ value: p, label: p })));
+    const threadOptions = threads(summary).map((t) => ({
+      value: String(t.threadId),
+      label: `${t.threadId}${t.name === '' ? '' : ` ${t.name}`} (${fmt(t.eventCount)} events)`,
+    }));
+    fillSelect(fThread, 'any thread', threadOptions);
+    fillSelect(gThread, 'all threads', threadOptions);
+    const processList = processes(summary);
+    byId('g-process-label').hidden = processList.length < 2;
+    fillSelect(gProcess, 'all processes', processList.map((p) => ({ value: String(p.pid), label: `${p.name || '?'} (${p.pid})` })));
+    // The flame graph offers the types whose events carry stacks (all types when the
+    // summary does not say), most stacks first.
+    const stackCount = new Map<string, number>();
+    for (const t of types) stackCount.set(t.name, (stackCount.get(t.name) ?? 0) + (t.withStacks ?? t.count));
+    const stackTypes = [...stackCount].filter(([, n]) => n > 0).sort((a, b) => b[1] - a[1]);
+    gEvent.replaceChildren(
+      ...stackTypes.map(([name, n]) => h('option', { text: `${name} (${fmt(n)})`, attrs: { value: name } })),
+    );
+    if (stackTypes.length === 0) gEvent.append(h('option', { text: 'no events with stacks', attrs: { value: '', disabled: '' } }));
+    const has = (name: string): boolean => stackCount.has(name) && stackCount.get(name)! > 0;
+    if (state.stackEvent !== '' && !has(state.stackEvent)) state.stackEvent = '';
+    if (state.stackEvent === '') state.stackEvent = PREFERRED_STACKS.find(has) ?? stackTypes[0]?.[0] ?? '';
+  }
+
+  function fillEventNames(): void {
+    if (shownSummary === null) return;
+    const names = eventTypes(shownSummary)
+      .filter((t) => state.provider === '' || t.provider.toLowerCase() === state.provider.toLowerCase())
+      .map((t) => t.name);
+    fillSelect(fEvent, 'any event', [...new Set(names)].sort().map((n) => ({ value: n, label: n })));
+  }
+
+  function eventFilter(): EventFilter {
+    const filter: EventFilter = {};
+    if (state.provider !== '') filter.provider = state.provider;
+    if (state.event !== '') filter.name = state.event;
+    const thread = finite(state.thread);
+    if (thread !== undefined) filter.thread = thread;
+    const from = finite(state.fromMs);
+    const to = finite(state.toMs);
+    if (from !== undefined) filter.fromMs = from;
+    if (to !== undefined) filter.toMs = to;
+    if (state.text.trim() !== '') filter.text = state.text.trim();
+    return filter;
+  }
+
+  async function showEvents(): Promise<void> {
+    if (shown === null) return;
+    if (eventTable === null) {
+      eventTable = new EventTable(shown, byId('event-scroller'), byId('event-count'), byId('event-detail'));
+      eventTable.onSelect = (event) =>
+        emit<AnalyzerSelection>('selection', { kind: 'event', index: event.index, provider: event.provider, name: event.name, timeMs: event.timeMs });
+      eventTableTrace = shown;
+    } else if (eventTableTrace !== shown) {
+      eventTable.setTrace(shown);
+      eventTableTrace = shown;
+    }
+    fProvider.value = state.provider;
+    fillEventNames();
+    fEvent.value = state.event;
+    fThread.value = state.thread;
+    fText.value = state.text;
+    fFrom.value = state.fromMs;
+    fTo.value = state.toMs;
+    const key = JSON.stringify(eventFilter());
+    if (key === eventFiltersApplied) return;
+    eventFiltersApplied = key;
+    await eventTable.setFilter(eventFilter());
+  }
+
+  function onFilterChange(): void {
+    state = { ...state, provider: fProvider.value, event: fEvent.value, thread: fThread.value, text: fText.value, fromMs: fFrom.value, toMs: fTo.value };
+    showRange();
+    saveState();
+    void showEvents().catch(reportUnexpected);
+    if (state.timelineBy === 'type') void showTimeline().catch(reportUnexpected);
+  }
+  fProvider.addEventListener('change', () => {
+    fEvent.value = '';
+    onFilterChange();
+  });
+  for (const input of [fEvent, fThread, fFrom, fTo, fText]) input.addEventListener('change', onFilterChange);
+  // Free text applies on Enter or when the field is cleared: a search can read the whole file.
+  fText.addEventListener('search', onFilterChange);
+  byId('event-filters').addEventListener('submit', (e) => e.preventDefault());
+  byId('f-clear').addEventListener('click', () => {
+    for (const input of [fProvider, fEvent, fThread, fText, fFrom, fTo]) input.value = '';
+    onFilterChange();
+  });
+
+  // ---- flame graph -----------------------------------------------------------------------
+
+  function stackQuery(): StackQuery {
+    const query: StackQuery = { event: state.stackEvent, inverted: state.inverted };
+    const thread = finite(state.stackThread);
+    const process = finite(state.process);
+    const from = finite(state.fromMs);
+    const to = finite(state.toMs);
+    if (thread !== undefined) query.thread = thread;
+    if (process !== undefined) query.process = process;
+    if (from !== undefined) query.fromMs = from;
+    if (to !== undefined) query.toMs = to;
+    return query;
+  }
+
+  async function showFlame(): Promise<void> {
+    const trace = shown;
+    if (trace === null) return;
+    if (flame === null) {
+      flame = new FlameGraph(byId('g-canvas'), byId('g-tooltip'), byId('g-breadcrumb'), byId('g-search-result'));
+      flame.onZoom = (name) => emit<AnalyzerSelection>('selection', { kind: 'frame', name });
+    }
+    gEvent.value = state.stackEvent;
+    gThread.value = state.stackThread;
+    gProcess.value = state.process;
+    gInverted.checked = state.inverted;
+    const query = stackQuery();
+    const key = JSON.stringify(query);
+    if (key === flameQueryKey) {
+      flame.draw();
+      return;
+    }
+    flameQueryKey = key;
+    const message = byId('g-message');
+    message.textContent = 'Computing…';
+    const [data, top] = await Promise.all([trace.flameGraph(query), trace.topFunctions(query, 100)]);
+    if (key !== flameQueryKey || shown !== trace) return;
+    const box = byId('g-canvas-box');
+    box.dataset['nodes'] = String(data.frame.length);
+    if (data.total > 0 && data.frame.length <= 1) {
+      message.textContent = `${fmt(data.total)} ${data.unit}, but these events carry no stack frames. Pick another event type.`;
+    } else if (data.total === 0) {
+      message.textContent = `No stacks for ${state.stackEvent}${query.thread === undefined ? '' : ` on thread ${query.thread}`}. Pick another event type.`;
+    } else {
+      message.textContent = `${fmt(data.total)} ${data.unit} · ${fmt(data.frame.length)} nodes · click a frame to zoom (or arrow keys + Enter), Escape to zoom out`;
+    }
+    flame.setData(data);
+    flame.zoomTo(0);
+    byId('g-top').replaceChildren(
+      sortableTable({
+        caption: 'Top functions',
+        rows: top.functions,
+        sortBy: 1,
+        descending: true,
+        onActivate: (f) => {
+          gSearch.value = f.name;
+          flame?.search(f.name);
+        },
+        rowTitle: 'Highlight in the flame graph',
+        columns: [
+          { label: 'Function', text: (f) => f.name, key: (f) => f.name },
+          { label: 'Self', text: (f) => percent(f.exclusive, top.total), key: (f) => f.exclusive, numeric: true },
+          { label: 'Total', text: (f) => percent(f.inclusive, top.total), key: (f) => f.inclusive, numeric: true },
+        ],
+      }),
+    );
+  }
+
+  function reportFlameError(e: unknown): void {
+    flameQueryKey = '';
+    byId('g-message').textContent = `Could not compute the flame graph: ${e instanceof Error ? e.message : String(e)}`;
+  }
+
+  function onFlameControls(): void {
+    state = { ...state, stackEvent: gEvent.value, stackThread: gThread.value, process: gProcess.value, inverted: gInverted.checked };
+    saveState();
+    void showFlame().catch(reportFlameError);
+  }
+  for (const input of [gEvent, gThread, gProcess, gInverted]) input.addEventListener('change', onFlameControls);
+  gSearch.addEventListener('input', () => flame?.search(gSearch.value));
+  byId<HTMLInputElement>('g-flame').addEventListener('change', (e) => flame?.setRootAtBottom((e.target as HTMLInputElement).checked));
+  byId('flame-controls').addEventListener('submit', (e) => e.preventDefault());
+
+  // ---- exports ---------------------------------------------------------------------------
+
+  for (const button of exportsBar.querySelectorAll<HTMLButtonElement>('button[data-export]')) {
+    button.addEventListener('click', () => {
+      const format = button.dataset['export'] as keyof typeof EXPORTS;
+      const trace = shown;
+      if (trace === null) return;
+      button.disabled = true;
+      const base = shownName.replace(/\.(nettrace|netperf)$/i, '');
+      trace
+        .export(format, { ...stackQuery(), name: shownName })
+        .then((text) => download(text, `${base}.${EXPORTS[format].ext}`, EXPORTS[format].type))
+        .catch(reportUnexpected)
+        .finally(() => (button.disabled = false));
+    });
+  }
+
+  // A hash edited by hand (or a link followed within the page) changes the view.
+  const onHashChange = (): void => {
+    state = readHash(location.hash);
+    eventFiltersApplied = '';
+    showRange();
+    if (shown !== null) showTab(state.tab);
+    void showTimeline().catch(reportUnexpected);
+  };
+  if (options.syncHash === true) window.addEventListener('hashchange', onHashChange);
+
+  // ---- sources ---------------------------------------------------------------------------
+
+  const nameOfUrl = (url: URL): string =>
+    decodeURIComponent(url.pathname.slice(url.pathname.lastIndexOf('/') + 1)) || url.host;
+
+  function reportUnexpected(e: unknown): void {
+    statusLine.classList.add('error');
+    statusLine.textContent = `Failed: ${e instanceof Error ? e.message : String(e)}`;
+    if (result.dataset['state'] === 'reading') result.dataset['state'] = 'error';
+  }
+
+  function open(source: Blob | URL | string, name?: string): Promise<void> {
+    // A new trace starts with fresh filters; the first one keeps those of the link's hash.
+    if (shownSummary !== null) state = { ...defaultState(), tab: state.tab, timelineBy: state.timelineBy };
+    if (typeof source === 'string' || source instanceof URL) {
+      const absolute = new URL(source, document.baseURI);
+      return load(absolute.href, name ?? nameOfUrl(absolute), 0);
+    }
+    const fileName = name ?? (source instanceof File ? source.name : 'trace.nettrace');
+    return load(source, fileName, source.size);
+  }
+
+  async function openSample(url: string): Promise<void> {
+    statusLine.classList.remove('error');
+    statusLine.textContent = 'Downloading the sample trace…';
+    const absolute = new URL(url, document.baseURI);
+    const response = await fetch(absolute);
+    if (!response.ok) throw new Error(`cannot fetch the sample trace: HTTP ${response.status}`);
+    const blob = await response.blob();
+    await open(blob, nameOfUrl(absolute));
+  }
+
+  fileInput.addEventListener('change', () => {
+    const file = fileInput.files?.[0];
+    if (file !== undefined) void open(file).catch(reportUnexpected);
+    fileInput.value = '';
+  });
+  byId('choose').addEventListener('click', () => fileInput.click());
+  const sampleUrl = options.sampleUrl;
+  sampleButton.hidden = sampleUrl === undefined;
+  if (sampleUrl !== undefined) sampleButton.addEventListener('click', () => void openSample(sampleUrl).catch(reportUnexpected));
+  byId<HTMLFormElement>('url-form').addEventListener('submit', (e) => {
+    e.preventDefault();
+    const url = urlInput.value.trim();
+    if (url === '') return;
+    if (options.syncHash === true) {
+      const search = new URLSearchParams(location.search);
+      search.set('url', url);
+      history.replaceState(null, '', `?${search.toString()}${location.hash}`);
+    }
+    void open(url).catch(reportUnexpected);
+  });
+  cancelButton.addEventListener('click', () => current?.abort());
+  byId('home').addEventListener('click', () => {
+    landing.hidden = false;
+    drop.focus();
+  });
+  // A file dropped anywhere on the analyzer opens; the drop zone shows it.
+  host.addEventListener('dragover', (e) => {
+    e.preventDefault();
+    drop.classList.add('over');
+  });
+  drop.addEventListener('dragleave', () => drop.classList.remove('over'));
+  host.addEventListener('drop', (e) => {
+    e.preventDefault();
+    drop.classList.remove('over');
+    const file = e.dataTransfer?.files[0];
+    if (file !== undefined) void open(file).catch(reportUnexpected);
+  });
+  drop.addEventListener('keydown', (e) => {
+    if (e.target === drop && (e.key === 'Enter' || e.key === ' ')) {
+      e.preventDefault();
+      fileInput.click();
+    }
+  });
+
+  return {
+    open: (source, name) => open(source, name).catch(reportUnexpected),
+    get trace() {
+      return shown;
+    },
+    get summary() {
+      return shownSummary;
+    },
+    destroy() {
+      current?.abort();
+      shown?.close();
+      shown = null;
+      window.removeEventListener('hashchange', onHashChange);
+    },
+  };
+}

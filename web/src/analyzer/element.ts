@@ -1,0 +1,93 @@
+// web/src/analyzer — the embeddable analyzer: `<nettrace-analyzer src="…">` and
+// mountAnalyzer(element, options). Everything lives in an open shadow root with the analyzer's
+// own stylesheet (analyzer.css, loaded from beside this package by a <link>, so no inline
+// style is needed under a strict Content-Security-Policy); the engine runs in a module worker.
+//
+//   <script type="module" src=".../analyzer/element.js"></script>
+//   <nettrace-analyzer src="traces/app.nettrace"></nettrace-analyzer>
+//   element.addEventListener('load', (e) => console.log(e.detail.summary.eventCount));
+//   element.open(file);
+//
+// Attributes: src (a trace URL, opened when set), sample (a URL offered as "Try the sample
+// trace"), sync-hash (keep the view state in the page's URL hash). Events (CustomEvent, not
+// bubbling): load {name, summary}, error {name, code, offset, message, partial},
+// selection {kind: 'range' | 'event' | 'frame', …}.
+import type { TraceHandle } from '../api/handle.js';
+import type { Summary } from '../api/types.js';
+import { h } from '../ui/dom.js';
+import { createAnalyzer } from './analyzer.js';
+import type { AnalyzerInstance, AnalyzerOptions } from './analyzer.js';
+
+export type { AnalyzerError, AnalyzerInstance, AnalyzerLoad, AnalyzerOptions, AnalyzerSelection } from './analyzer.js';
+
+/** analyzer.css sits at the package's (or the site's) top, one level above this module. */
+const STYLESHEET = new URL('../analyzer.css', import.meta.url);
+
+export interface MountOptions extends AnalyzerOptions {
+  /** The analyzer's stylesheet (default: analyzer.css beside the package). */
+  stylesheet?: URL | string;
+}
+
+/**
+ * Mounts an analyzer in `element`'s shadow root (created open when it has none; replaced
+ * content when it has one). `element` receives the load / error / selection events and
+ * gives the analyzer its size.
+ */
+export function mountAnalyzer(element: HTMLElement, options: MountOptions = {}): AnalyzerInstance {
+  const root = element.shadowRoot ?? element.attachShadow({ mode: 'open' });
+  root.replaceChildren(h('link', { attrs: { rel: 'stylesheet', href: String(options.stylesheet ?? STYLESHEET) } }));
+  return createAnalyzer(element, root, options);
+}
+
+export class NetTraceAnalyzerElement extends HTMLElement {
+  static readonly observedAttributes = ['src'];
+  private instance: AnalyzerInstance | null = null;
+
+  connectedCallback(): void {
+    if (this.instance !== null) return;
+    const sample = this.getAttribute('sample');
+    this.instance = mountAnalyzer(this, {
+      syncHash: this.hasAttribute('sync-hash'),
+      ...(sample === null ? {} : { sampleUrl: sample }),
+    });
+    const src = this.getAttribute('src');
+    if (src !== null && src !== '') void this.instance.open(src);
+  }
+
+  disconnectedCallback(): void {
+    // A move (remove + append in one task) keeps the analyzer; a removal ends its worker.
+    queueMicrotask(() => {
+      if (this.isConnected || this.instance === null) return;
+      this.instance.destroy();
+      this.instance = null;
+    });
+  }
+
+  attributeChangedCallback(name: string, previous: string | null, value: string | null): void {
+    if (name === 'src' && value !== null && value !== '' && value !== previous && this.instance !== null) void this.instance.open(value);
+  }
+
+  /** Opens a File or Blob (or a URL); resolves once it has been read or has failed. */
+  open(source: Blob | URL | string, name?: string): Promise<void> {
+    if (this.instance === null) return Promise.reject(new Error('nettrace-analyzer: open() before the element is in the document'));
+    return this.instance.open(source, name);
+  }
+
+  /** The trace shown (the engine handle: events, flame graphs, exports), or null. */
+  get trace(): TraceHandle | null {
+    return this.instance?.trace ?? null;
+  }
+
+  /** The summary of the trace shown, or null. */
+  get summary(): Summary | null {
+    return this.instance?.summary ?? null;
+  }
+}
+
+if (customElements.get('nettrace-analyzer') === undefined) customElements.define('nettrace-analyzer', NetTraceAnalyzerElement);
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'nettrace-analyzer': NetTraceAnalyzerElement;
+  }
+}
