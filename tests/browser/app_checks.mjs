@@ -309,6 +309,36 @@ export async function appChecks({ browser, server, check, assert, traces, byName
     const offTop = JSON.parse(runNative('top', path, ['--event', 'cswitch']).stdout.toString('utf8')).functions[0].name;
     await topShows(offTop);
     await page.screenshot({ path: join(screenshots, 'app-flame-cswitch.png') });
+    // The process picker narrows the stacks to one process: its top function is the native
+    // tool's for --process, and the link keeps the choice.
+    await page.selectOption('#g-event', 'cpu');
+    const gzip = native.processes.find((p) => p.name === 'gzip');
+    await page.selectOption('#g-process', String(gzip.pid));
+    const gzipTop = JSON.parse(runNative('top', path, ['--event', 'cpu', '--process', String(gzip.pid)]).stdout.toString('utf8'));
+    assert(gzipTop.functions[0].name !== cpuTop, 'the process filter should change the top function');
+    await topShows(gzipTop.functions[0].name);
+    assert(new URL(page.url()).hash.includes(`process=${gzip.pid}`), `hash ${new URL(page.url()).hash}`);
+  });
+
+  await check('app timeline: stacked by event type, its series are the event filter\'s types', async () => {
+    await open(heart.path);
+    const runtimeTypes = heartSummary.types.filter((t) => t.provider === 'Microsoft-Windows-DotNETRuntime');
+    await page.click('#tab-events');
+    await page.selectOption('#f-provider', 'Microsoft-Windows-DotNETRuntime');
+    await page.selectOption('#t-group', 'type');
+    await page.waitForFunction((n) => appRoot().getElementById('timeline').dataset.series === String(n), runtimeTypes.length, { timeout: 20_000 });
+    // Ten colours: the nine largest types keep theirs, the rest are summed into "other (N)".
+    const legend = await page.$$eval('#timeline-legend .legend-item', (items) => items.map((i) => i.textContent));
+    const names = new Set(runtimeTypes.map((t) => t.name));
+    const expectedItems = Math.min(runtimeTypes.length, 10);
+    assert(legend.length === expectedItems, `legend has ${legend.length} items: ${legend}`);
+    const other = runtimeTypes.length > 10 ? `other (${runtimeTypes.length - 9})` : null;
+    for (const item of legend) assert(names.has(item) || item === other, `legend item ${item} is not a runtime type`);
+    if (other !== null) assert(legend.at(-1) === other, `legend lacks the other series: ${legend}`);
+    const heaviest = [...runtimeTypes].sort((a, b) => b.count - a.count)[0];
+    assert(legend.includes(heaviest.name), `legend lacks the largest type ${heaviest.name}`);
+    await page.selectOption('#t-group', 'provider');
+    await page.waitForFunction((n) => appRoot().getElementById('timeline').dataset.series === String(n), heartSummary.providers.length, { timeout: 20_000 });
   });
 
   await check('app: no page errors', async () => {

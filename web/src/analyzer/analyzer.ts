@@ -316,8 +316,13 @@ export function createAnalyzer(host: HTMLElement, root: ShadowRoot, options: Ana
     const key = JSON.stringify(query);
     if (key === timelineKey) return;
     timelineKey = key;
-    const histogram = await trace.histogram(query);
+    let histogram = await trace.histogram(query);
     if (shown !== trace || key !== timelineKey) return;
+    // Series are "Provider/Task/Opcode"; one provider's types need not repeat its name.
+    const prefix = `${state.provider}/`;
+    if (byType && state.provider !== '' && histogram.series.every((name) => name.toLowerCase().startsWith(prefix.toLowerCase()))) {
+      histogram = { ...histogram, series: histogram.series.map((name) => name.slice(prefix.length)) };
+    }
     timelineBox.hidden = false;
     timelineBox.dataset['series'] = String(histogram.series.length);
     timeline.setData(histogram);

@@ -20,12 +20,6 @@ export function h<K extends keyof HTMLElementTagNameMap>(
   return element;
 }
 
-export function byId<T extends HTMLElement>(id: string): T {
-  const element = document.getElementById(id);
-  if (element === null) throw new Error(`#${id} is missing from index.html`);
-  return element as T;
-}
-
 export const numberFormat = new Intl.NumberFormat('en-US');
 export const fmt = (n: number): string => numberFormat.format(n);
 

@@ -52,6 +52,7 @@ export class Timeline {
   }
 
   setData(histogram: Histogram): void {
+    histogram = foldSmallSeries(histogram, PALETTE_LIGHT.length);
     this.histogram = histogram;
     const dark = matchMedia('(prefers-color-scheme: dark)').matches;
     const palette = dark ? PALETTE_DARK : PALETTE_LIGHT;
@@ -134,4 +135,27 @@ export class Timeline {
     }
     this.canvas.title = `${fmt(hist.total)} events, ${hist.fromMs.toFixed(1)}–${hist.toMs.toFixed(1)} ms; drag to select a time range`;
   }
+}
+
+/**
+ * At most `max` series: the largest `max - 1` keep their own colour, the rest are summed into
+ * one "other (N)" series drawn last (colours would repeat otherwise).
+ */
+export function foldSmallSeries(histogram: Histogram, max: number): Histogram {
+  const { buckets, series, counts } = histogram;
+  if (series.length <= max) return histogram;
+  const totals = series.map((_, s) => {
+    let sum = 0;
+    for (let b = 0; b < buckets; b++) sum += counts[s * buckets + b]!;
+    return sum;
+  });
+  const kept = series.map((_, s) => s).sort((a, b) => totals[b]! - totals[a]!).slice(0, max - 1).sort((a, b) => a - b);
+  const folded = new Float64Array(max * buckets);
+  kept.forEach((s, i) => folded.set(counts.subarray(s * buckets, (s + 1) * buckets), i * buckets));
+  const keptSet = new Set(kept);
+  for (let s = 0; s < series.length; s++) {
+    if (keptSet.has(s)) continue;
+    for (let b = 0; b < buckets; b++) folded[(max - 1) * buckets + b]! += counts[s * buckets + b]!;
+  }
+  return { ...histogram, series: [...kept.map((s) => series[s]!), `other (${series.length - kept.length})`], counts: folded };
 }
