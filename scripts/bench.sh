@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # `npm run bench`: reading speed of the native CLI, the wasm package in Node and in headless
 # Chromium, on the largest real trace (HeartRateMonitor, 28 MiB; median of 5 runs each), then
-# on a written trace of >= 1 GB (BENCH_BIG_MB, default 1100; 1 run each; BENCH_BIG_MB=0 skips).
+# the flame graph view's drawing in Chromium on a written trace of ~270k nodes
+# (tests/bench/flame_bench.mjs), and last the reading speed on a written trace of >= 1 GB
+# (BENCH_BIG_MB, default 1100; 1 run each; BENCH_BIG_MB=0 skips).
 # Builds first if needed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -21,6 +23,14 @@ else
   bash scripts/build.sh
 fi
 node scripts/bench.mjs "${1:-build/native/testdata/HeartRateMonitor.10068.nettrace}"
+# The flame graph view in Chromium on a written trace of ~270k nodes (regenerated: ~1 s).
+if [ -x build/native/tests/nettrace_bench ]; then
+  mkdir -p build/bench
+  flame=build/bench/flame-16k.nettrace
+  build/native/tests/nettrace_bench generate-flame "$flame" >/dev/null
+  echo
+  node tests/bench/flame_bench.mjs "$flame" || echo "flame-chrome skipped: the browser benchmark failed to run"
+fi
 big_mb=${BENCH_BIG_MB:-1100}
 if [ "$big_mb" != 0 ] && [ -x build/native/tests/nettrace_bench ]; then
   big=build/bench/written-${big_mb}mb.nettrace
