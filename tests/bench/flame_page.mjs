@@ -3,11 +3,16 @@
 // be measured the same way.
 const params = new URLSearchParams(location.search);
 const { FlameGraph } = await import(params.get('view') ?? '/build/site/views/flame_view.js');
+const { SandwichView } = await import('/build/site/views/sandwich_view.js');
 const { openTrace } = await import('/dist/index.js');
 const byId = (id) => document.getElementById(id);
 
 const canvas = byId('canvas');
 const flame = new FlameGraph(canvas, byId('tooltip'), byId('breadcrumb'), byId('search-result'));
+const sandwich = new SandwichView(byId('sandwich'));
+/** Functions the sandwich view reported as picked (onPick), in order. */
+const picks = [];
+sandwich.onPick = (name) => picks.push(name);
 let trace = null;
 
 /** Pixel readback of one pixel: makes the canvas rasterize what was drawn, so timings include it. */
@@ -30,6 +35,8 @@ function click(x, y) {
 window.flamePage = {
   flame,
   canvas,
+  sandwich,
+  picks,
   hover,
   click,
   settle,
