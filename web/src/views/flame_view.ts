@@ -19,7 +19,8 @@
 //   with fillText's maxWidth as the guard;
 // - hit-testing is a binary search in the node's depth row;
 // - a search is matched once per query over frame names, then once over nodes;
-// - the pointer is handled once per animation frame; hovering repaints two nodes only.
+// - the pointer is handled at most twice per animation frame (its first move at once, the
+//   last at the frame's end); a hover change repaints two nodes only.
 import type { FlameGraphData } from '../api/types.js';
 import { fmt, h, percent } from '../ui/dom.js';
 
@@ -96,7 +97,7 @@ export class FlameGraph {
   private cellRight = 0;
   private cellTop = 0;
 
-  // The pointer, handled once per animation frame.
+  // The pointer: the last point not handled yet, and the animation frame that will.
   private pointer: { x: number; y: number } | null = null;
   private frameRequest = 0;
 
@@ -268,7 +269,7 @@ export class FlameGraph {
     return -1;
   }
 
-  /** Runs the pending pointer update now instead of at the next animation frame (benchmarks, tests). */
+  /** Runs the pending pointer update now instead of at the end of the frame (benchmarks, tests). */
   flush(): void {
     if (this.frameRequest === 0) return;
     this.cancelFrame();
@@ -504,10 +505,16 @@ export class FlameGraph {
     return [e.clientX - box.left, e.clientY - box.top];
   }
 
+  /**
+   * The first move of a frame is handled at once (the tooltip follows without a frame's
+   * delay); later moves in the same frame only leave their point for the frame's end.
+   */
   private onMove(e: MouseEvent): void {
     const [x, y] = this.cssPoint(e);
     this.pointer = { x, y };
-    if (this.frameRequest === 0) this.frameRequest = requestAnimationFrame(() => this.onFrame());
+    if (this.frameRequest !== 0) return;
+    this.frameRequest = requestAnimationFrame(() => this.onFrame());
+    this.hoverAt(x, y);
   }
 
   private cancelFrame(): void {
@@ -518,10 +525,14 @@ export class FlameGraph {
   private onFrame(): void {
     this.frameRequest = 0;
     const point = this.pointer;
-    if (point === null) return;
-    const node = this.hitTest(point.x, point.y);
+    if (point !== null) this.hoverAt(point.x, point.y);
+  }
+
+  private hoverAt(x: number, y: number): void {
+    this.pointer = null;
+    const node = this.hitTest(x, y);
     this.setHover(node);
-    this.showTooltip(node, point.x, point.y);
+    this.showTooltip(node, x, y);
   }
 
   /** The tooltip of a node, near a point (css px in the canvas). */
