@@ -1,7 +1,6 @@
 // web/src/views — a flame graph on a canvas: the engine lays the graph out (FlameGraphData:
 // depth and x range per node, in weight units, depth-first order); this class only draws
 // it, hit-tests the pointer and keeps the zoom. Root at the top (icicle) or at the bottom.
-// Used by the Flame graph tab and, twice, by the sandwich view.
 //
 // Coordinate spaces: "weight" = x in the layout's units [0, total); "css px" = canvas CSS
 // pixels (x from 0 to width, y = row * ROW_PX); "device px" = css px * devicePixelRatio,
@@ -21,8 +20,11 @@
 // - a search is matched once per query over frame names, then once over nodes;
 // - the pointer is handled at most twice per animation frame (its first move at once, the
 //   last at the frame's end); a hover change repaints two nodes only.
+// The indexes behind these are in flame_index.ts, the colours in flame_palette.ts.
 import type { FlameGraphData } from '../api/types.js';
 import { fmt, h, percent } from '../ui/dom.js';
+import { FlameIndex } from './flame_index.js';
+import { DIM, FlamePalette, frameHues, HOVER, MATCH } from './flame_palette.js';
 
 const ROW_PX = 18;
 /** Nodes narrower than this (css px) are not drawn, nor are their subtrees. */
@@ -30,33 +32,14 @@ const MIN_NODE_PX = 0.5;
 /** Nodes at least this wide (css px) get a label. */
 const LABEL_MIN_PX = 30;
 const FONT_PX = 12;
-const HUES = 45;
-/** Colour buckets: HUES warm hues, HUES dimmed ones (search misses), a match, the hover. */
-const DIM = HUES;
-const MATCH = 2 * HUES;
-const HOVER = 2 * HUES + 1;
-
-function palette(dark: boolean): string[] {
-  const colours: string[] = [];
-  for (let i = 0; i < HUES; i++) colours.push(dark ? `hsl(${10 + i} 60% 35%)` : `hsl(${10 + i} 85% 68%)`);
-  for (let i = 0; i < HUES; i++) colours.push(dark ? `hsl(${10 + i} 10% 25%)` : `hsl(${10 + i} 15% 85%)`);
-  colours.push(dark ? '#b0489a' : '#f28ad8', dark ? '#5b7bd6' : '#9db7ff');
-  return colours;
-}
-
 export class FlameGraph {
   private data: FlameGraphData | null = null;
-  /** Nodes grouped by depth, each row in x order (depth-first order keeps siblings by start). */
-  private rows = new Uint32Array(0);
-  /** rows[rowStart[d] .. rowStart[d + 1]) are the nodes at depth d. */
-  private rowStart = new Uint32Array(1);
-  /** Position of each node in its row. */
-  private rowIndex = new Uint32Array(0);
-  /** One past the last node of each node's subtree (depth-first order). */
-  private subtreeEnd = new Uint32Array(0);
-  /** Colour bucket of each frame name (a hash of the name: stable across traces). */
-  private frameHue = new Uint8Array(0);
-  private lowerNames: string[] | null = null;
+  /** Rows by depth, subtree ends, search (flame_index.ts); null before setData. */
+  private index: FlameIndex | null = null;
+  /** One past the last node of each node's subtree (the index's). */
+  private subtreeEnd: Uint32Array = new Uint32Array(0);
+  /** Colour bucket of each frame name. */
+  private frameHue: Uint8Array = new Uint8Array(0);
   private maxDepth = 0;
   /** The zoomed node: its x range fills the width. */
   private zoom = 0;
@@ -73,15 +56,10 @@ export class FlameGraph {
 
   // Drawing state, set by draw().
   private readonly context: CanvasRenderingContext2D;
-  private dark = matchMedia('(prefers-color-scheme: dark)').matches;
-  private colours = palette(this.dark);
+  private palette = new FlamePalette(matchMedia('(prefers-color-scheme: dark)').matches);
   /** One row of cells as pixels (fillCells), and the same as words. */
   private band: ImageData | null = null;
   private bandWords = new Uint32Array(0);
-  /** `colours` as ImageData words (little-endian, as every platform browsers run on), and
-   *  the palette they were made from. */
-  private words = new Uint32Array(0);
-  private wordsFor: string[] | null = null;
   private widthPx = 0;
   private heightPx = 0;
   private ratio = 1;
@@ -125,8 +103,7 @@ export class FlameGraph {
     canvas.addEventListener('keydown', (e) => this.onKey(e));
     new ResizeObserver(() => this.draw()).observe(canvas.parentElement ?? canvas);
     matchMedia('(prefers-color-scheme: dark)').addEventListener('change', (e) => {
-      this.dark = e.matches;
-      this.colours = palette(this.dark);
+      this.palette = new FlamePalette(e.matches);
       this.draw();
     });
   }
@@ -134,38 +111,10 @@ export class FlameGraph {
   setData(data: FlameGraphData): void {
     this.data = data;
     const n = data.frame.length;
-    let maxDepth = 0;
-    for (let i = 0; i < n; i++) if (data.depth[i]! > maxDepth) maxDepth = data.depth[i]!;
-    this.maxDepth = maxDepth;
-    // Rows by depth: a counting sort, stable, so each row stays in depth-first (x) order.
-    const rowStart = new Uint32Array(maxDepth + 2);
-    for (let i = 0; i < n; i++) rowStart[data.depth[i]! + 1]!++;
-    for (let d = 0; d <= maxDepth; d++) rowStart[d + 1]! += rowStart[d]!;
-    const fill = rowStart.slice(0, maxDepth + 1);
-    this.rows = new Uint32Array(n);
-    this.rowIndex = new Uint32Array(n);
-    for (let i = 0; i < n; i++) {
-      const d = data.depth[i]!;
-      this.rowIndex[i] = fill[d]! - rowStart[d]!;
-      this.rows[fill[d]!++] = i;
-    }
-    this.rowStart = rowStart;
-    // Subtree ends: children follow their parent, so one backward pass settles each node
-    // before it is folded into its parent.
-    const subtreeEnd = new Uint32Array(n);
-    for (let i = n - 1; i >= 0; i--) {
-      if (subtreeEnd[i]! < i + 1) subtreeEnd[i] = i + 1;
-      const p = data.parent[i]!;
-      if (i > 0 && subtreeEnd[p]! < subtreeEnd[i]!) subtreeEnd[p] = subtreeEnd[i]!;
-    }
-    this.subtreeEnd = subtreeEnd;
-    this.frameHue = new Uint8Array(data.frameNames.length);
-    data.frameNames.forEach((name, f) => {
-      let hash = 0;
-      for (let i = 0; i < name.length; i++) hash = (hash * 31 + name.charCodeAt(i)) | 0;
-      this.frameHue[f] = Math.abs(hash) % HUES;
-    });
-    this.lowerNames = null;
+    this.index = new FlameIndex(data);
+    this.maxDepth = this.index.maxDepth;
+    this.subtreeEnd = this.index.subtreeEnd;
+    this.frameHue = frameHues(data.frameNames);
     this.labelWidth = new Float32Array(data.frameNames.length).fill(NaN);
     this.drawn = new Uint32Array(n);
     this.byRow = new Uint32Array(n);
@@ -215,25 +164,8 @@ export class FlameGraph {
       this.draw();
       return;
     }
-    // Names first (few), then nodes (many) by frame index.
-    this.lowerNames ??= data.frameNames.map((name) => name.toLowerCase());
-    const nameMatches = new Uint8Array(this.lowerNames.length);
-    this.lowerNames.forEach((name, f) => (nameMatches[f] = name.includes(needle) ? 1 : 0));
-    // Weight of matched nodes without a matched ancestor: their total share, counted once.
-    // Depth-first order: a matched node's subtree is [node, subtreeEnd[node]).
     if (this.matched.length !== n) this.matched = new Uint8Array(n);
-    const matched = this.matched;
-    matched.fill(0);
-    let coveredUntil = 0;
-    for (let i = 1; i < n; i++) {
-      if (nameMatches[data.frame[i]!] !== 1) continue;
-      matched[i] = 1;
-      this.matchCount++;
-      if (i >= coveredUntil) {
-        this.matchWeight += data.end[i]! - data.start[i]!;
-        coveredUntil = this.subtreeEnd[i]!;
-      }
-    }
+    ({ count: this.matchCount, weight: this.matchWeight } = this.index!.match(needle, this.matched));
     this.searchResult.textContent =
       this.matchCount === 0
         ? 'No match'
@@ -253,20 +185,11 @@ export class FlameGraph {
     if (data === null || xPx < 0 || xPx >= this.widthPx || yPx < 0) return -1;
     const row = Math.floor(yPx / ROW_PX);
     const depth = this.rootAtBottom ? this.maxDepth - row : row;
-    if (depth < 0 || depth > this.maxDepth) return -1;
     const x0 = data.start[this.zoom]!;
     const x1 = data.end[this.zoom]!;
     const weight = x0 + (xPx / this.widthPx) * (x1 - x0);
-    let lo = this.rowStart[depth]!;
-    let hi = this.rowStart[depth + 1]! - 1;
-    while (lo <= hi) {
-      const mid = (lo + hi) >> 1;
-      const node = this.rows[mid]!;
-      if (data.end[node]! <= weight) lo = mid + 1;
-      else if (data.start[node]! > weight) hi = mid - 1;
-      else return this.cssWidth(node) >= MIN_NODE_PX ? node : -1;
-    }
-    return -1;
+    const node = this.index!.nodeAt(depth, weight);
+    return node >= 0 && this.cssWidth(node) >= MIN_NODE_PX ? node : -1;
   }
 
   /** Runs the pending pointer update now instead of at the end of the frame (benchmarks, tests). */
@@ -312,13 +235,13 @@ export class FlameGraph {
     }
     this.fillCells(count);
     let dimText = false;
-    g.fillStyle = this.textColour(false);
+    g.fillStyle = this.palette.text(false);
     for (let k = 0; k < count; k++) {
       const node = this.drawn[k]!;
       const dim = this.searching && this.matched[node] !== 1;
       if (dim !== dimText) {
         dimText = dim;
-        g.fillStyle = this.textColour(dim);
+        g.fillStyle = this.palette.text(dim);
       }
       this.labelNode(node);
     }
@@ -340,7 +263,7 @@ export class FlameGraph {
       this.bandWords = new Uint32Array(this.band.data.buffer);
     }
     const band = this.bandWords;
-    const words = this.colourWords();
+    const words = this.palette.words(this.context);
     // Drawn nodes by row (a counting sort).
     const rows = this.maxDepth + 1;
     const rowEnd = new Uint32Array(rows + 1);
@@ -362,19 +285,6 @@ export class FlameGraph {
     }
   }
 
-  /** The palette as ImageData words (the canvas normalises any CSS colour to #rrggbb). */
-  private colourWords(): Uint32Array {
-    if (this.wordsFor === this.colours) return this.words;
-    const g = this.context;
-    this.words = Uint32Array.from(this.colours, (colour) => {
-      g.fillStyle = colour;
-      const hex = String(g.fillStyle);
-      const rgb = /^#[0-9a-f]{6}$/i.test(hex) ? parseInt(hex.slice(1), 16) : 0x808080;
-      return ((0xff << 24) | ((rgb & 0xff) << 16) | (rgb & 0xff00) | (rgb >> 16)) >>> 0;
-    });
-    this.wordsFor = this.colours;
-    return this.words;
-  }
   /** The device-pixel cell of a node (cellLeft/Right/Top), snapped so that neighbours never
    *  share a pixel: a node repainted alone covers exactly what the full draw covered. */
   private cell(node: number): void {
@@ -424,9 +334,9 @@ export class FlameGraph {
     this.cell(node);
     const r = this.ratio;
     g.clearRect(this.cellLeft, this.cellTop, Math.max(this.cellRight - this.cellLeft, 1), Math.round(ROW_PX * r));
-    g.fillStyle = this.colours[this.bucketOf(node)]!;
+    g.fillStyle = this.palette.colours[this.bucketOf(node)]!;
     this.fillNode(node);
-    g.fillStyle = this.textColour(this.searching && this.matched[node] !== 1);
+    g.fillStyle = this.palette.text(this.searching && this.matched[node] !== 1);
     this.labelNode(node);
   }
 
@@ -453,11 +363,6 @@ export class FlameGraph {
     const hue = node === 0 ? 0 : this.frameHue[this.data!.frame[node]!]!;
     if (!this.searching) return hue;
     return this.matched[node] === 1 ? MATCH : DIM + hue;
-  }
-
-  private textColour(dim: boolean): string {
-    if (dim) return this.dark ? '#777' : '#666';
-    return this.dark ? '#f3f3f3' : '#111';
   }
 
   private rowOf(node: number): number {
@@ -571,11 +476,7 @@ export class FlameGraph {
     const data = this.data;
     if (data === null) return;
     const at = this.hover >= 0 ? this.hover : this.zoom;
-    const step = (delta: number): number => {
-      const depth = data.depth[at]!;
-      const i = this.rowStart[depth]! + this.rowIndex[at]! + delta;
-      return i >= this.rowStart[depth]! && i < this.rowStart[depth + 1]! ? this.rows[i]! : at;
-    };
+    const step = (delta: number): number => this.index!.step(at, delta);
     const moves: Record<string, () => number> = {
       ArrowUp: () => (this.rootAtBottom ? firstChild(data, at) : data.parent[at]!),
       ArrowDown: () => (this.rootAtBottom ? data.parent[at]! : firstChild(data, at)),

@@ -11,6 +11,7 @@
 import type { StackQuery, TraceHandle } from '../api/handle.js';
 import type { FlameGraphData, Sandwich } from '../api/types.js';
 import { fmt, h, percent } from '../ui/dom.js';
+import { subtreeEnds } from './flame_index.js';
 
 /** Levels of each tree open when a function is shown (the function's row is level 0). */
 const OPEN_LEVELS = 2;
@@ -22,14 +23,7 @@ class SandwichTree {
   readonly expanded = new Set<number>();
 
   constructor(readonly data: FlameGraphData) {
-    const n = data.frame.length;
-    // Depth-first order: a node's subtree is [node, subtreeEnd); one backward pass.
-    this.subtreeEnd = new Uint32Array(n);
-    for (let i = n - 1; i >= 0; i--) {
-      if (this.subtreeEnd[i]! < i + 1) this.subtreeEnd[i] = i + 1;
-      const p = data.parent[i]!;
-      if (i > 0 && this.subtreeEnd[p]! < this.subtreeEnd[i]!) this.subtreeEnd[p] = this.subtreeEnd[i]!;
-    }
+    this.subtreeEnd = subtreeEnds(data.parent);
   }
 
   childrenOf(node: number): number[] {
