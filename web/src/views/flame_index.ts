@@ -22,44 +22,53 @@ export function subtreeEnds(parent: Uint32Array): Uint32Array {
 export class FlameIndex {
   readonly maxDepth: number;
   readonly subtreeEnd: Uint32Array;
-  /** Nodes grouped by depth, each row in x order (depth-first order keeps siblings by start). */
-  private readonly rows: Uint32Array;
+  /** Nodes grouped by depth, each row in x order (depth-first order keeps siblings by start);
+   *  built on first use (the first draw does not need them). */
+  private rows: Uint32Array | null = null;
   /** rows[rowStart[d] .. rowStart[d + 1]) are the nodes at depth d. */
-  private readonly rowStart: Uint32Array;
+  private rowStart = new Uint32Array(0);
   /** Place of each node in its row. */
-  private readonly rowIndex: Uint32Array;
+  private rowIndex = new Uint32Array(0);
   private lowerNames: string[] | null = null;
 
   constructor(readonly data: FlameGraphData) {
-    const n = data.frame.length;
+    this.subtreeEnd = subtreeEnds(data.parent);
     let maxDepth = 0;
-    for (let i = 0; i < n; i++) if (data.depth[i]! > maxDepth) maxDepth = data.depth[i]!;
+    for (let i = 0; i < data.depth.length; i++) if (data.depth[i]! > maxDepth) maxDepth = data.depth[i]!;
     this.maxDepth = maxDepth;
-    // Rows by depth: a counting sort, stable, so each row stays in depth-first (x) order.
-    const rowStart = new Uint32Array(maxDepth + 2);
-    for (let i = 0; i < n; i++) rowStart[data.depth[i]! + 1]!++;
-    for (let d = 0; d <= maxDepth; d++) rowStart[d + 1]! += rowStart[d]!;
-    const next = rowStart.slice(0, maxDepth + 1);
-    this.rows = new Uint32Array(n);
+  }
+
+  /** Rows by depth: a counting sort, stable, so each row stays in depth-first (x) order. */
+  private byDepth(): Uint32Array {
+    if (this.rows !== null) return this.rows;
+    const { depth } = this.data;
+    const n = depth.length;
+    const rowStart = new Uint32Array(this.maxDepth + 2);
+    for (let i = 0; i < n; i++) rowStart[depth[i]! + 1]!++;
+    for (let d = 0; d <= this.maxDepth; d++) rowStart[d + 1]! += rowStart[d]!;
+    const next = rowStart.slice(0, this.maxDepth + 1);
+    const rows = new Uint32Array(n);
     this.rowIndex = new Uint32Array(n);
     for (let i = 0; i < n; i++) {
-      const d = data.depth[i]!;
+      const d = depth[i]!;
       this.rowIndex[i] = next[d]! - rowStart[d]!;
-      this.rows[next[d]!++] = i;
+      rows[next[d]!++] = i;
     }
     this.rowStart = rowStart;
-    this.subtreeEnd = subtreeEnds(data.parent);
+    this.rows = rows;
+    return rows;
   }
 
   /** The node of `depth` whose x range holds `weight` (a binary search in the row), or -1. */
   nodeAt(depth: number, weight: number): number {
     if (depth < 0 || depth > this.maxDepth) return -1;
+    const rows = this.byDepth();
     const { start, end } = this.data;
     let lo = this.rowStart[depth]!;
     let hi = this.rowStart[depth + 1]! - 1;
     while (lo <= hi) {
       const mid = (lo + hi) >> 1;
-      const node = this.rows[mid]!;
+      const node = rows[mid]!;
       if (end[node]! <= weight) lo = mid + 1;
       else if (start[node]! > weight) hi = mid - 1;
       else return node;
@@ -69,9 +78,10 @@ export class FlameIndex {
 
   /** The node `delta` places from `node` in its depth row; `node` itself past either end. */
   step(node: number, delta: number): number {
+    const rows = this.byDepth();
     const depth = this.data.depth[node]!;
     const i = this.rowStart[depth]! + this.rowIndex[node]! + delta;
-    return i >= this.rowStart[depth]! && i < this.rowStart[depth + 1]! ? this.rows[i]! : node;
+    return i >= this.rowStart[depth]! && i < this.rowStart[depth + 1]! ? rows[i]! : node;
   }
 
   /**

@@ -236,8 +236,10 @@ export class FlameGraph {
     this.fillCells(count);
     let dimText = false;
     g.fillStyle = this.palette.text(false);
+    const labelWeight = LABEL_MIN_PX / cssPerWeight;
     for (let k = 0; k < count; k++) {
       const node = this.drawn[k]!;
+      if (data.end[node]! - data.start[node]! < labelWeight) continue; // (most nodes: no label)
       const dim = this.searching && this.matched[node] !== 1;
       if (dim !== dimText) {
         dimText = dim;
@@ -264,23 +266,28 @@ export class FlameGraph {
     }
     const band = this.bandWords;
     const words = this.palette.words(this.context);
-    // Drawn nodes by row (a counting sort).
-    const rows = this.maxDepth + 1;
-    const rowEnd = new Uint32Array(rows + 1);
-    for (let k = 0; k < count; k++) rowEnd[this.rowOf(this.drawn[k]!) + 1]!++;
-    for (let row = 0; row < rows; row++) rowEnd[row + 1]! += rowEnd[row]!;
-    const next = rowEnd.slice(0, rows);
-    for (let k = 0; k < count; k++) this.byRow[next[this.rowOf(this.drawn[k]!)]!++] = this.drawn[k]!;
-    for (let row = 0; row < rows; row++) {
-      if (rowEnd[row] === rowEnd[row + 1]) continue;
+    // Drawn nodes by depth (a counting sort).
+    const { depth, start, end } = this.data!;
+    const depths = this.maxDepth + 1;
+    const depthEnd = new Uint32Array(depths + 1);
+    for (let k = 0; k < count; k++) depthEnd[depth[this.drawn[k]!]! + 1]!++;
+    for (let d = 0; d < depths; d++) depthEnd[d + 1]! += depthEnd[d]!;
+    const next = depthEnd.slice(0, depths);
+    for (let k = 0; k < count; k++) this.byRow[next[depth[this.drawn[k]!]!]!++] = this.drawn[k]!;
+    // cell(), inlined: this is the loop over every drawn node.
+    const x0 = start[this.zoom]!;
+    const devicePerWeight = (this.widthPx / (end[this.zoom]! - x0)) * r;
+    for (let d = 0; d < depths; d++) {
+      if (depthEnd[d] === depthEnd[d + 1]) continue;
       band.fill(0, 0, width);
-      for (let k = rowEnd[row]!; k < rowEnd[row + 1]!; k++) {
+      for (let k = depthEnd[d]!; k < depthEnd[d + 1]!; k++) {
         const node = this.byRow[k]!;
-        this.cell(node);
-        const right = Math.min(this.cellLeft + Math.max(this.cellRight - this.cellLeft - gap, 1), width);
-        band.fill(words[this.bucketOf(node)]!, this.cellLeft, right);
+        const left = Math.round(Math.max(0, (start[node]! - x0) * devicePerWeight));
+        const right = Math.round(Math.min(width, (end[node]! - x0) * devicePerWeight));
+        band.fill(words[this.bucketOf(node)]!, left, Math.min(left + Math.max(right - left - gap, 1), width));
       }
       for (let y = 1; y < cellHeight; y++) band.copyWithin(y * width, 0, width);
+      const row = this.rootAtBottom ? this.maxDepth - d : d;
       this.context.putImageData(this.band, 0, Math.round(row * ROW_PX * r));
     }
   }
@@ -288,12 +295,13 @@ export class FlameGraph {
   /** The device-pixel cell of a node (cellLeft/Right/Top), snapped so that neighbours never
    *  share a pixel: a node repainted alone covers exactly what the full draw covered. */
   private cell(node: number): void {
+    // The same expressions as in fillCells, so that both give the same pixels.
     const data = this.data!;
     const x0 = data.start[this.zoom]!;
-    const cssPerWeight = this.widthPx / (data.end[this.zoom]! - x0);
     const r = this.ratio;
-    this.cellLeft = Math.round(Math.max(0, (data.start[node]! - x0) * cssPerWeight) * r);
-    this.cellRight = Math.round(Math.min(this.widthPx, (data.end[node]! - x0) * cssPerWeight) * r);
+    const devicePerWeight = (this.widthPx / (data.end[this.zoom]! - x0)) * r;
+    this.cellLeft = Math.round(Math.max(0, (data.start[node]! - x0) * devicePerWeight));
+    this.cellRight = Math.round(Math.min(this.canvas.width, (data.end[node]! - x0) * devicePerWeight));
     this.cellTop = Math.round(this.rowOf(node) * ROW_PX * r);
   }
 
