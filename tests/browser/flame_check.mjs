@@ -264,12 +264,14 @@ try {
         const focusedName = focused.querySelector('.sandwich-label')?.textContent ?? null;
         focused.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', bubbles: true }));
         await settled();
-        return { callerName, afterClick, focusedName, afterEnter: sandwich.functionName, picks: [...picks], moved: focused !== row };
+        const focusAfter = document.activeElement?.closest('.sandwich-tree.callees') !== null && document.activeElement.matches('tr[tabindex="0"]');
+        return { callerName, afterClick, focusedName, afterEnter: sandwich.functionName, picks: [...picks], moved: focused !== row, focusAfter };
       });
       assertEqual(r.afterClick, r.callerName, 'centred on the clicked caller');
       assert(r.moved, 'ArrowDown moved the focus');
       assertEqual(r.afterEnter, r.focusedName, 'centred on the row Enter was pressed on');
       assertEqual(r.picks, [r.callerName, r.focusedName], 'onPick calls');
+      assert(r.focusAfter, 'after Enter the keyboard focus is on the first callee row again');
     });
 
     await check(`sandwich: an absent function says so, clear() empties ${at}`, async () => {

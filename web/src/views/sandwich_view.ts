@@ -116,9 +116,16 @@ export class SandwichView {
     this.root.replaceChildren();
   }
 
-  private pick(functionName: string): void {
+  /** Re-centres on a function picked in the `kind` tree; the keyboard focus, when it was in
+   *  the view, goes to the first row of that tree again (its rows were replaced). */
+  private pick(functionName: string, kind: 'callers' | 'callees'): void {
     if (this.trace === null || functionName === this.current) return;
-    void this.show(this.trace, this.query, functionName).then(() => this.onPick?.(functionName));
+    const hadFocus = this.root.contains(document.activeElement);
+    void this.show(this.trace, this.query, functionName).then(() => {
+      if (this.current !== functionName) return; // superseded
+      if (hadFocus) this.root.querySelector<HTMLElement>(`.sandwich-tree.${kind} tbody tr[tabindex="0"]`)?.focus();
+      this.onPick?.(functionName);
+    });
   }
 
   private render(s: Sandwich): void {
@@ -218,7 +225,7 @@ export class SandwichView {
         focused = node;
         setOpen(node, !open);
       });
-      tr.addEventListener('click', () => this.pick(tree.name(node)));
+      tr.addEventListener('click', () => this.pick(tree.name(node), kind));
       tr.addEventListener('focus', () => (focused = node));
       rowOf.set(node, tr);
       return tr;
@@ -267,7 +274,7 @@ export class SandwichView {
           else return;
           break;
         case 'Enter':
-          this.pick(tree.name(node));
+          this.pick(tree.name(node), kind);
           break;
         default:
           return;
