@@ -72,7 +72,7 @@ export class SandwichView {
   private readonly root: HTMLElement;
 
   /** @param container emptied and filled by the view; nothing else in it is touched */
-  constructor(private readonly container: HTMLElement) {
+  constructor(container: HTMLElement) {
     this.root = h('div', { class: 'sandwich' });
     container.replaceChildren(this.root);
   }
