@@ -95,6 +95,10 @@ class TraceSession {
   std::string TopFunctionsJson(const StackQuery& query, size_t n) const;
   /// Callers and callees of one function (frame name) as two flame graphs in one JSON.
   std::string SandwichJson(const StackQuery& query, const std::string& function) const;
+  /// The same two layouts as columns, for the wasm bridge. A function absent from the
+  /// selection gives two graphs of one root node and total 0.
+  void BuildSandwich(const StackQuery& query, const std::string& function, FlameGraph* callers,
+                     FlameGraph* callees) const;
   /// speedscope JSON of a query, one sampled profile per thread.
   std::string ExportSpeedscope(const StackQuery& query, const std::string& name) const;
   /// Every event as Chrome trace event JSON (chrome://tracing, Perfetto UI).

@@ -31,15 +31,23 @@ std::string TraceSession::TopFunctionsJson(const StackQuery& query, size_t n) co
   return TopFunctionsToJson(TopFunctions(sel, resolver), resolver.frames(), n, sel.totalWeight, sel.unit);
 }
 
-std::string TraceSession::SandwichJson(const StackQuery& query, const std::string& function) const {
+void TraceSession::BuildSandwich(const StackQuery& query, const std::string& function, FlameGraph* callers,
+                                 FlameGraph* callees) const {
   StackResolver resolver(model(), symbols());
   StackSelection sel = SelectStacks(model(), symbols(), &resolver, query);
   const uint32_t fn = resolver.frames().Intern(function, FrameKind::kSynthetic);  // existing frames keep their kind
-  Sandwich s = BuildSandwich(sel, resolver, fn);
+  Sandwich s = nettrace::BuildSandwich(sel, resolver, fn);
+  *callers = LayoutFlameGraph(s.callers, resolver.frames(), sel.unit);
+  *callees = LayoutFlameGraph(s.callees, resolver.frames(), sel.unit);
+}
+
+std::string TraceSession::SandwichJson(const StackQuery& query, const std::string& function) const {
+  FlameGraph callers, callees;
+  BuildSandwich(query, function, &callers, &callees);
   std::string out = "{\"function\":";
   AppendJsonString(function, &out);
-  out += ",\"callers\":" + FlameGraphToJson(LayoutFlameGraph(s.callers, resolver.frames(), sel.unit));
-  out += ",\"callees\":" + FlameGraphToJson(LayoutFlameGraph(s.callees, resolver.frames(), sel.unit)) + "}";
+  out += ",\"callers\":" + FlameGraphToJson(callers);
+  out += ",\"callees\":" + FlameGraphToJson(callees) + "}";
   return out;
 }
 

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # `npm run bench`: reading speed of the native CLI, the wasm package in Node and in headless
 # Chromium, on the largest real trace (HeartRateMonitor, 28 MiB; median of 5 runs each), then
-# on a written trace of >= 1 GB (BENCH_BIG_MB, default 1100; 1 run each; BENCH_BIG_MB=0 skips).
+# the flame graph view's drawing in Chromium on a written trace of ~270k nodes
+# (tests/bench/flame_bench.mjs), and last the reading speed on a written trace of >= 1 GB
+# (BENCH_BIG_MB, default 1100; 1 run each; BENCH_BIG_MB=0 skips).
 # Builds first if needed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -13,14 +15,18 @@ quiet() {
   "$@" >"$log" 2>&1 || { cat "$log"; rm -f "$log"; return 1; }
   rm -f "$log"
 }
-if [ -x build/native/nettrace ] && [ -f build/wasm/wasm/nettrace_wasm.wasm ]; then
-  quiet cmake --build build/native
-  quiet cmake --build build/wasm
-else
-  bash scripts/setup.sh
-  bash scripts/build.sh
-fi
+# Set-up only installs what is missing; the build is incremental (the app bench needs the site).
+quiet bash scripts/setup.sh
+quiet bash scripts/build.sh
 node scripts/bench.mjs "${1:-build/native/testdata/HeartRateMonitor.10068.nettrace}"
+# The flame graph view in Chromium on a written trace of ~270k nodes (regenerated: ~1 s).
+if [ -x build/native/tests/nettrace_bench ]; then
+  mkdir -p build/bench
+  flame=build/bench/flame-16k.nettrace
+  build/native/tests/nettrace_bench generate-flame "$flame" >/dev/null
+  echo
+  node tests/bench/flame_bench.mjs "$flame" || echo "flame-chrome skipped: the browser benchmark failed to run"
+fi
 big_mb=${BENCH_BIG_MB:-1100}
 if [ "$big_mb" != 0 ] && [ -x build/native/tests/nettrace_bench ]; then
   big=build/bench/written-${big_mb}mb.nettrace
@@ -28,4 +34,7 @@ if [ "$big_mb" != 0 ] && [ -x build/native/tests/nettrace_bench ]; then
   [ -f "$big" ] || build/native/tests/nettrace_bench generate "$big" --size-mb "$big_mb" >/dev/null
   echo
   node scripts/bench.mjs "$big" --runs 1
+  # The web app itself on the big trace, opened through its file input.
+  echo
+  node tests/bench/app_bench.mjs "$big" || echo "app bench skipped: the browser benchmark failed to run"
 fi

@@ -39,6 +39,7 @@ fi
 suite "node tests" node --test tests/node/
 suite "browser test" node tests/browser/run.mjs
 suite "embedded component (strict CSP)" node tests/browser/embed_check.mjs
+suite "flame graph and sandwich views" node tests/browser/flame_check.mjs
 suite "speedscope import" node tests/browser/speedscope_check.mjs
 suite "npm pack consumer" bash scripts/pack_check.sh
 if [ -f ../shared/reference/ClrEtwAll.man ] && [ -f scripts/gen_clr_events.py ]; then

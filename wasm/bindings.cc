@@ -148,8 +148,7 @@ nettrace::StackQuery ToStackQuery(const val& js) {
 std::string FlameGraphJson(const TraceSession& s, const val& q) { return s.FlameGraphJson(ToStackQuery(q)); }
 // The laid-out flame graph as columns: ids as Uint32Array, weights (uint64 in the engine,
 // exact below 2^53) as Float64Array, frame names as a string array.
-val FlameGraphColumns(const TraceSession& s, const val& q) {
-  nettrace::FlameGraph g = s.BuildFlameGraph(ToStackQuery(q));
+val GraphColumns(const nettrace::FlameGraph& g) {
   auto wide = [](const std::vector<uint64_t>& v) { return std::vector<double>(v.begin(), v.end()); };
   val out = val::object();
   out.set("unit", std::string(nettrace::WeightUnitName(g.unit)));
@@ -164,6 +163,17 @@ val FlameGraphColumns(const TraceSession& s, const val& q) {
   out.set("end", CopyToJs("Float64Array", wide(g.end)));
   out.set("self", CopyToJs("Float64Array", wide(g.self)));
   out.set("count", CopyToJs("Float64Array", wide(g.count)));
+  return out;
+}
+val FlameGraphColumns(const TraceSession& s, const val& q) { return GraphColumns(s.BuildFlameGraph(ToStackQuery(q))); }
+// {function, callers, callees}: the sandwich's two layouts, each as FlameGraphColumns.
+val SandwichColumns(const TraceSession& s, const val& q, const std::string& f) {
+  nettrace::FlameGraph callers, callees;
+  s.BuildSandwich(ToStackQuery(q), f, &callers, &callees);
+  val out = val::object();
+  out.set("function", f);
+  out.set("callers", GraphColumns(callers));
+  out.set("callees", GraphColumns(callees));
   return out;
 }
 std::string FoldedStacks(const TraceSession& s, const val& q) { return s.FoldedStacks(ToStackQuery(q)); }
@@ -209,6 +219,7 @@ EMSCRIPTEN_BINDINGS(nettrace) {
       .function("foldedStacks", &FoldedStacks)
       .function("topFunctionsJson", &TopFunctionsJson)
       .function("sandwichJson", &SandwichJson)
+      .function("sandwich", &SandwichColumns)
       .function("exportSpeedscope", &ExportSpeedscope)
       .function("exportChromeTrace", &ExportChromeTrace)
       .function("exportEventsCsv", &ExportEventsCsv);

@@ -54,6 +54,8 @@ export interface RawTraceSession {
   foldedStacks(query: RawStackQuery): string;
   topFunctionsJson(query: RawStackQuery, count: number): string;
   sandwichJson(query: RawStackQuery, functionName: string): string;
+  /** The same two layouts as typed columns. */
+  sandwich(query: RawStackQuery, functionName: string): { function: string; callers: RawFlameGraph; callees: RawFlameGraph };
   exportSpeedscope(query: RawStackQuery, name: string): string;
   exportChromeTrace(): string;
   exportEventsCsv(): string;

@@ -54,7 +54,7 @@ void UniversalTraceWriter::AddThread(uint64_t index, uint64_t pid, uint64_t tid,
   threads_.push_back(std::move(t));
 }
 
-uint32_t UniversalTraceWriter::AddStack(std::initializer_list<uint64_t> ipsLeafFirst) {
+uint32_t UniversalTraceWriter::AddStack(std::span<const uint64_t> ipsLeafFirst) {
   std::vector<uint8_t> bytes;
   for (uint64_t ip : ipsLeafFirst)
     for (uint32_t k = 0; k < pointerSize_ && k < 8; ++k) bytes.push_back(static_cast<uint8_t>(ip >> (8 * k)));

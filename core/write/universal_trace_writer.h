@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <deque>
 #include <initializer_list>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -33,7 +34,10 @@ class UniversalTraceWriter {
 
   void AddThread(uint64_t index, uint64_t pid, uint64_t tid, const std::string& name = "");
   // A stack of instruction pointers, leaf first; returns its stack id (from 1).
-  uint32_t AddStack(std::initializer_list<uint64_t> ipsLeafFirst);
+  uint32_t AddStack(std::initializer_list<uint64_t> ipsLeafFirst) {
+    return AddStack(std::span<const uint64_t>(ipsLeafFirst.begin(), ipsLeafFirst.size()));
+  }
+  uint32_t AddStack(std::span<const uint64_t> ipsLeafFirst);
   void AddMetadata(const EventMetadata& m) { extraMetadata_.push_back(m); }
 
   void ExistingProcess(uint64_t ts, uint64_t thread, const std::string& name, uint64_t namespaceId = 0,

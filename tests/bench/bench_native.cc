@@ -2,6 +2,8 @@
 //
 //   nettrace_bench generate OUT [--size-mb N]   write a synthetic NetTrace v6 trace of ~N MB
 //   nettrace_bench read FILE [--runs N]         median MB/s, events/s, peak RSS, bytes/event
+//   nettrace_bench generate-flame OUT [--stacks N]   a v6 trace whose cpu flame graph has
+//                                                   many nodes (default 16000 stacks: ~200k)
 //
 // Each run is a fresh child process so that its peak resident memory (getrusage) is its
 // own. Timing is wall-clock around the whole read in 4 MiB chunks, as the browser reads.
@@ -17,9 +19,12 @@
 #include <string>
 #include <vector>
 
+#include "analysis/call_tree.h"
+#include "analysis/flame_graph.h"
 #include "trace_session.h"
 #include "write/nettrace_writer.h"
 #include "write/payload_builder.h"
+#include "write/universal_trace_writer.h"
 
 using namespace nettrace;
 
@@ -129,6 +134,59 @@ int Generate(const char* out, double sizeMb) {
   return 0;
 }
 
+// A collect-linux-like trace (in-trace symbols, cpu samples) built for the flame-graph
+// benchmark: `stacks` distinct stacks of 12-31 frames, each frame drawn from 6 methods per
+// depth, so the tree fans out fast and almost every stack adds a node per frame below the
+// sixth level. One cpu sample per stack: 1 stack in 8 weighs 1 ms, the others 1-10 µs, so
+// that at full width ~2,000 distinct stacks are just over half a pixel wide (the worst case
+// for drawing: ~40k nodes visible at once) above a long tail of sub-pixel ones.
+// Deterministic (fixed xorshift seed). Prints the flame graph's node count.
+int GenerateFlame(const char* out, uint32_t stacks) {
+  constexpr uint32_t kLevels = 32, kChoices = 6;
+  constexpr uint64_t kBase = 0x7e0000000000, kSymbolSize = 0x100;
+  UniversalTraceWriter w;
+  w.AddThread(1, 4242, 4242, "bench");
+  w.ExistingProcess(0, 1, "bench");
+  w.ProcessMapping(0, 1, 1, kBase, kBase + kLevels * kChoices * kSymbolSize, 0, "/memfd:doublemapper (deleted)");
+  static const char* const kVerbs[kChoices] = {"Parse", "Render", "Compute", "Dispatch", "Load", "Store"};
+  for (uint32_t level = 0; level < kLevels; ++level)
+    for (uint32_t c = 0; c < kChoices; ++c) {
+      const uint32_t id = level * kChoices + c;
+      const uint64_t start = kBase + id * kSymbolSize;
+      w.ProcessSymbol(0, 1, id + 1, 1, start, start + kSymbolSize,
+                      "void [Bench] Bench.Layer" + std::to_string(level) + ".Component" + std::to_string(c) +
+                          "::" + kVerbs[c] + "Item" + std::to_string(level) + "(int32)[OptimizedTier1]");
+    }
+  uint64_t rng = 0x9E3779B97F4A7C15ull;
+  auto next = [&] {
+    rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17;
+    return rng;
+  };
+  std::vector<uint64_t> ips;
+  for (uint32_t i = 0; i < stacks; ++i) {
+    const uint32_t depth = 12 + static_cast<uint32_t>(next() % 20);
+    ips.clear();
+    for (uint32_t level = 0; level < depth; ++level)  // root first here, reversed below
+      ips.push_back(kBase + (level * kChoices + next() % kChoices) * kSymbolSize + 0x10);
+    std::reverse(ips.begin(), ips.end());
+    const uint32_t stack = w.AddStack(ips);
+    const uint64_t micros = i % 8 == 0 ? 1000 : 1 + next() % 10;  // 1 hot stack in 8
+    w.Cpu(1000000 + uint64_t{i} * 1000000, 1, 1000 * micros, stack);
+  }
+  std::vector<uint8_t> bytes;
+  if (!w.Finish(&bytes).ok()) return 1;
+  FILE* f = std::fopen(out, "wb");
+  if (!f || std::fwrite(bytes.data(), 1, bytes.size(), f) != bytes.size() || std::fclose(f) != 0)
+    return std::perror(out), 1;
+  TraceSession session;
+  if (!session.PushChunk(bytes.data(), bytes.size()).ok() || !session.Finish().ok()) return 1;
+  StackQuery query;
+  query.event = "cpu";
+  std::printf("{\"file\":\"%s\",\"bytes\":%zu,\"stacks\":%u,\"flameNodes\":%zu}\n", out, bytes.size(), stacks,
+              session.BuildFlameGraph(query).size());
+  return 0;
+}
+
 struct RunResult {
   double seconds = 0, bytesPerEvent = 0;
   uint64_t bytes = 0, events = 0;
@@ -202,11 +260,16 @@ int main(int argc, char** argv) {
     if (argc >= 5 && !std::strcmp(argv[3], "--size-mb")) size = std::atof(argv[4]);
     return Generate(argv[2], size);
   }
+  if (argc >= 3 && !std::strcmp(argv[1], "generate-flame")) {
+    uint32_t stacks = 16000;
+    if (argc >= 5 && !std::strcmp(argv[3], "--stacks")) stacks = static_cast<uint32_t>(std::atoi(argv[4]));
+    return GenerateFlame(argv[2], stacks);
+  }
   if (argc >= 3 && !std::strcmp(argv[1], "read")) {
     int runs = 5;
     if (argc >= 5 && !std::strcmp(argv[3], "--runs")) runs = std::max(1, std::atoi(argv[4]));
     return Read(argv[2], runs);
   }
-  std::fprintf(stderr, "usage: nettrace_bench generate OUT [--size-mb N] | read FILE [--runs N]\n");
+  std::fprintf(stderr, "usage: nettrace_bench generate OUT [--size-mb N] | generate-flame OUT [--stacks N] | read FILE [--runs N]\n");
   return 2;
 }

@@ -194,6 +194,35 @@ export async function appChecks({ browser, server, check, assert, traces, byName
     assert(crumbs.length === 3 && crumbs[2] === focused, `Enter zooms to the focused frame: ${crumbs}`);
   });
 
+  await check('app sandwich: a top function\'s callers and callees equal the engine\'s; the link keeps it', async () => {
+    const method = 'HeartRateMonitor!HeartRateMonitor.Program.OnCreate';
+    const native = JSON.parse(runNative('sandwich', heart.path, [method]).stdout.toString('utf8'));
+    // The callers / callees trees' first level, from the engine's layouts (children of the root).
+    const level1 = (graph) =>
+      graph.frame.map((f, i) => [i, f]).filter(([i]) => i > 0 && graph.parent[i] === 0).map(([, f]) => graph.frames[f]).sort();
+    await open(heart.path);
+    await page.click('#tab-flame');
+    await page.click('#side-sandwich');
+    await page.waitForSelector('#g-sandwich >> text=Pick a function');
+    await page.click('#side-top');
+    await page.click(`#g-top tbody tr:has(td:text-is("${method}"))`);
+    await page.click('#side-sandwich');
+    const shownLevel1 = async (kind) =>
+      (await page.$$eval(`#g-sandwich .sandwich-tree.${kind} tbody tr[aria-level="1"] .sandwich-label`, (e) => e.map((x) => x.textContent))).sort();
+    await page.waitForSelector('#g-sandwich .sandwich-tree.callers tbody tr', { timeout: 20_000 });
+    assert(JSON.stringify(await shownLevel1('callers')) === JSON.stringify(level1(native.callers)), `callers ${await shownLevel1('callers')}`);
+    assert(JSON.stringify(await shownLevel1('callees')) === JSON.stringify(level1(native.callees)), `callees ${await shownLevel1('callees')}`);
+    const hash = new URL(page.url()).hash;
+    const params = new URLSearchParams(hash.slice(1));
+    assert(params.get('side') === 'sandwich' && params.get('fn') === method, `hash ${hash}`);
+    // The same link reproduces the sandwich; arrow keys move between the two side tabs.
+    await open(heart.path, hash);
+    await page.waitForSelector('#g-sandwich .sandwich-tree.callers tbody tr', { timeout: 20_000 });
+    await page.focus('#side-sandwich');
+    await page.keyboard.press('ArrowLeft');
+    assert(await page.getAttribute('#side-top', 'aria-selected') === 'true' && !(await page.locator('#g-top').isHidden()), 'ArrowLeft shows Top functions');
+  });
+
   await check('app exports: CSV equals the native export, speedscope is a speedscope file', async () => {
     await open(heart.path);
     const save = async (format) => {

@@ -26,6 +26,7 @@ export type {
   Histogram,
   HistogramQuery,
   Progress,
+  Sandwich,
   Summary,
   SummaryError,
   TopFunctions,

@@ -15,6 +15,7 @@ import { sortableTable } from '../ui/sortable_table.js';
 import { EventTable } from '../views/events_view.js';
 import type { EventFilter } from '../views/events_view.js';
 import { FlameGraph } from '../views/flame_view.js';
+import { SandwichView } from '../views/sandwich_view.js';
 import { eventTypes, processes, renderSummary, threads } from '../views/summary_view.js';
 import { Timeline } from '../views/timeline_view.js';
 import { buildLayout } from './layout.js';
@@ -116,6 +117,9 @@ export function createAnalyzer(host: HTMLElement, root: ShadowRoot, options: Ana
   let eventTable: EventTable | null = null;
   let eventTableTrace: TraceHandle | null = null;
   let flame: FlameGraph | null = null;
+  const sandwich = new SandwichView(byId('g-sandwich'));
+  /** The sandwich's trace, query and function, to redo it only when one of them changes. */
+  let sandwichKey = '';
   /** The stack query the flame graph shows (also what speedscope/folded exports take). */
   let flameQueryKey = '';
   let timelineKey = '';
@@ -186,7 +190,8 @@ export function createAnalyzer(host: HTMLElement, root: ShadowRoot, options: Ana
     flameQueryKey = '';
     timelineKey = '';
     byId('g-top').replaceChildren();
-    byId('g-sandwich').replaceChildren();
+    sandwich.clear();
+    sandwichKey = '';
     headline.replaceChildren();
     summaryTables.replaceChildren();
     summaryPre.textContent = '';
@@ -487,7 +492,10 @@ export function createAnalyzer(host: HTMLElement, root: ShadowRoot, options: Ana
     if (trace === null) return;
     if (flame === null) {
       flame = new FlameGraph(byId('g-canvas'), byId('g-tooltip'), byId('g-breadcrumb'), byId('g-search-result'));
-      flame.onZoom = (name) => emit<AnalyzerSelection>('selection', { kind: 'frame', name });
+      flame.onZoom = (name) => {
+        emit<AnalyzerSelection>('selection', { kind: 'frame', name });
+        pickFunction(name);
+      };
     }
     gEvent.value = state.stackEvent;
     gThread.value = state.stackThread;
@@ -497,6 +505,7 @@ export function createAnalyzer(host: HTMLElement, root: ShadowRoot, options: Ana
     const key = JSON.stringify(query);
     if (key === flameQueryKey) {
       flame.draw();
+      showSide();
       return;
     }
     flameQueryKey = key;
@@ -524,8 +533,9 @@ export function createAnalyzer(host: HTMLElement, root: ShadowRoot, options: Ana
         onActivate: (f) => {
           gSearch.value = f.name;
           flame?.search(f.name);
+          pickFunction(f.name);
         },
-        rowTitle: 'Highlight in the flame graph',
+        rowTitle: 'Highlight in the flame graph; the sandwich shows its callers and callees',
         columns: [
           { label: 'Function', text: (f) => f.name, key: (f) => f.name },
           { label: 'Self', text: (f) => percent(f.exclusive, top.total), key: (f) => f.exclusive, numeric: true },
@@ -533,6 +543,67 @@ export function createAnalyzer(host: HTMLElement, root: ShadowRoot, options: Ana
         ],
       }),
     );
+    showSide();
+  }
+
+  // ---- beside the flame graph: top functions or the sandwich of one function --------------
+
+  const sideTabs = { top: byId<HTMLButtonElement>('side-top'), sandwich: byId<HTMLButtonElement>('side-sandwich') };
+
+  function showSide(focus = false): void {
+    for (const [side, button] of Object.entries(sideTabs) as ['top' | 'sandwich', HTMLButtonElement][]) {
+      const selected = side === state.side;
+      button.setAttribute('aria-selected', String(selected));
+      button.tabIndex = selected ? 0 : -1;
+      if (focus && selected) button.focus();
+    }
+    byId('g-top').hidden = state.side !== 'top';
+    byId('g-sandwich').hidden = state.side !== 'sandwich';
+    if (state.side === 'sandwich') void showSandwich().catch(reportUnexpected);
+  }
+
+  /** The sandwich of state.fn in the flame graph's stacks (both directions, whatever the
+   *  inverted box says), or how to pick a function. */
+  async function showSandwich(): Promise<void> {
+    const trace = shown;
+    if (trace === null || state.side !== 'sandwich') return;
+    const query = { ...stackQuery(), inverted: false };
+    const key = JSON.stringify([query, state.fn]);
+    if (key === sandwichKey) return;
+    sandwichKey = key;
+    if (state.fn === '') {
+      sandwich.clear();
+      byId('g-sandwich').append(h('p', { class: 'muted', text: 'Pick a function: click a frame in the flame graph or a row of Top functions.' }));
+      return;
+    }
+    await sandwich.show(trace, query, state.fn);
+  }
+
+  /** A function picked (top functions row, flame graph frame, sandwich row). */
+  function pickFunction(name: string): void {
+    state = { ...state, fn: name };
+    saveState();
+    void showSandwich().catch(reportUnexpected);
+  }
+
+  sandwich.onPick = (name) => {
+    state = { ...state, fn: name };
+    sandwichKey = JSON.stringify([{ ...stackQuery(), inverted: false }, name]);
+    saveState();
+  };
+  for (const [side, button] of Object.entries(sideTabs) as ['top' | 'sandwich', HTMLButtonElement][]) {
+    button.addEventListener('click', () => {
+      state = { ...state, side };
+      saveState();
+      showSide();
+    });
+    button.addEventListener('keydown', (e) => {
+      if (e.key !== 'ArrowLeft' && e.key !== 'ArrowRight') return;
+      e.preventDefault();
+      state = { ...state, side: state.side === 'top' ? 'sandwich' : 'top' };
+      saveState();
+      showSide(true);
+    });
   }
 
   function reportFlameError(e: unknown): void {

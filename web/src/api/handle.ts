@@ -8,6 +8,7 @@ import type {
   Histogram,
   HistogramQuery,
   Progress,
+  Sandwich,
   Summary,
   TopFunctions,
   TraceEvent,
@@ -84,6 +85,8 @@ export interface TraceHandle {
   flameGraph(query?: StackQuery): Promise<FlameGraphData>;
   /** The `count` (default 50) heaviest functions by exclusive weight, with inclusive weights. */
   topFunctions(query?: StackQuery, count?: number): Promise<TopFunctions>;
+  /** Callers and callees of the function named `functionName` (a frame name) in the stacks of `query`. */
+  sandwich(query: StackQuery, functionName: string): Promise<Sandwich>;
   /**
    * The trace in another tool's format, as text: "speedscope" (the stacks of `options`, one
    * sampled profile per thread), "chrome" (every event, Chrome trace JSON), "csv" (every event),

@@ -13,6 +13,7 @@ import type {
   FlameGraphData,
   Histogram,
   HistogramQuery,
+  Sandwich,
   Summary,
   TopFunctions,
   TraceEvent,
@@ -132,6 +133,10 @@ class InThreadTrace implements TraceHandle {
 
   async topFunctions(query?: StackQuery, count = 50): Promise<TopFunctions> {
     return JSON.parse(this.live().topFunctionsJson(query ?? {}, count)) as TopFunctions;
+  }
+
+  async sandwich(query: StackQuery, functionName: string): Promise<Sandwich> {
+    return this.live().sandwich(query, functionName);
   }
 
   async export(format: ExportFormat, options: ExportOptions = {}): Promise<string> {

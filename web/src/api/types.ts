@@ -87,6 +87,18 @@ export interface FlameGraphData {
   count: Float64Array;
 }
 
+/**
+ * The sandwich of one function (core/analysis/top_functions.h): two flame graphs whose root is
+ * the function. `callers` grows outward (children of a node are its callers), `callees` inward
+ * (children are what it calls). Both roots span the function's inclusive weight; a function
+ * not in the selection gives two graphs of one root node and total 0.
+ */
+export interface Sandwich {
+  function: string;
+  callers: FlameGraphData;
+  callees: FlameGraphData;
+}
+
 /** The heaviest functions by exclusive weight. */
 export interface TopFunctions {
   unit: string;

@@ -1,5 +1,6 @@
 // web/src/app — the view state that a link reproduces, kept in the URL hash:
-//   #tab=events&provider=…&event=…&thread=…&text=…&from=…&to=…&type=…&process=…&inverted=1&timeline=type
+//   #tab=events&provider=…&event=…&thread=…&text=…&from=…&to=…&type=…&process=…&inverted=1
+//   &timeline=type&side=sandwich&fn=…
 // Values are URL-encoded by URLSearchParams; absent keys mean "any".
 
 export type Tab = 'summary' | 'events' | 'flame';
@@ -21,6 +22,9 @@ export interface ViewState {
   /** Flame graph: only this process's stacks (multi-process traces). */
   process: string;
   inverted: boolean;
+  /** Beside the flame graph: the top functions, or the sandwich of `fn`. */
+  side: 'top' | 'sandwich';
+  fn: string;
   /** Timeline series: one per provider, or one per event type of the event filter. */
   timelineBy: 'provider' | 'type';
 }
@@ -38,11 +42,13 @@ export function defaultState(): ViewState {
     stackThread: '',
     process: '',
     inverted: false,
+    side: 'top',
+    fn: '',
     timelineBy: 'provider',
   };
 }
 
-const KEYS: Record<Exclude<keyof ViewState, 'tab' | 'inverted' | 'timelineBy'>, string> = {
+const KEYS: Record<Exclude<keyof ViewState, 'tab' | 'inverted' | 'timelineBy' | 'side'>, string> = {
   provider: 'provider',
   event: 'event',
   thread: 'thread',
@@ -52,6 +58,7 @@ const KEYS: Record<Exclude<keyof ViewState, 'tab' | 'inverted' | 'timelineBy'>, 
   stackEvent: 'type',
   stackThread: 'stackThread',
   process: 'process',
+  fn: 'fn',
 };
 
 export function readHash(hash: string): ViewState {
@@ -62,6 +69,7 @@ export function readHash(hash: string): ViewState {
   for (const [field, key] of Object.entries(KEYS) as [keyof typeof KEYS, string][]) state[field] = params.get(key) ?? '';
   state.inverted = params.get('inverted') === '1';
   state.timelineBy = params.get('timeline') === 'type' ? 'type' : 'provider';
+  state.side = params.get('side') === 'sandwich' ? 'sandwich' : 'top';
   return state;
 }
 
@@ -73,5 +81,6 @@ export function writeHash(state: ViewState): string {
   }
   if (state.inverted) params.set('inverted', '1');
   if (state.timelineBy === 'type') params.set('timeline', 'type');
+  if (state.side === 'sandwich') params.set('side', 'sandwich');
   return `#${params.toString()}`;
 }

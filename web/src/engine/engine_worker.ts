@@ -30,11 +30,16 @@ function trace(id: RequestId): TraceHandle {
   return t;
 }
 
-/** Typed arrays in a result move to the page instead of being copied. */
-function transferables(value: unknown): Transferable[] {
-  if (value === null || typeof value !== 'object') return [];
+/** Typed arrays in a result (and in its objects one level down: a sandwich's two graphs) move
+ *  to the page instead of being copied. */
+function transferables(value: unknown, levels = 2): Transferable[] {
+  if (value === null || typeof value !== 'object' || levels === 0) return [];
   const out: Transferable[] = [];
-  for (const v of Object.values(value)) if (ArrayBuffer.isView(v) && v.buffer instanceof ArrayBuffer) out.push(v.buffer);
+  for (const v of Object.values(value)) {
+    if (ArrayBuffer.isView(v)) {
+      if (v.buffer instanceof ArrayBuffer) out.push(v.buffer);
+    } else if (!Array.isArray(v)) out.push(...transferables(v, levels - 1));
+  }
   return out;
 }
 
@@ -53,6 +58,8 @@ async function query(request: QueryRequest): Promise<unknown> {
       return t.flameGraph(request.query);
     case 'topFunctions':
       return t.topFunctions(request.query, request.count);
+    case 'sandwich':
+      return t.sandwich(request.query, request.functionName);
     case 'export':
       return t.export(request.format, request.options);
   }

@@ -30,6 +30,7 @@ export type QueryRequest = { id: RequestId; trace: RequestId } & (
   | { kind: 'histogram'; query: HistogramQuery }
   | { kind: 'flameGraph'; query: StackQuery }
   | { kind: 'topFunctions'; query: StackQuery; count: number }
+  | { kind: 'sandwich'; query: StackQuery; functionName: string }
   | { kind: 'export'; format: ExportFormat; options: ExportOptions }
 );
 /** Drop the trace opened by 'open' request `trace`, and its memory. */

@@ -10,6 +10,7 @@ import type {
   Histogram,
   HistogramQuery,
   Progress,
+  Sandwich,
   Summary,
   TopFunctions,
   TraceEvent,
@@ -164,6 +165,9 @@ class WorkerTrace implements TraceHandle {
   }
   topFunctions(query: StackQuery = {}, count = 50): Promise<TopFunctions> {
     return this.ask({ kind: 'topFunctions', query, count });
+  }
+  sandwich(query: StackQuery, functionName: string): Promise<Sandwich> {
+    return this.ask({ kind: 'sandwich', query, functionName });
   }
   export(format: ExportFormat, options: ExportOptions = {}): Promise<string> {
     return this.ask({ kind: 'export', format, options });
