@@ -313,6 +313,10 @@ export async function appChecks({ browser, server, check, assert, traces, byName
       await page.waitForFunction(() => appRoot().getElementById('g-canvas-box').dataset.nodes !== undefined || /Could not/.test(appRoot().getElementById('g-message').textContent), null, { timeout: 30_000 });
       await page.fill('#g-search', 'HeartRateMonitor');
       await page.screenshot({ path: join(screenshots, `app-flame-${scheme}.png`) });
+      await page.click('#g-top tbody tr:has(td:text-is("HeartRateMonitor!HeartRateMonitor.Program.OnCreate"))');
+      await page.click('#side-sandwich');
+      await page.waitForSelector('#g-sandwich .sandwich-tree.callers tbody tr', { timeout: 20_000 });
+      await page.screenshot({ path: join(screenshots, `app-sandwich-${scheme}.png`) });
     }
   });
 

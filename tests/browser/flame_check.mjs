@@ -154,7 +154,7 @@ try {
           input.dispatchEvent(new Event('input'));
           return document.getElementById('search-result').textContent;
         }, f.name.toUpperCase());
-        assertEqual(text, `${fmt(count)} frames match · ${percent(f.inclusive, top.total)} of ${top.unit}`, `search ${f.name}`);
+        assertEqual(text, `${fmt(count)} ${count === 1 ? "frame matches" : "frames match"} · ${percent(f.inclusive, top.total)} of ${top.unit}`, `search ${f.name}`);
       }
       const cleared = await page.evaluate(() => {
         window.flamePage.flame.search('');

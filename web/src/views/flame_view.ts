@@ -172,7 +172,7 @@ export class FlameGraph {
     this.searchResult.textContent =
       this.matchCount === 0
         ? 'No match'
-        : `${fmt(this.matchCount)} frames match · ${percent(this.matchWeight, data.total)} of ${data.unit}`;
+        : `${fmt(this.matchCount)} ${this.matchCount === 1 ? 'frame matches' : 'frames match'} · ${percent(this.matchWeight, data.total)} of ${data.unit}`;
     this.searchResult.dataset['matches'] = String(this.matchCount);
     this.draw();
   }
