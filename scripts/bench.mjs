@@ -91,14 +91,10 @@ console.log(`wasm-node / native time ratio:   ${(median(nodeTimes) / nativeMedia
 if (chrome) console.log(`wasm-chrome / native time ratio: ${(median(chrome.workerTimes) / nativeMedian).toFixed(2)}`);
 
 async function benchChromium() {
-  const { chromium } = await import('playwright-core');
+  const { launchChromium } = await import('../tests/browser/harness.mjs');
   const { startServer } = await import('./serve.mjs');
   const server = await startServer({ root, port: 0 });
-  const browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
-  });
+  const browser = await launchChromium();
   try {
     const page = await browser.newPage();
     await page.goto(`${server.url}tests/browser/package_page.html`);

@@ -6,9 +6,9 @@
 //   node tests/bench/app_bench.mjs TRACE
 import { statSync } from 'node:fs';
 import { basename } from 'node:path';
-import { chromium } from 'playwright-core';
 import { startServer } from '../../scripts/serve.mjs';
 import { root, runNative } from '../node/helpers.mjs';
+import { launchChromium } from '../browser/harness.mjs';
 
 const trace = process.argv[2];
 if (!trace) {
@@ -18,11 +18,7 @@ if (!trace) {
 const size = statSync(trace).size;
 const nativeCount = JSON.parse(runNative('summary', trace).stdout.toString('utf8')).eventCount;
 const server = await startServer({ root: `${root}build/site`, port: 0 });
-const browser = await chromium.launch({
-  executablePath: '/usr/bin/chromium',
-  headless: true,
-  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-});
+const browser = await launchChromium();
 const ms = (t0) => (performance.now() - t0).toFixed(0).padStart(7);
 try {
   const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });

@@ -23,8 +23,8 @@
 import { cpus, loadavg } from 'node:os';
 import { basename, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
 import { startServer } from '../../scripts/serve.mjs';
+import { launchChromium } from '../browser/harness.mjs';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const args = process.argv.slice(2);
@@ -42,11 +42,7 @@ const quantile = (xs, q) => {
 };
 
 const server = await startServer({ root, port: 0 });
-const browser = await chromium.launch({
-  executablePath: '/usr/bin/chromium',
-  headless: true,
-  args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
-});
+const browser = await launchChromium();
 console.log(`flame-chrome: ${basename(file)}, load average ${loadavg().map((x) => x.toFixed(2)).join(' ')} on ${cpus().length} cores`);
 let allPass = true;
 try {

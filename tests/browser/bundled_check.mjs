@@ -5,17 +5,13 @@
 // shows the same trace with its stylesheet (analyzer.css, also located relative to the module).
 //   node tests/browser/bundled_check.mjs APP_DIST_DIR TRACE EXPECTED_SUMMARY_JSON_FILE
 import { readFileSync } from 'node:fs';
-import { chromium } from 'playwright-core';
 import { startServer } from '../../scripts/serve.mjs';
+import { launchChromium } from './harness.mjs';
 
 const [site, trace, expectedFile] = process.argv.slice(2);
 const expected = readFileSync(expectedFile, 'utf8').trim();
 const server = await startServer({ root: site, port: 0 });
-const browser = await chromium.launch({
-  executablePath: '/usr/bin/chromium',
-  headless: true,
-  args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
-});
+const browser = await launchChromium();
 let failed = false;
 try {
   const page = await browser.newPage();

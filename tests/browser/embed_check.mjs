@@ -8,29 +8,15 @@
 // Prints "N passed, N failed" last; exits non-zero on any failure.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium } from 'playwright-core';
 import { startServer } from '../../scripts/serve.mjs';
 import { corpusTraces, root, runNative, testdata } from '../node/helpers.mjs';
+import { assert, checkRunner, launchChromium } from './harness.mjs';
 
 const CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; worker-src 'self'; connect-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'";
 const screenshots = join(root, 'build/screenshots');
 mkdirSync(screenshots, { recursive: true });
 
-const results = [];
-async function check(name, fn) {
-  const started = Date.now();
-  try {
-    await fn();
-    results.push(true);
-    console.log(`ok   ${name} (${Date.now() - started} ms)`);
-  } catch (e) {
-    results.push(false);
-    console.log(`FAIL ${name}\n     ${String(e?.stack ?? e).split('\n').join('\n     ')}`);
-  }
-}
-function assert(condition, message) {
-  if (!condition) throw new Error(message);
-}
+const { check, finish } = checkRunner();
 
 const traces = corpusTraces();
 const hrm = traces.find((t) => t.name.startsWith('HeartRateMonitor'));
@@ -39,11 +25,7 @@ const sample = traces.find((t) => t.name.startsWith('only_managed_samples'));
 const nativeCount = (path) => JSON.parse(runNative('summary', path).stdout.toString('utf8')).eventCount;
 
 const server = await startServer({ root, port: 0, headers: { 'content-security-policy': CSP } });
-const browser = await chromium.launch({
-  executablePath: '/usr/bin/chromium',
-  headless: true,
-  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-});
+const browser = await launchChromium();
 const page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
 const pageErrors = [];
 page.on('pageerror', (e) => pageErrors.push(String(e)));
@@ -170,6 +152,4 @@ try {
   await server.close();
 }
 
-const passed = results.filter(Boolean).length;
-console.log(`${passed} passed, ${results.length - passed} failed`);
-process.exit(passed === results.length ? 0 : 1);
+finish();

@@ -9,9 +9,9 @@
 //
 //   node tests/browser/flame_check.mjs   (after scripts/build.sh)
 import { join } from 'node:path';
-import { chromium } from 'playwright-core';
 import { startServer } from '../../scripts/serve.mjs';
 import { root, runNative, testdata } from '../node/helpers.mjs';
+import { assert, checkRunner, launchChromium } from './harness.mjs';
 
 const TRACE = join(testdata, 'HeartRateMonitor.10068.nettrace');
 const URL_PATH = '/build/native/testdata/HeartRateMonitor.10068.nettrace';
@@ -45,21 +45,7 @@ const widestAt = (depth) => {
   return best;
 };
 
-const results = [];
-async function check(name, fn) {
-  const started = Date.now();
-  try {
-    await fn();
-    results.push({ name, ok: true });
-    console.log(`ok   ${name} (${Date.now() - started} ms)`);
-  } catch (e) {
-    results.push({ name, ok: false });
-    console.log(`FAIL ${name}\n     ${String(e?.stack ?? e).split('\n').join('\n     ')}`);
-  }
-}
-function assert(condition, message) {
-  if (!condition) throw new Error(message);
-}
+const { check, finish } = checkRunner();
 function assertEqual(actual, expected, what) {
   const a = JSON.stringify(actual);
   const b = JSON.stringify(expected);
@@ -67,11 +53,7 @@ function assertEqual(actual, expected, what) {
 }
 
 const server = await startServer({ root, port: 0 });
-const browser = await chromium.launch({
-  executablePath: '/usr/bin/chromium',
-  headless: true,
-  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking'],
-});
+const browser = await launchChromium();
 
 try {
   for (const ratio of [1, 2]) {
@@ -298,6 +280,4 @@ try {
   await server.close();
 }
 
-const failed = results.filter((r) => !r.ok).length;
-console.log(`${results.length - failed} passed, ${failed} failed`);
-process.exit(failed === 0 ? 0 : 1);
+finish();

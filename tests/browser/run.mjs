@@ -5,10 +5,10 @@
 // Prints "N passed, N failed" last; exits non-zero on any failure.
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium } from 'playwright-core';
 import { startServer } from '../../scripts/serve.mjs';
 import { corpusTraces, root, runNative } from '../node/helpers.mjs';
 import { appChecks } from './app_checks.mjs';
+import { assert, checkRunner, launchChromium } from './harness.mjs';
 
 const site = join(root, 'build/site');
 const screenshots = join(root, 'build/screenshots');
@@ -22,23 +22,7 @@ const byName = (prefix) => {
 };
 const nativeSummary = (path) => JSON.parse(runNative('summary', path).stdout.toString('utf8'));
 
-const results = [];
-// ONLY=text runs just the checks whose name contains it (while working on one view).
-async function check(name, fn) {
-  if (process.env.ONLY && !name.includes(process.env.ONLY)) return;
-  const started = Date.now();
-  try {
-    await fn();
-    results.push({ name, ok: true });
-    console.log(`ok   ${name} (${Date.now() - started} ms)`);
-  } catch (e) {
-    results.push({ name, ok: false });
-    console.log(`FAIL ${name}\n     ${String(e?.stack ?? e).split('\n').join('\n     ')}`);
-  }
-}
-function assert(condition, message) {
-  if (!condition) throw new Error(message);
-}
+const { check, finish } = checkRunner();
 function assertSameJson(actual, expected, what) {
   const a = JSON.stringify(actual);
   const b = JSON.stringify(expected);
@@ -48,15 +32,7 @@ function assertSameJson(actual, expected, what) {
 const server = await startServer({ root: site, port: 0 });
 // The repository root, for the package test page (tests/browser/package_page.html → /dist/).
 const repoServer = await startServer({ root, port: 0 });
-// playwright gives chromium.launch() a fresh temporary profile (user-data-dir) of its own.
-const browser = await chromium.launch({
-  executablePath: '/usr/bin/chromium',
-  headless: true,
-  args: [
-    '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-    '--disable-background-networking', '--disable-component-update', '--disable-sync',
-  ],
-});
+const browser = await launchChromium();
 const page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
 // The app is one <nettrace-analyzer>: its DOM is in an open shadow root. playwright's CSS
 // selectors ('#file') pierce it; code run in the page uses appRoot().
@@ -251,7 +227,4 @@ try {
   await repoServer.close();
 }
 
-const passed = results.filter((r) => r.ok).length;
-const failed = results.length - passed;
-console.log(`${passed} passed, ${failed} failed`);
-process.exit(failed === 0 ? 0 : 1);
+finish();

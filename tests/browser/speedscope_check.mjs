@@ -4,9 +4,9 @@
 import { cpSync, mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium } from 'playwright-core';
 import { startServer } from '../../scripts/serve.mjs';
 import { root, runNative, testdata } from '../node/helpers.mjs';
+import { launchChromium } from './harness.mjs';
 
 const site = mkdtempSync(join(tmpdir(), 'speedscope-app-'));
 cpSync(join(root, 'node_modules/speedscope/dist/release'), site, { recursive: true });
@@ -18,12 +18,7 @@ for (const name of traces) {
 mkdirSync(join(root, 'build/screenshots'), { recursive: true });
 
 const server = await startServer({ root: site, port: 0 });
-const browser = await chromium.launch({
-  executablePath: '/usr/bin/chromium',
-  headless: true,
-  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-    '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-});
+const browser = await launchChromium();
 let passed = 0, failed = 0;
 try {
   for (const name of traces) {

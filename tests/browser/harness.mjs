@@ -1,0 +1,46 @@
+// What every browser check and benchmark script shares: Debian's Chromium launched headless
+// the way this machine needs it (as root: no sandbox; no network chatter), and a tiny check
+// runner that prints "ok"/"FAIL" lines and a last "N passed, N failed" line.
+import { chromium } from 'playwright-core';
+
+/** Flags for headless Chromium as root on a machine without GPU or outside network. */
+export const CHROMIUM_ARGS = [
+  '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync',
+];
+
+/** Launches /usr/bin/chromium (playwright gives it a fresh temporary profile). */
+export function launchChromium() {
+  return chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS });
+}
+
+/**
+ * A check runner. `check(name, fn)` runs fn and records ok/FAIL (ONLY=text in the environment
+ * runs just the checks whose name contains it); `finish()` prints the count line and exits
+ * non-zero when one failed.
+ */
+export function checkRunner() {
+  const results = [];
+  async function check(name, fn) {
+    if (process.env.ONLY && !name.includes(process.env.ONLY)) return;
+    const started = Date.now();
+    try {
+      await fn();
+      results.push(true);
+      console.log(`ok   ${name} (${Date.now() - started} ms)`);
+    } catch (e) {
+      results.push(false);
+      console.log(`FAIL ${name}\n     ${String(e?.stack ?? e).split('\n').join('\n     ')}`);
+    }
+  }
+  function finish() {
+    const passed = results.filter(Boolean).length;
+    console.log(`${passed} passed, ${results.length - passed} failed`);
+    process.exit(passed === results.length ? 0 : 1);
+  }
+  return { check, finish };
+}
+
+export function assert(condition, message) {
+  if (!condition) throw new Error(message);
+}
