@@ -7,8 +7,9 @@
 // container's virtual height (row * ROW_PX, compressed by `scale` past MAX_CONTENT_PX, which
 // browsers cannot lay out); "viewport px" = the visible part.
 import type { EventQuery, TraceEvent } from '../api/types.js';
+import { NetTraceError } from '../api/types.js';
 import type { TraceHandle } from '../api/handle.js';
-import { fmt, h } from '../ui/dom.js';
+import { fmt, h, percent } from '../ui/dom.js';
 
 const ROW_PX = 24;
 const PAGE = 200;
@@ -33,6 +34,8 @@ export class EventTable {
   private readonly rowsLayer: HTMLElement;
   private scale = 1;
   private frame = 0;
+  /** The text search in progress, cancelled by the next filter. */
+  private search: AbortController | null = null;
   /** Called when a row is selected (click, keys), with its event once it is known. */
   onSelect: ((event: TraceEvent) => void) | null = null;
 
@@ -66,7 +69,32 @@ export class EventTable {
     this.selectedRow = -1;
     this.detailToken++;
     this.detail.replaceChildren(h('p', { class: 'muted', text: 'Click an event to see its fields.' }));
-    const first = await this.trace.events({ ...filter, offset: 0, limit: PAGE });
+    // A text search may re-read the whole file: it shows its progress, and a newer filter
+    // cancels it. Later pages of the same query come from the engine's kept match list.
+    this.search?.abort();
+    const search = filter.text === undefined ? null : new AbortController();
+    this.search = search;
+    if (search !== null) {
+      this.countLine.textContent = 'Searching…';
+      delete this.scroller.dataset['total'];
+    }
+    let first;
+    try {
+      first = await this.trace.events(
+        { ...filter, offset: 0, limit: PAGE },
+        search === null ? {} : {
+          signal: search.signal,
+          onProgress: (p) => {
+            if (generation === this.generation) this.countLine.textContent = `Searching… ${percent(p.scanned, p.total)} · ${fmt(p.matches)} matches`;
+          },
+        },
+      );
+    } catch (e) {
+      if (generation !== this.generation || (e instanceof NetTraceError && e.code === 'cancelled')) return;
+      throw e;
+    } finally {
+      if (this.search === search) this.search = null;
+    }
     if (generation !== this.generation) return;
     this.total = first.total;
     this.pages.set(0, first.events);
@@ -219,7 +247,7 @@ export class EventTable {
     if (typeof stack === 'number' && stack !== 0) {
       const box = h('div', { class: 'stack' }, h('p', { class: 'muted', text: 'Reading the stack…' }));
       this.detail.append(h('h4', { text: 'Stack' }), box);
-      const frames = await this.stackOf(event);
+      const frames = await this.trace.eventStack(index);
       if (token !== this.detailToken) return;
       box.replaceChildren(
         frames.length === 0
@@ -227,28 +255,6 @@ export class EventTable {
           : h('ol', { class: 'frames' }, ...frames.map((name) => h('li', { text: name }))),
       );
     }
-  }
-
-  /**
-   * The named frames of an event's stack, innermost first. The API has no per-event stack
-   * call yet, so this asks for the flame graph of just this event (its type, provider and
-   * thread, a time range around its timestamp) and reads the one path in it. Events of the
-   * same type on the same thread within ±0.5 ns would merge; the deepest path is shown.
-   */
-  private async stackOf(event: TraceEvent): Promise<string[]> {
-    const graph = await this.trace.flameGraph({
-      event: event.name,
-      provider: event.provider,
-      thread: event.threadId,
-      fromMs: event.timeMs - 5e-7,
-      toMs: event.timeMs + 5e-7,
-      weight: 'count',
-    });
-    let deepest = 0;
-    for (let i = 1; i < graph.depth.length; i++) if (graph.depth[i]! > graph.depth[deepest]!) deepest = i;
-    const frames: string[] = [];
-    for (let node = deepest; node !== 0; node = graph.parent[node]!) frames.push(graph.frameNames[graph.frame[node]!] ?? '?');
-    return frames;
   }
 
   private onKey(e: KeyboardEvent): void {

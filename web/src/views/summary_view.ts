@@ -4,6 +4,8 @@
 import type { Summary } from '../api/types.js';
 import { fmt, formatBytes, formatMs, h, percent } from '../ui/dom.js';
 import { sortableTable } from '../ui/sortable_table.js';
+import { renderRuntime } from './runtime_view.js';
+import { field, tagged } from './summary_fields.js';
 
 export interface EventType {
   provider: string;
@@ -22,15 +24,6 @@ export interface ThreadInfo {
   droppedEvents: number;
 }
 
-/** summary.a.b.c when it is there, else undefined. */
-export function field(summary: unknown, ...path: string[]): unknown {
-  let value: unknown = summary;
-  for (const key of path) {
-    if (typeof value !== 'object' || value === null) return undefined;
-    value = (value as Record<string, unknown>)[key];
-  }
-  return value;
-}
 const num = (v: unknown): number | null => (typeof v === 'number' ? v : null);
 const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
 
@@ -137,25 +130,8 @@ export function renderSummary(summary: Summary, headline: HTMLElement, tables: H
 
   tables.replaceChildren();
   const types = eventTypes(summary);
-  // Headline runtime signals, from the event counts (pause times and per-type breakdowns
-  // need payload aggregation the engine does not offer yet).
-  const countOf = (provider: string, ...names: string[]): number =>
-    types.filter((t) => t.provider === provider && names.includes(t.name)).reduce((sum, t) => sum + t.count, 0);
-  const runtime = 'Microsoft-Windows-DotNETRuntime';
-  const signals: [string, number][] = [
-    ['Garbage collections', countOf(runtime, 'GC/Start')],
-    ['Exceptions thrown', countOf(runtime, 'Exception/Start')],
-    ['Allocation ticks (≈100 KB each)', countOf(runtime, 'GC/AllocationTick')],
-    ['Methods JIT-compiled', countOf(runtime, 'Method/LoadVerbose', 'Method/Load')],
-    ['Lock contentions', countOf(runtime, 'Contention/Start')],
-    ['CPU samples', countOf('Microsoft-DotNETCore-SampleProfiler', 'Thread/Sample')],
-  ];
-  const present = signals.filter(([, n]) => n > 0);
-  if (present.length > 0) {
-    const list = h('div', { class: 'signal-list' });
-    for (const [label, n] of present) list.append(h('div', { class: 'signal' }, h('span', { class: 'signal-value', text: fmt(n) }), h('span', { class: 'muted', text: label })));
-    tables.append(h('section', { class: 'signals', attrs: { 'aria-label': 'Runtime signals' } }, list));
-  }
+  const samples = types.filter((t) => t.provider === 'Microsoft-DotNETCore-SampleProfiler' && t.name === 'Thread/Sample').reduce((sum, t) => sum + t.count, 0);
+  renderRuntime(summary, tables, samples);
   const total = summary.eventCount;
   if (types.length > 0) {
     tables.append(
@@ -238,9 +214,4 @@ function stacksCell(type: EventType, onStacks: ((type: EventType) => void) | nul
     cell.append(button);
   }
   return cell;
-}
-
-function tagged(name: string, table: HTMLTableElement): HTMLTableElement {
-  table.dataset['table'] = name;
-  return table;
 }

@@ -1,0 +1,126 @@
+// web/src/views — the Summary's runtime signals: headline numbers (GCs and their pause time,
+// exceptions, allocation ticks, JIT'd methods, contentions, CPU samples) and the tables behind
+// them — GCs and pauses by generation, exceptions by type, allocations by type — from the
+// engine's `runtime` summary key (core/analysis/runtime_signals.h: pauses as PerfView's GCStats
+// measures them). The summary is data: every field is checked before use.
+import type { Summary } from '../api/types.js';
+import { fmt, formatBytes, h, percent } from '../ui/dom.js';
+import { sortableTable } from '../ui/sortable_table.js';
+import { field, tagged } from './summary_fields.js';
+
+interface Generation {
+  generation: number;
+  count: number;
+  pauses: number;
+  totalPauseMs: number;
+  maxPauseMs: number;
+  meanPauseMs: number;
+}
+interface TypeCount {
+  type: string;
+  count: number;
+  bytes: number;
+}
+
+const num = (v: unknown): number => (typeof v === 'number' ? v : 0);
+const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
+
+function generations(summary: Summary): Generation[] {
+  return list(field(summary, 'runtime', 'gc', 'generations')).map((g) => ({
+    generation: num(field(g, 'generation')),
+    count: num(field(g, 'count')),
+    pauses: num(field(g, 'pauses')),
+    totalPauseMs: num(field(g, 'totalPauseMs')),
+    maxPauseMs: num(field(g, 'maxPauseMs')),
+    meanPauseMs: num(field(g, 'meanPauseMs')),
+  }));
+}
+
+/** Per-type rows, plus one "(other types)" row for what the engine summed beyond its cap. */
+function typeCounts(summary: Summary, key: 'exceptions' | 'allocations'): TypeCount[] {
+  const rows = list(field(summary, 'runtime', key, 'types')).map((t) => ({
+    type: typeof field(t, 'type') === 'string' ? (field(t, 'type') as string) : '',
+    count: num(field(t, 'count')),
+    bytes: num(field(t, 'bytes')),
+  }));
+  const otherCount = num(field(summary, 'runtime', key, 'otherCount'));
+  if (otherCount > 0) rows.push({ type: '(other types)', count: otherCount, bytes: num(field(summary, 'runtime', key, 'otherBytes')) });
+  return rows;
+}
+
+const ms = (v: number): string => v.toFixed(3);
+
+/** Appends the runtime signals and their tables to `tables` (nothing when the trace has none). */
+export function renderRuntime(summary: Summary, tables: HTMLElement, cpuSamples: number): void {
+  const gens = generations(summary);
+  const pauseMs = gens.reduce((sum, g) => sum + g.totalPauseMs, 0);
+  const gcCount = num(field(summary, 'runtime', 'gc', 'count'));
+  const exceptions = num(field(summary, 'runtime', 'exceptions', 'count'));
+  const ticks = num(field(summary, 'runtime', 'allocations', 'ticks'));
+  const allocatedBytes = num(field(summary, 'runtime', 'allocations', 'bytes'));
+  const signals: [string, string, number][] = [
+    ['Garbage collections', fmt(gcCount), gcCount],
+    ['GC pause time', `${pauseMs.toFixed(1)} ms`, pauseMs],
+    ['Exceptions thrown', fmt(exceptions), exceptions],
+    ['Allocation ticks (≈100 KB each)', `${fmt(ticks)} · ${formatBytes(allocatedBytes)}`, ticks],
+    ['Methods JIT-compiled', fmt(num(field(summary, 'runtime', 'jit', 'methods'))), num(field(summary, 'runtime', 'jit', 'methods'))],
+    ['Lock contentions', fmt(num(field(summary, 'runtime', 'contentions'))), num(field(summary, 'runtime', 'contentions'))],
+    ['CPU samples', fmt(cpuSamples), cpuSamples],
+  ];
+  const present = signals.filter(([, , n]) => n > 0);
+  if (present.length > 0) {
+    const cards = h('div', { class: 'signal-list' });
+    for (const [label, value] of present) cards.append(h('div', { class: 'signal' }, h('span', { class: 'signal-value', text: value }), h('span', { class: 'muted', text: label })));
+    tables.append(h('section', { class: 'signals', attrs: { 'aria-label': 'Runtime signals' } }, cards));
+  }
+  const runtimeTables: HTMLTableElement[] = [];
+  if (gcCount > 0) {
+    runtimeTables.push(
+      tagged('gc', sortableTable({
+        caption: `GCs by generation (pauses: suspend → restart)`,
+        rows: gens,
+        columns: [
+          { label: 'Gen', text: (g) => String(g.generation), key: (g) => g.generation, numeric: true },
+          { label: 'GCs', text: (g) => fmt(g.count), key: (g) => g.count, numeric: true },
+          { label: 'Pause ms', text: (g) => ms(g.totalPauseMs), key: (g) => g.totalPauseMs, numeric: true },
+          { label: 'Max ms', text: (g) => ms(g.maxPauseMs), key: (g) => g.maxPauseMs, numeric: true },
+          { label: 'Mean ms', text: (g) => ms(g.meanPauseMs), key: (g) => g.meanPauseMs, numeric: true },
+        ],
+      })),
+    );
+  }
+  const thrown = typeCounts(summary, 'exceptions');
+  if (thrown.length > 0) {
+    runtimeTables.push(
+      tagged('exceptions', sortableTable({
+        caption: `Exceptions by type (${fmt(exceptions)})`,
+        rows: thrown,
+        sortBy: 1,
+        descending: true,
+        columns: [
+          { label: 'Type', text: (t) => t.type, key: (t) => t.type },
+          { label: 'Thrown', text: (t) => fmt(t.count), key: (t) => t.count, numeric: true },
+          { label: 'Share', text: (t) => percent(t.count, exceptions), key: (t) => t.count, numeric: true },
+        ],
+      })),
+    );
+  }
+  const allocated = typeCounts(summary, 'allocations');
+  if (allocated.length > 0) {
+    runtimeTables.push(
+      tagged('allocations', sortableTable({
+        caption: `Allocations by type (sampled: ${fmt(ticks)} ticks)`,
+        rows: allocated,
+        sortBy: 2,
+        descending: true,
+        columns: [
+          { label: 'Type', text: (t) => t.type, key: (t) => t.type },
+          { label: 'Ticks', text: (t) => fmt(t.count), key: (t) => t.count, numeric: true },
+          { label: 'Bytes', text: (t) => formatBytes(t.bytes), key: (t) => t.bytes, numeric: true },
+          { label: 'Share', text: (t) => percent(t.bytes, allocatedBytes), key: (t) => t.bytes, numeric: true },
+        ],
+      })),
+    );
+  }
+  if (runtimeTables.length > 0) tables.append(h('div', { class: 'runtime-tables' }, ...runtimeTables));
+}
