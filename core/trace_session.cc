@@ -8,6 +8,7 @@
 #include "analysis/event_query.h"
 #include "analysis/histogram.h"
 #include "analysis/summary.h"
+#include "analysis/text_search.h"
 #include "analysis/universal_summary.h"
 #include "base/stats.h"
 #include "format/event_block.h"
@@ -146,4 +147,60 @@ const StoreBuilder& TraceSession::model() const { return pipeline_->store; }
 
 namespace nettrace {
 const SymbolCollector& TraceSession::symbols() const { return pipeline_->symbols; }
+}  // namespace nettrace
+
+// Free-text search (analysis/text_search.h).
+namespace nettrace {
+
+TextScanStep TraceSession::ScanText(const EventQuery& query, uint64_t cursor, uint64_t maxRows) const {
+  return ScanTextStep(pipeline_->store, query, cursor, maxRows);
+}
+
+std::vector<uint32_t> TraceSession::MatchPayloadText(const std::vector<uint32_t>& rows, const std::string& text) const {
+  const Pipeline& p = *pipeline_;
+  const std::string needle = LowerAscii(text);
+  const uint32_t pointerSize = p.store.info().pointerSize ? p.store.info().pointerSize : 8;
+  std::vector<uint32_t> out;
+  for (uint32_t row : rows) {
+    if (row >= p.store.store().size()) continue;
+    const RowLocation loc = p.store.store().Locate(row);
+    auto it = p.blocks.find(loc.blockOffset);
+    if (it == p.blocks.end() || it->second.bytes.size() != loc.blockSize || loc.rowInBlock >= it->second.rows.size())
+      continue;
+    const EventType& type = p.store.types()[p.store.store().type(row)];
+    if (PayloadContains(type.metadata, it->second.rows[loc.rowInBlock], needle, pointerSize, p.reader.formatMajor()))
+      out.push_back(row);
+  }
+  return out;
+}
+
+Status TraceSession::SearchText(const EventQuery& query, const BlockReader& read, std::vector<uint32_t>* rows,
+                                uint64_t rowsPerStep) {
+  rows->clear();
+  if (query.text.empty()) {
+    EventQuery all = query;
+    all.offset = 0, all.limit = UINT64_MAX;
+    *rows = QueryEvents(all, nullptr);
+    return Status::Ok();
+  }
+  std::vector<uint8_t> bytes;
+  for (uint64_t cursor = 0;;) {
+    TextScanStep step = ScanText(query, cursor, rowsPerStep);
+    for (const ByteRange& r : BlocksNeeded(step.needPayload)) {
+      if (!read(r.offset, r.size, &bytes) || bytes.size() != r.size)
+        return Status::Error(ErrorCode::kTruncated, r.offset, "cannot re-read an event block");
+      ProvideBlock(r.offset, bytes.data(), bytes.size());
+    }
+    std::vector<uint32_t> payloadMatches = MatchPayloadText(step.needPayload, query.text);
+    const size_t before = rows->size();
+    rows->insert(rows->end(), step.matches.begin(), step.matches.end());
+    rows->insert(rows->end(), payloadMatches.begin(), payloadMatches.end());
+    std::inplace_merge(rows->begin() + static_cast<std::ptrdiff_t>(before),
+                       rows->begin() + static_cast<std::ptrdiff_t>(before + step.matches.size()), rows->end());
+    if (step.next >= step.end) break;
+    cursor = step.next;
+  }
+  return Status::Ok();
+}
+
 }  // namespace nettrace

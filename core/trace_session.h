@@ -12,6 +12,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -27,6 +28,7 @@ struct HistogramQuery;
 struct Histogram;
 class StoreBuilder;
 struct StackQuery;
+struct TextScanStep;
 class SymbolCollector;
 
 struct ByteRange {
@@ -70,6 +72,28 @@ class TraceSession {
   void ProvideBlock(uint64_t offset, const uint8_t* data, size_t size);
   /// One event as JSON; with its block provided, includes header details and fields.
   std::string EventJson(uint32_t row) const;
+
+  // Free-text search (analysis/text_search.h): the scan in steps the JS API drives, and
+  // the whole loop for native callers.
+
+  /// One step of a text search over the rows passing `query`'s other filters, from store
+  /// row `cursor`, examining at most `maxRows` rows (query.text must be non-empty).
+  TextScanStep ScanText(const EventQuery& query, uint64_t cursor, uint64_t maxRows) const;
+  /// Of these rows (their blocks provided), those with a payload field value containing
+  /// `text` (ASCII case-insensitive). Rows whose block is not at hand do not match.
+  std::vector<uint32_t> MatchPayloadText(const std::vector<uint32_t>& rows, const std::string& text) const;
+  /// Reads `size` bytes at `offset` of the trace file into *out; false on failure.
+  using BlockReader = std::function<bool(uint64_t offset, uint64_t size, std::vector<uint8_t>* out)>;
+  /// Every row matching `query` including its text (offset/limit ignored), in time order:
+  /// ScanText steps with their blocks read through `read` and provided. Memory stays
+  /// bounded (one step's blocks). Fails when a block cannot be read.
+  Status SearchText(const EventQuery& query, const BlockReader& read, std::vector<uint32_t>* rows,
+                    uint64_t rowsPerStep = 32768);
+
+  /// The stack of one event (store row) as frame names, leaf first, named at the event's
+  /// time exactly as the flame graph names them (sample-profiler samples taken outside
+  /// managed code end in UNMANAGED_CODE_TIME). Empty without a stack or for a bad row.
+  std::vector<std::string> EventStack(uint32_t row) const;
 
   /// Event counts over time buckets for a query (timelines); see analysis/histogram.h.
   Histogram BuildHistogram(const HistogramQuery& query) const;

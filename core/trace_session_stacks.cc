@@ -1,6 +1,7 @@
 // TraceSession's stack views and exports (issue 4), kept apart from trace_session.cc:
 // they only read the model and the symbols the pipeline collected.
 #include "analysis/call_tree.h"
+#include "analysis/stack_frames.h"
 #include "analysis/flame_graph.h"
 #include "analysis/top_functions.h"
 #include "base/json_writer.h"
@@ -65,6 +66,27 @@ std::string TraceSession::ExportChromeTrace() const {
 std::string TraceSession::ExportEventsCsv() const {
   StackResolver resolver(model(), symbols());
   return nettrace::ExportEventsCsv(model(), &resolver);
+}
+
+}  // namespace nettrace
+
+namespace nettrace {
+
+std::vector<std::string> TraceSession::EventStack(uint32_t row) const {
+  const StoreBuilder& m = model();
+  if (row >= m.store().size()) return {};
+  StackResolver resolver(m, symbols());
+  const ThreadEntry& thread = m.threads()[m.store().thread(row)];
+  std::vector<uint32_t> frames =
+      resolver.stacks().Frames(resolver.Resolve(m.store().stack(row), m.store().timestamp(row), thread.processId));
+  std::vector<std::string> out;
+  // The flame graph's leaf for sample-profiler samples taken outside managed code (call_tree.cc).
+  const EventType& type = m.types()[m.store().type(row)];
+  if (type.knownProvider == KnownProvider::kSampleProfiler && type.metadata.eventId == 0 &&
+      symbols().IsExternalSample(m.store().ordinal(row)))
+    out.push_back(kExternalFrameName);
+  for (auto it = frames.rbegin(); it != frames.rend(); ++it) out.push_back(resolver.frames().name(*it));
+  return out;
 }
 
 }  // namespace nettrace

@@ -18,6 +18,7 @@
 #include "analysis/call_tree.h"
 #include "analysis/event_query.h"
 #include "analysis/histogram.h"
+#include "analysis/text_search.h"
 #include "base/status.h"
 #include "analysis/flame_graph.h"
 #include "trace_session.h"
@@ -71,6 +72,7 @@ nettrace::EventQuery ToQuery(const val& js) {
   if (has("thread")) q.thread = static_cast<uint64_t>(js["thread"].as<double>());
   if (has("fromMs")) q.fromMs = js["fromMs"].as<double>();
   if (has("toMs")) q.toMs = js["toMs"].as<double>();
+  if (has("text")) q.text = js["text"].as<std::string>();
   if (has("offset")) q.offset = static_cast<uint64_t>(js["offset"].as<double>());
   if (has("limit")) q.limit = static_cast<uint64_t>(js["limit"].as<double>());
   return q;
@@ -100,6 +102,29 @@ void ProvideBlock(TraceSession& session, double offset, std::uintptr_t data, std
   session.ProvideBlock(static_cast<uint64_t>(offset), reinterpret_cast<const uint8_t*>(data), size);
 }
 std::string EventJson(const TraceSession& session, uint32_t row) { return session.EventJson(row); }
+
+// → string[]: frame names, leaf first.
+val EventStack(const TraceSession& session, uint32_t row) {
+  val out = val::array();
+  for (const std::string& frame : session.EventStack(row)) out.call<void>("push", frame);
+  return out;
+}
+
+// One text-search step → {matches: Uint32Array, needPayload: Uint32Array, begin, end, next}.
+val ScanText(const TraceSession& session, const val& query, double cursor, double maxRows) {
+  nettrace::TextScanStep step = session.ScanText(ToQuery(query), static_cast<uint64_t>(cursor), static_cast<uint64_t>(maxRows));
+  val out = val::object();
+  out.set("matches", CopyToJs("Uint32Array", step.matches));
+  out.set("needPayload", CopyToJs("Uint32Array", step.needPayload));
+  out.set("begin", static_cast<double>(step.begin));
+  out.set("end", static_cast<double>(step.end));
+  out.set("next", static_cast<double>(step.next));
+  return out;
+}
+// Uint32Array of rows (blocks provided) → Uint32Array of those whose payload contains text.
+val MatchPayloadText(const TraceSession& session, const val& rows, const std::string& text) {
+  return CopyToJs("Uint32Array", session.MatchPayloadText(emscripten::convertJSArrayToNumberVector<uint32_t>(rows), text));
+}
 double StoreBytesPerEvent(const TraceSession& session) { return session.StoreBytesPerEvent(); }
 
 // groupBy: 0 none, 1 provider, 2 event type (HistogramGroup).
@@ -212,6 +237,9 @@ EMSCRIPTEN_BINDINGS(nettrace) {
       .function("blocksNeeded", &BlocksNeeded)
       .function("provideBlock", &ProvideBlock)
       .function("eventJson", &EventJson)
+      .function("eventStack", &EventStack)
+      .function("scanText", &ScanText)
+      .function("matchPayloadText", &MatchPayloadText)
       .function("histogram", &BuildHistogram)
       .function("storeBytesPerEvent", &StoreBytesPerEvent)
       .function("flameGraphJson", &FlameGraphJson)

@@ -43,6 +43,16 @@ export interface RawTraceSession {
   provideBlock(offset: number, pointer: number, length: number): void;
   /** One event as JSON ("null" for a row out of range); details when its block was provided. */
   eventJson(row: number): string;
+  /** One event's stack as frame names, leaf first, named as the flame graph names them ([] without one). */
+  eventStack(row: number): string[];
+  /**
+   * One step of a free-text search (core/analysis/text_search.h) from store row `cursor`,
+   * examining at most `maxRows` rows; query.text must be non-empty. Rows in `needPayload`
+   * must have their blocks provided, then be passed to matchPayloadText.
+   */
+  scanText(query: RawEventQuery, cursor: number, maxRows: number): RawTextScanStep;
+  /** Of these rows (blocks provided), those with a payload field value containing `text`. */
+  matchPayloadText(rows: Uint32Array, text: string): Uint32Array;
   /** Event counts over `buckets` time buckets. groupBy: 0 none, 1 provider, 2 event type. */
   histogram(query: RawEventQuery, buckets: number, groupBy: number): RawHistogram;
   /** Bytes per event of the store's per-event columns. */
@@ -70,8 +80,22 @@ export interface RawEventQuery {
   thread?: number | undefined;
   fromMs?: number | undefined;
   toMs?: number | undefined;
+  /** Free text; queryEvents and histogram ignore it (scanText applies it). */
+  text?: string | undefined;
   offset?: number | undefined;
   limit?: number | undefined;
+}
+
+/** TraceSession.scanText: one step; `next === end` when the scan is complete. */
+export interface RawTextScanStep {
+  /** Rows matching on provider, name, thread or labels (no payload needed), ascending. */
+  matches: Uint32Array;
+  /** Candidate rows whose payloads must be looked at, ascending (at most 32 blocks' worth). */
+  needPayload: Uint32Array;
+  /** The query's row range [begin, end) (its time filter). */
+  begin: number;
+  end: number;
+  next: number;
 }
 
 /** core/analysis/call_tree.h StackQuery; absent fields keep the engine's defaults. */

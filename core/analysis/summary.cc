@@ -12,6 +12,7 @@ namespace nettrace {
 Status SummaryBuilder::OnTraceInfo(const TraceInfo& info) {
   info_ = info;
   haveInfo_ = true;
+  runtime_.OnTraceInfo(info);
   return Status::Ok();
 }
 
@@ -41,11 +42,14 @@ Status SummaryBuilder::OnMetadata(const EventMetadata& m) {
   ++metadataCount_;
   metadataToType_[m.id] = TypeFor(m, {});
   metadata_[m.id] = m;
+  runtime_.OnMetadata(m);
   return Status::Ok();
 }
 
-Status SummaryBuilder::OnStack(uint32_t, std::span<const uint8_t>) {
+Status SummaryBuilder::OnStack(uint32_t id, std::span<const uint8_t> ips) {
   ++stackCount_;
+  if (ips.empty()) emptyStacks_.insert(id);
+  else if (!emptyStacks_.empty()) emptyStacks_.erase(id);
   return Status::Ok();
 }
 
@@ -104,8 +108,12 @@ Status SummaryBuilder::OnEvent(const EventRecord& e) {
   }
   EventTypeSummary& type = types_[typeIndex];
   ++type.count;
+  if (e.stackId != 0 && !emptyStacks_.count(e.stackId)) ++type.withStacks;
   if (!IsTraceLogBookkeeping(type.knownProvider, type.eventId, e.payload)) ++type.traceLogCount;
-  ++Thread(e.thread).eventCount;
+  ThreadSummary& thread = Thread(e.thread);
+  ++thread.eventCount;
+  // v6 threads name their process; v4/v5 traces are one process.
+  runtime_.OnEvent(e, info_.formatMajor >= 6 ? thread.processId.value_or(0) : info_.processId);
   ++Thread(e.captureThread).capturedCount;
   drops_.OnEvent(e.captureThread, e.sequenceNumber, e.timestamp);
   stats_->droppedEvents = drops_.total();
@@ -115,6 +123,7 @@ Status SummaryBuilder::OnEvent(const EventRecord& e) {
 
 Status SummaryBuilder::OnSequencePoint(const SequencePoint& sp) {
   ++sequencePoints_;
+  emptyStacks_.clear();  // stack ids restart after a sequence point, as in the store
   regionOverrides_.clear();
   for (const ThreadSequence& ts : sp.threads) {
     Thread(ts.thread);
@@ -216,6 +225,7 @@ std::string SummaryBuilder::ToJson(const ReaderState& reader) const {
     w.Key("eventId").UInt(t->eventId);
     w.Key("version").UInt(t->version);
     w.Key("count").UInt(t->count);
+    w.Key("withStacks").UInt(t->withStacks);
     w.EndObject();
   }
   w.EndArray();
@@ -286,6 +296,8 @@ std::string SummaryBuilder::ToJson(const ReaderState& reader) const {
   w.Key("labelLists").UInt(labelListCount_);
   w.Key("sequencePoints").UInt(sequencePoints_);
   w.EndObject();
+
+  runtime_.WriteJson(w);
 
   w.Key("stats").BeginArray();
 #define NETTRACE_STAT_JSON(name, severity, source, description)                                       \

@@ -6,11 +6,13 @@
 #include <cstdint>
 #include <map>
 #include <set>
+#include <unordered_set>
 #include <string>
 #include <unordered_map>
 #include <vector>
 
 #include "analysis/drop_tracker.h"
+#include "analysis/runtime_signals.h"
 #include "base/stats.h"
 #include "base/status.h"
 #include "format/record_sink.h"
@@ -25,6 +27,7 @@ struct EventTypeSummary {
   uint32_t version = 0;
   KnownProvider knownProvider = KnownProvider::kOther;
   uint64_t count = 0;
+  uint64_t withStacks = 0;     // events whose stack has at least one frame
   uint64_t traceLogCount = 0;  // count minus TraceLog's bookkeeping events
 };
 
@@ -89,6 +92,9 @@ class SummaryBuilder final : public RecordSink {
   std::vector<bool> processorSeen_ = std::vector<bool>(4096, false);
   std::set<uint32_t> otherProcessors_;
   ThreadSummary* lastThread_ = nullptr;
+  // File stack ids (this sequence-point region) whose stack has no frames: rare, so a set.
+  std::unordered_set<uint32_t> emptyStacks_;
+  RuntimeSignals runtime_;
 };
 
 }  // namespace nettrace

@@ -4,7 +4,9 @@
 //   nettrace summary FILE [--chunk-size N]   trace summary as JSON
 //   nettrace counts FILE [--chunk-size N]    per-type counts in TraceEvent's baseline form
 //   nettrace events FILE [--provider P] [--name N] [--thread T] [--from MS] [--to MS]
-//                        [--limit N] [--offset N]   events in time order, JSON lines
+//                        [--limit N] [--offset N] [--text STR]   events in time order, JSON
+//                        lines; --text: free-text search (analysis/text_search.h)
+//   nettrace stack FILE ROW   one event's stack as named frames, leaf first, as JSON
 //   nettrace convert FILE OUT [--from MS] [--to MS]   rewrite as NetTrace v6 (optionally a
 //                        time window of it)
 //   nettrace flame FILE [--event NAME] [--provider P] [--thread T] [--from MS] [--to MS]
@@ -20,6 +22,7 @@
 //
 // On a damaged file it prints what was read before the fault (stdout), the error with
 // its byte offset (stderr), and exits 1.
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -29,6 +32,8 @@
 
 #include "analysis/call_tree.h"
 #include "analysis/event_query.h"
+#include "base/json_writer.h"
+#include "model/store_builder.h"
 #include "convert/v6_converter.h"
 #include "format/trace_reader.h"
 #include "trace_session.h"
@@ -139,6 +144,7 @@ int Usage(FILE* out) {
                "  summary   trace summary as JSON (format, time range, event types, threads, blocks, anomalies)\n"
                "  counts    per-type event counts as 'Provider/Event, count' lines, TraceEvent's baseline form\n"
                "  events    events in time order as JSON lines (time, provider, name, thread, processor, labels)\n"
+               "  stack     FILE ROW: one event's stack (ROW = its index) as named frames, leaf first, as JSON\n"
                "  convert   FILE OUT: rewrite the trace as NetTrace v6; --from MS --to MS keep a time window\n"
                "  flame     call tree of stacks as a laid-out flame graph (json), folded stacks or speedscope\n"
                "  top       heaviest functions by exclusive weight, with inclusive weight (-n N, default 20)\n"
@@ -149,6 +155,7 @@ int Usage(FILE* out) {
                "  --chunk-size BYTES   read the file in chunks of this size (default 1 MiB)\n"
                "  events: --provider P  --name N (e.g. GC/Start)  --thread OS_THREAD_ID\n"
                "          --from MS  --to MS (from the trace start)  --limit N (default 100)  --offset N\n"
+               "          --text STR (case-insensitive, in provider, name, thread, labels or any payload field)\n"
                "  flame/top/sandwich/export: --event NAME (default Thread/Sample; GC/AllocationTick weighs\n"
                "          bytes)  --provider P  --thread OS_THREAD_ID  --from MS  --to MS  --inverted\n"
                "          --by-thread (a 'Thread (id)' root frame per thread)\n"
@@ -189,6 +196,17 @@ int main(int argc, char** argv) {
   } else if (command == "sandwich") {
     if (argc < 4) return Usage(stderr);
     function = argv[3];
+    firstOption = 4;
+  }
+  uint32_t stackRow = 0;  // stack
+  if (command == "stack") {
+    char* end = nullptr;
+    const unsigned long long row = argc >= 4 ? std::strtoull(argv[3], &end, 10) : 0;
+    if (argc < 4 || *end || end == argv[3] || row > UINT32_MAX) {
+      std::fprintf(stderr, "nettrace: stack takes FILE ROW (an event index)\n");
+      return 2;
+    }
+    stackRow = static_cast<uint32_t>(row);
     firstOption = 4;
   }
   const bool stackCommand = command == "flame" || command == "top" || command == "sandwich" || command == "export";
@@ -282,6 +300,8 @@ int main(int argc, char** argv) {
     } else if (command == "events" && hasValue && !std::strcmp(argv[i], "--limit")) {
       if (!number("--limit", argv[++i], &v) || v < 0) return 2;
       query.limit = static_cast<uint64_t>(v);
+    } else if (command == "events" && hasValue && !std::strcmp(argv[i], "--text")) {
+      query.text = argv[++i];
     } else if (command == "events" && hasValue && !std::strcmp(argv[i], "--offset")) {
       if (!number("--offset", argv[++i], &v) || v < 0) return 2;
       query.offset = static_cast<uint64_t>(v);
@@ -306,7 +326,8 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "nettrace: export needs --format speedscope|chrome|csv and -o OUT\n");
     return 2;
   }
-  if (command != "summary" && command != "counts" && command != "events" && command != "convert" && !stackCommand) {
+  if (command != "summary" && command != "counts" && command != "events" && command != "convert" && command != "stack" &&
+      !stackCommand) {
     std::fprintf(stderr, "nettrace: unknown command '%s'\n", command.c_str());
     return Usage(stderr);
   }
@@ -333,10 +354,37 @@ int main(int argc, char** argv) {
     out = session.TraceEventCounts();
   } else if (stackCommand) {
     out = StackOutput(session, command, format, stackQuery, topN, function, path);
+  } else if (command == "stack") {
+    if (stackRow >= session.model().store().size()) {
+      std::fprintf(stderr, "nettrace: no event with index %u\n", stackRow);
+      std::fclose(f);
+      return 2;
+    }
+    nettrace::JsonWriter w;
+    w.BeginObject().Key("index").UInt(stackRow).Key("frames").BeginArray();
+    for (const std::string& frame : session.EventStack(stackRow)) w.String(frame);
+    w.EndArray().EndObject();
+    out = w.Take() + "\n";
   } else {
     // Details come from re-reading the events' blocks, the same two-step protocol the
     // browser uses with Blob.slice().
-    std::vector<uint32_t> rows = session.QueryEvents(query, nullptr);
+    std::vector<uint32_t> rows;
+    if (query.text.empty()) {
+      rows = session.QueryEvents(query, nullptr);
+    } else {
+      nettrace::Status searched = session.SearchText(query, [&](uint64_t offset, uint64_t size, std::vector<uint8_t>* bytes) {
+        bytes->resize(size);
+        return fseeko(f, static_cast<off_t>(offset), SEEK_SET) == 0 && std::fread(bytes->data(), 1, size, f) == size;
+      }, &rows);
+      if (!searched.ok()) {
+        std::fprintf(stderr, "nettrace: %s: %s\n", path, searched.ToString().c_str());
+        std::fclose(f);
+        return 1;
+      }
+      const size_t from = std::min<uint64_t>(query.offset, rows.size());
+      const size_t to = std::min<uint64_t>(from + std::min<uint64_t>(query.limit, rows.size()), rows.size());
+      rows = std::vector<uint32_t>(rows.begin() + from, rows.begin() + to);
+    }
     for (const nettrace::ByteRange& r : session.BlocksNeeded(rows)) {
       std::vector<uint8_t> block(r.size);
       if (std::fseek(f, static_cast<long>(r.offset), SEEK_SET) != 0 || std::fread(block.data(), 1, block.size(), f) != block.size()) {

@@ -6,7 +6,7 @@
 //   nettrace-analyzer summary FILE                 trace summary as JSON
 //   nettrace-analyzer counts FILE                  per-type counts, TraceEvent's baseline form
 //   nettrace-analyzer events FILE [--provider P] [--name N] [--thread T] [--from MS] [--to MS]
-//                                 [--limit N] [--offset N]     events in time order, JSON lines
+//                                 [--limit N] [--offset N] [--text STR]   events in time order, JSON lines
 //   nettrace-analyzer histogram FILE [--buckets N] [--group-by none|provider|eventType] [filters]
 //   nettrace-analyzer flame FILE [--event NAME] [--provider P] [--thread T] [--from MS] [--to MS]
 //                                [--inverted] [--by-thread] [--format json|folded|speedscope]
@@ -19,7 +19,7 @@ import { openTrace, NetTraceError } from '../index.js';
 
 const USAGE = `usage: nettrace-analyzer <command> FILE [options]
 commands: summary, counts, events, histogram, flame, top, export
-  events:    --provider P --name N --thread T --from MS --to MS --limit N (100) --offset N
+  events:    --provider P --name N --thread T --from MS --to MS --limit N (100) --offset N --text STR
   histogram: --buckets N (100) --group-by none|provider|eventType, and the events filters
   flame/top: --event NAME (Thread/Sample) --provider P --thread T --from MS --to MS
              --inverted --by-thread; flame: --format json|folded|speedscope; top: -n N (20)
@@ -40,7 +40,7 @@ const commands = ['summary', 'counts', 'events', 'histogram', 'flame', 'top', 'e
 if (!commands.includes(command) || file === undefined) fail(`${command ? `unknown command '${command}'\n` : ''}${USAGE}`);
 
 const numberFlags = { '--thread': 'thread', '--from': 'fromMs', '--to': 'toMs', '--limit': 'limit', '--offset': 'offset', '--buckets': 'buckets', '-n': 'n' };
-const stringFlags = { '--provider': 'provider', '--name': 'name', '--event': 'event', '--format': 'format', '-o': 'out', '--group-by': 'groupBy' };
+const stringFlags = { '--text': 'text', '--provider': 'provider', '--name': 'name', '--event': 'event', '--format': 'format', '-o': 'out', '--group-by': 'groupBy' };
 const boolFlags = { '--inverted': 'inverted', '--by-thread': 'groupByThread' };
 const opts = {};
 for (let i = 0; i < rest.length; i++) {
@@ -76,7 +76,7 @@ try {
       out = await trace.traceEventCounts();
       break;
     case 'events': {
-      const page = await trace.events(pick('provider', 'name', 'thread', 'fromMs', 'toMs', 'offset', 'limit'));
+      const page = await trace.events(pick('provider', 'name', 'thread', 'fromMs', 'toMs', 'offset', 'limit', 'text'));
       out = page.json.map((line) => line + '\n').join('');
       break;
     }

@@ -4,6 +4,7 @@
 import type {
   EventPage,
   EventQuery,
+  EventsOptions,
   FlameGraphData,
   Histogram,
   HistogramQuery,
@@ -75,10 +76,19 @@ export interface TraceHandle {
   /**
    * A page of events in time order, with details: the byte ranges holding them are read
    * again from the source (Blob.slice(), a Range request, or the kept stream bytes).
+   * With `query.text`, `total` is the number of matches and the page is taken from them;
+   * `options` cancels the search (code "cancelled") and reports its progress.
    */
-  events(query?: EventQuery): Promise<EventPage>;
+  events(query?: EventQuery, options?: EventsOptions): Promise<EventPage>;
   /** One event by its index (the `index` field, a row of `EventPage.rows`), with details. */
   eventDetail(index: number): Promise<TraceEvent>;
+  /**
+   * The stack of one event (its `index`) as frame names, leaf first, named at the event's time
+   * exactly as the flame graph names them ("Module!Namespace.Type.Method", "module+0x1a2b",
+   * "0x7ffa12345678"; a sample taken outside managed code ends in "UNMANAGED_CODE_TIME").
+   * [] when the event has no stack. Rejects with code "invalid-argument" for a bad index.
+   */
+  eventStack(index: number): Promise<string[]>;
   /** Event counts over time buckets, for timelines. */
   histogram(query?: HistogramQuery): Promise<Histogram>;
   /** The laid-out flame graph of a stack query: columns as typed arrays. */

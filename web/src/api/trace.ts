@@ -10,6 +10,7 @@ import type { ExportFormat, ExportOptions, OpenTraceOptions, StackQuery, TraceHa
 import type {
   EventPage,
   EventQuery,
+  EventsOptions,
   FlameGraphData,
   Histogram,
   HistogramQuery,
@@ -21,6 +22,32 @@ import type {
 import { NetTraceError } from './types.js';
 
 const GROUP_BY = { none: 0, provider: 1, eventType: 2 } as const;
+
+/** Rows a text-search step examines at most (each step also re-reads at most 32 blocks). */
+const SEARCH_ROWS_PER_STEP = 32768;
+/** A text search yields to the event loop at least this often (so a worker sees 'cancel'). */
+const SEARCH_YIELD_MS = 30;
+
+/** Two ascending row lists merged into one ascending list. */
+function mergeRows(a: Uint32Array, b: Uint32Array): Uint32Array {
+  if (b.length === 0) return a;
+  if (a.length === 0) return b;
+  const out = new Uint32Array(a.length + b.length);
+  let i = 0;
+  let j = 0;
+  let k = 0;
+  while (i < a.length && j < b.length) out[k++] = a[i]! <= b[j]! ? a[i++]! : b[j++]!;
+  while (i < a.length) out[k++] = a[i++]!;
+  while (j < b.length) out[k++] = b[j++]!;
+  return out;
+}
+
+function concatRows(parts: Uint32Array[], count: number): Uint32Array {
+  const out = new Uint32Array(count);
+  let at = 0;
+  for (const p of parts) out.set(p, at), (at += p.length);
+  return out;
+}
 
 /**
  * Reads a whole trace with the engine in this thread.
@@ -60,6 +87,8 @@ class InThreadTrace implements TraceHandle {
   readonly eventCount: number;
   private readonly summaryText: string;
   private session: RawTraceSession | null;
+  /** The match list of the last text search, by its query (filters + text, no page). */
+  private lastSearch: { key: string; rows: Uint32Array } | null = null;
 
   constructor(
     private readonly M: NetTraceModule,
@@ -105,8 +134,57 @@ class InThreadTrace implements TraceHandle {
     }
   }
 
-  async events(query: EventQuery = {}): Promise<EventPage> {
-    const { total, rows } = this.live().queryEvents(query);
+  /**
+   * Every row matching a query with text, ascending: scanText steps over the query's rows,
+   * each re-reading at most 32 blocks for the rows whose payloads must be looked at. Only
+   * row numbers are kept; the last query's list is cached for paging.
+   */
+  private async searchText(query: EventQuery, options: EventsOptions): Promise<Uint32Array> {
+    const { offset: _offset, limit: _limit, ...filter } = query;
+    const key = JSON.stringify([filter.provider, filter.name, filter.thread, filter.fromMs, filter.toMs, filter.text]);
+    if (this.lastSearch?.key === key) return this.lastSearch.rows;
+    const text = filter.text!;
+    const parts: Uint32Array[] = [];
+    let count = 0;
+    let cursor = 0;
+    let lastYield = performance.now();
+    for (;;) {
+      if (options.signal?.aborted) throw new NetTraceError('cancelled', null, 'the search was cancelled');
+      const step = this.live().scanText(filter, cursor, SEARCH_ROWS_PER_STEP);
+      let payloadMatches: Uint32Array = new Uint32Array(0);
+      if (step.needPayload.length > 0) {
+        await this.provide(step.needPayload);
+        payloadMatches = this.live().matchPayloadText(step.needPayload, text);
+        lastYield = performance.now();
+      }
+      const merged = mergeRows(step.matches, payloadMatches);
+      if (merged.length > 0) parts.push(merged), (count += merged.length);
+      options.onProgress?.({ scanned: step.next - step.begin, total: step.end - step.begin, matches: count });
+      if (step.next >= step.end) break;
+      cursor = step.next;
+      if (performance.now() - lastYield > SEARCH_YIELD_MS) {
+        await new Promise((resolve) => setTimeout(resolve, 0));
+        lastYield = performance.now();
+      }
+    }
+    if (options.signal?.aborted) throw new NetTraceError('cancelled', null, 'the search was cancelled');
+    const rows = concatRows(parts, count);
+    this.lastSearch = { key, rows };
+    return rows;
+  }
+
+  async events(query: EventQuery = {}, options: EventsOptions = {}): Promise<EventPage> {
+    let total: number;
+    let rows: Uint32Array;
+    if (query.text) {
+      const matches = await this.searchText(query, options);
+      const offset = Math.max(0, Math.floor(query.offset ?? 0));
+      const limit = Math.max(0, Math.floor(query.limit ?? 100));
+      total = matches.length;
+      rows = matches.slice(offset, offset + limit);
+    } else {
+      ({ total, rows } = this.live().queryEvents(query));
+    }
     await this.provide(rows);
     const session = this.live();
     const json = Array.from(rows, (row) => session.eventJson(row));
@@ -119,6 +197,13 @@ class InThreadTrace implements TraceHandle {
     }
     await this.provide(Uint32Array.of(index));
     return JSON.parse(this.live().eventJson(index)) as TraceEvent;
+  }
+
+  async eventStack(index: number): Promise<string[]> {
+    if (!Number.isInteger(index) || index < 0 || index >= this.eventCount) {
+      throw new NetTraceError('invalid-argument', null, `no event with index ${index}`);
+    }
+    return this.live().eventStack(index);
   }
 
   async histogram(query: HistogramQuery = {}): Promise<Histogram> {

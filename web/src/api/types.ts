@@ -23,7 +23,14 @@ export interface EventQuery {
   /** Inclusive time range, ms from the trace's sync time. */
   fromMs?: number;
   toMs?: number;
-  /** Case-insensitive text in the provider, event name, thread or any decoded field. */
+  /**
+   * Free text, ASCII case-insensitive: an event matches when it occurs in its provider, its
+   * name, its thread's OS id or name, a label value, or the value of any decoded payload
+   * field (at any depth; not field names, times or header numbers). Provider/name/thread/
+   * label matches need no re-reading; payloads are re-read in bounded steps, so a search of
+   * a multi-GB trace takes seconds: pass `signal` / `onProgress` (EventsOptions). The match
+   * list of the last distinct query is kept, so paging through it is fast.
+   */
   text?: string;
   /** Page: skip this many matches, return at most `limit` (default 100). */
   offset?: number;
@@ -55,8 +62,25 @@ export interface EventPage {
   json: string[];
 }
 
-/** A histogram request: the event filter (offset/limit unused), bucket count and grouping. */
-export interface HistogramQuery extends Omit<EventQuery, 'offset' | 'limit'> {
+/** Progress of a text search (EventQuery.text): rows of the query's time range examined so far. */
+export interface SearchProgress {
+  /** Rows examined so far, of `total` (the rows in the query's time range). */
+  scanned: number;
+  total: number;
+  /** Matches found so far. */
+  matches: number;
+}
+
+/** Options of events(): only a text search (EventQuery.text) takes long enough to need them. */
+export interface EventsOptions {
+  /** Aborting stops a text search between two steps; events() then rejects with code "cancelled". */
+  signal?: AbortSignal;
+  /** Called after each step of a text search (every ≤ 32768 rows or 32 re-read blocks). */
+  onProgress?: (progress: SearchProgress) => void;
+}
+
+/** A histogram request: the event filter (offset/limit/text unused), bucket count and grouping. */
+export interface HistogramQuery extends Omit<EventQuery, 'offset' | 'limit' | 'text'> {
   /** Number of equal time buckets (1–100000); default 100. */
   buckets?: number;
   /** One series for all events (default), one per provider, or one per event type. */

@@ -48,10 +48,30 @@ async function query(request: QueryRequest): Promise<unknown> {
   switch (request.kind) {
     case 'traceEventCounts':
       return t.traceEventCounts();
-    case 'events':
-      return t.events(request.query);
+    case 'events': {
+      // A text search can take seconds: it is cancellable ('cancel' with this id) and
+      // reports progress, at most one message per PROGRESS_INTERVAL_MS (and the last one).
+      const controller = new AbortController();
+      running.set(request.id, controller);
+      let lastPost = -Infinity;
+      try {
+        return await t.events(request.query, {
+          signal: controller.signal,
+          onProgress: (p) => {
+            const now = performance.now();
+            if (now - lastPost < PROGRESS_INTERVAL_MS && p.scanned < p.total) return;
+            lastPost = now;
+            post({ id: request.id, kind: 'searchProgress', ...p });
+          },
+        });
+      } finally {
+        running.delete(request.id);
+      }
+    }
     case 'eventDetail':
       return t.eventDetail(request.index);
+    case 'eventStack':
+      return t.eventStack(request.index);
     case 'histogram':
       return t.histogram(request.query);
     case 'flameGraph':

@@ -16,7 +16,10 @@ export interface OpenRequest {
   chunkSize?: number;
   keepStreamedBytes?: boolean;
 }
-/** Stop the 'open' request `target` between two chunks. It then fails with code "cancelled". */
+/**
+ * Stop the 'open' request `target` between two chunks, or the text search of the 'events'
+ * request `target` between two steps. It then fails with code "cancelled".
+ */
 export interface CancelRequest {
   id: RequestId;
   kind: 'cancel';
@@ -27,6 +30,7 @@ export type QueryRequest = { id: RequestId; trace: RequestId } & (
   | { kind: 'traceEventCounts' }
   | { kind: 'events'; query: EventQuery }
   | { kind: 'eventDetail'; index: number }
+  | { kind: 'eventStack'; index: number }
   | { kind: 'histogram'; query: HistogramQuery }
   | { kind: 'flameGraph'; query: StackQuery }
   | { kind: 'topFunctions'; query: StackQuery; count: number }
@@ -49,6 +53,14 @@ export interface ProgressResponse {
   total: number;
   events: number;
   phase: 'reading' | 'done';
+}
+/** Progress of the text search of an 'events' request (api/types.ts SearchProgress). */
+export interface SearchProgressResponse {
+  id: RequestId;
+  kind: 'searchProgress';
+  scanned: number;
+  total: number;
+  matches: number;
 }
 /** What 'open' answers. */
 export interface OpenResult {
@@ -75,4 +87,4 @@ export interface ErrorResponse {
   summaryJson: string | null;
 }
 
-export type EngineResponse = ProgressResponse | ResultResponse | ErrorResponse;
+export type EngineResponse = ProgressResponse | SearchProgressResponse | ResultResponse | ErrorResponse;

@@ -6,11 +6,13 @@ import type { ExportFormat, ExportOptions, OpenTraceOptions, StackQuery, TraceHa
 import type {
   EventPage,
   EventQuery,
+  EventsOptions,
   FlameGraphData,
   Histogram,
   HistogramQuery,
   Progress,
   Sandwich,
+  SearchProgress,
   Summary,
   TopFunctions,
   TraceEvent,
@@ -27,6 +29,7 @@ interface Pending {
   resolve(value: unknown): void;
   reject(error: NetTraceError): void;
   onProgress?: ((progress: Progress) => void) | undefined;
+  onSearchProgress?: ((progress: SearchProgress) => void) | undefined;
 }
 
 // Distributes Omit over the union, so each request keeps its own fields.
@@ -46,9 +49,16 @@ class EngineConnection {
     });
   }
 
-  send(body: RequestBody, onProgress?: (progress: Progress) => void, transfer: Transferable[] = []) {
+  send(
+    body: RequestBody,
+    onProgress?: (progress: Progress) => void,
+    transfer: Transferable[] = [],
+    onSearchProgress?: (progress: SearchProgress) => void,
+  ) {
     const id = this.nextId++;
-    const done = new Promise<unknown>((resolve, reject) => this.pending.set(id, { resolve, reject, onProgress }));
+    const done = new Promise<unknown>((resolve, reject) =>
+      this.pending.set(id, { resolve, reject, onProgress, onSearchProgress }),
+    );
     this.worker.postMessage({ ...body, id } as EngineRequest, transfer);
     return { id, done };
   }
@@ -66,6 +76,9 @@ class EngineConnection {
     switch (response.kind) {
       case 'progress':
         pending.onProgress?.({ bytes: response.bytes, total: response.total, events: response.events, phase: response.phase });
+        return;
+      case 'searchProgress':
+        pending.onSearchProgress?.({ scanned: response.scanned, total: response.total, matches: response.matches });
         return;
       case 'result':
         this.pending.delete(response.id);
@@ -151,11 +164,30 @@ class WorkerTrace implements TraceHandle {
   traceEventCounts(): Promise<string> {
     return this.ask({ kind: 'traceEventCounts' });
   }
-  events(query: EventQuery = {}): Promise<EventPage> {
-    return this.ask({ kind: 'events', query });
+  async events(query: EventQuery = {}, options: EventsOptions = {}): Promise<EventPage> {
+    if (!query.text) return this.ask({ kind: 'events', query });
+    // A text search: progress messages go to onProgress, an abort becomes a 'cancel'.
+    if (this.closed) throw new NetTraceError('closed', null, 'the trace handle was closed');
+    if (options.signal?.aborted) throw new NetTraceError('cancelled', null, 'the search was cancelled');
+    const { id, done } = this.connection.send(
+      { kind: 'events', query, trace: this.id } as RequestBody,
+      undefined,
+      [],
+      options.onProgress,
+    );
+    const onAbort = (): void => void this.connection.send({ kind: 'cancel', target: id }).done.catch(() => undefined);
+    options.signal?.addEventListener('abort', onAbort, { once: true });
+    try {
+      return (await done) as EventPage;
+    } finally {
+      options.signal?.removeEventListener('abort', onAbort);
+    }
   }
   eventDetail(index: number): Promise<TraceEvent> {
     return this.ask({ kind: 'eventDetail', index });
+  }
+  eventStack(index: number): Promise<string[]> {
+    return this.ask({ kind: 'eventStack', index });
   }
   histogram(query: HistogramQuery = {}): Promise<Histogram> {
     return this.ask({ kind: 'histogram', query });

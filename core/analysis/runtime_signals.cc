@@ -1,0 +1,235 @@
+#include "analysis/runtime_signals.h"
+
+#include <algorithm>
+
+#include "format/payload_decoder.h"
+#include "model/event_naming.h"
+
+namespace nettrace {
+
+namespace {
+// SuspendEEStart Reason (ClrEtwAll.man SuspendEEReasonMap): SuspendForGC and SuspendForGCPrep
+// start a GC pause, as in PerfView's GCStats; other suspensions (debugger, shutdown) do not.
+constexpr uint64_t kSuspendForGC = 1, kSuspendForGCPrep = 6;
+// GC/Start Reason (GCReasonMap): Induced and InducedNotForced count as induced, as in PerfView.
+constexpr uint64_t kReasonInduced = 1, kReasonInducedNotForced = 7;
+// GC/Start Type (GCTypeMap): BackgroundGC.
+constexpr uint8_t kBackgroundGC = 1;
+// MethodLoad(Verbose) MethodFlags (MethodFlagsMap): Jitted.
+constexpr uint64_t kMethodFlagJitted = 0x8;
+
+uint64_t UIntField(const DecodedPayload& p, const char* name, uint64_t fallback = 0) {
+  const PayloadValue* v = p.Find(name);
+  return v && v->isInteger() ? v->asUInt() : fallback;
+}
+}  // namespace
+
+void RuntimeSignals::OnMetadata(const EventMetadata& m) {
+  Kind kind = Kind::kNone;
+  if (ClassifyProvider(m.providerName) == KnownProvider::kClrRuntime) {
+    switch (m.eventId) {
+      case 1: kind = Kind::kGcStart; break;
+      case 3: kind = Kind::kRestartEEStop; break;
+      case 9: kind = Kind::kSuspendEEStart; break;
+      case 10: kind = Kind::kAllocationTick; break;
+      case 80: kind = Kind::kException; break;
+      case 81: kind = Kind::kContention; break;
+      case 141:
+      case 143: kind = Kind::kMethodLoad; break;
+      case 145: kind = Kind::kJittingStarted; break;
+      default: break;
+    }
+  }
+  if (kind == Kind::kNone) {
+    kinds_.erase(m.id);
+    metadata_.erase(m.id);
+    return;
+  }
+  kinds_[m.id] = kind;
+  metadata_[m.id] = m;
+}
+
+void RuntimeSignals::Add(std::unordered_map<std::string, Named>* map, uint64_t* otherCount, uint64_t* otherBytes,
+                         const std::string& name, uint64_t bytes) {
+  auto it = map->find(name);
+  if (it == map->end()) {
+    if (map->size() >= kMaxTrackedNames) {
+      ++*otherCount, *otherBytes += bytes;
+      return;
+    }
+    it = map->emplace(name, Named{}).first;
+  }
+  ++it->second.count;
+  it->second.bytes += bytes;
+}
+
+void RuntimeSignals::OnEvent(const EventRecord& e, uint64_t processId) {
+  auto k = kinds_.find(e.metadataId);
+  if (k == kinds_.end()) return;
+  const Kind kind = k->second;
+  if (kind == Kind::kContention) {  // no payload needed
+    ++contentions_;
+    return;
+  }
+  if (kind == Kind::kJittingStarted) {
+    ++jittingStarted_;
+    return;
+  }
+  const DecodedPayload p =
+      DecodePayload(metadata_.at(e.metadataId), e.payload, info_.pointerSize ? info_.pointerSize : 8,
+                    static_cast<int>(info_.formatMajor));
+  switch (kind) {
+    case Kind::kGcStart: {
+      GcMark m{e.timestamp, processId, e.thread, kind};
+      m.depth = static_cast<uint8_t>(std::min<uint64_t>(UIntField(p, "Depth", 3), 3));
+      m.type = static_cast<uint8_t>(std::min<uint64_t>(UIntField(p, "Type"), 255));
+      m.reason = static_cast<uint8_t>(std::min<uint64_t>(UIntField(p, "Reason"), 255));
+      gcMarks_.push_back(m);
+      break;
+    }
+    case Kind::kSuspendEEStart: {
+      const uint64_t reason = UIntField(p, "Reason");
+      if (reason == kSuspendForGC || reason == kSuspendForGCPrep) gcMarks_.push_back({e.timestamp, processId, e.thread, kind});
+      break;
+    }
+    case Kind::kRestartEEStop: gcMarks_.push_back({e.timestamp, processId, e.thread, kind}); break;
+    case Kind::kAllocationTick: {
+      ++allocationTicks_;
+      // AllocationAmount64 (V2+) is exact; AllocationAmount (UInt32) is what older runtimes give.
+      const uint64_t bytes = UIntField(p, "AllocationAmount64", UIntField(p, "AllocationAmount"));
+      const PayloadValue* type = p.Find("TypeName");
+      Add(&allocations_, &otherAllocations_, &otherAllocationBytes_,
+          type && type->kind() == PayloadValue::Kind::kString ? type->text() : std::string(), bytes);
+      break;
+    }
+    case Kind::kException: {
+      ++exceptionCount_;
+      const PayloadValue* type = p.Find("ExceptionType");
+      Add(&exceptions_, &otherExceptions_, &otherExceptionBytes_,
+          type && type->kind() == PayloadValue::Kind::kString ? type->text() : std::string(), 0);
+      break;
+    }
+    case Kind::kMethodLoad:
+      if (UIntField(p, "MethodFlags") & kMethodFlagJitted) ++jittedMethodLoads_;
+      break;
+    default: break;
+  }
+}
+
+void RuntimeSignals::WriteNamed(JsonWriter& w, const char* key, const std::unordered_map<std::string, Named>& map,
+                                uint64_t otherCount, uint64_t otherBytes, bool withBytes) {
+  std::vector<std::pair<const std::string*, Named>> sorted;
+  sorted.reserve(map.size());
+  for (const auto& [name, n] : map) sorted.emplace_back(&name, n);
+  // Heaviest first (bytes for allocations, count for exceptions), ties by name: stable output.
+  std::sort(sorted.begin(), sorted.end(), [&](const auto& a, const auto& b) {
+    const uint64_t wa = withBytes ? a.second.bytes : a.second.count, wb = withBytes ? b.second.bytes : b.second.count;
+    if (wa != wb) return wa > wb;
+    if (a.second.count != b.second.count) return a.second.count > b.second.count;
+    return *a.first < *b.first;
+  });
+  w.Key(key).BeginArray();
+  for (size_t i = 0; i < sorted.size() && i < kTopNames; ++i) {
+    w.BeginObject().Key("type").String(*sorted[i].first).Key("count").UInt(sorted[i].second.count);
+    if (withBytes) w.Key("bytes").UInt(sorted[i].second.bytes);
+    w.EndObject();
+  }
+  w.EndArray();
+  for (size_t i = kTopNames; i < sorted.size(); ++i) otherCount += sorted[i].second.count, otherBytes += sorted[i].second.bytes;
+  w.Key("otherCount").UInt(otherCount);
+  if (withBytes) w.Key("otherBytes").UInt(otherBytes);
+}
+
+void RuntimeSignals::WriteJson(JsonWriter& w) const {
+  const double freq = info_.tickFrequency > 0 ? static_cast<double>(info_.tickFrequency) : 0.0;
+  auto ms = [&](uint64_t ticks) { return freq > 0 ? static_cast<double>(ticks) * 1000.0 / freq : 0.0; };
+
+  // GCs and pauses: marks in time order per process (stable: file order breaks ties).
+  std::vector<GcMark> marks = gcMarks_;
+  std::stable_sort(marks.begin(), marks.end(), [](const GcMark& a, const GcMark& b) {
+    return a.processId != b.processId ? a.processId < b.processId : a.timestamp < b.timestamp;
+  });
+  struct Gen {
+    uint64_t count = 0, paused = 0, totalTicks = 0, maxTicks = 0;
+  };
+  Gen gens[4];
+  uint64_t gcs = 0, induced = 0, background = 0;
+  // A pause runs from a GC suspension to the RestartEEStop of the thread that suspended
+  // (PerfView matches the thread too: the sample profiler's own suspensions interleave).
+  bool open = false;
+  uint64_t openAt = 0, openProcess = 0, openThread = 0;
+  int attributed = -1;  // generation of the GC/Start inside the open pause
+  for (const GcMark& m : marks) {
+    if (open && m.processId != openProcess) open = false;  // a pause never spans processes
+    switch (m.kind) {
+      case Kind::kSuspendEEStart:
+        open = true, openAt = m.timestamp, openProcess = m.processId, openThread = m.thread, attributed = -1;
+        break;
+      case Kind::kGcStart:
+        ++gcs, ++gens[m.depth].count;
+        if (m.reason == kReasonInduced || m.reason == kReasonInducedNotForced) ++induced;
+        if (m.type == kBackgroundGC) ++background;
+        if (open && attributed < 0) attributed = m.depth;  // the first GC inside the pause owns it
+        break;
+      case Kind::kRestartEEStop:
+        if (!open || m.thread != openThread) break;
+        if (attributed >= 0) {
+          Gen& g = gens[attributed];
+          const uint64_t d = m.timestamp - openAt;
+          ++g.paused, g.totalTicks += d, g.maxTicks = std::max(g.maxTicks, d);
+        }
+        open = false;
+        break;
+      default: break;
+    }
+  }
+
+  w.Key("runtime").BeginObject();
+  w.Key("gc").BeginObject();
+  w.Key("count").UInt(gcs);
+  w.Key("induced").UInt(induced);
+  w.Key("background").UInt(background);
+  w.Key("generations").BeginArray();
+  for (int g = 0; g < 4; ++g) {
+    if (g == 3 && gens[3].count == 0) break;  // Depth beyond 2 (or missing): only when seen
+    const Gen& s = gens[g];
+    w.BeginObject();
+    if (g < 3) w.Key("generation").UInt(g);
+    else w.Key("generation").Null();
+    w.Key("count").UInt(s.count);
+    w.Key("pauses").UInt(s.paused);
+    w.Key("totalPauseMs").Fixed(ms(s.totalTicks), 6);
+    w.Key("maxPauseMs").Fixed(ms(s.maxTicks), 6);
+    w.Key("meanPauseMs").Fixed(s.paused ? ms(s.totalTicks) / static_cast<double>(s.paused) : 0.0, 6);
+    w.EndObject();
+  }
+  w.EndArray();
+  w.EndObject();
+
+  w.Key("exceptions").BeginObject();
+  w.Key("count").UInt(exceptionCount_);
+  WriteNamed(w, "types", exceptions_, otherExceptions_, otherExceptionBytes_, false);
+  w.EndObject();
+
+  w.Key("allocations").BeginObject();
+  w.Key("ticks").UInt(allocationTicks_);
+  uint64_t bytes = otherAllocationBytes_;
+  for (const auto& [name, n] : allocations_) bytes += n.bytes;
+  w.Key("bytes").UInt(bytes);
+  WriteNamed(w, "types", allocations_, otherAllocations_, otherAllocationBytes_, true);
+  w.EndObject();
+
+  // PerfView's JITStats counts a method per MethodJittingStarted when the trace has them
+  // (verbose JIT keyword); without them, MethodLoad events flagged Jitted.
+  w.Key("jit").BeginObject();
+  w.Key("methods").UInt(jittingStarted_ ? jittingStarted_ : jittedMethodLoads_);
+  w.Key("source");
+  if (jittingStarted_) w.String("Method/JittingStarted");
+  else if (jittedMethodLoads_) w.String("Method/Load");
+  else w.Null();
+  w.EndObject();
+  w.Key("contentions").UInt(contentions_);
+  w.EndObject();
+}
+
+}  // namespace nettrace

@@ -1,0 +1,78 @@
+// core/analysis — runtime signals for the summary's "runtime" key, gathered while the file
+// streams by (SummaryBuilder forwards metadata and events here): GCs by generation with
+// their pauses, exceptions by type, allocation ticks by type, JIT'd methods, lock
+// contentions. Only the few CLR runtime events involved have their payloads decoded
+// (format/payload_decoder.h, CLR manifest templates).
+//
+// Memory: per-type maps are capped (kMaxTrackedNames distinct names each; later names go
+// to "other"); GC pauses need time order, which file order does not give across threads,
+// so the three GC events of each collection (SuspendEEStart, GC/Start, RestartEEStop) are
+// kept as 32-byte marks and paired at the end: memory grows with the number of GCs, never
+// with the number of events.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "base/json_writer.h"
+#include "format/records.h"
+
+namespace nettrace {
+
+class RuntimeSignals {
+ public:
+  static constexpr size_t kMaxTrackedNames = 10000;  // distinct names kept per map
+  static constexpr size_t kTopNames = 100;           // names listed in the JSON
+
+  void OnTraceInfo(const TraceInfo& info) { info_ = info; }
+  void OnMetadata(const EventMetadata& m);
+  // processId: the OS process of the event's thread (v4/v5: the trace's process).
+  void OnEvent(const EventRecord& e, uint64_t processId);
+
+  // Writes "runtime": {...} into an open object (README "Summary JSON").
+  void WriteJson(JsonWriter& w) const;
+
+ private:
+  enum class Kind : uint8_t {
+    kNone,
+    kGcStart,         // runtime 1
+    kRestartEEStop,   // runtime 3
+    kSuspendEEStart,  // runtime 9
+    kAllocationTick,  // runtime 10
+    kException,       // runtime 80
+    kContention,      // runtime 81
+    kJittingStarted,  // runtime 145
+    kMethodLoad,      // runtime 141/143
+  };
+  struct GcMark {
+    uint64_t timestamp = 0;
+    uint64_t processId = 0;
+    uint64_t thread = 0;  // v4/v5 thread id, v6 thread index
+    Kind kind = Kind::kNone;
+    uint8_t depth = 0;      // GC/Start: generation (0-2), clamped to 3 ("other")
+    uint8_t type = 0;       // GC/Start: 0 non-concurrent, 1 background, 2 foreground
+    uint8_t reason = 0;     // GC/Start: GC reason; SuspendEEStart: suspend reason
+  };
+  struct Named {
+    uint64_t count = 0;
+    uint64_t bytes = 0;
+  };
+  static void Add(std::unordered_map<std::string, Named>* map, uint64_t* otherCount, uint64_t* otherBytes,
+                  const std::string& name, uint64_t bytes);
+  static void WriteNamed(JsonWriter& w, const char* key, const std::unordered_map<std::string, Named>& map,
+                         uint64_t otherCount, uint64_t otherBytes, bool withBytes);
+
+  TraceInfo info_;
+  std::unordered_map<uint32_t, EventMetadata> metadata_;  // runtime events we decode only
+  std::unordered_map<uint32_t, Kind> kinds_;
+  std::vector<GcMark> gcMarks_;
+  std::unordered_map<std::string, Named> exceptions_, allocations_;
+  uint64_t exceptionCount_ = 0, otherExceptions_ = 0, otherExceptionBytes_ = 0;
+  uint64_t allocationTicks_ = 0, otherAllocations_ = 0, otherAllocationBytes_ = 0;
+  uint64_t contentions_ = 0, jittingStarted_ = 0, jittedMethodLoads_ = 0;
+};
+
+}  // namespace nettrace

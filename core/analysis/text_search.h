@@ -1,0 +1,45 @@
+// core/analysis — free-text search over events for the event table. An event matches when
+// the text occurs, ASCII case-insensitively, in its provider, its display name, its
+// thread's OS id (decimal) or name, one of its label values, or the value of any decoded
+// payload field (at any depth; numbers as the event JSON shows them, hex where the
+// template says so). Field names, times and header numbers do not match.
+//
+// Payloads are not kept in memory, so a search is a scan in steps with bounded memory:
+// ScanTextStep examines a bounded number of rows and splits the candidates (rows passing
+// the query's other filters) into rows that already match on the cheap fields and rows
+// whose payloads must be looked at; the caller then provides those rows' blocks (at most
+// kMaxBlocksPerStep distinct ones, fewer than the session's block cache holds) and asks
+// which of them match. Only the matching row numbers are kept.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "analysis/event_query.h"
+#include "model/store_builder.h"
+
+namespace nettrace {
+
+inline constexpr size_t kMaxBlocksPerStep = 32;
+
+struct TextScanStep {
+  std::vector<uint32_t> matches;      // rows that match without their payloads, ascending
+  std::vector<uint32_t> needPayload;  // candidate rows to test against their payloads, ascending
+  uint64_t begin = 0;                 // the query's row range [begin, end) (time filter)
+  uint64_t end = 0;
+  uint64_t next = 0;  // cursor for the next step; == end when the scan is complete
+};
+
+// One step of the scan from store row `cursor` (clamped into the query's time range),
+// examining at most `maxRows` rows. query.text must be non-empty.
+TextScanStep ScanTextStep(const StoreBuilder& model, const EventQuery& query, uint64_t cursor, uint64_t maxRows);
+
+// The lowercase form used for matching (ASCII only; UTF-8 bytes above 0x7F unchanged).
+std::string LowerAscii(const std::string& s);
+
+// Does any payload field value of this event contain `needleLower`?
+bool PayloadContains(const EventMetadata& metadata, const EventRecord& record, const std::string& needleLower,
+                     uint32_t pointerSize, uint32_t formatMajor);
+
+}  // namespace nettrace

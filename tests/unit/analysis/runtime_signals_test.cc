@@ -1,0 +1,248 @@
+// The summary's "runtime" key and the per-type "withStacks" (analysis/runtime_signals.h):
+// on a written v6 trace whose GC suspensions, exceptions and allocations are known exactly,
+// and on the corpus against the events' own decoded payloads (EventJson), a path that does
+// not go through the summary.
+#include <map>
+
+#include "analysis/text_search.h"
+#include "unit/analysis/analysis_test_support.h"
+#include "unit/stacks/stacks_test_support.h"
+#include "write/nettrace_writer.h"
+#include "write/payload_builder.h"
+
+namespace nettrace {
+namespace {
+
+using test::Json;
+
+EventMetadata RuntimeMeta(uint32_t id, uint32_t eventId, uint32_t version) {
+  EventMetadata m;
+  m.id = id, m.providerName = "Microsoft-Windows-DotNETRuntime", m.eventId = eventId;
+  m.version = version, m.hasVersion = version != 0;
+  return m;
+}
+
+std::vector<uint8_t> GcStart(uint32_t count, uint32_t depth, uint32_t reason, uint32_t type) {
+  // GCStart_V2: Count, Depth, Reason, Type, ClrInstanceID, ClientSequenceNumber.
+  return PayloadBuilder().AppendU32(count).AppendU32(depth).AppendU32(reason).AppendU32(type).AppendU16(7).AppendU64(0).bytes();
+}
+std::vector<uint8_t> SuspendEE(uint32_t reason) {
+  // GCSuspendEE_V1: Reason, Count, ClrInstanceID.
+  return PayloadBuilder().AppendU32(reason).AppendU32(1).AppendU16(7).bytes();
+}
+std::vector<uint8_t> RestartEE() { return PayloadBuilder().AppendU16(7).bytes(); }  // GCNoUserData
+std::vector<uint8_t> Exception(const char* type, const char* message) {
+  // ExceptionThrown_V1: ExceptionType, ExceptionMessage, ExceptionEIP, ExceptionHRESULT,
+  // ExceptionFlags, ClrInstanceID.
+  PayloadBuilder b;
+  b.AppendNullTerminatedUtf16(std::string_view(type)).AppendNullTerminatedUtf16(std::string_view(message));
+  b.AppendU64(0x7ff0).AppendU32(0x80131509).AppendU16(0x10).AppendU16(7);
+  return b.bytes();
+}
+std::vector<uint8_t> AllocationTick(const char* type, uint64_t bytes) {
+  // GCAllocationTick_V2 (see known_call_tree_test.cc).
+  PayloadBuilder b;
+  b.AppendU32(static_cast<uint32_t>(bytes)).AppendU32(0).AppendU16(7).AppendU64(bytes).AppendU64(0x1234);
+  b.AppendNullTerminatedUtf16(std::string_view(type)).AppendU32(0);
+  return b.bytes();
+}
+std::vector<uint8_t> Contention() { return PayloadBuilder().AppendU8(0).AppendU16(7).bytes(); }
+
+}  // namespace
+
+// Times in µs (tickFrequency 1 MHz). Thread 1 runs the GCs; thread 2 ("Sampler") suspends the
+// runtime for its own reasons in the middle of a GC pause, as the sample profiler does.
+std::vector<uint8_t> WriteRuntimeTrace() {
+  NetTraceV6Writer w;
+  TraceInfo info;
+  info.syncTimeUtc = {2025, 3, 1, 6, 7, 8, 9, 0};
+  info.tickFrequency = 1000000;
+  info.pointerSize = 8;
+  info.processId = 42;
+  REQUIRE(w.WriteTraceBlock(info).ok());
+  std::vector<EventMetadata> meta = {RuntimeMeta(1, 1, 2),  RuntimeMeta(2, 9, 1),  RuntimeMeta(3, 3, 1),
+                                     RuntimeMeta(4, 80, 1), RuntimeMeta(5, 10, 2), RuntimeMeta(6, 81, 1)};
+  REQUIRE(w.WriteMetadataBlock(meta).ok());
+  ThreadInfo t1, t2;
+  t1.index = 1, t1.osThreadId = 100, t1.osProcessId = 42, t1.name = "Main thread";
+  t2.index = 2, t2.osThreadId = 200, t2.osProcessId = 42, t2.name = "Sampler";
+  std::vector<ThreadInfo> threads = {t1, t2};
+  REQUIRE(w.WriteThreadBlock(threads).ok());
+  std::vector<std::vector<uint8_t>> stacks = {{1, 0, 0, 0, 0, 0, 0, 0}, {}};  // 1: one frame, 2: empty
+  REQUIRE(w.WriteStackBlock(1, stacks).ok());
+
+  std::vector<std::vector<uint8_t>> payloads;
+  std::vector<EventRecord> events;
+  uint32_t seq[3] = {0, 0, 0};
+  auto add = [&](uint32_t metadata, uint64_t us, uint32_t thread, std::vector<uint8_t> payload, uint32_t stack = 0) {
+    payloads.push_back(std::move(payload));
+    EventRecord e;
+    e.metadataId = metadata, e.timestamp = 1000000 + us, e.thread = thread, e.captureThread = thread;
+    e.sequenceNumber = ++seq[thread], e.stackId = stack;
+    events.push_back(e);
+  };
+  // GC 1, gen 0: paused 1000 → 1500 (thread 2's suspension inside it does not end it).
+  add(2, 1000, 1, SuspendEE(1));
+  add(1, 1100, 1, GcStart(1, 0, 0, 0));
+  add(2, 1150, 2, SuspendEE(0));
+  add(3, 1200, 2, RestartEE());
+  add(3, 1500, 1, RestartEE());
+  // GC 2, gen 0: paused 3000 → 3250.
+  add(2, 3000, 1, SuspendEE(1));
+  add(1, 3010, 1, GcStart(2, 0, 0, 0));
+  add(3, 3250, 1, RestartEE());
+  // GC 3, gen 2, background and induced: SuspendForGCPrep 5000 → 5100.
+  add(2, 5000, 1, SuspendEE(6));
+  add(1, 5005, 1, GcStart(3, 2, 1, 1));
+  add(3, 5100, 1, RestartEE());
+  // GC 4, gen 1, with no suspension seen: counted, no pause.
+  add(1, 7000, 1, GcStart(4, 1, 0, 0));
+  // Exceptions, allocations, contentions.
+  add(4, 8000, 1, Exception("System.InvalidOperationException", "boom 1"), 1);
+  add(4, 8001, 1, Exception("System.InvalidOperationException", "boom 2"), 1);
+  add(4, 8002, 2, Exception("System.IO.IOException", "disk quota xyzzy exceeded"), 1);
+  add(4, 8003, 1, Exception("System.InvalidOperationException", "boom 3"), 2);
+  add(5, 9000, 1, AllocationTick("System.String", 100), 1);
+  add(5, 9001, 2, AllocationTick("System.String", 200), 2);
+  add(5, 9002, 1, AllocationTick("System.Byte[]", 5000));
+  add(6, 9500, 1, Contention());
+  add(6, 9501, 2, Contention());
+  for (size_t i = 0; i < events.size(); ++i) events[i].payload = payloads[i];
+  REQUIRE(w.WriteEventBlock(events, /*compressed=*/true).ok());
+  REQUIRE(w.WriteEndOfStream().ok());
+  return w.TakeBytes();
+}
+
+TEST_CASE("runtime signals: GC pauses, exceptions, allocations of a written v6 trace", "[analysis]") {
+  const std::vector<uint8_t> bytes = WriteRuntimeTrace();
+  for (size_t chunk : {size_t{7}, bytes.size()}) {
+    auto session = test::LoadSession(bytes, chunk);
+    Json summary;
+    REQUIRE(test::ParseJson(session->SummaryJson(), &summary));
+    const Json& rt = summary["runtime"];
+    const Json& gc = rt["gc"];
+    CHECK(gc["count"].number == 4);
+    CHECK(gc["induced"].number == 1);
+    CHECK(gc["background"].number == 1);
+    const Json& gens = gc["generations"];
+    REQUIRE(gens.array.size() == 3);
+    CHECK(gens[0]["count"].number == 2);
+    CHECK(gens[0]["pauses"].number == 2);
+    CHECK(gens[0]["totalPauseMs"].number == Approx(0.75));
+    CHECK(gens[0]["maxPauseMs"].number == Approx(0.5));
+    CHECK(gens[0]["meanPauseMs"].number == Approx(0.375));
+    CHECK(gens[1]["count"].number == 1);
+    CHECK(gens[1]["pauses"].number == 0);
+    CHECK(gens[1]["totalPauseMs"].number == 0);
+    CHECK(gens[2]["count"].number == 1);
+    CHECK(gens[2]["pauses"].number == 1);
+    CHECK(gens[2]["maxPauseMs"].number == Approx(0.1));
+
+    const Json& ex = rt["exceptions"];
+    CHECK(ex["count"].number == 4);
+    REQUIRE(ex["types"].array.size() == 2);
+    CHECK(ex["types"][0]["type"].string == "System.InvalidOperationException");
+    CHECK(ex["types"][0]["count"].number == 3);
+    CHECK(ex["types"][1]["type"].string == "System.IO.IOException");
+    CHECK(ex["otherCount"].number == 0);
+
+    const Json& al = rt["allocations"];
+    CHECK(al["ticks"].number == 3);
+    CHECK(al["bytes"].number == 5300);
+    REQUIRE(al["types"].array.size() == 2);
+    CHECK(al["types"][0]["type"].string == "System.Byte[]");
+    CHECK(al["types"][0]["bytes"].number == 5000);
+    CHECK(al["types"][1]["type"].string == "System.String");
+    CHECK(al["types"][1]["count"].number == 2);
+    CHECK(al["types"][1]["bytes"].number == 300);
+    CHECK(rt["contentions"].number == 2);
+    CHECK(rt["jit"]["methods"].number == 0);
+
+    // withStacks: stack 1 has a frame, stack 2 is empty.
+    std::map<std::string, double> withStacks;
+    for (const Json& t : summary["types"].array) withStacks[t["name"].string] = t["withStacks"].number;
+    CHECK(withStacks["Exception/Start"] == 3);
+    CHECK(withStacks["GC/AllocationTick"] == 1);
+    CHECK(withStacks["GC/Start"] == 0);
+  }
+}
+
+TEST_CASE("runtime signals: the corpus's GCs, allocations and stacks match the events' own payloads", "[analysis][corpus]") {
+  const std::string name = "eventpipe-dotnetcore3.0-win-x64-objver4.nettrace";
+  const std::vector<uint8_t> file = test::ReadFile(test::DataPath(name));
+  auto session = test::LoadSession(file);
+  Json summary;
+  REQUIRE(test::ParseJson(session->SummaryJson(), &summary));
+  const Json& rt = summary["runtime"];
+
+  // GC/Start events by decoded Depth.
+  EventQuery gcq;
+  gcq.name = "GC/Start";
+  std::map<int, double> byDepth;
+  const std::vector<Json> gcs = test::EventsOf(*session, file, gcq);
+  for (const Json& e : gcs) ++byDepth[static_cast<int>(test::Field(e, "Depth")->number)];
+  REQUIRE(gcs.size() == 478);
+  CHECK(rt["gc"]["count"].number == gcs.size());
+  for (int g = 0; g < 3; ++g) CHECK(rt["gc"]["generations"][g]["count"].number == byDepth[g]);
+  // Every GC of this trace is a foreground one inside a SuspendForGC pause of its thread.
+  double paused = 0;
+  for (int g = 0; g < 3; ++g) paused += rt["gc"]["generations"][g]["pauses"].number;
+  CHECK(paused == gcs.size());
+
+  // GC/AllocationTick: bytes and ticks per decoded TypeName.
+  EventQuery aq;
+  aq.name = "GC/AllocationTick";
+  std::map<std::string, std::pair<double, double>> byType;  // type → (count, bytes)
+  double totalBytes = 0;
+  const std::vector<Json> ticks = test::EventsOf(*session, file, aq);
+  for (const Json& e : ticks) {
+    auto& t = byType[test::Field(e, "TypeName")->string];
+    const Json* amount = test::Field(e, "AllocationAmount64");  // hex text in the template
+    const double b = amount->kind == Json::kString ? static_cast<double>(std::strtoull(amount->string.c_str(), nullptr, 16))
+                                                   : amount->number;
+    t.first += 1, t.second += b, totalBytes += b;
+  }
+  CHECK(rt["allocations"]["ticks"].number == ticks.size());
+  CHECK(rt["allocations"]["bytes"].number == totalBytes);
+  const Json& types = rt["allocations"]["types"];
+  REQUIRE(!types.array.empty());
+  double listed = 0;
+  for (const Json& t : types.array) {
+    INFO(t["type"].string);
+    CHECK(t["count"].number == byType[t["type"].string].first);
+    CHECK(t["bytes"].number == byType[t["type"].string].second);
+    listed += t["bytes"].number;
+  }
+  CHECK(listed + rt["allocations"]["otherBytes"].number == totalBytes);
+  for (size_t i = 1; i < types.array.size(); ++i) CHECK(types[i - 1]["bytes"].number >= types[i]["bytes"].number);
+
+  CHECK(rt["jit"]["source"].string == "Method/JittingStarted");
+  CHECK(rt["jit"]["methods"].number == 54);
+  CHECK(rt["contentions"].number == 8);
+  CHECK(rt["exceptions"]["count"].number == 0);
+}
+
+TEST_CASE("summary: withStacks of every type equals a count over the stack table", "[analysis][corpus]") {
+  for (const std::string& name : test::CorpusTraces()) {
+    INFO(name);
+    auto session = test::LoadCorpus(name);
+    const StoreBuilder& m = session->model();
+    std::map<std::pair<std::string, std::string>, double> counted;
+    for (size_t row = 0; row < m.store().size(); ++row) {
+      if (m.store().stack(row).value == 0 || m.stacks().Bytes(m.store().stack(row)).empty()) continue;
+      const EventType& t = m.types()[m.store().type(row)];
+      counted[{t.metadata.providerName, t.name}] += 1;
+    }
+    Json summary;
+    REQUIRE(test::ParseJson(session->SummaryJson(), &summary));
+    double total = 0;
+    for (const Json& t : summary["types"].array) {
+      INFO(t["provider"].string << " " << t["name"].string);
+      CHECK(t["withStacks"].number == counted[{t["provider"].string, t["name"].string}]);
+      total += t["withStacks"].number;
+    }
+    CHECK(total <= summary["eventsWithStacks"].number);
+  }
+}
+
+}  // namespace nettrace
