@@ -223,6 +223,55 @@ export async function appChecks({ browser, server, check, assert, traces, byName
     assert(await page.getAttribute('#side-top', 'aria-selected') === 'true' && !(await page.locator('#g-top').isHidden()), 'ArrowLeft shows Top functions');
   });
 
+  await check('app events: free text found only in payload fields gives the native CLI\'s matches; the detail stack = eventStack', async () => {
+    // "OnCreate" is in no provider, event or thread name: only in method names of rundown events.
+    const native = runNative('events', heart.path, ['--text', 'oncreate', '--limit', '1000000']).stdout.toString('utf8').trim().split('\n').map((l) => JSON.parse(l));
+    assert(native.length > 0 && native.every((e) => !/oncreate/i.test(`${e.provider} ${e.name}`)), 'the text is in payloads only');
+    await open(heart.path);
+    await page.click('#tab-events');
+    await eventCountShown();
+    await page.fill('#f-text', 'oncreate');
+    await page.press('#f-text', 'Enter');
+    await page.waitForFunction((n) => appRoot().getElementById('event-scroller').dataset.total === String(n), native.length, { timeout: 30_000 });
+    assert(new URLSearchParams(new URL(page.url()).hash.slice(1)).get('text') === 'oncreate', 'the hash keeps the text');
+    await page.click('.vt-row[data-index] >> nth=0');
+    await page.waitForSelector(`#event-detail[data-index="${native[0].index}"]`, { timeout: 20_000 });
+    // A stack with named frames, equal to the native `stack` command's.
+    await page.fill('#f-text', '');
+    await page.press('#f-text', 'Enter');
+    const sample = JSON.parse(runNative('events', heart.path, ['--name', 'Thread/Sample', '--limit', '1']).stdout.toString('utf8'));
+    await page.selectOption('#f-provider', sample.provider);
+    await page.selectOption('#f-event', sample.name);
+    await page.waitForFunction(() => appRoot().querySelector('.vt-row[data-index]') !== null, null, { timeout: 20_000 });
+    await page.click('.vt-row[data-index] >> nth=0');
+    await page.waitForSelector(`#event-detail[data-index="${sample.index}"] .frames li`, { timeout: 20_000 });
+    const frames = await page.$$eval('#event-detail .frames li', (li) => li.map((x) => x.textContent));
+    const nativeFrames = JSON.parse(runNative('stack', heart.path, [String(sample.index)]).stdout.toString('utf8'));
+    const expected = Array.isArray(nativeFrames) ? nativeFrames : nativeFrames.frames;
+    assert(JSON.stringify(frames) === JSON.stringify(expected), `frames ${frames.slice(0, 3)} vs ${expected.slice(0, 3)}`);
+  });
+
+  await check('app summary: GC pauses by generation and allocations by type equal the engine\'s; Flame graph button picks the type', async () => {
+    const objver4 = byName('eventpipe-dotnetcore3.0-win-x64-objver4');
+    const native = nativeSummary(objver4.path);
+    await open(objver4.path);
+    const gcRows = await page.$$eval('table[data-table="gc"] tbody tr', (trs) => trs.map((r) => [...r.cells].map((c) => c.textContent)));
+    const expectedGc = native.runtime.gc.generations.map((g) => [String(g.generation), g.count.toLocaleString('en-US'), g.totalPauseMs.toFixed(3), g.maxPauseMs.toFixed(3), g.meanPauseMs.toFixed(3)]);
+    assert(JSON.stringify(gcRows) === JSON.stringify(expectedGc), `GC rows ${JSON.stringify(gcRows)} vs ${JSON.stringify(expectedGc)}`);
+    const firstAlloc = await page.textContent('table[data-table="allocations"] tbody tr:first-child td:first-child');
+    assert(firstAlloc === native.runtime.allocations.types[0].type, `top allocation type ${firstAlloc}`);
+    const signals = await page.textContent('.signals');
+    assert(signals.includes(native.runtime.gc.count.toLocaleString('en-US')) && signals.includes('GC pause time'), `signals: ${signals}`);
+    // The flame graph offers exactly the types with stacks; the types table's button opens one.
+    const withStacks = [...new Set(native.types.filter((t) => t.withStacks > 0).map((t) => t.name))].sort();
+    await page.click('table[data-table="types"] tbody tr:has(td:text-is("GC/AllocationTick")) button');
+    assert(await page.getAttribute('#tab-flame', 'aria-selected') === 'true', 'the button opens the flame graph');
+    assert(await page.inputValue('#g-event') === 'GC/AllocationTick', 'with the type picked');
+    const offered = (await page.$$eval('#g-event option', (o) => o.map((x) => x.value))).sort();
+    assert(JSON.stringify(offered) === JSON.stringify(withStacks), `picker offers ${offered.length}, types with stacks ${withStacks.length}`);
+    await page.waitForFunction(() => /bytes/.test(appRoot().getElementById('g-message').textContent), null, { timeout: 30_000 });
+  });
+
   await check('app exports: CSV equals the native export, speedscope is a speedscope file', async () => {
     await open(heart.path);
     const save = async (format) => {
