@@ -260,6 +260,13 @@ export async function appChecks({ browser, server, check, assert, traces, byName
     assert(JSON.stringify(gcRows) === JSON.stringify(expectedGc), `GC rows ${JSON.stringify(gcRows)} vs ${JSON.stringify(expectedGc)}`);
     const firstAlloc = await page.textContent('table[data-table="allocations"] tbody tr:first-child td:first-child');
     assert(firstAlloc === native.runtime.allocations.types[0].type, `top allocation type ${firstAlloc}`);
+    // A type's row shows its events: GC/AllocationTick with the type's name as the text filter.
+    const bitStack = native.runtime.allocations.types.find((t) => t.type === 'System.Xml.BitStack');
+    const nativeMatches = runNative('events', objver4.path, ['--name', 'GC/AllocationTick', '--text', bitStack.type, '--limit', '1000000']).stdout.toString('utf8').trim().split('\n').length;
+    assert(nativeMatches >= bitStack.count, `native finds ${nativeMatches} events`);
+    await page.click(`table[data-table="allocations"] tbody tr:has(td:text-is("${bitStack.type}"))`);
+    await page.waitForFunction((n) => appRoot().getElementById('event-scroller').dataset.total === String(n), nativeMatches, { timeout: 30_000 });
+    await page.click('#tab-summary');
     const signals = await page.textContent('.signals');
     assert(signals.includes(native.runtime.gc.count.toLocaleString('en-US')) && signals.includes('GC pause time'), `signals: ${signals}`);
     // The flame graph offers exactly the types with stacks; the types table's button opens one.

@@ -297,6 +297,14 @@ export function createAnalyzer(host: HTMLElement, root: ShadowRoot, options: Ana
           showTab('events');
           void showTimeline().catch(reportUnexpected);
         },
+      onPickRuntimeType:
+        shown === null ? null : (eventName, typeName) => {
+          const other = typeName === '(other types)';
+          state = { ...state, provider: 'Microsoft-Windows-DotNETRuntime', event: eventName, thread: '', text: other ? '' : typeName };
+          eventFiltersApplied = '';
+          showTab('events');
+          void showTimeline().catch(reportUnexpected);
+        },
     });
     summaryPre.textContent = JSON.stringify(summary, null, 2);
     setUpFilters(summary);

@@ -51,7 +51,15 @@ function typeCounts(summary: Summary, key: 'exceptions' | 'allocations'): TypeCo
 const ms = (v: number): string => v.toFixed(3);
 
 /** Appends the runtime signals and their tables to `tables` (nothing when the trace has none). */
-export function renderRuntime(summary: Summary, tables: HTMLElement, cpuSamples: number): void {
+export function renderRuntime(
+  summary: Summary,
+  tables: HTMLElement,
+  cpuSamples: number,
+  onPickType: ((eventName: string, typeName: string) => void) | null,
+): void {
+  // A row of a per-type table shows that type's events (by their event and the type's name).
+  const drill = (eventName: string) =>
+    onPickType === null ? {} : { onActivate: (t: TypeCount) => onPickType(eventName, t.type), rowTitle: `Show these ${eventName} events` };
   const gens = generations(summary);
   const pauseMs = gens.reduce((sum, g) => sum + g.totalPauseMs, 0);
   const gcCount = num(field(summary, 'runtime', 'gc', 'count'));
@@ -95,6 +103,7 @@ export function renderRuntime(summary: Summary, tables: HTMLElement, cpuSamples:
       tagged('exceptions', sortableTable({
         caption: `Exceptions by type (${fmt(exceptions)})`,
         rows: thrown,
+        ...drill('Exception/Start'),
         sortBy: 1,
         descending: true,
         columns: [
@@ -111,6 +120,7 @@ export function renderRuntime(summary: Summary, tables: HTMLElement, cpuSamples:
       tagged('allocations', sortableTable({
         caption: `Allocations by type (sampled: ${fmt(ticks)} ticks)`,
         rows: allocated,
+        ...drill('GC/AllocationTick'),
         sortBy: 2,
         descending: true,
         columns: [

@@ -87,6 +87,8 @@ export interface SummaryViewOptions {
   /** The "Flame graph" button of an event type with stacks: show their flame graph. */
   onStacksOfType: ((type: EventType) => void) | null;
   onPickThread: ((thread: ThreadInfo) => void) | null;
+  /** Click on an exception or allocated type: the events of that type (event name, type text). */
+  onPickRuntimeType: ((eventName: string, typeName: string) => void) | null;
 }
 
 /** Fills `headline` (a <dl>) with the facts and `tables` with the tables. */
@@ -131,7 +133,7 @@ export function renderSummary(summary: Summary, headline: HTMLElement, tables: H
   tables.replaceChildren();
   const types = eventTypes(summary);
   const samples = types.filter((t) => t.provider === 'Microsoft-DotNETCore-SampleProfiler' && t.name === 'Thread/Sample').reduce((sum, t) => sum + t.count, 0);
-  renderRuntime(summary, tables, samples);
+  renderRuntime(summary, tables, samples, options.onPickRuntimeType);
   const total = summary.eventCount;
   if (types.length > 0) {
     tables.append(
