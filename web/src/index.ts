@@ -22,10 +22,12 @@ export type { ExportFormat, ExportOptions, OpenTraceOptions, StackQuery, TraceHa
 export type {
   EventPage,
   EventQuery,
+  EventsOptions,
   FlameGraphData,
   Histogram,
   HistogramQuery,
   Progress,
+  SearchProgress,
   Summary,
   SummaryError,
   TopFunctions,
