@@ -23,6 +23,7 @@ namespace {
 // Event blocks are ~100 KB in real traces (v6 caps them below 16 MB): a few dozen cover
 // a page of the event table.
 constexpr size_t kBlockCacheEntries = 64;
+static_assert(kMaxBlocksPerStep < kBlockCacheEntries, "a text-search step's blocks must fit in the cache");
 }  // namespace
 
 // The pipeline: TraceReader (chunks → blocks → records, reference checks) feeding both
@@ -92,10 +93,21 @@ std::vector<uint32_t> TraceSession::QueryEvents(const EventQuery& query, uint64_
 
 std::vector<ByteRange> TraceSession::BlocksNeeded(const std::vector<uint32_t>& rows) const {
   std::vector<ByteRange> out;
+  Pipeline& p = *pipeline_;
   for (uint32_t row : rows) {
-    if (row >= pipeline_->store.store().size()) continue;
-    RowLocation loc = pipeline_->store.store().Locate(row);
-    if (pipeline_->blocks.count(loc.blockOffset)) continue;
+    if (row >= p.store.store().size()) continue;
+    RowLocation loc = p.store.store().Locate(row);
+    if (p.blocks.count(loc.blockOffset)) {
+      // Still needed: move it to the back of the eviction order, so that providing the
+      // missing ones (at most kMaxBlocksPerStep < kBlockCacheEntries for a text-search
+      // step) cannot evict it before the caller uses it.
+      auto at = std::find(p.blockOrder.begin(), p.blockOrder.end(), loc.blockOffset);
+      if (at != p.blockOrder.end() && std::next(at) != p.blockOrder.end()) {
+        p.blockOrder.erase(at);
+        p.blockOrder.push_back(loc.blockOffset);
+      }
+      continue;
+    }
     ByteRange r{loc.blockOffset, loc.blockSize};
     if (std::none_of(out.begin(), out.end(), [&](const ByteRange& o) { return o.offset == r.offset; })) out.push_back(r);
   }

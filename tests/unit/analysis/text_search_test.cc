@@ -117,3 +117,37 @@ TEST_CASE("text search: a word only in an exception message is found; cheap fiel
 }
 
 }  // namespace nettrace
+
+namespace nettrace {
+
+// A block the caller still needs is not evicted by providing the others of the same request:
+// BlocksNeeded moves cached blocks it skips to the back of the eviction order. Without that,
+// a text-search step whose oldest cached block is among its own would lose its payloads.
+TEST_CASE("text search: blocks still needed survive the providing of a step's other blocks", "[analysis][corpus]") {
+  const std::vector<uint8_t> file = test::ReadFile(test::DataPath("HeartRateMonitor.10068.nettrace"));
+  auto session = test::LoadSession(file);
+  const EventStore& store = session->model().store();
+  // One row per distinct block, in row order.
+  std::vector<uint32_t> perBlock;
+  std::vector<uint64_t> seen;
+  for (uint32_t row = 0; row < store.size() && perBlock.size() < 64 + kMaxBlocksPerStep; ++row) {
+    const uint64_t b = store.Locate(row).blockOffset;
+    if (std::find(seen.begin(), seen.end(), b) != seen.end()) continue;
+    seen.push_back(b), perBlock.push_back(row);
+  }
+  REQUIRE(perBlock.size() == 64 + kMaxBlocksPerStep);
+  // Fill the cache with the first 64 blocks, oldest first.
+  for (size_t i = 0; i < 64; ++i) test::ProvideRows(*session, file, {perBlock[i]});
+  // A request for the oldest cached block and kMaxBlocksPerStep - 1 new ones.
+  std::vector<uint32_t> request = {perBlock[0]};
+  for (size_t i = 64; i < 64 + kMaxBlocksPerStep - 1; ++i) request.push_back(perBlock[i]);
+  CHECK(session->BlocksNeeded(request).size() == kMaxBlocksPerStep - 1);
+  test::ProvideRows(*session, file, request);
+  for (uint32_t row : request) {
+    Json e;
+    REQUIRE(test::ParseJson(session->EventJson(row), &e));
+    CHECK(e["detail"].boolean);
+  }
+}
+
+}  // namespace nettrace

@@ -25,7 +25,10 @@ const GROUP_BY = { none: 0, provider: 1, eventType: 2 } as const;
 
 /** Rows a text-search step examines at most (each step also re-reads at most 32 blocks). */
 const SEARCH_ROWS_PER_STEP = 32768;
-/** A text search yields to the event loop at least this often (so a worker sees 'cancel'). */
+/**
+ * A text search yields to the event loop (a macrotask) at least this often, so that a worker
+ * sees 'cancel' messages: re-reading an in-memory Blob may resolve without ever yielding.
+ */
 const SEARCH_YIELD_MS = 30;
 
 /** Two ascending row lists merged into one ascending list. */
@@ -155,7 +158,6 @@ class InThreadTrace implements TraceHandle {
       if (step.needPayload.length > 0) {
         await this.provide(step.needPayload);
         payloadMatches = this.live().matchPayloadText(step.needPayload, text);
-        lastYield = performance.now();
       }
       const merged = mergeRows(step.matches, payloadMatches);
       if (merged.length > 0) parts.push(merged), (count += merged.length);

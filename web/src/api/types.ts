@@ -153,6 +153,49 @@ export interface SummaryError {
   message: string;
 }
 
+/** One entry of the summary's `types` list. */
+export interface SummaryEventType {
+  provider: string;
+  name: string;
+  eventId: number;
+  version: number;
+  count: number;
+  /** Events of this type whose stack has at least one frame (the types a flame graph can show). */
+  withStacks: number;
+}
+
+/** GCs of one generation and their pauses (PerfView's GCStats way; README "Summary JSON"). */
+export interface GcGeneration {
+  /** 0, 1, 2; null for any other GC/Start Depth (listed only when seen). */
+  generation: number | null;
+  count: number;
+  /** GCs of this generation found inside a SuspendEEStart → RestartEEStop pause. */
+  pauses: number;
+  totalPauseMs: number;
+  maxPauseMs: number;
+  meanPauseMs: number;
+}
+
+/** A name (exception type, allocated type) with its count; bytes for allocations. */
+export interface NamedCount {
+  type: string;
+  count: number;
+  bytes?: number;
+}
+
+/** The summary's `runtime` key: .NET runtime signals counted while streaming. */
+export interface RuntimeSignals {
+  gc: { count: number; induced: number; background: number; generations: GcGeneration[] };
+  /** Exception/Start by ExceptionType, most frequent first, top 100; the rest in otherCount. */
+  exceptions: { count: number; types: NamedCount[]; otherCount: number };
+  /** GC/AllocationTick by TypeName, most bytes first, top 100; the rest in otherCount/otherBytes. */
+  allocations: { ticks: number; bytes: number; types: NamedCount[]; otherCount: number; otherBytes: number };
+  /** JIT'd methods and the event they were counted from ("Method/JittingStarted", "Method/Load" or null). */
+  jit: { methods: number; source: string | null };
+  /** Contention/Start events. */
+  contentions: number;
+}
+
 /**
  * The engine's summary (README "Summary JSON"). Only the fields the JS side relies on are
  * typed here; the rest of the document passes through unchanged.
@@ -166,6 +209,8 @@ export interface Summary {
   bytesRead: number;
   /** The fatal error that stopped reading, or null. */
   error: SummaryError | null;
+  /** Runtime signals (GCs, exceptions, allocations, JIT, contentions). */
+  runtime: RuntimeSignals;
   [field: string]: unknown;
 }
 
