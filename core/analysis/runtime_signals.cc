@@ -84,15 +84,29 @@ void RuntimeSignals::OnEvent(const EventRecord& e, uint64_t processId) {
       m.depth = static_cast<uint8_t>(std::min<uint64_t>(UIntField(p, "Depth", 3), 3));
       m.type = static_cast<uint8_t>(std::min<uint64_t>(UIntField(p, "Type"), 255));
       m.reason = static_cast<uint8_t>(std::min<uint64_t>(UIntField(p, "Reason"), 255));
-      gcMarks_.push_back(m);
+      ++gcs_, ++genCounts_[m.depth];
+      if (m.reason == kReasonInduced || m.reason == kReasonInducedNotForced) ++induced_;
+      if (m.type == kBackgroundGC) ++background_;
+      AddGcMark(m);
       break;
     }
     case Kind::kSuspendEEStart: {
       const uint64_t reason = UIntField(p, "Reason");
-      if (reason == kSuspendForGC || reason == kSuspendForGCPrep) gcMarks_.push_back({e.timestamp, processId, e.thread, kind});
+      if (reason == kSuspendForGC || reason == kSuspendForGCPrep) {
+        gcSuspended_[{processId, e.thread}] = true;
+        AddGcMark({e.timestamp, processId, e.thread, kind});
+      }
       break;
     }
-    case Kind::kRestartEEStop: gcMarks_.push_back({e.timestamp, processId, e.thread, kind}); break;
+    case Kind::kRestartEEStop: {
+      // Only the restart of a thread that suspended for a GC ends a pause; the many other
+      // suspensions (the sample profiler's, debugger's) are not kept.
+      const auto it = gcSuspended_.find({processId, e.thread});
+      if (it == gcSuspended_.end()) break;
+      gcSuspended_.erase(it);
+      AddGcMark({e.timestamp, processId, e.thread, kind});
+      break;
+    }
     case Kind::kAllocationTick: {
       ++allocationTicks_;
       // AllocationAmount64 (V2+) is exact; AllocationAmount (UInt32) is what older runtimes give.
@@ -114,6 +128,11 @@ void RuntimeSignals::OnEvent(const EventRecord& e, uint64_t processId) {
       break;
     default: break;
   }
+}
+
+void RuntimeSignals::AddGcMark(const GcMark& m) {
+  if (gcMarks_.size() < kMaxGcMarks) gcMarks_.push_back(m);
+  else ++gcMarksDropped_;
 }
 
 void RuntimeSignals::WriteNamed(JsonWriter& w, const char* key, const std::unordered_map<std::string, Named>& map,
@@ -145,7 +164,7 @@ void RuntimeSignals::WriteJson(JsonWriter& w) const {
   auto ms = [&](uint64_t ticks) { return freq > 0 ? static_cast<double>(ticks) * 1000.0 / freq : 0.0; };
 
   // GCs and pauses: marks in time order per process (stable: file order breaks ties).
-  std::vector<GcMark> marks = gcMarks_;
+  std::vector<GcMark>& marks = gcMarks_;
   std::stable_sort(marks.begin(), marks.end(), [](const GcMark& a, const GcMark& b) {
     return a.processId != b.processId ? a.processId < b.processId : a.timestamp < b.timestamp;
   });
@@ -153,7 +172,7 @@ void RuntimeSignals::WriteJson(JsonWriter& w) const {
     uint64_t count = 0, paused = 0, totalTicks = 0, maxTicks = 0;
   };
   Gen gens[4];
-  uint64_t gcs = 0, induced = 0, background = 0;
+  for (int g = 0; g < 4; ++g) gens[g].count = genCounts_[g];
   // A pause runs from a GC suspension to the RestartEEStop of the thread that suspended
   // (PerfView matches the thread too: the sample profiler's own suspensions interleave).
   bool open = false;
@@ -166,9 +185,6 @@ void RuntimeSignals::WriteJson(JsonWriter& w) const {
         open = true, openAt = m.timestamp, openProcess = m.processId, openThread = m.thread, attributed = -1;
         break;
       case Kind::kGcStart:
-        ++gcs, ++gens[m.depth].count;
-        if (m.reason == kReasonInduced || m.reason == kReasonInducedNotForced) ++induced;
-        if (m.type == kBackgroundGC) ++background;
         if (open && attributed < 0) attributed = m.depth;  // the first GC inside the pause owns it
         break;
       case Kind::kRestartEEStop:
@@ -186,9 +202,11 @@ void RuntimeSignals::WriteJson(JsonWriter& w) const {
 
   w.Key("runtime").BeginObject();
   w.Key("gc").BeginObject();
-  w.Key("count").UInt(gcs);
-  w.Key("induced").UInt(induced);
-  w.Key("background").UInt(background);
+  w.Key("count").UInt(gcs_);
+  w.Key("induced").UInt(induced_);
+  w.Key("background").UInt(background_);
+  // More GC events than kMaxGcMarks (a hostile or enormous file): the pauses are partial.
+  if (gcMarksDropped_ > 0) w.Key("pauseEventsNotMeasured").UInt(gcMarksDropped_);
   w.Key("generations").BeginArray();
   for (int g = 0; g < 4; ++g) {
     if (g == 3 && gens[3].count == 0) break;  // Depth beyond 2 (or missing): only when seen

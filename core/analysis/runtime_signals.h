@@ -6,9 +6,10 @@
 //
 // Memory: per-type maps are capped (kMaxTrackedNames distinct names each; later names go
 // to "other"); GC pauses need time order, which file order does not give across threads,
-// so the three GC events of each collection (SuspendEEStart, GC/Start, RestartEEStop) are
-// kept as 32-byte marks and paired at the end: memory grows with the number of GCs, never
-// with the number of events.
+// so the three GC events of each collection (SuspendEEStart for a GC, GC/Start, and the
+// RestartEEStop of a thread that suspended for a GC) are kept as 32-byte marks and paired at
+// the end: memory grows with the number of GCs, never with the number of other events, and
+// at most kMaxGcMarks marks are kept (beyond, pauses are not measured; GCs are still counted).
 #pragma once
 
 #include <cstdint>
@@ -26,6 +27,7 @@ class RuntimeSignals {
  public:
   static constexpr size_t kMaxTrackedNames = 10000;  // distinct names kept per map
   static constexpr size_t kTopNames = 100;           // names listed in the JSON
+  static constexpr size_t kMaxGcMarks = size_t{1} << 20;  // 32 MiB of pause marks at most
 
   void OnTraceInfo(const TraceInfo& info) { info_ = info; }
   void OnMetadata(const EventMetadata& m);
@@ -68,7 +70,16 @@ class RuntimeSignals {
   TraceInfo info_;
   std::unordered_map<uint32_t, EventMetadata> metadata_;  // runtime events we decode only
   std::unordered_map<uint32_t, Kind> kinds_;
-  std::vector<GcMark> gcMarks_;
+  void AddGcMark(const GcMark& m);
+
+  // Sorted in place by WriteJson (time order per process); file order until then.
+  mutable std::vector<GcMark> gcMarks_;
+  uint64_t gcMarksDropped_ = 0;
+  // Threads (process, thread) suspended for a GC whose RestartEEStop has not come yet: only
+  // their RestartEEStop events are kept (a thread's events come in its own time order).
+  std::map<std::pair<uint64_t, uint64_t>, bool> gcSuspended_;
+  uint64_t genCounts_[4] = {};  // GC/Start by Depth (3: beyond 2)
+  uint64_t gcs_ = 0, induced_ = 0, background_ = 0;
   std::unordered_map<std::string, Named> exceptions_, allocations_;
   uint64_t exceptionCount_ = 0, otherExceptions_ = 0, otherExceptionBytes_ = 0;
   uint64_t allocationTicks_ = 0, otherAllocations_ = 0, otherAllocationBytes_ = 0;

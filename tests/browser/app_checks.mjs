@@ -211,6 +211,7 @@ export async function appChecks({ browser, server, check, assert, traces, byName
       (await page.$$eval(`#g-sandwich .sandwich-tree.${kind} tbody tr[aria-level="1"] .sandwich-label`, (e) => e.map((x) => x.textContent))).sort();
     await page.waitForSelector('#g-sandwich .sandwich-tree.callers tbody tr', { timeout: 20_000 });
     assert(JSON.stringify(await shownLevel1('callers')) === JSON.stringify(level1(native.callers)), `callers ${await shownLevel1('callers')}`);
+    assert(!(await page.textContent('#g-sandwich')).includes('Pick a function'), 'the hint is gone once a function is picked');
     assert(JSON.stringify(await shownLevel1('callees')) === JSON.stringify(level1(native.callees)), `callees ${await shownLevel1('callees')}`);
     const hash = new URL(page.url()).hash;
     const params = new URLSearchParams(hash.slice(1));

@@ -142,6 +142,30 @@ try {
     await page.screenshot({ path: join(screenshots, 'embedded-strict-csp.png'), fullPage: true });
   });
 
+  await check('removed, the element ends its engine; put back, one drop opens one trace', async () => {
+    const before = (await eventsOf('load')).length;
+    const gone = await page.evaluate(async () => {
+      const element = document.getElementById('embedded');
+      const box = element.parentElement;
+      element.remove();
+      await new Promise((r) => setTimeout(r, 50));
+      const trace = element.trace;
+      box.append(element);
+      return trace;
+    });
+    assert(gone === null, 'the removed element still holds its trace');
+    await page.evaluate(async (u) => {
+      const bytes = await (await fetch(u)).arrayBuffer();
+      const transfer = new DataTransfer();
+      transfer.items.add(new File([bytes], 'dropped.nettrace'));
+      document.getElementById('embedded').dispatchEvent(new DragEvent('drop', { dataTransfer: transfer, bubbles: true, cancelable: true }));
+    }, `/${join('build/native/testdata', sample.name)}`);
+    await waitForEvent('load', before + 1);
+    await page.waitForTimeout(500); // a listener left by the destroyed analyzer would load it again
+    const loads = (await eventsOf('load')).slice(before);
+    assert(loads.length === 1 && loads[0].detail.name === 'dropped.nettrace', `loads after the drop: ${JSON.stringify(loads)}`);
+  });
+
   await check('no CSP violation and no page error', async () => {
     const violations = await page.evaluate(() => window.__violations);
     assert(violations.length === 0, `CSP violations: ${violations.join(', ')}`);

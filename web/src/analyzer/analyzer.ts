@@ -12,6 +12,7 @@ import { defaultState, readHash, TABS, writeHash } from '../app/state.js';
 import type { Tab, ViewState } from '../app/state.js';
 import { download, fillSelect, fmt, formatBytes, h, percent } from '../ui/dom.js';
 import { sortableTable } from '../ui/sortable_table.js';
+import { wireTabs } from '../ui/tab_keys.js';
 import { EventTable } from '../views/events_view.js';
 import type { EventFilter } from '../views/events_view.js';
 import { FlameGraph } from '../views/flame_view.js';
@@ -84,6 +85,9 @@ export function createAnalyzer(host: HTMLElement, root: ShadowRoot, options: Ana
     return element as T;
   };
   const emit = <T>(type: string, detail: T): void => void host.dispatchEvent(new CustomEvent<T>(type, { detail }));
+  /** Listeners outside the shadow root (host, window) end with destroy(). */
+  const lifetime = new AbortController();
+  const outside = { signal: lifetime.signal };
 
   const drop = byId<HTMLElement>('drop');
   const fileInput = byId<HTMLInputElement>('file');
@@ -150,25 +154,7 @@ export function createAnalyzer(host: HTMLElement, root: ShadowRoot, options: Ana
     if (tab === 'flame') void showFlame().catch(reportFlameError);
   }
 
-  for (const [tab, button] of tabButtons) {
-    button.addEventListener('click', () => {
-      if (!button.disabled) showTab(tab);
-    });
-    button.addEventListener('keydown', (e) => {
-      const enabled = TABS.filter((t) => !tabButtons.get(t)!.disabled);
-      const i = enabled.indexOf(tab);
-      const next =
-        e.key === 'ArrowRight' ? enabled[(i + 1) % enabled.length]
-        : e.key === 'ArrowLeft' ? enabled[(i - 1 + enabled.length) % enabled.length]
-        : e.key === 'Home' ? enabled[0]
-        : e.key === 'End' ? enabled.at(-1)
-        : undefined;
-      if (next !== undefined) {
-        e.preventDefault();
-        showTab(next, true);
-      }
-    });
-  }
+  wireTabs(tabButtons, (tab, focus) => showTab(tab, focus));
 
   // ---- loading ---------------------------------------------------------------------------
 
@@ -260,6 +246,14 @@ export function createAnalyzer(host: HTMLElement, root: ShadowRoot, options: Ana
     }
   }
 
+  /** The event table with these filters (the others cleared), from a click in the Summary. */
+  function showEventsWith(filters: Partial<Pick<ViewState, 'provider' | 'event' | 'thread' | 'text'>>): void {
+    state = { ...state, provider: '', event: '', thread: '', text: '', ...filters };
+    eventFiltersApplied = '';
+    showTab('events');
+    void showTimeline().catch(reportUnexpected);
+  }
+
   function showTrace(summary: Summary, name: string, size: number, seconds: number, partial: boolean): void {
     shownSummary = summary;
     shownName = name;
@@ -278,33 +272,16 @@ export function createAnalyzer(host: HTMLElement, root: ShadowRoot, options: Ana
       fileSize: size,
       readSeconds: seconds,
       partial,
-      onPickType:
-        shown === null ? null : (t) => {
-          state = { ...state, provider: t.provider, event: t.name, thread: '', text: '' };
-          eventFiltersApplied = '';
-          showTab('events');
-          void showTimeline().catch(reportUnexpected);
-        },
+      onPickType: shown === null ? null : (t) => showEventsWith({ provider: t.provider, event: t.name }),
       onStacksOfType:
         shown === null ? null : (t) => {
           state = { ...state, stackEvent: t.name };
           showTab('flame');
         },
-      onPickThread:
-        shown === null ? null : (t) => {
-          state = { ...state, provider: '', event: '', thread: String(t.threadId), text: '' };
-          eventFiltersApplied = '';
-          showTab('events');
-          void showTimeline().catch(reportUnexpected);
-        },
+      onPickThread: shown === null ? null : (t) => showEventsWith({ thread: String(t.threadId) }),
       onPickRuntimeType:
-        shown === null ? null : (eventName, typeName) => {
-          const other = typeName === '(other types)';
-          state = { ...state, provider: 'Microsoft-Windows-DotNETRuntime', event: eventName, thread: '', text: other ? '' : typeName };
-          eventFiltersApplied = '';
-          showTab('events');
-          void showTimeline().catch(reportUnexpected);
-        },
+        shown === null ? null : (eventName, typeName) =>
+          showEventsWith({ provider: 'Microsoft-Windows-DotNETRuntime', event: eventName, text: typeName === '(other types)' ? '' : typeName }),
     });
     summaryPre.textContent = JSON.stringify(summary, null, 2);
     setUpFilters(summary);
@@ -556,10 +533,13 @@ export function createAnalyzer(host: HTMLElement, root: ShadowRoot, options: Ana
 
   // ---- beside the flame graph: top functions or the sandwich of one function --------------
 
-  const sideTabs = { top: byId<HTMLButtonElement>('side-top'), sandwich: byId<HTMLButtonElement>('side-sandwich') };
+  const sideTabs = new Map<ViewState['side'], HTMLButtonElement>([
+    ['top', byId<HTMLButtonElement>('side-top')],
+    ['sandwich', byId<HTMLButtonElement>('side-sandwich')],
+  ]);
 
   function showSide(focus = false): void {
-    for (const [side, button] of Object.entries(sideTabs) as ['top' | 'sandwich', HTMLButtonElement][]) {
+    for (const [side, button] of sideTabs) {
       const selected = side === state.side;
       button.setAttribute('aria-selected', String(selected));
       button.tabIndex = selected ? 0 : -1;
@@ -570,18 +550,19 @@ export function createAnalyzer(host: HTMLElement, root: ShadowRoot, options: Ana
     if (state.side === 'sandwich') void showSandwich().catch(reportUnexpected);
   }
 
-  /** The sandwich of state.fn in the flame graph's stacks (both directions, whatever the
-   *  inverted box says), or how to pick a function. */
+  /** The flame graph's stacks, not inverted: a sandwich shows both directions anyway. */
+  const sandwichQuery = (): StackQuery => ({ ...stackQuery(), inverted: false });
+
+  /** The sandwich of state.fn in the flame graph's stacks, or how to pick a function. */
   async function showSandwich(): Promise<void> {
     const trace = shown;
     if (trace === null || state.side !== 'sandwich') return;
-    const query = { ...stackQuery(), inverted: false };
+    const query = sandwichQuery();
     const key = JSON.stringify([query, state.fn]);
     if (key === sandwichKey) return;
     sandwichKey = key;
     if (state.fn === '') {
-      sandwich.clear();
-      byId('g-sandwich').append(h('p', { class: 'muted', text: 'Pick a function: click a frame in the flame graph or a row of Top functions.' }));
+      sandwich.showHint('Pick a function: click a frame in the flame graph or a row of Top functions.');
       return;
     }
     await sandwich.show(trace, query, state.fn);
@@ -596,23 +577,14 @@ export function createAnalyzer(host: HTMLElement, root: ShadowRoot, options: Ana
 
   sandwich.onPick = (name) => {
     state = { ...state, fn: name };
-    sandwichKey = JSON.stringify([{ ...stackQuery(), inverted: false }, name]);
+    sandwichKey = JSON.stringify([sandwichQuery(), name]);
     saveState();
   };
-  for (const [side, button] of Object.entries(sideTabs) as ['top' | 'sandwich', HTMLButtonElement][]) {
-    button.addEventListener('click', () => {
-      state = { ...state, side };
-      saveState();
-      showSide();
-    });
-    button.addEventListener('keydown', (e) => {
-      if (e.key !== 'ArrowLeft' && e.key !== 'ArrowRight') return;
-      e.preventDefault();
-      state = { ...state, side: state.side === 'top' ? 'sandwich' : 'top' };
-      saveState();
-      showSide(true);
-    });
-  }
+  wireTabs(sideTabs, (side, focus) => {
+    state = { ...state, side };
+    saveState();
+    showSide(focus);
+  });
 
   function reportFlameError(e: unknown): void {
     flameQueryKey = '';
@@ -654,24 +626,37 @@ export function createAnalyzer(host: HTMLElement, root: ShadowRoot, options: Ana
     if (shown !== null) showTab(state.tab);
     void showTimeline().catch(reportUnexpected);
   };
-  if (options.syncHash === true) window.addEventListener('hashchange', onHashChange);
+  if (options.syncHash === true) window.addEventListener('hashchange', onHashChange, outside);
 
   // ---- sources ---------------------------------------------------------------------------
 
-  const nameOfUrl = (url: URL): string =>
-    decodeURIComponent(url.pathname.slice(url.pathname.lastIndexOf('/') + 1)) || url.host;
+  const nameOfUrl = (url: URL): string => {
+    const last = url.pathname.slice(url.pathname.lastIndexOf('/') + 1);
+    try {
+      return decodeURIComponent(last) || url.host;
+    } catch {
+      return last || url.host; // a malformed %-escape: the name as written
+    }
+  };
 
   function reportUnexpected(e: unknown): void {
+    // A request of a trace closed since (another one opened, or destroy()) is not a failure.
+    if (e instanceof NetTraceError && (e.code === 'closed' || e.code === 'cancelled')) return;
     statusLine.classList.add('error');
     statusLine.textContent = `Failed: ${e instanceof Error ? e.message : String(e)}`;
     if (result.dataset['state'] === 'reading') result.dataset['state'] = 'error';
   }
 
-  function open(source: Blob | URL | string, name?: string): Promise<void> {
+  async function open(source: Blob | URL | string, name?: string): Promise<void> {
     // A new trace starts with fresh filters; the first one keeps those of the link's hash.
     if (shownSummary !== null) state = { ...defaultState(), tab: state.tab, timelineBy: state.timelineBy };
     if (typeof source === 'string' || source instanceof URL) {
-      const absolute = new URL(source, document.baseURI);
+      let absolute: URL;
+      try {
+        absolute = new URL(source, document.baseURI);
+      } catch {
+        throw new Error(`not a URL: ${String(source)}`);
+      }
       return load(absolute.href, name ?? nameOfUrl(absolute), 0);
     }
     const fileName = name ?? (source instanceof File ? source.name : 'trace.nettrace');
@@ -714,17 +699,25 @@ export function createAnalyzer(host: HTMLElement, root: ShadowRoot, options: Ana
     drop.focus();
   });
   // A file dropped anywhere on the analyzer opens; the drop zone shows it.
-  host.addEventListener('dragover', (e) => {
-    e.preventDefault();
-    drop.classList.add('over');
-  });
+  host.addEventListener(
+    'dragover',
+    (e) => {
+      e.preventDefault();
+      drop.classList.add('over');
+    },
+    outside,
+  );
   drop.addEventListener('dragleave', () => drop.classList.remove('over'));
-  host.addEventListener('drop', (e) => {
-    e.preventDefault();
-    drop.classList.remove('over');
-    const file = e.dataTransfer?.files[0];
-    if (file !== undefined) void open(file).catch(reportUnexpected);
-  });
+  host.addEventListener(
+    'drop',
+    (e) => {
+      e.preventDefault();
+      drop.classList.remove('over');
+      const file = e.dataTransfer?.files[0];
+      if (file !== undefined) void open(file).catch(reportUnexpected);
+    },
+    outside,
+  );
   drop.addEventListener('keydown', (e) => {
     if (e.target === drop && (e.key === 'Enter' || e.key === ' ')) {
       e.preventDefault();
@@ -741,10 +734,17 @@ export function createAnalyzer(host: HTMLElement, root: ShadowRoot, options: Ana
       return shownSummary;
     },
     destroy() {
-      current?.abort();
+      // No late "Cancelled." or error event from the load in progress: forget it first.
+      const reading = current;
+      current = null;
+      reading?.abort();
       shown?.close();
       shown = null;
-      window.removeEventListener('hashchange', onHashChange);
+      lifetime.abort();
+      timeline.dispose();
+      flame?.dispose();
+      eventTable?.dispose();
+      sandwich.clear();
     },
   };
 }

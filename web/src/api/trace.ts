@@ -119,6 +119,23 @@ class InThreadTrace implements TraceHandle {
     return this.live().traceEventCounts();
   }
 
+  /** Provide-and-use sections, one at a time (see withBlocks). */
+  private blockQueue: Promise<unknown> = Promise.resolve();
+
+  /**
+   * Re-reads the blocks of `rows`, then runs `use` before any other call can provide blocks:
+   * the engine keeps a bounded block cache, so two interleaved calls could otherwise evict
+   * each other's blocks between the read and the use (events() and a text search at once).
+   */
+  private withBlocks<T>(rows: Uint32Array, use: (session: RawTraceSession) => T): Promise<T> {
+    const run = this.blockQueue.then(async () => {
+      await this.provide(rows);
+      return use(this.live());
+    });
+    this.blockQueue = run.catch(() => undefined);
+    return run;
+  }
+
   /** Reads again the blocks these rows live in and hands them to the engine, in order. */
   private async provide(rows: Uint32Array): Promise<void> {
     const ranges = this.live().blocksNeeded(rows);
@@ -156,8 +173,7 @@ class InThreadTrace implements TraceHandle {
       const step = this.live().scanText(filter, cursor, SEARCH_ROWS_PER_STEP);
       let payloadMatches: Uint32Array = new Uint32Array(0);
       if (step.needPayload.length > 0) {
-        await this.provide(step.needPayload);
-        payloadMatches = this.live().matchPayloadText(step.needPayload, text);
+        payloadMatches = await this.withBlocks(step.needPayload, (session) => session.matchPayloadText(step.needPayload, text));
       }
       const merged = mergeRows(step.matches, payloadMatches);
       if (merged.length > 0) parts.push(merged), (count += merged.length);
@@ -187,9 +203,7 @@ class InThreadTrace implements TraceHandle {
     } else {
       ({ total, rows } = this.live().queryEvents(query));
     }
-    await this.provide(rows);
-    const session = this.live();
-    const json = Array.from(rows, (row) => session.eventJson(row));
+    const json = await this.withBlocks(rows, (session) => Array.from(rows, (row) => session.eventJson(row)));
     return { total, rows, events: json.map((j) => JSON.parse(j) as TraceEvent), json };
   }
 
@@ -197,8 +211,7 @@ class InThreadTrace implements TraceHandle {
     if (!Number.isInteger(index) || index < 0 || index >= this.eventCount) {
       throw new NetTraceError('invalid-argument', null, `no event with index ${index}`);
     }
-    await this.provide(Uint32Array.of(index));
-    return JSON.parse(this.live().eventJson(index)) as TraceEvent;
+    return JSON.parse(await this.withBlocks(Uint32Array.of(index), (session) => session.eventJson(index))) as TraceEvent;
   }
 
   async eventStack(index: number): Promise<string[]> {

@@ -34,6 +34,7 @@ export class EventTable {
   private readonly rowsLayer: HTMLElement;
   private scale = 1;
   private frame = 0;
+  private readonly resizeObserver = new ResizeObserver(() => this.schedule());
   /** The text search in progress, cancelled by the next filter. */
   private search: AbortController | null = null;
   /** Called when a row is selected (click, keys), with its event once it is known. */
@@ -50,7 +51,14 @@ export class EventTable {
     scroller.replaceChildren(this.spacer, this.rowsLayer);
     scroller.addEventListener('scroll', () => this.schedule());
     scroller.addEventListener('keydown', (e) => this.onKey(e));
-    new ResizeObserver(() => this.schedule()).observe(scroller);
+    this.resizeObserver.observe(scroller);
+  }
+
+  /** Stops following the scroller's size and cancels a text search in progress. */
+  dispose(): void {
+    this.resizeObserver.disconnect();
+    this.search?.abort();
+    this.generation++;
   }
 
   /** Shows another trace (the table, its listeners and its DOM are reused). */
@@ -201,19 +209,29 @@ export class EventTable {
     const event = this.eventAt(row);
     if (event !== null) {
       this.onSelect?.(event);
-      void this.showDetail(event.index);
-    }
-    else {
+      this.showDetail(event.index).catch((e) => this.detailFailed(e));
+    } else {
       // Its page is loading: show the detail once it arrives.
       const generation = this.generation;
-      void this.trace.events({ ...this.filter, offset: row, limit: 1 }).then((p) => {
-        const index = p.rows[0];
-        if (generation === this.generation && this.selectedRow === row && index !== undefined) void this.showDetail(index);
-      });
+      this.trace
+        .events({ ...this.filter, offset: row, limit: 1 })
+        .then((p) => {
+          const first = p.events[0];
+          if (generation !== this.generation || this.selectedRow !== row || first === undefined) return;
+          this.onSelect?.(first);
+          return this.showDetail(first.index);
+        })
+        .catch((e) => this.detailFailed(e));
     }
   }
 
   private detailToken = 0;
+
+  /** The detail could not be read: say so in the pane (a closed trace is not worth it). */
+  private detailFailed(e: unknown): void {
+    if (e instanceof NetTraceError && e.code === 'closed') return;
+    this.detail.replaceChildren(h('p', { class: 'warn', text: `Could not read this event: ${e instanceof Error ? e.message : String(e)}` }));
+  }
 
   private async showDetail(index: number): Promise<void> {
     const token = ++this.detailToken;

@@ -56,6 +56,8 @@ export class FlameGraph {
 
   // Drawing state, set by draw().
   private readonly context: CanvasRenderingContext2D;
+  private readonly lifetime = new AbortController();
+  private readonly resizeObserver = new ResizeObserver(() => this.draw());
   /** Called when the zoom changes to another node, with that node's frame name. */
   onZoom: ((name: string) => void) | null = null;
   private palette = new FlamePalette(matchMedia('(prefers-color-scheme: dark)').matches);
@@ -103,11 +105,22 @@ export class FlameGraph {
       if (node >= 0) this.zoomTo(node);
     });
     canvas.addEventListener('keydown', (e) => this.onKey(e));
-    new ResizeObserver(() => this.draw()).observe(canvas.parentElement ?? canvas);
-    matchMedia('(prefers-color-scheme: dark)').addEventListener('change', (e) => {
-      this.palette = new FlamePalette(e.matches);
-      this.draw();
-    });
+    this.resizeObserver.observe(canvas.parentElement ?? canvas);
+    matchMedia('(prefers-color-scheme: dark)').addEventListener(
+      'change',
+      (e) => {
+        this.palette = new FlamePalette(e.matches);
+        this.draw();
+      },
+      { signal: this.lifetime.signal },
+    );
+  }
+
+  /** Stops following the OS theme and the canvas size (the page keeps no reference then). */
+  dispose(): void {
+    this.lifetime.abort();
+    this.resizeObserver.disconnect();
+    cancelAnimationFrame(this.frameRequest);
   }
 
   setData(data: FlameGraphData): void {
@@ -487,7 +500,16 @@ export class FlameGraph {
     const data = this.data;
     if (data === null) return;
     const at = this.hover >= 0 ? this.hover : this.zoom;
-    const step = (delta: number): number => this.index!.step(at, delta);
+    // Left/right: the next node of the row that is drawn — inside the zoomed subtree (an
+    // ancestor's row has just the ancestor) and at least MIN_NODE_PX wide; else stay.
+    const step = (delta: number): number => {
+      for (let node = at; ; ) {
+        const next = this.index!.step(node, delta);
+        if (next === node || !this.isShown(next)) return at;
+        node = next;
+        if (this.cssWidth(node) >= MIN_NODE_PX) return node;
+      }
+    };
     const moves: Record<string, () => number> = {
       ArrowUp: () => (this.rootAtBottom ? firstChild(data, at) : data.parent[at]!),
       ArrowDown: () => (this.rootAtBottom ? data.parent[at]! : firstChild(data, at)),

@@ -59,7 +59,9 @@ export function renderRuntime(
 ): void {
   // A row of a per-type table shows that type's events (by their event and the type's name).
   const drill = (eventName: string) =>
-    onPickType === null ? {} : { onActivate: (t: TypeCount) => onPickType(eventName, t.type), rowTitle: `Show these ${eventName} events` };
+    onPickType === null
+      ? {}
+      : { onActivate: (t: TypeCount) => onPickType(eventName, t.type), rowTitle: `Show the ${eventName} events that mention this type (a text search)` };
   const gens = generations(summary);
   const pauseMs = gens.reduce((sum, g) => sum + g.totalPauseMs, 0);
   const gcCount = num(field(summary, 'runtime', 'gc', 'count'));

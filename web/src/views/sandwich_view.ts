@@ -107,6 +107,12 @@ export class SandwichView {
     this.root.removeAttribute('aria-busy');
   }
 
+  /** Empties the view, forgets the trace and shows `text` (how to pick a function). */
+  showHint(text: string): void {
+    this.clear();
+    this.root.append(h('p', { class: 'muted', text }));
+  }
+
   /** Empties the view and forgets the trace. */
   clear(): void {
     this.generation++;

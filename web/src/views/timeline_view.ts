@@ -17,6 +17,8 @@ export class Timeline {
   private dragFromPx: number | null = null;
   private dragToPx = 0;
   private readonly context: CanvasRenderingContext2D;
+  private readonly lifetime = new AbortController();
+  private readonly resizeObserver = new ResizeObserver(() => this.draw());
 
   constructor(
     private readonly canvas: HTMLCanvasElement,
@@ -47,8 +49,14 @@ export class Timeline {
       this.setRange([this.msAt(a), this.msAt(b)]);
       this.onRange(this.range);
     });
-    new ResizeObserver(() => this.draw()).observe(canvas.parentElement ?? canvas);
-    matchMedia('(prefers-color-scheme: dark)').addEventListener('change', () => this.draw());
+    this.resizeObserver.observe(canvas.parentElement ?? canvas);
+    matchMedia('(prefers-color-scheme: dark)').addEventListener('change', () => this.draw(), { signal: this.lifetime.signal });
+  }
+
+  /** Stops following the OS theme and the canvas size (the page keeps no reference then). */
+  dispose(): void {
+    this.lifetime.abort();
+    this.resizeObserver.disconnect();
   }
 
   setData(histogram: Histogram): void {
