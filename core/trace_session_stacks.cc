@@ -82,8 +82,7 @@ std::vector<std::string> TraceSession::EventStack(uint32_t row) const {
   std::vector<std::string> out;
   // The flame graph's leaf for sample-profiler samples taken outside managed code (call_tree.cc).
   const EventType& type = m.types()[m.store().type(row)];
-  if (type.knownProvider == KnownProvider::kSampleProfiler && type.metadata.eventId == 0 &&
-      symbols().IsExternalSample(m.store().ordinal(row)))
+  if (IsSampleProfilerSample(type) && symbols().IsExternalSample(m.store().ordinal(row)))
     out.push_back(kExternalFrameName);
   for (auto it = frames.rbegin(); it != frames.rend(); ++it) out.push_back(resolver.frames().name(*it));
   return out;

@@ -44,7 +44,7 @@ StackSelection SelectStacks(const StoreBuilder& model, const SymbolCollector& sy
   for (size_t t = 0; t < typeOk.size(); ++t) {
     const EventType& type = model.types()[EventTypeIndex(static_cast<uint16_t>(t))];
     bool ok = TypeMatches(type, q.provider, "") && type.name == q.event;
-    const bool sample = type.knownProvider == KnownProvider::kSampleProfiler && type.metadata.eventId == 0;
+    const bool sample = IsSampleProfilerSample(type);
     // The default event means the sample profiler's, even if an EventSource reuses the name.
     if (q.event == "Thread/Sample" && q.provider.empty()) ok = ok && sample;
     if (ok && type.knownProvider == KnownProvider::kClrRuntime && type.metadata.eventId == 10) allocation = true;

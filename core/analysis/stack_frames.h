@@ -30,6 +30,12 @@ enum class FrameKind : uint8_t {
 // PerfView's leaf frame for sample-profiler samples taken outside managed code.
 inline constexpr const char* kExternalFrameName = "UNMANAGED_CODE_TIME";
 
+// The sample profiler's CPU samples (Microsoft-DotNETCore-SampleProfiler event 0,
+// Thread/Sample): the events whose samples taken outside managed code get that frame.
+inline bool IsSampleProfilerSample(const EventType& type) {
+  return type.knownProvider == KnownProvider::kSampleProfiler && type.metadata.eventId == 0;
+}
+
 class FrameTable {
  public:
   uint32_t Intern(const std::string& name, FrameKind kind);
