@@ -117,8 +117,15 @@ export function renderSummary(summary: Summary, headline: HTMLElement, tables: H
   const rate = num(field(summary, 'trace', 'expectedCpuSamplingRate'));
   if (rate !== null && rate > 0) add('CPU sampling interval', `${(rate / 1e6).toFixed(3)} ms`);
   add('Events', fmt(summary.eventCount));
-  const withStacks = num(summary['eventsWithStacks']);
-  if (withStacks !== null) add('Events with stacks', fmt(withStacks));
+  // Stack frames, not stack references: runtimes attach an empty stack to many events
+  // (rundown), which `eventsWithStacks` counts; the per-type `withStacks` does not.
+  const typeList = eventTypes(summary);
+  if (typeList.some((t) => t.withStacks !== undefined)) {
+    add('Events with stack frames', fmt(typeList.reduce((sum, t) => sum + (t.withStacks ?? 0), 0)));
+  } else {
+    const references = num(summary['eventsWithStacks']);
+    if (references !== null) add('Events with stacks', fmt(references));
+  }
   const dropped = num(field(summary, 'dropped', 'events')) ?? 0;
   add('Dropped events', fmt(dropped), dropped > 0 ? 'warn' : '');
   const keyValues = field(summary, 'trace', 'keyValues');
