@@ -23,7 +23,9 @@ struct RecordedEvent {
   uint32_t processorNumber = 0;
   uint32_t stackId = 0;
   uint64_t timestamp = 0;
-  uint32_t labelListId = 0;
+  uint32_t labelListId = 0;  // v6 only
+  Guid activityId;           // v4/v5 only
+  Guid relatedActivityId;    // v4/v5 only
   bool isSorted = false;
   std::vector<uint8_t> payload;
   uint64_t payloadOffset = 0;  // as reported by the reader; not known to a writer
@@ -33,6 +35,7 @@ struct RecordedEvent {
     r.metadataId = e.metadataId, r.sequenceNumber = e.sequenceNumber, r.thread = e.thread;
     r.captureThread = e.captureThread, r.processorNumber = e.processorNumber, r.stackId = e.stackId;
     r.timestamp = e.timestamp, r.labelListId = e.labelListId, r.isSorted = e.isSorted;
+    r.activityId = e.activityId, r.relatedActivityId = e.relatedActivityId;
     r.payload.assign(e.payload.begin(), e.payload.end());
     r.payloadOffset = e.payloadOffset;
     return r;
@@ -43,22 +46,25 @@ struct RecordedEvent {
     e.metadataId = metadataId, e.sequenceNumber = sequenceNumber, e.thread = thread;
     e.captureThread = captureThread, e.processorNumber = processorNumber, e.stackId = stackId;
     e.timestamp = timestamp, e.labelListId = labelListId, e.isSorted = isSorted;
+    e.activityId = activityId, e.relatedActivityId = relatedActivityId;
     e.payload = payload;
     return e;
   }
   // Everything but payloadOffset; isSorted only when asked (see round_trip_test.cc on
-  // the uncompressed IsSorted polarity).
+  // the uncompressed IsSorted polarity in v6).
   bool SameAs(const RecordedEvent& o, bool compareSorted) const {
     return metadataId == o.metadataId && sequenceNumber == o.sequenceNumber && thread == o.thread &&
            captureThread == o.captureThread && processorNumber == o.processorNumber && stackId == o.stackId &&
-           timestamp == o.timestamp && labelListId == o.labelListId && payload == o.payload &&
+           timestamp == o.timestamp && labelListId == o.labelListId && activityId == o.activityId &&
+           relatedActivityId == o.relatedActivityId && payload == o.payload &&
            (!compareSorted || isSorted == o.isSorted);
   }
   std::string ToString() const {
     return "event{meta " + std::to_string(metadataId) + ", seq " + std::to_string(sequenceNumber) + ", thread " +
            std::to_string(thread) + ", capture " + std::to_string(captureThread) + ", proc " +
            std::to_string(processorNumber) + ", stack " + std::to_string(stackId) + ", ts " +
-           std::to_string(timestamp) + ", labels " + std::to_string(labelListId) + ", sorted " +
+           std::to_string(timestamp) + ", labels " + std::to_string(labelListId) + ", activity " +
+           activityId.ToString() + ", related " + relatedActivityId.ToString() + ", sorted " +
            std::to_string(isSorted) + ", payload " + std::to_string(payload.size()) + " bytes}";
   }
 };
