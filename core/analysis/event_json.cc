@@ -54,7 +54,8 @@ std::string EventJson(const StoreBuilder& model, uint32_t storeRow, const EventR
   w.Key("index").UInt(storeRow);
   w.Key("timestamp").UInt(ts);
   w.Key("timeMs").Fixed(ms, 6);
-  w.Key("utc").String(IsoUtc(SyncUnixMs(info.syncTimeUtc) + ms));
+  w.Key("utc");
+  WriteUtc(w, SyncUnixMs(info.syncTimeUtc) + ms);
   w.Key("provider").String(type.metadata.providerName);
   w.Key("name").String(type.name);
   w.Key("eventId").UInt(type.metadata.eventId);

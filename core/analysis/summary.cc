@@ -1,6 +1,7 @@
 #include "analysis/summary.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 
 #include "analysis/traceevent_compat.h"
@@ -12,6 +13,7 @@ namespace nettrace {
 Status SummaryBuilder::OnTraceInfo(const TraceInfo& info) {
   info_ = info;
   haveInfo_ = true;
+  if (std::isnan(SyncUnixMs(info.syncTimeUtc))) ++stats_->syncTimeInvalid;
   runtime_.OnTraceInfo(info);
   return Status::Ok();
 }
@@ -176,7 +178,8 @@ std::string SummaryBuilder::ToJson(const ReaderState& reader) const {
   const double syncMs = SyncUnixMs(info_.syncTimeUtc);
   w.Key("trace").BeginObject();
   if (haveInfo_) {
-    w.Key("syncTimeUtc").String(IsoUtc(syncMs));
+    w.Key("syncTimeUtc");
+    WriteUtc(w, syncMs);
     w.Key("syncTimeTicks").Int(info_.syncTimeTicks);
     w.Key("tickFrequency").Int(info_.tickFrequency);
     w.Key("pointerSize").UInt(info_.pointerSize);
@@ -199,8 +202,10 @@ std::string SummaryBuilder::ToJson(const ReaderState& reader) const {
     w.Key("startMs").Fixed(relMs(minTimestamp_), 6);
     w.Key("endMs").Fixed(relMs(maxTimestamp_), 6);
     w.Key("durationMs").Fixed(freq > 0 ? static_cast<double>(maxTimestamp_ - minTimestamp_) * 1000.0 / freq : 0.0, 6);
-    w.Key("startUtc").String(IsoUtc(syncMs + relMs(minTimestamp_)));
-    w.Key("endUtc").String(IsoUtc(syncMs + relMs(maxTimestamp_)));
+    w.Key("startUtc");
+    WriteUtc(w, syncMs + relMs(minTimestamp_));
+    w.Key("endUtc");
+    WriteUtc(w, syncMs + relMs(maxTimestamp_));
     w.EndObject();
   }
 

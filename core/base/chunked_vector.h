@@ -18,9 +18,12 @@ class ChunkedVector {
   static constexpr size_t kChunkShift = 12;
   static constexpr size_t kChunkSize = size_t{1} << kChunkShift;
 
+  // Writes into the chunk that element size_ belongs to. After pop_back the chunks past
+  // the new end stay allocated (and are reused), so "the last chunk" is not necessarily
+  // the one being written: allocate only when size_ has run past every chunk.
   void push_back(const T& v) {
-    if ((size_ & (kChunkSize - 1)) == 0) chunks_.emplace_back(new T[kChunkSize]);
-    chunks_.back()[size_ & (kChunkSize - 1)] = v;
+    if ((size_ >> kChunkShift) == chunks_.size()) chunks_.emplace_back(new T[kChunkSize]);
+    chunks_[size_ >> kChunkShift][size_ & (kChunkSize - 1)] = v;
     ++size_;
   }
   T& operator[](size_t i) { return chunks_[i >> kChunkShift][i & (kChunkSize - 1)]; }

@@ -25,12 +25,18 @@ enum class StatSource : uint8_t { kTrace, kAnalysis };
     "events whose stack id names no stack of their sequence-point region")                                         \
   X(labelListIdsUnresolved, kError, kAnalysis,                                                                     \
     "events whose label list id names no label list of their sequence-point region")                               \
+  X(partialStackIps, kDataLoss, kTrace,                                                                         \
+    "stacks whose size is not a whole number of pointers (the partial last address is dropped)")                  \
+  X(emptyLabelLists, kInfo, kTrace,                                                                             \
+    "v6 label lists with no label left (their only label was of an unknown kind): read as the empty list 0")      \
   X(metadataRedefinitions, kError, kAnalysis, "v4/v5 metadata ids defined twice (the later definition wins)")      \
   X(sequenceNumberGaps, kDataLoss, kTrace, "places where a capture thread's sequence numbers skip (events dropped)") \
   X(tooManyThreads, kError, kAnalysis, "events on threads beyond the 65,535 the event table can index (shown as the last)") \
   X(tooManyEventTypes, kError, kAnalysis, "events of types beyond the 65,535 the event table can index (shown as the last)") \
   X(unsortedCaptureThreadRuns, kInfo, kTrace, "capture threads whose events were not in time order within a region") \
   X(isSortedHintViolations, kInfo, kTrace, "events earlier than an event marked IsSorted before them (placed correctly anyway)") \
+  X(syncTimeInvalid, kError, kTrace,                                                                            \
+    "the trace's sync time is not a date and time of years 1-9999 (UTC times are shown as null)")                   \
   X(droppedEvents, kDataLoss, kTrace, "events the writer numbered but never wrote (sequence gaps and sequence points)")
 
 struct Stats {

@@ -21,6 +21,7 @@ bool ReferenceTracker::IdRuns::Contains(uint32_t id) const {
 
 Status ReferenceTracker::OnTraceInfo(const TraceInfo& info) {
   v6_ = info.formatMajor >= 6;
+  if (info.pointerSize == 4 || info.pointerSize == 8) pointerSize_ = info.pointerSize;
   return next_->OnTraceInfo(info);
 }
 
@@ -42,6 +43,10 @@ Status ReferenceTracker::OnMetadata(const EventMetadata& m) {
 
 Status ReferenceTracker::OnStack(uint32_t id, std::span<const uint8_t> ips) {
   stacks_.Add(id);
+  if (const size_t partial = ips.size() % pointerSize_) {
+    ++stats_->partialStackIps;
+    ips = ips.first(ips.size() - partial);
+  }
   return next_->OnStack(id, ips);
 }
 
@@ -62,6 +67,11 @@ Status ReferenceTracker::OnRemoveThread(const ThreadSequence& t) {
 
 Status ReferenceTracker::OnLabelList(uint32_t id, const LabelList& list) {
   labelLists_.Add(id);
+  if (list.labels.empty()) {
+    ++stats_->emptyLabelLists;
+    emptyLabelLists_.Add(id);
+    return Status::Ok();
+  }
   return next_->OnLabelList(id, list);
 }
 
@@ -80,6 +90,11 @@ Status ReferenceTracker::OnEvent(const EventRecord& e) {
     if (e.labelListId != 0 && !labelLists_.Contains(e.labelListId)) ++stats_->labelListIdsUnresolved;
   }
   if (e.stackId != 0 && !stacks_.Contains(e.stackId)) ++stats_->stackIdsUnresolved;
+  if (e.labelListId != 0 && !emptyLabelLists_.runs.empty() && emptyLabelLists_.Contains(e.labelListId)) {
+    EventRecord withoutList = e;
+    withoutList.labelListId = 0;
+    return next_->OnEvent(withoutList);
+  }
   return next_->OnEvent(e);
 }
 
@@ -89,6 +104,7 @@ Status ReferenceTracker::OnSequencePoint(const SequencePoint& sp) {
   NETTRACE_RETURN_IF_ERROR(next_->OnSequencePoint(sp));
   stacks_.runs.clear();
   labelLists_.runs.clear();
+  emptyLabelLists_.runs.clear();
   if (v6_ && (sp.flags & kSequencePointFlushThreads)) threads_.clear();
   if (v6_ && (sp.flags & kSequencePointFlushMetadata)) metadata_.clear();
   return Status::Ok();

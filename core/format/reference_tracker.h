@@ -5,6 +5,11 @@
 // RemoveThread or a thread-flush sequence point), stack and label-list ids (until the
 // next sequence point). Violations the spec calls errors are fatal Status errors;
 // dangling stack or label-list ids are counted (base/stats.h) and the event still flows.
+// Two shapes the format cannot express but a damaged file can produce are normalised
+// here, once for every consumer (counted, so the summary shows them): a stack whose size
+// is not a whole number of pointers loses its partial last IP, and a label list left
+// empty (its only label of an unknown kind) is not forwarded — events naming it get list
+// 0, the implicit empty list, which means the same.
 #pragma once
 
 #include <unordered_set>
@@ -42,11 +47,13 @@ class ReferenceTracker final : public RecordSink {
   RecordSink* next_;
   Stats* stats_;
   bool v6_ = false;
+  uint32_t pointerSize_ = 8;
   uint64_t blockOffset_ = 0;
   std::unordered_set<uint32_t> metadata_;
   std::unordered_set<uint64_t> threads_;
   IdRuns stacks_;
   IdRuns labelLists_;
+  IdRuns emptyLabelLists_;  // defined, but with no label: events name list 0 instead
 };
 
 }  // namespace nettrace

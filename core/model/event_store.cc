@@ -4,6 +4,12 @@
 
 namespace nettrace {
 
+namespace {
+// Below this many late events a merge waits (unless the read ends): a pass over a small
+// store is cheap, but not worth doing for every single late event.
+constexpr size_t kMinLateMerge = 4096;
+}  // namespace
+
 void EventStore::Put(const SortItem& item) {
   const uint32_t row = static_cast<uint32_t>(type_.size());
   if (pages_.empty() || item.timestamp < pages_.back().base || item.timestamp - pages_.back().base > 0xFFFFFFFFull)
@@ -23,34 +29,40 @@ void EventStore::Put(const SortItem& item) {
 }
 
 void EventStore::Append(const SortItem& item, bool late) {
-  if (late) InsertLate(item);
-  else Put(item);
+  if (!late) return Put(item);
+  late_.push_back({item, regionBase_});
+  if (late_.size() >= std::max<size_t>(kMinLateMerge, size() / 4)) MergeLate();
 }
 
-// Rare path (an IsSorted hint that did not hold): find the item's place among the rows
-// already stored and shift the later rows down by one. Correct, and linear in the rows
-// after the insertion point, which a mis-set hint keeps to one batch.
-void EventStore::InsertLate(const SortItem& item) {
-  size_t pos = size();
-  while (pos > 0) {
-    uint64_t ts = timestamp(pos - 1);
-    if (ts < item.timestamp || (ts == item.timestamp && ordinal(pos - 1) < item.ordinal)) break;
-    --pos;
+// One pass over the stored rows and the (sorted) late items, both in (timestamp, ordinal)
+// order, into fresh columns. Each row keeps the region base it was stored under, so its
+// ordinal keeps its compact form unless late items of another region land among its rows.
+void EventStore::MergeLate() {
+  if (late_.empty()) return;
+  auto before = [](const SortItem& a, const SortItem& b) {
+    return a.timestamp != b.timestamp ? a.timestamp < b.timestamp : a.ordinal < b.ordinal;
+  };
+  std::stable_sort(late_.begin(), late_.end(), [&](const LateItem& a, const LateItem& b) { return before(a.item, b.item); });
+  EventStore merged;
+  merged.blocks_ = std::move(blocks_);
+  auto put = [&merged](const SortItem& item, uint32_t base) {
+    merged.regionBase_ = base;
+    merged.Put(item);
+  };
+  size_t page = 0, ordinalPage = 0, label = 0, next = 0;
+  for (size_t row = 0; row < size(); ++row) {
+    while (page + 1 < pages_.size() && pages_[page + 1].firstRow <= row) ++page;
+    while (ordinalPage + 1 < ordinalPages_.size() && ordinalPages_[ordinalPage + 1].firstRow <= row) ++ordinalPage;
+    while (label < labels_.size() && labels_[label].first < row) ++label;
+    const uint32_t labelList = label < labels_.size() && labels_[label].first == row ? labels_[label].second : 0;
+    const SortItem stored{pages_[page].base + tsOffset_[row], ordinal(row), type_[row], thread_[row], stack_[row], labelList};
+    for (; next < late_.size() && before(late_[next].item, stored); ++next) put(late_[next].item, late_[next].regionBase);
+    put(stored, static_cast<uint32_t>(ordinalPages_[ordinalPage].base));
   }
-  // Collect the tail, rewrite from pos with the item first.
-  std::vector<SortItem> tail;
-  for (size_t r = pos; r < size(); ++r)
-    tail.push_back({timestamp(r), ordinal(r), type_[r], thread_[r], stack_[r], labels(r).value});
-  const size_t n = size() - pos;
-  for (size_t i = 0; i < n; ++i) {
-    tsOffset_.pop_back(), type_.pop_back(), thread_.pop_back(), stack_.pop_back(), ordinal_.pop_back();
-  }
-  while (!pages_.empty() && pages_.back().firstRow >= pos) pages_.pop_back();
-  while (!labels_.empty() && labels_.back().first >= pos) labels_.pop_back();
-  while (!ordinalPages_.empty() && ordinalPages_.back().firstRow >= pos) ordinalPages_.pop_back();
-  while (!spilled_.empty() && spilled_.back().first >= pos) spilled_.pop_back();
-  Put(item);
-  for (const SortItem& t : tail) Put(t);
+  for (; next < late_.size(); ++next) put(late_[next].item, late_[next].regionBase);
+  merged.regionBase_ = regionBase_;
+  merged.lateMerges_ = lateMerges_ + 1;
+  *this = std::move(merged);  // late_ of the fresh store is empty
 }
 
 uint64_t EventStore::timestamp(size_t row) const {
@@ -103,7 +115,8 @@ size_t EventStore::columnBytes() const {
 
 size_t EventStore::residentBytes() const {
   return columnBytes() + (pages_.capacity() + ordinalPages_.capacity()) * sizeof(Page) +
-         (labels_.capacity() + spilled_.capacity()) * 8 + blocks_.capacity() * sizeof(EventBlockRef);
+         (labels_.capacity() + spilled_.capacity()) * 8 + blocks_.capacity() * sizeof(EventBlockRef) +
+         late_.capacity() * sizeof(LateItem);
 }
 
 }  // namespace nettrace

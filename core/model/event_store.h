@@ -13,6 +13,13 @@
 //                   Regions beyond 16 Mi events spill to a sparse side table.
 // Label lists are sparse (most events have none): (row, LabelListIndex) pairs on the
 // side. Columns are ChunkedVectors: no doubling slack, no allocation above 2 GB.
+//
+// Late events (an IsSorted mark that lied, see sort/event_sorter.h) are not shifted in
+// one by one — a writer that lies on every block would make that quadratic. They wait in
+// a side list and are merged into the columns in one pass when the list reaches a
+// quarter of the store (amortised O(1) per event, memory at most twice the columns
+// during the pass) and when the read ends (Seal), so every query sees exactly the
+// stable (timestamp, file ordinal) order.
 #pragma once
 
 #include <cstdint>
@@ -46,8 +53,15 @@ class EventStore {
  public:
   size_t size() const { return type_.size(); }
 
-  // Appends in time order. `late` items (see EventSorter) are placed by timestamp.
+  // Appends in time order. `late` items (see EventSorter) are placed by (timestamp,
+  // ordinal) — by the next merge, at the latest by Seal().
   void Append(const SortItem& item, bool late);
+  // Merges the late events still waiting; call before the store is queried.
+  void Seal() { MergeLate(); }
+  // Late events not merged yet (0 after Seal).
+  size_t pendingLate() const { return late_.size(); }
+  // How many merge passes late events have cost so far.
+  size_t lateMerges() const { return lateMerges_; }
   void AddEventBlock(const EventBlockRef& block) { blocks_.push_back(block); }
   // The next appended rows belong to a region whose first event has this ordinal.
   void BeginRegion(uint32_t firstOrdinal) { regionBase_ = firstOrdinal; }
@@ -76,8 +90,13 @@ class EventStore {
     uint8_t b[3];
   };
   static constexpr uint32_t kOrdinalSpill = 0xFFFFFF;
+  // A late item and the region base that was current when it arrived.
+  struct LateItem {
+    SortItem item;
+    uint32_t regionBase;
+  };
   void Put(const SortItem& item);
-  void InsertLate(const SortItem& item);
+  void MergeLate();
 
   ChunkedVector<uint32_t> tsOffset_;
   ChunkedVector<uint16_t> type_;
@@ -90,6 +109,8 @@ class EventStore {
   uint32_t regionBase_ = 0;
   std::vector<std::pair<uint32_t, uint32_t>> labels_;  // (row, label list), rows ascending
   std::vector<EventBlockRef> blocks_;
+  std::vector<LateItem> late_;
+  size_t lateMerges_ = 0;
 };
 
 }  // namespace nettrace

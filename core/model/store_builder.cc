@@ -114,6 +114,9 @@ Status StoreBuilder::OnEndOfStream() {
   return Status::Ok();
 }
 
-void StoreBuilder::Flush() { EndRegion(); }
+void StoreBuilder::Flush() {
+  EndRegion();
+  store_.Seal();
+}
 
 }  // namespace nettrace
