@@ -4,7 +4,8 @@
 #   2. scripts/build.sh   native + wasm + TypeScript + site + package
 #   3. ctest              Catch2 unit and end-to-end tests on the real corpus (on CI, or with
 #                         NETTRACE_SANITIZE=1, again under ASan + UBSan)
-#   4. node --test        wasm vs native byte-for-byte, and the JS API, in Node
+#   4. oracle.sh --check  TraceEvent's baselines (tests/data/oracle) regenerated and compared
+#      node --test        wasm vs native byte-for-byte, the JS API, and our reader vs TraceEvent
 #   5. browser            the site in headless Chromium (tests/browser/run.mjs), the
 #                         <nettrace-analyzer> element on a strict-CSP page (embed_check.mjs),
 #                         and our speedscope export opened by the real speedscope app
@@ -36,6 +37,9 @@ if [ "${CI:-}" = true ] || [ "${NETTRACE_SANITIZE:-}" = 1 ]; then
   suite "ctest (ASan+UBSan)" bash -c 'cmake -S . -B build/asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DNETTRACE_SANITIZE=ON >/dev/null &&
     cmake --build build/asan && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 build/asan/tests/nettrace_tests "~[memory]"'
 fi
+# TraceEvent's view of every committed trace, regenerated where dotnet exists (one line and
+# skipped where it does not): the baselines the differential tests use must still be TraceEvent's.
+suite "TraceEvent baselines" bash scripts/oracle.sh --check
 suite "node tests" node --test tests/node/
 suite "browser test" node tests/browser/run.mjs
 suite "embedded component (strict CSP)" node tests/browser/embed_check.mjs

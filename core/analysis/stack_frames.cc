@@ -47,8 +47,9 @@ std::vector<uint32_t> CallStackTable::Frames(uint32_t s) const {
 }
 
 std::string MethodFrameName(const MethodRange& m, const ModuleMap& modules) {
+  // TraceLog's names: a method whose module was never described is in "ManagedModule".
   const std::string* module = modules.Name(m.moduleId);
-  std::string out = module ? *module : "?";
+  std::string out = module ? *module : "ManagedModule";
   out += '!';
   if (!m.verbose) {
     // A non-verbose load with no verbose twin: the range is known, the name is not.
@@ -83,15 +84,15 @@ uint32_t StackResolver::FrameOf(uint64_t address, uint64_t timestamp) {
   bool timeDependent = false;
   const MethodRange* m = symbols_.methods().Find(address, timestamp, &timeDependent);
   uint32_t frame;
-  char buf[48];
+  // Unresolved addresses are named as TraceEvent and PerfView name them: "module!?" when
+  // the address lies in a known module image, else "?!?" — one frame per kind, so the
+  // flame graph sums unresolved time instead of scattering it over addresses.
   if (m) {
     frame = frames_.Intern(MethodFrameName(*m, symbols_.modules()), FrameKind::kManaged);
   } else if (const ModuleImage* image = symbols_.modules().ImageAt(address)) {
-    std::snprintf(buf, sizeof buf, "+0x%llx", static_cast<unsigned long long>(address - image->base));
-    frame = frames_.Intern(image->name + buf, FrameKind::kModule);
+    frame = frames_.Intern(image->name + "!?", FrameKind::kModule);
   } else {
-    std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(address));
-    frame = frames_.Intern(buf, FrameKind::kUnresolved);
+    frame = frames_.Intern("?!?", FrameKind::kUnresolved);
   }
   byAddress_[address] = timeDependent ? kTimeDependent : frame;
   return frame;

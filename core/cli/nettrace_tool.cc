@@ -4,8 +4,9 @@
 //   nettrace summary FILE [--chunk-size N]   trace summary as JSON
 //   nettrace counts FILE [--chunk-size N]    per-type counts in TraceEvent's baseline form
 //   nettrace events FILE [--provider P] [--name N] [--thread T] [--from MS] [--to MS]
-//                        [--limit N] [--offset N] [--text STR]   events in time order, JSON
-//                        lines; --text: free-text search (analysis/text_search.h)
+//                        [--limit N] [--offset N] [--text STR] [--frames]   events in time
+//                        order, JSON lines; --text: free-text search (analysis/text_search.h);
+//                        --frames: each event's stack as named frames
 //   nettrace stack FILE ROW   one event's stack as named frames, leaf first, as JSON
 //   nettrace convert FILE OUT [--from MS] [--to MS]   rewrite as NetTrace v6 (optionally a
 //                        time window of it)
@@ -156,6 +157,7 @@ int Usage(FILE* out) {
                "  events: --provider P  --name N (e.g. GC/Start)  --thread OS_THREAD_ID\n"
                "          --from MS  --to MS (from the trace start)  --limit N (default 100)  --offset N\n"
                "          --text STR (case-insensitive, in provider, name, thread, labels or any payload field)\n"
+               "          --frames (each event's stack as named frames, leaf first, as in 'stack')\n"
                "  flame/top/sandwich/export: --event NAME (default Thread/Sample; GC/AllocationTick weighs\n"
                "          bytes)  --provider P  --thread OS_THREAD_ID  --from MS  --to MS  --inverted\n"
                "          --by-thread (a 'Thread (id)' root frame per thread)\n"
@@ -165,6 +167,39 @@ int Usage(FILE* out) {
                "          --weight count|bytes|thread-time|managed-thread-time (default: bytes for\n"
                "          GC/AllocationTick, else count; thread time in ns since the thread's previous sample)\n");
   return out == stderr ? 2 : 0;
+}
+
+// Event rows as JSON lines, with details re-read from the file the way the browser does
+// (BlocksNeeded → ProvideBlock). Rows go in batches small enough that their blocks fit the
+// session's bounded block cache, so any --limit gets every event's details. withFrames
+// adds the event's stack as named frames, leaf first ("frames", as `stack` prints it).
+bool WriteEvents(nettrace::TraceSession& session, FILE* f, const char* path, const std::vector<uint32_t>& rows,
+                 bool withFrames, std::string* out) {
+  constexpr size_t kRowsPerBatch = 256;
+  for (size_t first = 0; first < rows.size(); first += kRowsPerBatch) {
+    const std::vector<uint32_t> batch(rows.begin() + first, rows.begin() + std::min(rows.size(), first + kRowsPerBatch));
+    for (const nettrace::ByteRange& r : session.BlocksNeeded(batch)) {
+      std::vector<uint8_t> block(r.size);
+      if (fseeko(f, static_cast<off_t>(r.offset), SEEK_SET) != 0 || std::fread(block.data(), 1, block.size(), f) != block.size()) {
+        std::fprintf(stderr, "nettrace: cannot re-read %llu bytes at offset %llu of %s\n",
+                     static_cast<unsigned long long>(r.size), static_cast<unsigned long long>(r.offset), path);
+        return false;
+      }
+      session.ProvideBlock(r.offset, block.data(), block.size());
+    }
+    for (uint32_t row : batch) {
+      std::string json = session.EventJson(row);
+      if (withFrames && !json.empty() && json.back() == '}') {
+        nettrace::JsonWriter w;
+        w.BeginArray();
+        for (const std::string& frame : session.EventStack(row)) w.String(frame);
+        w.EndArray();
+        json.insert(json.size() - 1, ",\"frames\":" + w.Take());
+      }
+      *out += json + "\n";
+    }
+  }
+  return true;
 }
 
 }  // namespace
@@ -199,6 +234,7 @@ int main(int argc, char** argv) {
     firstOption = 4;
   }
   uint32_t stackRow = 0;  // stack
+  bool withFrames = false;  // events --frames
   if (command == "stack") {
     char* end = nullptr;
     const unsigned long long row = argc >= 4 ? std::strtoull(argv[3], &end, 10) : 0;
@@ -300,6 +336,8 @@ int main(int argc, char** argv) {
     } else if (command == "events" && hasValue && !std::strcmp(argv[i], "--limit")) {
       if (!number("--limit", argv[++i], &v) || v < 0) return 2;
       query.limit = static_cast<uint64_t>(v);
+    } else if (command == "events" && !std::strcmp(argv[i], "--frames")) {
+      withFrames = true;
     } else if (command == "events" && hasValue && !std::strcmp(argv[i], "--text")) {
       query.text = argv[++i];
     } else if (command == "events" && hasValue && !std::strcmp(argv[i], "--offset")) {
@@ -385,16 +423,10 @@ int main(int argc, char** argv) {
       const size_t to = std::min<uint64_t>(from + std::min<uint64_t>(query.limit, rows.size()), rows.size());
       rows = std::vector<uint32_t>(rows.begin() + from, rows.begin() + to);
     }
-    for (const nettrace::ByteRange& r : session.BlocksNeeded(rows)) {
-      std::vector<uint8_t> block(r.size);
-      if (std::fseek(f, static_cast<long>(r.offset), SEEK_SET) != 0 || std::fread(block.data(), 1, block.size(), f) != block.size()) {
-        std::fprintf(stderr, "nettrace: cannot re-read %llu bytes at offset %llu of %s\n",
-                     static_cast<unsigned long long>(r.size), static_cast<unsigned long long>(r.offset), path);
-        continue;
-      }
-      session.ProvideBlock(r.offset, block.data(), block.size());
+    if (!WriteEvents(session, f, path, rows, withFrames, &out)) {
+      std::fclose(f);
+      return 1;
     }
-    for (uint32_t row : rows) out += session.EventJson(row) + "\n";
   }
   std::fclose(f);
   if (command == "export") {

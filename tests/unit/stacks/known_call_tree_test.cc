@@ -123,7 +123,7 @@ std::vector<uint8_t> WriteKnownTrace(uint32_t pointerSize) {
 }
 
 const char* const kFolded =
-    "App!Demo.Program.Main;0x9999 1\n"
+    "App!Demo.Program.Main;?!? 1\n"
     "App!Demo.Program.Main;App!Demo.Program.Fast 2\n"
     "App!Demo.Program.Main;App!Demo.Program.Fast;App!Demo.Program.Work 1\n"
     "App!Demo.Program.Main;App!Demo.Program.New 1\n"
@@ -133,7 +133,7 @@ const char* const kFolded =
     "App!Demo.Program.Main;App!Demo.Program.Work;UNMANAGED_CODE_TIME 1\n";
 
 const char* const kFoldedByThread =
-    "Thread (100);App!Demo.Program.Main;0x9999 1\n"
+    "Thread (100);App!Demo.Program.Main;?!? 1\n"
     "Thread (100);App!Demo.Program.Main;App!Demo.Program.New 1\n"
     "Thread (100);App!Demo.Program.Main;App!Demo.Program.Old 1\n"
     "Thread (100);App!Demo.Program.Main;App!Demo.Program.Work 3\n"
@@ -160,7 +160,7 @@ TEST_CASE("stacks: folded stacks of a written v6 trace equal the known call tree
       StackQuery inverted;
       inverted.inverted = true;
       CHECK(session->FoldedStacks(inverted) ==
-            "0x9999;App!Demo.Program.Main 1\n"
+            "?!?;App!Demo.Program.Main 1\n"
             "App!Demo.Program.Fast;App!Demo.Program.Main 2\n"
             "App!Demo.Program.New;App!Demo.Program.Main 1\n"
             "App!Demo.Program.Old;App!Demo.Program.Main 1\n"
@@ -174,7 +174,7 @@ TEST_CASE("stacks: folded stacks of a written v6 trace equal the known call tree
       time.weight = WeightKind::kThreadTime;
       time.groupByThread = true;
       CHECK(session->FoldedStacks(time) ==
-            "Thread (100);App!Demo.Program.Main;0x9999 1000000\n"
+            "Thread (100);App!Demo.Program.Main;?!? 1000000\n"
             "Thread (100);App!Demo.Program.Main;App!Demo.Program.New 20000000\n"
             "Thread (100);App!Demo.Program.Main;App!Demo.Program.Work 11000000\n"
             "Thread (100);App!Demo.Program.Main;App!Demo.Program.Work;System.Private.CoreLib!System.Array.Sort 4000000\n"
@@ -284,7 +284,7 @@ TEST_CASE("stacks: stack ids restart after a sequence point, call stacks do not"
   CHECK(sel.callStacks[0] == sel.callStacks[2]);
   CHECK(sel.callStacks[0] != sel.callStacks[1]);
   CHECK(resolver.stacks().parent(sel.callStacks[0]) == resolver.stacks().parent(sel.callStacks[1]));  // Main
-  CHECK(session->FoldedStacks(StackQuery{}) == "?!P.Main;?!P.Fast 1\n?!P.Main;?!P.Work 2\n");
+  CHECK(session->FoldedStacks(StackQuery{}) == "ManagedModule!P.Main;ManagedModule!P.Fast 1\nManagedModule!P.Main;ManagedModule!P.Work 2\n");
 }
 
 }  // namespace
