@@ -59,10 +59,11 @@ const stackQuery = () => pick('event', 'provider', 'thread', 'fromMs', 'toMs', '
 
 let trace;
 try {
-  trace = await openTrace(file === '-' ? process.stdin : file, { worker: false });
+  // keepPartial: like the native tool, a damaged trace still answers every command with what
+  // was read before the fault (stdout), then the error (stderr) and exit status 1.
+  trace = await openTrace(file === '-' ? process.stdin : file, { worker: false, keepPartial: true });
 } catch (e) {
   if (!(e instanceof NetTraceError)) throw e;
-  // Like the native tool: what was read before the fault on stdout, the error on stderr.
   if (command === 'summary' && e.partial) process.stdout.write(JSON.stringify(e.partial) + '\n');
   fail(`${file}: ${e.message}`, 1);
 }
@@ -120,3 +121,4 @@ try {
 } finally {
   trace.close();
 }
+if (trace.error) fail(`${file}: ${trace.error.message}`, 1);

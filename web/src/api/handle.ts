@@ -8,6 +8,7 @@ import type {
   FlameGraphData,
   Histogram,
   HistogramQuery,
+  NetTraceError,
   Progress,
   Sandwich,
   Summary,
@@ -33,6 +34,12 @@ export interface OpenTraceOptions {
   size?: number;
   /** Passed to fetch() for URL sources. */
   fetchInit?: RequestInit;
+  /**
+   * When the trace is damaged (truncated, corrupt): resolve with a handle over every event
+   * read before the fault, its `error` set, instead of rejecting (as the native tool keeps
+   * them). Cancellation and source failures still reject. In-thread engine only for now.
+   */
+  keepPartial?: boolean;
 }
 
 /** What flameGraph / topFunctions / export select: one event type's stacks, filtered. */
@@ -62,8 +69,10 @@ export interface ExportOptions extends StackQuery {
   name?: string;
 }
 
-/** A trace read to the end. Holds engine memory until close(). */
+/** A trace read to the end (or, with keepPartial, to a fault). Holds engine memory until close(). */
 export interface TraceHandle {
+  /** Why reading stopped before the end (keepPartial), else null. */
+  readonly error: NetTraceError | null;
   /** The summary document (README "Summary JSON"), parsed. */
   summary(): Summary;
   /** The summary document exactly as the engine wrote it. */

@@ -77,12 +77,13 @@ export async function openTraceInThread(
     throw new NetTraceError('source', null, e instanceof Error ? e.message : String(e), partial);
   }
   if (!status.ok) {
-    const partial = JSON.parse(session.summaryJson()) as Summary;
+    const error = new NetTraceError(status.code, status.offset, status.message, JSON.parse(session.summaryJson()) as Summary);
+    if (options.keepPartial) return new InThreadTrace(M, session, input, error);
     session.delete();
     input.close();
-    throw new NetTraceError(status.code, status.offset, status.message, partial);
+    throw error;
   }
-  return new InThreadTrace(M, session, input);
+  return new InThreadTrace(M, session, input, null);
 }
 
 class InThreadTrace implements TraceHandle {
@@ -97,6 +98,7 @@ class InThreadTrace implements TraceHandle {
     private readonly M: NetTraceModule,
     session: RawTraceSession,
     private readonly input: TraceInput,
+    readonly error: NetTraceError | null,
   ) {
     this.session = session;
     this.summaryText = session.summaryJson();

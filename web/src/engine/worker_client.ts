@@ -137,6 +137,8 @@ export async function openTraceInWorker(
 }
 
 class WorkerTrace implements TraceHandle {
+  /** The worker rejects a damaged trace (keepPartial is in-thread only). */
+  readonly error = null;
   readonly bytes: number;
   readonly eventCount: number;
   private closed = false;
