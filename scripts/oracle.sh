@@ -6,6 +6,10 @@
 #   scripts/oracle.sh --update   ... then copy the results into tests/data/oracle/ (committed)
 #   scripts/oracle.sh --check    ... then compare with tests/data/oracle/; exit 1 on a difference
 #
+# Every mode also runs the v6 round trip: each trace TraceEvent read is converted to NetTrace v6
+# by ${NETTRACE_TOOL:-build/native/nettrace} and must read back in TraceEvent with the same
+# events, fields and stacks (tests/oracle/README.md, "v6 round trip"); exit 1 if not.
+#
 # Without `dotnet` it prints one line and exits 0: the committed baselines are used as they are.
 # Traces are unpacked into a temporary folder (never beside the originals); the TraceEvent
 # oracle runs once over all of them, then dotnet-trace (convert + report) over the traces with
@@ -24,6 +28,7 @@ OUT=build/oracle-out
 BASE=tests/data/oracle
 SAMPLE_KEY='Microsoft-DotNETCore-SampleProfiler/Thread/Sample, '
 COMPRESSED=(events.jsonl stacks.jsonl cpu.folded speedscope.json)
+NETTRACE_TOOL=${NETTRACE_TOOL:-build/native/nettrace}
 
 mode=run
 case "${1:-}" in
@@ -205,8 +210,84 @@ check_baselines() {
   echo "oracle: all baselines in $BASE match"
 }
 
+# v6 round trip through TraceEvent: converts every trace TraceEvent read (from $OUT) with
+# `nettrace convert`, runs the oracle over the v6 files in one pass and compares the two views
+# (tests/oracle/v6_roundtrip.mjs). Prints what was skipped and why; returns 1 on any difference.
+v6_round_trip() {
+  local t name start status rc=0 names=() files=()
+  if [ ! -x "$NETTRACE_TOOL" ]; then
+    echo "oracle: v6 round trip: skipped: $NETTRACE_TOOL is not built"
+    return 0
+  fi
+  if ! command -v node >/dev/null 2>&1; then
+    echo "oracle: v6 round trip: skipped: node not found"
+    return 0
+  fi
+  start=$(now)
+  mkdir -p "$tmp/v6" "$tmp/v6-out"
+  for t in "${traces[@]}"; do
+    name=$(basename "$t")
+    if [ ! -e "$OUT/$name/events.jsonl.gz" ] && [ ! -e "$OUT/$name/events.jsonl" ]; then
+      if [ -s "$OUT/$name/error.txt" ]; then
+        echo "oracle: v6 round trip: $name: skipped: TraceEvent cannot read it ($(tail -n 1 "$OUT/$name/error.txt"))"
+      else
+        echo "oracle: v6 round trip: $name: no oracle output for the original trace in $OUT"
+        rc=1
+      fi
+      continue
+    fi
+    status=0
+    v6_convert "$t" "$tmp/v6/$name" || status=$?
+    if ((status == 2)); then continue; fi
+    if ((status)); then
+      rc=1
+      continue
+    fi
+    names+=("$name")
+    files+=("$tmp/v6/$name")
+  done
+  if ((${#files[@]})); then
+    if ! nice -n 10 dotnet build/oracle/bin/oracle.dll --dotnet-trace "$DOTNET_TRACE_VERSION" "$tmp/v6-out" \
+      "${files[@]}" 2>"$tmp/v6-oracle.log"; then
+      cat "$tmp/v6-oracle.log" >&2
+      echo "oracle: v6 round trip: the oracle failed on the converted traces (log above)"
+      return 1
+    fi
+    node tests/oracle/v6_roundtrip.mjs "$OUT" "$tmp/v6-out" "${names[@]}" || rc=1
+  fi
+  echo "oracle: v6 round trip over ${#names[@]} traces $(secs "$start")" >&2
+  return $rc
+}
+
+# v6_convert TRACE OUT: `nettrace convert`, then a check that OUT starts with the v6 stream
+# header ("Nettrace", reserved 0, major version 6). Returns 0 when OUT is to be compared,
+# 2 when the trace is skipped (our reader does not read it; the reason is printed), 1 on a
+# failure. A trace that ends early converts to what was read before the fault (the CLI exits 1
+# then); it is compared when TraceEvent, too, read the original only with ContinueOnError.
+v6_convert() {
+  local trace=$1 out=$2 name err
+  name=$(basename "$trace")
+  if ! "$NETTRACE_TOOL" convert "$trace" "$out" 2>"$tmp/convert.log"; then
+    err=$(head -n 1 "$tmp/convert.log" | sed -e "s|^nettrace: $trace: ||" -e 's/ (the output is incomplete.*//')
+    if grep -q '^nettrace: .*: unsupported-format at offset' "$tmp/convert.log"; then
+      echo "oracle: v6 round trip: $name: skipped: nettrace convert does not read it: $err"
+      return 2
+    fi
+    if ! grep -q '^nettrace: .*: truncated at offset' "$tmp/convert.log" ||
+      ! grep -q '"continueOnError":true' "$OUT/$name/meta.json"; then
+      echo "oracle: v6 round trip: $name: nettrace convert failed: $err"
+      return 1
+    fi
+    echo "oracle: v6 round trip: $name: ends early, as TraceEvent found too (ContinueOnError): converted up to the fault"
+  fi
+  if [ "$(head -c 16 "$out" | od -An -tx1 | tr -d ' \n')" != 4e657474726163650000000006000000 ]; then
+    echo "oracle: v6 round trip: $name: nettrace convert did not write a NetTrace v6 stream header"
+    return 1
+  fi
+}
+
 main() {
-  local started start t n=0
+  local started start t n=0 v6=0
   started=$(now)
   start=$(now)
   build_tools
@@ -238,11 +319,16 @@ main() {
   start=$(now)
   compress_outputs
   echo "oracle: gzip $(secs "$start")" >&2
+  v6_round_trip || v6=1
   echo "oracle: ${#traces[@]} traces in $OUT ($(secs "$started"))"
   case $mode in
     update) update_baselines ;;
     check) check_baselines ;;
   esac
+  if ((v6)); then
+    echo "oracle: v6 round trip failed (above): fix the converter, or name a rule in tests/oracle/v6_roundtrip.mjs"
+    exit 1
+  fi
 }
 
 main

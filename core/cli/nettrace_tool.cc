@@ -91,10 +91,14 @@ int Convert(const char* in, const char* outPath, const nettrace::V6Converter::Op
       f, in, chunkSize, [&](const uint8_t* d, size_t n) { return reader.Push(d, n); }, [&] { return reader.Finish(); },
       &status);
   std::fclose(f);
+  // A trace that ends early or breaks: the output keeps every event read before the fault.
+  const nettrace::Status kept = readOk && !status.ok() ? converter.FlushIncomplete() : nettrace::Status::Ok();
   const bool closed = std::fclose(out) == 0;
   if (!readOk) return 1;
   if (!status.ok()) {
-    std::fprintf(stderr, "nettrace: %s: %s (the output is incomplete)\n", in, status.ToString().c_str());
+    std::fprintf(stderr, "nettrace: %s: %s (the output is incomplete: %llu events written)\n", in,
+                 status.ToString().c_str(), static_cast<unsigned long long>(converter.eventsWritten()));
+    if (!kept.ok()) std::fprintf(stderr, "nettrace: %s: %s\n", outPath, kept.ToString().c_str());
     return 1;
   }
   if (!closed) {

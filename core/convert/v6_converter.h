@@ -38,6 +38,11 @@ class V6Converter final : public RecordSink {
   Status OnEvent(const EventRecord& e) override;
   Status OnSequencePoint(const SequencePoint& sp) override;
   Status OnEndOfStream() override;
+  // After the input failed (a truncated or damaged trace): writes every record received so
+  // far as whole blocks, without the end-of-stream marker. The records held back for
+  // block-sized writes would otherwise be lost with the input's tail, and the output still
+  // reads as incomplete, as the input does.
+  Status FlushIncomplete() { return Flush(); }
 
   uint64_t eventsWritten() const { return eventsWritten_; }
 

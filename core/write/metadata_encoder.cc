@@ -26,11 +26,15 @@ bool IsContainer(TypeCode c) {
   return c == TypeCode::kArray || c == TypeCode::kFixedLengthArray || c == TypeCode::kRelLoc || c == TypeCode::kDataLoc;
 }
 
-// The v6 TypeCode enum (§MetadataBlock): 0 Empty, 2 DBNull and 15 Decimal are
-// System.TypeCode values with no v6 encoding.
+// The v6 TypeCode enum (§MetadataBlock) does not list 0 Empty, 2 DBNull and 15 Decimal, the
+// System.TypeCode values v4/v5 metadata may carry. Decimal is still written: the v6 change list
+// (§Updated type metadata) adds codes and removes none, the .NET runtime describes decimal
+// fields with it, and TraceEvent's v6 reader takes it as the 16-byte System.Decimal of v4/v5,
+// so a converted trace keeps such events as TraceEvent showed them. Empty and DBNull stay
+// errors: TraceEvent's v6 reader rejects the whole trace on them.
 bool IsV6TypeCode(TypeCode c) {
   const uint8_t v = static_cast<uint8_t>(c);
-  return v >= 1 && v <= 26 && v != 2 && v != 15;
+  return v >= 1 && v <= 26 && v != 2;
 }
 
 Status EncodeFieldDescriptions(const std::vector<FieldDescription>& fields, int depth, const std::string& where,
