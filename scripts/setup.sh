@@ -7,7 +7,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(emscripten catch2 chromium cmake ninja-build g++ gzip python3)
+packages=(emscripten catch2 chromium cmake ninja-build g++ gzip python3 clang-14 libclang-rt-14-dev)
 need=()
 for p in "${packages[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || need+=("$p")

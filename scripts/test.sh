@@ -6,6 +6,7 @@
 #                         NETTRACE_SANITIZE=1, again under ASan + UBSan)
 #   4. oracle.sh --check  TraceEvent's baselines (tests/data/oracle) regenerated and compared
 #      node --test        wasm vs native byte-for-byte, the JS API, and our reader vs TraceEvent
+#      fuzz.sh --ci       fuzz regression inputs + a short fuzz run; the mutation study subset
 #   5. browser            the site in headless Chromium (tests/browser/run.mjs), the
 #                         <nettrace-analyzer> element on a strict-CSP page (embed_check.mjs),
 #                         and our speedscope export opened by the real speedscope app
@@ -41,6 +42,11 @@ fi
 # skipped where it does not): the baselines the differential tests use must still be TraceEvent's.
 suite "TraceEvent baselines" bash scripts/oracle.sh --check
 suite "node tests" node --test tests/node/
+# Hostile input: every fuzz regression input through all harnesses plus a short fuzz run
+# (clang 14, ASan + UBSan; tests/fuzz/README.md), and the mutation study's fixed subset
+# (tests/robustness/README.md): no crash, no hang, an error with an offset, bounded memory.
+suite "fuzz regressions and short fuzz run" bash scripts/fuzz.sh --ci
+suite "mutation study" build/native/tests/robustness/nettrace_mutation_study build/native/testdata
 suite "browser test" node tests/browser/run.mjs
 suite "embedded component (strict CSP)" node tests/browser/embed_check.mjs
 suite "flame graph and sandwich views" node tests/browser/flame_check.mjs

@@ -86,9 +86,10 @@ StackSelection SelectStacks(const StoreBuilder& model, const SymbolCollector& sy
       weight = 0;
       if (p.seen && ts > p.timestamp && !(q.weight == WeightKind::kManagedThreadTime && p.external)) {
         const uint64_t ticks = ts - p.timestamp;
-        weight = frequency == 1000000000 ? ticks
-                                         : static_cast<uint64_t>(static_cast<double>(ticks) * 1e9 /
-                                                                     static_cast<double>(frequency) + 0.5);
+        // A hostile gap or tick frequency can give more nanoseconds than uint64 holds:
+        // saturate, since converting an out-of-range double is undefined behaviour.
+        const double ns = static_cast<double>(ticks) * 1e9 / static_cast<double>(frequency) + 0.5;
+        weight = frequency == 1000000000 ? ticks : ns >= 18446744073709551616.0 ? UINT64_MAX : static_cast<uint64_t>(ns);
       }
       p = {ts, true, external};
       if (row < first) continue;
