@@ -16,7 +16,9 @@ Naming, in order:
   3. Events TraceEvent has no template for are named by their task alone (TE_NO_TEMPLATE;
      objver4 baseline: runtime ids 200/201 count as "GC").
   4. A few events are missing from this manifest: SUPPLEMENT_EVENTS (with layouts) and
-     TE_NAME_ONLY (TraceEvent templates whose layout we do not know).
+     TE_NAME_ONLY (TraceEvent templates whose layout we do not know). The SampleProfiler's
+     Thread/Sample is one of them: not a manifest provider, but TraceEvent decodes it.
+Fields TraceEvent returns as enums name their enum; clr_enum_facts.py says which and how.
 
 The TraceEvent facts below were read (not copied) from these files:
   [TE-R]  ClrTraceEventParser.cs EnumerateTemplates (runtime + rundown parsers), as in
@@ -25,6 +27,7 @@ The TraceEvent facts below were read (not copied) from these files:
           microsoft/perfview@594ddb24 for the older subset.
   [TE-P]  ClrPrivateTraceEventParser.cs EnumerateTemplates, microsoft/perfview@bd127593.
   [TE-G]  GCDynamicTraceEventParser.cs, microsoft/perfview@120e892a.
+  [TE-S]  SampleProfilerTraceEventParser.cs, microsoft/perfview@f3ec1b38.
   [BASE]  TraceEvent's baselines in ../shared/corpus/*.baseline.txt.
   [MAN+]  A newer ClrEtwAll.man (leculver/runtime@91d3147c, a dotnet/runtime fork), for
           events this manifest lacks.
@@ -42,21 +45,24 @@ import re
 import sys
 import xml.etree.ElementTree as ET
 
+import clr_enum_facts
+
 REPO_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DEFAULT_MANIFEST = os.path.join(REPO_ROOT, "..", "shared", "reference", "ClrEtwAll.man")
 OUT_H = os.path.join(REPO_ROOT, "core", "format", "clr_events.generated.h")
 OUT_CC = os.path.join(REPO_ROOT, "core", "format", "clr_events.generated.cc")
 NS = "{http://schemas.microsoft.com/win/2004/08/events}"
 
-# Provider name -> C++ enumerator. The enum order (kRuntime < kRundown < kPrivate < kStress)
-# is the table's primary sort key.
+# Provider name -> C++ enumerator. The enum order (kRuntime < kRundown < kPrivate < kStress <
+# kSampleProfiler) is the table's primary sort key. The SampleProfiler has no manifest; its
+# one event is a SUPPLEMENT_EVENTS entry.
 PROVIDERS = {
     "Microsoft-Windows-DotNETRuntime": "kRuntime",
     "Microsoft-Windows-DotNETRuntimeRundown": "kRundown",
     "Microsoft-Windows-DotNETRuntimePrivate": "kPrivate",
     "Microsoft-Windows-DotNETRuntimeStress": "kStress",
 }
-PROVIDER_ORDER = ["kRuntime", "kRundown", "kPrivate", "kStress"]
+PROVIDER_ORDER = ["kRuntime", "kRundown", "kPrivate", "kStress", "kSampleProfiler"]
 
 # winmeta.xml standard opcodes: value and the name TraceEvent shows
 # (traceevent-baselines.md: 1 Start, 2 Stop, 3 DCStart, 4 DCStop, ... 240 Receive).
@@ -163,6 +169,13 @@ SUPPLEMENT_EVENTS = [
      "ExecutionCheckpointDCEnd", [
         ("ClrInstanceID", "win:UInt16", None), ("Name", "win:UnicodeString", None),
         ("Timestamp", "win:Int64", None)]),
+    # Microsoft-DotNETCore-SampleProfiler event 0: id 0, version 0, keywords 0, level
+    # Informational (dotnet/runtime src/native/eventpipe/ep-sample-profiler.c,
+    # ep_sample_profiler_init); payload one 32-bit sample type, which TraceEvent reads with
+    # GetInt32At(0) as ClrThreadSampleType [TE-S]. TraceEvent's template: task "Thread",
+    # opcode 1 "Sample" [TE-S]. No manifest symbol: named after TraceEvent's ThreadSample.
+    ("kSampleProfiler", 0, 0, 1, 4, 0, "Thread", "Sample", "ThreadSample", [
+        ("Type", "win:UInt32", None)]),
 ]
 
 # TraceEvent templates for ids absent from this manifest whose layout we do not hold: the
@@ -217,21 +230,22 @@ def load_manifest(path):
 def parse_fields(template_el):
     """Flattened field list (each struct immediately followed by its members) and the
     number of top-level fields. Entries: name, kind, hex, countRef (count=/length= text or
-    None); structs also carry members (indexes) and first (index of the first member)."""
+    None), map (the manifest map= or None), nested (inside a struct); structs also carry
+    members (indexes) and first (index of the first member)."""
     fields = []
     top = []
 
-    def add(el):
+    def add(el, nested):
         tag = local(el.tag)
         name = el.get("name")
         if tag == "struct":
             entry = {"name": name, "kind": "kStruct", "hex": False, "countRef": el.get("count"),
-                     "members": []}
+                     "members": [], "map": None, "nested": nested}
             fields.append(entry)
             index = len(fields) - 1
             for member in el:
                 if local(member.tag) in ("data", "struct"):
-                    entry["members"].append(add(member))
+                    entry["members"].append(add(member, True))
             entry["first"] = index + 1
             return index
         in_type = el.get("inType")
@@ -241,17 +255,19 @@ def parse_fields(template_el):
         hexed = kind == "kPointer" or el.get("outType") in HEX_OUT_TYPES
         # Binary blobs name their size with length=, arrays with count=.
         count_ref = el.get("length") if kind == "kBinary" else el.get("count")
-        fields.append({"name": name, "kind": kind, "hex": hexed, "countRef": count_ref})
+        fields.append({"name": name, "kind": kind, "hex": hexed, "countRef": count_ref,
+                       "map": el.get("map"), "nested": nested})
         return len(fields) - 1
 
     for child in template_el:
         if local(child.tag) in ("data", "struct"):
-            top.append(add(child))
+            top.append(add(child, False))
     return fields, len(top)
 
 
 def resolve_counts(fields, where):
-    """Turn count=/length= references into countField / fixedCount."""
+    """Turn count=/length= references into countField / fixedCount; each entry's "enum"
+    (TraceEvent's enum name or None, see assign_enums) is carried along."""
     out = []
     for i, f in enumerate(fields):
         ref = f["countRef"]
@@ -269,8 +285,15 @@ def resolve_counts(fields, where):
         child_count = len(f.get("members", []))
         if child_count and f["members"] != list(range(first, first + child_count)):
             raise GenError("%s: struct members are not contiguous" % where)
-        out.append((f["name"], f["kind"], f["hex"], count_field, fixed, first, child_count))
+        out.append((f["name"], f["kind"], f["hex"], count_field, fixed, first, child_count,
+                    f.get("enum")))
     return out
+
+
+def assign_enums(flat, prov, eid, resolver, has_template):
+    for f in flat:
+        f["enum"] = resolver.field_enum(prov, eid, f["name"], f["map"], f["nested"], has_template)
+    return flat
 
 
 def te_opcode_name(task_message, opcode_message):
@@ -279,7 +302,7 @@ def te_opcode_name(task_message, opcode_message):
     return opcode_message
 
 
-def build_events(root, message):
+def build_events(root, message, resolver):
     events = []
     manifest_ids = set()
     for prov_el in root.iter(NS + "provider"):
@@ -322,6 +345,7 @@ def build_events(root, message):
             fields, top = [], 0
             if e.get("template"):
                 flat, top = parse_fields(templates[e.get("template")])
+                assign_enums(flat, prov, eid, resolver, eid not in TE_NO_TEMPLATE[prov])
                 fields = resolve_counts(flat, where)
             events.append({
                 "prov": prov, "id": eid, "ver": ver, "opcode": op_value,
@@ -336,7 +360,8 @@ def build_events(root, message):
         if (prov, eid) in manifest_ids:
             raise GenError("supplement %s %d is now in the manifest: drop it" % (prov, eid))
         flat = [{"name": n, "kind": IN_TYPES[t], "hex": t == "win:Pointer" or o in HEX_OUT_TYPES,
-                 "countRef": None} for (n, t, o) in spec]
+                 "countRef": None, "map": None, "nested": False} for (n, t, o) in spec]
+        assign_enums(flat, prov, eid, resolver, True)
         events.append({"prov": prov, "id": eid, "ver": ver, "opcode": op, "level": level,
                        "kw": kw, "task": task, "opname": op_name, "symbol": symbol,
                        "fields": resolve_counts(flat, symbol), "top": len(flat), "known": True})
@@ -373,7 +398,9 @@ HEADER_TEXT = """\
 //
 // core/format — the CLR providers' event table: TraceEvent's (PerfView's) event names and the
 // manifest's payload layouts, by (provider, event id, version). NetTrace v4/v5 runtime events
-// carry no name and no field descriptions (format-pitfalls.md #13); this table supplies both.
+// carry no name and no field descriptions (format-pitfalls.md #13); this table supplies both,
+// and for fields TraceEvent shows by name, TraceEvent's enum (format/payload/clr_enums.h
+// renders them).
 #pragma once
 
 #include <cstddef>
@@ -382,9 +409,12 @@ HEADER_TEXT = """\
 
 namespace nettrace::clr {{
 
-enum class Provider : uint8_t {{ kNone, kRuntime, kRundown, kPrivate, kStress }};
+// kSampleProfiler: Microsoft-DotNETCore-SampleProfiler, whose Thread/Sample payload has no
+// description in the trace either.
+enum class Provider : uint8_t {{ kNone, kRuntime, kRundown, kPrivate, kStress, kSampleProfiler }};
 
-// Microsoft-Windows-DotNETRuntime / -Rundown / -Private / -Stress (exact names, any case).
+// Microsoft-Windows-DotNETRuntime / -Rundown / -Private / -Stress and
+// Microsoft-DotNETCore-SampleProfiler (exact names, any case).
 Provider ProviderFromName(std::string_view providerName);
 
 // Payload field kinds, from the manifest's inType. kPointer is pointer-sized (trace header);
@@ -395,6 +425,32 @@ enum class FieldKind : uint8_t {{
   kPointer, kGuid, kUnicodeString, kAnsiString, kBinary, kSystemTime, kFileTime, kStruct,
 }};
 
+struct EnumMember {{
+  int64_t value;  // as declared (GCPauseMode.Invalid is -1)
+  const char* name;
+}};
+
+// How TraceEvent turns a field's raw value into the enum value it shows.
+enum class EnumRead : uint8_t {{
+  kValue,         // the value itself
+  kMasked,        // value & readParam (MethodFlags without the tier and extent bits)
+  kLowestSetBit,  // a one-hot mask: the index of its lowest set bit when < readParam, else
+                  // readFallback (also for 0)
+}};
+
+// A .NET enum type as TraceEvent declares it.
+struct EnumInfo {{
+  const char* name;           // TraceEvent's type name, e.g. "GCReason"
+  bool flags;                 // [Flags]: Enum.ToString() joins member names
+  bool isSigned;              // underlying int (else uint)
+  uint8_t size;               // underlying type's size in bytes
+  EnumRead read;
+  uint32_t readParam;
+  int32_t readFallback;
+  const EnumMember* members;  // ascending by value as unsigned storage (.NET's order)
+  uint16_t memberCount;
+}};
+
 struct Field {{
   const char* name;
   FieldKind kind;
@@ -403,6 +459,7 @@ struct Field {{
   uint16_t fixedCount;   // count="N" literal, else 0
   uint16_t firstChild;   // kStruct: index of its first member in the same Field array...
   uint16_t childCount;   // ...and how many members follow it
+  const EnumInfo* enumType;  // TraceEvent returns the field as this enum, else nullptr
 }};
 
 struct EventInfo {{
@@ -429,13 +486,17 @@ const EventInfo* FindEvent(Provider provider, uint32_t id, uint32_t version);
 // All entries, sorted by (provider, id, version), for tests and tools.
 const EventInfo* AllEvents(size_t* count);
 
+// The enums fields refer to, sorted by name; FindEnum: by TraceEvent's type name, or nullptr.
+const EnumInfo* AllEnums(size_t* count);
+const EnumInfo* FindEnum(std::string_view name);
+
 }}  // namespace nettrace::clr
 """
 
 CC_PROLOGUE = """\
 // Generated by scripts/gen_clr_events.py from ClrEtwAll.man (sha256 {sha}).
 // DO NOT EDIT: change the script (or the manifest) and regenerate.
-// {events} entries, {arrays} distinct field lists, {fields} field rows.
+// {events} entries, {arrays} distinct field lists, {fields} field rows, {enums} enums.
 #include "format/clr_events.generated.h"
 
 namespace nettrace::clr {{
@@ -443,13 +504,13 @@ namespace {{
 
 using K = FieldKind;
 using P = Provider;
+using R = EnumRead;
 
-// Field lists, shared by every event version with the same layout.
-// {{name, kind, hex, countField, fixedCount, firstChild, childCount}}
 """
 
 CC_EPILOGUE = """\
 constexpr size_t kEventCount = sizeof(kEvents) / sizeof(kEvents[0]);
+constexpr size_t kEnumCount = sizeof(kEnums) / sizeof(kEnums[0]);
 
 bool LessKey(const EventInfo& e, Provider p, uint32_t id) {
   return e.provider != p ? e.provider < p : e.id < id;
@@ -471,6 +532,7 @@ Provider ProviderFromName(std::string_view providerName) {
   if (EqualsIgnoreCase(providerName, "Microsoft-Windows-DotNETRuntimeRundown")) return Provider::kRundown;
   if (EqualsIgnoreCase(providerName, "Microsoft-Windows-DotNETRuntimePrivate")) return Provider::kPrivate;
   if (EqualsIgnoreCase(providerName, "Microsoft-Windows-DotNETRuntimeStress")) return Provider::kStress;
+  if (EqualsIgnoreCase(providerName, "Microsoft-DotNETCore-SampleProfiler")) return Provider::kSampleProfiler;
   return Provider::kNone;
 }
 
@@ -496,13 +558,48 @@ const EventInfo* AllEvents(size_t* count) {
   return kEvents;
 }
 
+const EnumInfo* AllEnums(size_t* count) {
+  if (count) *count = kEnumCount;
+  return kEnums;
+}
+
+const EnumInfo* FindEnum(std::string_view name) {
+  for (const EnumInfo& e : kEnums)
+    if (name == e.name) return &e;
+  return nullptr;
+}
+
 }  // namespace nettrace::clr
 """
 
 
-def render(events, sha):
+def render_enums(enums):
+    """The kEnums table and its member lists; returns (lines, {enum name: index})."""
+    lines = ["// TraceEvent's enum types of payload fields (scripts/clr_enum_facts.py), sorted by name.",
+             "// Members {value, name} ascending by value as unsigned storage, as .NET orders them."]
+    index = {}
+    for i, e in enumerate(enums):
+        index[e["name"]] = i
+        lines.append("constexpr EnumMember kE%d[] = {" % i)
+        for value, name in e["members"]:
+            lines.append("    {%d, %s}," % (value, c_str(name)))
+        lines.append("};")
+    lines.append("constexpr EnumInfo kEnums[] = {")
+    lines.append("    // {name, flags, isSigned, size, read, readParam, readFallback, members, memberCount}")
+    for i, e in enumerate(enums):
+        read, param, fallback = e["read"]
+        lines.append("    {%s, %s, %s, %d, R::%s, 0x%x, %d, kE%d, %d}," % (
+            c_str(e["name"]), "true" if e["flags"] else "false", "true" if e["signed"] else "false",
+            e["size"], read, param, fallback, i, len(e["members"])))
+    lines.append("};")
+    return lines, index
+
+
+def render(events, enums, sha):
+    enum_lines, enum_index = render_enums(enums)
     arrays = {}  # field tuple -> array name
-    array_lines = []
+    array_lines = ["", "// Field lists, shared by every event version with the same layout.",
+                   "// {name, kind, hex, countField, fixedCount, firstChild, childCount, enumType}"]
     for ev in events:
         key = tuple(ev["fields"])
         if not key or key in arrays:
@@ -510,9 +607,10 @@ def render(events, sha):
         name = "kF%d" % len(arrays)
         arrays[key] = name
         array_lines.append("constexpr Field %s[] = {" % name)
-        for (fname, kind, hexed, cf, fixed, first, children) in key:
-            array_lines.append("    {%s, K::%s, %s, %d, %d, %d, %d}," % (
-                c_str(fname), kind, "true" if hexed else "false", cf, fixed, first, children))
+        for (fname, kind, hexed, cf, fixed, first, children, enum) in key:
+            array_lines.append("    {%s, K::%s, %s, %d, %d, %d, %d, %s}," % (
+                c_str(fname), kind, "true" if hexed else "false", cf, fixed, first, children,
+                "&kEnums[%d]" % enum_index[enum] if enum else "nullptr") + ("  // " + enum if enum else ""))
         array_lines.append("};")
     event_lines = ["", "// Sorted by (provider, id, version): FindEvent binary-searches it.",
                    "constexpr EventInfo kEvents[] = {"]
@@ -525,8 +623,9 @@ def render(events, sha):
             "true" if ev["known"] else "false"))
     event_lines.append("};")
     total_fields = sum(len(k) for k in arrays)
-    cc = (CC_PROLOGUE.format(sha=sha, events=len(events), arrays=len(arrays), fields=total_fields)
-          + "\n".join(array_lines + event_lines) + "\n\n" + CC_EPILOGUE)
+    cc = (CC_PROLOGUE.format(sha=sha, events=len(events), arrays=len(arrays), fields=total_fields,
+                             enums=len(enums))
+          + "\n".join(enum_lines + array_lines + event_lines) + "\n\n" + CC_EPILOGUE)
     return HEADER_TEXT.format(sha=sha), cc
 
 
@@ -538,11 +637,13 @@ def main():
     args = ap.parse_args()
     try:
         raw, root, message = load_manifest(args.manifest)
-        events = build_events(root, message)
-    except (OSError, ET.ParseError, GenError) as e:
+        resolver = clr_enum_facts.EnumResolver(clr_enum_facts.load_maps(root, message))
+        events = build_events(root, message, resolver)
+        resolver.check_all_used()
+    except (OSError, ET.ParseError, GenError, clr_enum_facts.EnumError) as e:
         print("gen_clr_events: %s" % e, file=sys.stderr)
         return 2
-    h, cc = render(events, hashlib.sha256(raw).hexdigest())
+    h, cc = render(events, resolver.enums(), hashlib.sha256(raw).hexdigest())
     outputs = [(OUT_H, h), (OUT_CC, cc)]
     if args.check:
         stale = []

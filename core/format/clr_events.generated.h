@@ -3,7 +3,9 @@
 //
 // core/format — the CLR providers' event table: TraceEvent's (PerfView's) event names and the
 // manifest's payload layouts, by (provider, event id, version). NetTrace v4/v5 runtime events
-// carry no name and no field descriptions (format-pitfalls.md #13); this table supplies both.
+// carry no name and no field descriptions (format-pitfalls.md #13); this table supplies both,
+// and for fields TraceEvent shows by name, TraceEvent's enum (format/payload/clr_enums.h
+// renders them).
 #pragma once
 
 #include <cstddef>
@@ -12,9 +14,12 @@
 
 namespace nettrace::clr {
 
-enum class Provider : uint8_t { kNone, kRuntime, kRundown, kPrivate, kStress };
+// kSampleProfiler: Microsoft-DotNETCore-SampleProfiler, whose Thread/Sample payload has no
+// description in the trace either.
+enum class Provider : uint8_t { kNone, kRuntime, kRundown, kPrivate, kStress, kSampleProfiler };
 
-// Microsoft-Windows-DotNETRuntime / -Rundown / -Private / -Stress (exact names, any case).
+// Microsoft-Windows-DotNETRuntime / -Rundown / -Private / -Stress and
+// Microsoft-DotNETCore-SampleProfiler (exact names, any case).
 Provider ProviderFromName(std::string_view providerName);
 
 // Payload field kinds, from the manifest's inType. kPointer is pointer-sized (trace header);
@@ -25,6 +30,32 @@ enum class FieldKind : uint8_t {
   kPointer, kGuid, kUnicodeString, kAnsiString, kBinary, kSystemTime, kFileTime, kStruct,
 };
 
+struct EnumMember {
+  int64_t value;  // as declared (GCPauseMode.Invalid is -1)
+  const char* name;
+};
+
+// How TraceEvent turns a field's raw value into the enum value it shows.
+enum class EnumRead : uint8_t {
+  kValue,         // the value itself
+  kMasked,        // value & readParam (MethodFlags without the tier and extent bits)
+  kLowestSetBit,  // a one-hot mask: the index of its lowest set bit when < readParam, else
+                  // readFallback (also for 0)
+};
+
+// A .NET enum type as TraceEvent declares it.
+struct EnumInfo {
+  const char* name;           // TraceEvent's type name, e.g. "GCReason"
+  bool flags;                 // [Flags]: Enum.ToString() joins member names
+  bool isSigned;              // underlying int (else uint)
+  uint8_t size;               // underlying type's size in bytes
+  EnumRead read;
+  uint32_t readParam;
+  int32_t readFallback;
+  const EnumMember* members;  // ascending by value as unsigned storage (.NET's order)
+  uint16_t memberCount;
+};
+
 struct Field {
   const char* name;
   FieldKind kind;
@@ -33,6 +64,7 @@ struct Field {
   uint16_t fixedCount;   // count="N" literal, else 0
   uint16_t firstChild;   // kStruct: index of its first member in the same Field array...
   uint16_t childCount;   // ...and how many members follow it
+  const EnumInfo* enumType;  // TraceEvent returns the field as this enum, else nullptr
 };
 
 struct EventInfo {
@@ -58,5 +90,9 @@ const EventInfo* FindEvent(Provider provider, uint32_t id, uint32_t version);
 
 // All entries, sorted by (provider, id, version), for tests and tools.
 const EventInfo* AllEvents(size_t* count);
+
+// The enums fields refer to, sorted by name; FindEnum: by TraceEvent's type name, or nullptr.
+const EnumInfo* AllEnums(size_t* count);
+const EnumInfo* FindEnum(std::string_view name);
 
 }  // namespace nettrace::clr

@@ -1,8 +1,10 @@
 #include "format/payload_decoder.h"
 
 #include <algorithm>
+#include <utility>
 
 #include "format/clr_events.generated.h"
+#include "format/payload/clr_enums.h"
 #include "format/payload/clr_template.h"
 #include "format/payload/metadata_fields.h"
 #include "model/event_naming.h"
@@ -19,6 +21,8 @@ clr::Provider ClrProviderOf(KnownProvider p) {
     case KnownProvider::kClrRundown: return clr::Provider::kRundown;
     case KnownProvider::kClrPrivate: return clr::Provider::kPrivate;
     case KnownProvider::kClrStress: return clr::Provider::kStress;
+    // Not a CLR manifest provider, but the table holds its one event (Thread/Sample).
+    case KnownProvider::kSampleProfiler: return clr::Provider::kSampleProfiler;
     default: return clr::Provider::kNone;
   }
 }
@@ -63,6 +67,27 @@ bool Exact(const DecodedPayload& d) {
   return !d.shorterThanTemplate && !d.longerThanTemplate && !d.hasErrors && !d.stoppedAtError;
 }
 
+// A CLR event whose metadata describes its fields (a v6 writer may) still shows TraceEvent's
+// enum names: TraceEvent decodes CLR events with its own templates whatever the metadata
+// says. Integer fields named like an enum field of the CLR template get its enum.
+DecodedPayload WithClrEnums(const EventMetadata& m, size_t payloadSize, DecodedPayload d) {
+  clr::Provider provider = ClrProviderOf(ClassifyProvider(m.providerName));
+  const clr::EventInfo* info =
+      provider == clr::Provider::kNone ? nullptr : FindClrTemplate(provider, m.eventId, m.version, payloadSize);
+  if (!info) return d;
+  for (PayloadField& f : d.fields) {
+    if (!f.value.isInteger()) continue;
+    for (uint16_t i = 0; i < info->fieldCount; ++i) {
+      const clr::Field& t = info->fields[i];
+      if (t.enumType && f.name == t.name) {
+        f.enumType = t.enumType;
+        break;
+      }
+    }
+  }
+  return d;
+}
+
 }  // namespace
 
 const char* PayloadSchemaName(PayloadSchema schema) {
@@ -93,6 +118,8 @@ void DecodedPayload::ToJson(JsonWriter& w) const {
   for (const auto& f : fields) {
     w.BeginObject().Key("name").String(f.name).Key("value");
     f.value.ToJson(w);
+    // The enum member name(s) TraceEvent shows; "value" stays the number.
+    if (f.enumType && f.value.isInteger()) w.Key("display").String(clr::FormatEnumField(*f.enumType, f.value));
     w.EndObject();
   }
   w.EndArray();
@@ -114,9 +141,10 @@ DecodedPayload DecodePayload(const EventMetadata& metadata, std::span<const uint
     // (format-pitfalls.md §9). So FILETIME first; in v6, if the payload does not fit that
     // exactly, try SYSTEMTIME and keep it only if it fits exactly.
     DecodedPayload first = DecodeByMetadata(metadata, payload, 8);
-    if (formatMajor < 6 || Exact(first) || !payload::ContainsDateTime(metadata.fields)) return first;
+    if (formatMajor < 6 || Exact(first) || !payload::ContainsDateTime(metadata.fields))
+      return WithClrEnums(metadata, payload.size(), std::move(first));
     DecodedPayload second = DecodeByMetadata(metadata, payload, 16);
-    return Exact(second) ? second : first;
+    return WithClrEnums(metadata, payload.size(), Exact(second) ? std::move(second) : std::move(first));
   }
 
   DecodedPayload d;

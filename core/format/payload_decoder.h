@@ -6,7 +6,8 @@
 //      v6 FieldDescriptions: NetTraceFormat.md §MetadataBlock "enum TypeCode");
 //   2. else, for the CLR providers (runtime, rundown, private, stress), the template
 //      generated from the CLR manifest for (event id, version) — their v4/v5 metadata
-//      carries no fields (format-pitfalls.md §13);
+//      carries no fields (format-pitfalls.md §13); the SampleProfiler's Thread/Sample has a
+//      template in the same table;
 //   3. else nothing: fields stay empty and every byte counts as undecoded.
 //
 // Guarantees: never reads outside `payload`; no recursion deeper than kMaxPayloadDepth;
@@ -66,7 +67,7 @@ struct DecodedPayload {
   const PayloadValue* Find(const std::string& name) const;
 
   // {"schema":"metadata"|"clr"|"none"[,"template":"GCStart_V2","templateVersion":2],
-  //  "fields":[{"name":…,"value":…},…],"shorterThanTemplate":…,
+  //  "fields":[{"name":…,"value":…[,"display":"AllocSmall"]},…],"shorterThanTemplate":…,
   //  "trailingBytes":n,"hasErrors":…,"stoppedAtError":…[,"dateTime":"filetime"]
   //  [,"exceptionMessageOmitted":true]} — values as PayloadValue::ToJson.
   void ToJson(JsonWriter& w) const;

@@ -29,6 +29,10 @@
 
 namespace nettrace {
 
+namespace clr {
+struct EnumInfo;
+}
+
 struct PayloadField;
 
 class PayloadValue {
@@ -102,6 +106,9 @@ class PayloadValue {
 struct PayloadField {
   std::string name;
   PayloadValue value;
+  // A CLR template field TraceEvent returns as this enum (clr_events.generated.h): the JSON
+  // adds its name as "display" (payload/clr_enums.h). nullptr for every other field.
+  const clr::EnumInfo* enumType = nullptr;
 };
 
 // Shortest decimal text that reads back as exactly `v` ("%.{15,16,17}g"; for a Single,

@@ -28,6 +28,8 @@ export type {
   HistogramQuery,
   GcGeneration,
   NamedCount,
+  EventPayload,
+  PayloadField,
   Progress,
   RuntimeSignals,
   Sandwich,

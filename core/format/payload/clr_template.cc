@@ -34,7 +34,7 @@ class ClrWalker {
         s_.shorter = true;
         return r;
       }
-      out->push_back({f.name, {}});
+      out->push_back({f.name, {}, f.enumType});
       PayloadValue& v = out->back().value;
       // ExceptionThrown: runtimes before .NET 6 leave out an EMPTY ExceptionMessage
       // altogether (notes-metadata-and-event-blocks.txt). What follows the message is

@@ -289,6 +289,16 @@ TEST_CASE("CLR field layouts from the manifest", "[clr]") {
   REQUIRE(gcSettings);
   CHECK(std::string(gcSettings->name) == "GC/SettingsRundown");
   CHECK(gcSettings->fieldCount == 8);
+  // The SampleProfiler's one event (TraceEvent's ClrThreadSampleTraceData).
+  const EventInfo* sample = FindEvent(Provider::kSampleProfiler, 0, 0);
+  REQUIRE(sample);
+  CHECK(std::string(sample->name) == "Thread/Sample");
+  CHECK(sample->level == 4);
+  REQUIRE(sample->fieldCount == 1);
+  CheckField(*sample, 0, "Type", FieldKind::kUInt32);
+  REQUIRE(sample->fields[0].enumType != nullptr);
+  CHECK(std::string(sample->fields[0].enumType->name) == "ClrThreadSampleType");
+  CHECK(FindEvent(Provider::kSampleProfiler, 1, 0) == nullptr);  // Thread/StackWalk: no layout
 }
 
 TEST_CASE("CLR provider names", "[clr]") {
@@ -300,6 +310,7 @@ TEST_CASE("CLR provider names", "[clr]") {
   CHECK(ProviderFromName("MICROSOFT-WINDOWS-DOTNETRUNTIMERUNDOWN") == Provider::kRundown);
   CHECK(ProviderFromName("Microsoft-Windows-DotNETRuntime ") == Provider::kNone);
   CHECK(ProviderFromName("Microsoft-Windows-DotNETRuntimeX") == Provider::kNone);
-  CHECK(ProviderFromName("Microsoft-DotNETCore-SampleProfiler") == Provider::kNone);
+  // Not a manifest provider, but its Thread/Sample payload is in the table.
+  CHECK(ProviderFromName("Microsoft-DotNETCore-SampleProfiler") == Provider::kSampleProfiler);
   CHECK(ProviderFromName("") == Provider::kNone);
 }

@@ -681,8 +681,14 @@ TEST_CASE("payload: every CLR template survives random and truncated payloads", 
   const clr::EventInfo* all = clr::AllEvents(&count);
   REQUIRE(count > 0);
   Lcg rng{42};
-  const char* providers[] = {"", "Microsoft-Windows-DotNETRuntime", "Microsoft-Windows-DotNETRuntimeRundown",
-                             "Microsoft-Windows-DotNETRuntimePrivate", "Microsoft-Windows-DotNETRuntimeStress"};
+  // Indexed by clr::Provider.
+  const char* providers[] = {"",
+                             "Microsoft-Windows-DotNETRuntime",
+                             "Microsoft-Windows-DotNETRuntimeRundown",
+                             "Microsoft-Windows-DotNETRuntimePrivate",
+                             "Microsoft-Windows-DotNETRuntimeStress",
+                             "Microsoft-DotNETCore-SampleProfiler"};
+  static_assert(sizeof providers / sizeof providers[0] == static_cast<size_t>(clr::Provider::kSampleProfiler) + 1);
   for (size_t i = 0; i < count; ++i) {
     EventMetadata m = ClrMeta(all[i].id, all[i].version, providers[static_cast<int>(all[i].provider)]);
     for (uint32_t ptr : {4u, 8u}) {

@@ -38,6 +38,28 @@ export interface EventQuery {
 }
 
 /**
+ * One decoded payload field (core/format/payload_decoder.h). `value` is the number, string or
+ * structure as decoded; `display` is present only for fields TraceEvent shows by name (CLR
+ * enums and flags: Reason 0 → "AllocSmall", ModuleFlags 10 → "Native, Manifest"), rendered as
+ * .NET's Enum.ToString() does, "0" or the number when no member matches.
+ */
+export interface PayloadField {
+  name: string;
+  value: unknown;
+  display?: string;
+}
+
+/** An event's decoded payload (`event.payload` when `detail` is true). */
+export interface EventPayload {
+  /** "metadata" (the trace's own field descriptions), "clr" (the CLR manifest table) or "none". */
+  schema: string;
+  /** The CLR template used, e.g. "GCStart_V2". */
+  template?: string;
+  fields: PayloadField[];
+  [key: string]: unknown;
+}
+
+/**
  * One event as the engine describes it (the native `nettrace events` line). `detail` is true
  * when its block could be re-read: processor, sequence number and payload fields are then set.
  */

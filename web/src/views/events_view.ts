@@ -6,7 +6,7 @@
 // Coordinate spaces: "row" = index among the filter's matches; "content px" = the scroll
 // container's virtual height (row * ROW_PX, compressed by `scale` past MAX_CONTENT_PX, which
 // browsers cannot lay out); "viewport px" = the visible part.
-import type { EventQuery, TraceEvent } from '../api/types.js';
+import type { EventPayload, EventQuery, PayloadField, TraceEvent } from '../api/types.js';
 import { NetTraceError } from '../api/types.js';
 import type { TraceHandle } from '../api/handle.js';
 import { fmt, h, percent } from '../ui/dom.js';
@@ -17,10 +17,19 @@ const MAX_CONTENT_PX = 8_000_000;
 
 export type EventFilter = Omit<EventQuery, 'offset' | 'limit'>;
 
+function valueText(value: unknown): string {
+  return typeof value === 'string' ? value : JSON.stringify(value);
+}
+
+/** A field's value as the detail pane shows it: an enum's name with its number, "AllocSmall (0)". */
+export function fieldValueText(f: PayloadField): string {
+  return f.display !== undefined ? `${f.display} (${valueText(f.value)})` : valueText(f.value);
+}
+
 export function fieldsText(event: TraceEvent): string {
-  const fields = (event['payload'] as { fields?: { name: string; value: unknown }[] } | undefined)?.fields;
+  const fields = (event['payload'] as Partial<EventPayload> | undefined)?.fields;
   if (!Array.isArray(fields)) return '';
-  return fields.map((f) => `${f.name}=${typeof f.value === 'string' ? f.value : JSON.stringify(f.value)}`).join('  ');
+  return fields.map((f) => `${f.name}=${valueText(f.value)}`).join('  ');
 }
 
 export class EventTable {
@@ -245,9 +254,10 @@ export class EventTable {
       if (event[key] !== undefined && event[key] !== null) add(key, event[key]);
     }
     const labels = event['labels'];
-    const fields = (event['payload'] as { fields?: { name: string; value: unknown }[]; template?: string } | undefined) ?? {};
+    const fields = (event['payload'] as Partial<EventPayload> | undefined) ?? {};
     const fieldList = h('dl', { class: 'detail-list' });
-    for (const f of fields.fields ?? []) fieldList.append(h('dt', { text: f.name }), h('dd', { text: typeof f.value === 'string' ? f.value : JSON.stringify(f.value) }));
+    // Set as text (h's `text`), never as HTML: names and values come from the trace.
+    for (const f of fields.fields ?? []) fieldList.append(h('dt', { text: f.name }), h('dd', { text: fieldValueText(f) }));
     const labelList = h('dl', { class: 'detail-list' });
     if (typeof labels === 'object' && labels !== null) {
       for (const [k, v] of Object.entries(labels)) labelList.append(h('dt', { text: k }), h('dd', { text: typeof v === 'string' ? v : JSON.stringify(v) }));
