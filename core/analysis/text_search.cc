@@ -5,6 +5,7 @@
 #include <unordered_map>
 
 #include "analysis/event_filter.h"
+#include "format/payload/clr_enums.h"
 #include "format/payload_decoder.h"
 
 namespace nettrace {
@@ -65,7 +66,11 @@ bool LabelsContain(const LabelList& list, const std::string& needleLower) {
 bool PayloadContains(const EventMetadata& metadata, const EventRecord& record, const std::string& needleLower,
                      uint32_t pointerSize, uint32_t formatMajor) {
   const DecodedPayload p = DecodePayload(metadata, record.payload, pointerSize, static_cast<int>(formatMajor));
-  return std::any_of(p.fields.begin(), p.fields.end(), [&](const PayloadField& f) { return ValueContains(f.value, needleLower); });
+  // An enum field also matches by the name the detail shows ("AllocSmall"), not only its number.
+  return std::any_of(p.fields.begin(), p.fields.end(), [&](const PayloadField& f) {
+    return ValueContains(f.value, needleLower) ||
+           (f.enumType && Contains(FormatEnumField(*f.enumType, f.value), needleLower));
+  });
 }
 
 TextScanStep ScanTextStep(const StoreBuilder& model, const EventQuery& q, uint64_t cursor, uint64_t maxRows) {
