@@ -39,6 +39,20 @@ export const RULES = {
     'is named "EventID(200)" by TraceEvent on Linux; on Windows, with the manifest registered, TraceEvent names ' +
     'it by its manifest task, "GC" (TraceEvent\'s own 2020 baseline for objver4). We name it from the manifest ' +
     'as TraceEvent on Windows does.',
+  'truncated-tail':
+    'On a trace that ends inside a block, TraceEvent (ContinueOnError, as dotnet-trace reads it) delivers ' +
+    'fewer of the last events than we do: we keep every whole event read before the fault. Checked: the trace ' +
+    'is reported incomplete, every event TraceEvent delivers is one of ours (same time, thread, provider and ' +
+    'name, compared in full), and our extra events all lie in the last 16 KiB of the file before the fault.',
+  'opcode-name':
+    'An EventSource event with opcode 9 or 240 (EventOpcode.Send / Receive): TraceEvent 4.0 names it "X/Transfer" ' +
+    'and "X/240"; EventSource\'s EventOpcode, which the writer used, names them Send and Receive, and so do we.',
+  'payload-contradicts-metadata':
+    'A self-describing event whose payload does not match its own metadata (.NET 10 writes a bool as 1 byte but ' +
+    'describes 4, a decimal as type code 15 that the format does not define, a byte enum as 4 bytes described as 1): ' +
+    'we report the first field that cannot be read as an error and decode no further; TraceEvent reads on at ' +
+    'shifted offsets or fails with EXCEPTION_DURING_VALUE_LOOKUP. Applied to exactly the events our decoder ' +
+    'flags (hasErrors); their fields are not compared, their name, time, thread and stack are.',
   'same-timestamp-order':
     'Among events with the same timestamp TraceLog\'s order is not the file order we keep (its per-thread ' +
     'merge breaks ties its own way); such a run of equal timestamps is matched event for event by provider, ' +
@@ -121,7 +135,7 @@ const INTEGER_WIDTH = { Byte: 8n, SByte: 8n, Int16: 16n, UInt16: 16n, Int32: 32n
 // Rule integer-signedness: the same bits at TraceEvent's width.
 export function sameBits(theirs, ours, type) {
   const w = INTEGER_WIDTH[type];
-  if (!w) return false;
+  if (!w || typeof ours === 'object' || typeof ours === 'boolean') return false;
   const mod = 1n << w;
   const norm = (v) => ((BigInt(v) % mod) + mod) % mod;
   return norm(theirs) === norm(ours);
@@ -144,7 +158,7 @@ export function missingFieldRule(event, tf, ourFields) {
     return 'derived-field';  // TraceEvent decodes it from MethodFlags bits 7-9, which are compared themselves
   }
   if (event.n === 'GC/MarkWithType' && tf.n === 'Promoted') {
-    return ourFields.has('Bytes') && BigInt(v('Bytes')) === BigInt(tf.v) ? 'field-alias' : null;
+    return ourFields.has('Bytes') && String(v('Bytes')) === tf.v ? 'field-alias' : null;
   }
   if (tf.v === null || EMPTY_VALUES.has(tf.v)) return 'later-version-field';
   return null;
@@ -168,5 +182,30 @@ export function sameEventName(t, o, hit) {
     hit('no-template-name');
     return true;
   }
+  const opcodeNames = { 9: ['Transfer', 'Send'], 240: ['240', 'Receive'] };
+  const names = opcodeNames[t.op];
+  if (names && t.n === o.name.replace(new RegExp(`/${names[1]}$`), `/${names[0]}`)) {
+    hit('opcode-name');
+    return true;
+  }
   return false;
+}
+
+// Rule truncated-tail: on an incomplete read, TraceEvent's events matched to ours by time,
+// thread, provider and name; returns ours in that order, or `kept` when the rule does not hold.
+export function withoutTruncatedTail(kept, theirs, summary, relativeMs, hit) {
+  if (summary.complete !== false || kept.length <= theirs.length) return kept;
+  const key = (ms, tid, p, n) => `${ms}\u0000${tid}\u0000${p}\u0000${n}`;
+  const pool = new Map();
+  for (const e of kept) {
+    const k = key(relativeMs(summary, e.timestamp), e.threadId, e.provider, e.name);
+    (pool.get(k) ?? pool.set(k, []).get(k)).push(e);
+  }
+  const matched = theirs.map((t) => pool.get(key(Number(t.ms), t.tid, t.p, t.n))?.shift());
+  if (!matched.every(Boolean)) return kept;
+  const extras = [...pool.values()].flat();
+  const fault = BigInt(summary.error?.offset ?? 0);
+  if (!extras.every((e) => BigInt(e.payloadOffset) >= fault - 16384n)) return kept;
+  for (let i = 0; i < extras.length; i++) hit('truncated-tail');
+  return matched;
 }
