@@ -28,7 +28,7 @@ The TraceEvent facts below were read (not copied) from these files:
   [TE-P]  ClrPrivateTraceEventParser.cs EnumerateTemplates, microsoft/perfview@bd127593.
   [TE-G]  GCDynamicTraceEventParser.cs, microsoft/perfview@120e892a.
   [TE-S]  SampleProfilerTraceEventParser.cs, microsoft/perfview@f3ec1b38.
-  [BASE]  TraceEvent's baselines in ../shared/corpus/*.baseline.txt.
+  [BASE]  TraceEvent's baselines in tests/data/*.baseline.txt.
   [MAN+]  A newer ClrEtwAll.man (leculver/runtime@91d3147c, a dotnet/runtime fork), for
           events this manifest lacks.
 
@@ -39,6 +39,7 @@ Python 3 standard library only.
 """
 
 import argparse
+import gzip
 import hashlib
 import os
 import re
@@ -48,7 +49,8 @@ import xml.etree.ElementTree as ET
 import clr_enum_facts
 
 REPO_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-DEFAULT_MANIFEST = os.path.join(REPO_ROOT, "..", "shared", "reference", "ClrEtwAll.man")
+# The manifest as taken from dotnet/runtime, gzip'd (origin in docs/README.md).
+DEFAULT_MANIFEST = os.path.join(REPO_ROOT, "docs", "reference", "ClrEtwAll.man.gz")
 OUT_H = os.path.join(REPO_ROOT, "core", "format", "clr_events.generated.h")
 OUT_CC = os.path.join(REPO_ROOT, "core", "format", "clr_events.generated.cc")
 NS = "{http://schemas.microsoft.com/win/2004/08/events}"
@@ -213,6 +215,8 @@ def local(tag):
 def load_manifest(path):
     with open(path, "rb") as f:
         raw = f.read()
+    if path.endswith(".gz"):
+        raw = gzip.decompress(raw)
     root = ET.fromstring(raw)
     strings = {s.get("id"): s.get("value") for s in root.iter(NS + "string")}
 

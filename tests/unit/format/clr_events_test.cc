@@ -1,6 +1,6 @@
 // The generated CLR event table (scripts/gen_clr_events.py): TraceEvent's names, version
 // fallback and manifest layouts. The name table below is every CLR-provider key of the
-// TraceEvent baselines in ../shared/corpus (and so in tests/data), with the (id, version) the
+// TraceEvent baselines in tests/data, with the (id, version) the
 // traces' metadata gives for it.
 #include <catch2/catch.hpp>
 
