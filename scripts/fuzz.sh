@@ -122,12 +122,8 @@ mkdir -p "$FUZZ/logs"
 failed=()
 if ((ci)); then
   for h in "${ALL[@]}"; do replay "$h" || failed+=("replay $h"); done
-  # Random fuzzing in CI: read and decoder. convert_fuzzer replays its regressions above but
-  # does not fuzz here while its open findings stand (the converter refuses v4/v5 metadata
-  # that v6 cannot express — version or level above 255, unknown type codes, ids of 32 bits —
-  # and a v6 ProcessId key that disagrees with the trace field; tests/fuzz/README.md), so
-  # that a known finding does not fail every run; `npm run fuzz` still fuzzes all three.
-  ci_harnesses=(${FUZZ_CI_HARNESSES:-read decoder})
+  # Random fuzzing in CI: all three from a fresh corpus (FUZZ_CI_HARNESSES narrows it).
+  ci_harnesses=(${FUZZ_CI_HARNESSES:-${ALL[@]}})
   per=$(((${FUZZ_CI_SECONDS:-120} + 1) / ${#ci_harnesses[@]}))
   for h in "${ci_harnesses[@]}"; do
     rm -rf "$FUZZ/ci-corpus/$h"

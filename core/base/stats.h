@@ -29,6 +29,13 @@ enum class StatSource : uint8_t { kTrace, kAnalysis };
     "stacks whose size is not a whole number of pointers (the partial last address is dropped)")                  \
   X(emptyLabelLists, kInfo, kTrace,                                                                             \
     "v6 label lists with no label left (their only label was of an unknown kind): read as the empty list 0")      \
+  X(metadataIdsOutOfRange, kDataLoss, kTrace,                                                                   \
+    "metadata rows whose id needs 32 bits (events refer to metadata by 31-bit ids): dropped")                      \
+  X(metadataByteFieldsTruncated, kInfo, kTrace,                                                                  \
+    "v4/v5 metadata whose Version or Level exceeds 255: the low byte is kept, as TraceEvent's event header does") \
+  X(metadataFieldsCut, kDataLoss, kTrace,                                                                        \
+    "metadata field lists cut before a field whose type describes no layout (undefined type code or malformed): " \
+    "later fields are not decoded")                                                                              \
   X(metadataRedefinitions, kError, kAnalysis, "v4/v5 metadata ids defined twice (the later definition wins)")      \
   X(sequenceNumberGaps, kDataLoss, kTrace, "places where a capture thread's sequence numbers skip (events dropped)") \
   X(tooManyThreads, kError, kAnalysis, "events on threads beyond the 65,535 the event table can index (shown as the last)") \

@@ -4,6 +4,46 @@
 
 namespace nettrace {
 
+uint32_t ParseTraceKeyDecimal(std::string_view s) {
+  if (s.empty() || s.size() > 10) return 0;
+  uint64_t v = 0;
+  for (char ch : s) {
+    if (ch < '0' || ch > '9') return 0;
+    v = v * 10 + static_cast<uint64_t>(ch - '0');
+  }
+  return v > 0xFFFFFFFFu ? 0 : static_cast<uint32_t>(v);
+}
+
+bool IsFixedSizeType(const FieldType& t) {
+  switch (t.code) {
+    case TypeCode::kObject:
+      for (const FieldDescription& f : t.fields)
+        if (!IsFixedSizeType(f.type)) return false;
+      return true;
+    case TypeCode::kFixedLengthArray: return t.element.size() == 1 && IsFixedSizeType(t.element[0]);
+    case TypeCode::kArray:
+    case TypeCode::kNullTerminatedUTF16String:
+    case TypeCode::kVarInt:
+    case TypeCode::kVarUInt: return false;
+    default: return true;
+  }
+}
+
+bool DescribesLayout(const FieldType& t, int depth) {
+  if (depth > kMaxTypeDepth || !IsDefinedTypeCode(t.code)) return false;
+  const bool location = t.code == TypeCode::kRelLoc || t.code == TypeCode::kDataLoc;
+  const bool container = location || t.code == TypeCode::kArray || t.code == TypeCode::kFixedLengthArray;
+  if (container != (t.element.size() == 1)) return false;
+  if (t.code != TypeCode::kObject && !t.fields.empty()) return false;
+  if (t.code != TypeCode::kFixedLengthArray && t.fixedLength != 0) return false;
+  if (location && !IsFixedSizeType(t.element[0])) return false;
+  if (container) return DescribesLayout(t.element[0], depth + 1);
+  if (t.fields.size() > 0xFFFF) return false;  // §FieldDescriptions: a uint16 Count
+  for (const FieldDescription& f : t.fields)
+    if (!DescribesLayout(f.type, depth + 1)) return false;
+  return true;
+}
+
 bool Guid::IsZero() const {
   for (uint8_t b : bytes)
     if (b) return false;

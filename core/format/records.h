@@ -9,6 +9,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace nettrace {
@@ -50,6 +51,11 @@ struct TraceInfo {
   friend bool operator==(const TraceInfo&, const TraceInfo&) = default;
 };
 
+// A v6 well-known trace key's value as the field it replaced: a plain decimal number that
+// fits 32 bits, else 0 (the key/value itself stays visible). The reader and the writer both
+// use this rule, so a trace block the writer accepts reads back with the same fields.
+uint32_t ParseTraceKeyDecimal(std::string_view s);
+
 // Payload field type codes: System.TypeCode for v4/v5, extended in v6
 // (NetTraceFormat.md §MetadataBlock "enum TypeCode").
 enum class TypeCode : uint8_t {
@@ -82,6 +88,16 @@ enum class TypeCode : uint8_t {
   kBoolean8 = 26,
 };
 
+// Codes a metadata field may carry and a NetTrace v6 file can express: the v6 enum, plus
+// 15 Decimal (the v6 change list removes no code, the runtime describes decimal fields with
+// it, and TraceEvent's v6 reader takes it as v4/v5's 16-byte System.Decimal). 0 Empty,
+// 2 DBNull and codes above 26 describe no payload layout (TraceEvent's v6 reader rejects a
+// whole trace on them), so the reference tracker cuts a field list before them.
+inline bool IsDefinedTypeCode(TypeCode c) {
+  const uint8_t v = static_cast<uint8_t>(c);
+  return v >= 1 && v <= 26 && v != 2;
+}
+
 struct FieldDescription;
 
 struct FieldType {
@@ -99,6 +115,22 @@ struct FieldDescription {
   FieldType type;
   friend bool operator==(const FieldDescription&, const FieldDescription&) = default;
 };
+
+// Types nest at most this deep (metadata and payloads alike): deeper ones are refused by
+// the v6 decoder and cut by the reference tracker, so recursion stays bounded.
+inline constexpr int kMaxTypeDepth = 32;
+
+// §MetadataBlock: whether values of `t` have one size. Arrays, NUL-terminated strings and
+// VarInt/VarUInt do not (the spec's list omits the varints, format-pitfalls.md §11); an
+// Object is fixed size iff its fields are, a FixedLengthArray iff its element is; all
+// others are (RelLoc/DataLoc are a 4-byte location).
+bool IsFixedSizeType(const FieldType& t);
+
+// Whether `t` (at nesting `depth`) describes a payload layout NetTrace v6 can write: a
+// defined type code, exactly one element type for Array/FixedLengthArray/RelLoc/DataLoc
+// and none for others, fields only in an Object, a count only in a FixedLengthArray,
+// RelLoc/DataLoc elements of fixed size, nesting within kMaxTypeDepth.
+bool DescribesLayout(const FieldType& t, int depth = 0);
 
 inline bool operator==(const FieldType& a, const FieldType& b) {
   return a.code == b.code && a.fixedLength == b.fixedLength && a.element == b.element && a.fields == b.fields;

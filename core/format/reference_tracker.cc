@@ -30,7 +30,15 @@ Status ReferenceTracker::OnBlock(const BlockInfo& block) {
   return next_->OnBlock(block);
 }
 
+// Events name their metadata by the low 31 bits of MetadataId (§Events), so a row with a
+// larger id can never be referred to: it is dropped (and an event naming it is refused).
+constexpr uint32_t kMaxMetadataId = 0x7FFFFFFF;
+
 Status ReferenceTracker::OnMetadata(const EventMetadata& m) {
+  if (m.id > kMaxMetadataId) {
+    ++stats_->metadataIdsOutOfRange;
+    return Status::Ok();
+  }
   if (!metadata_.insert(m.id).second) {
     if (v6_)
       return Status::Error(ErrorCode::kCorrupt, blockOffset_,
@@ -38,7 +46,33 @@ Status ReferenceTracker::OnMetadata(const EventMetadata& m) {
                                " is defined again without a sequence point that flushes metadata");
     ++stats_->metadataRedefinitions;
   }
-  return next_->OnMetadata(m);
+  const size_t describable = DescribableFieldCount(m.fields);
+  if (m.version <= 0xFF && m.level <= 0xFF && describable == m.fields.size()) return next_->OnMetadata(m);
+  return next_->OnMetadata(Normalised(m, describable));
+}
+
+size_t ReferenceTracker::DescribableFieldCount(const std::vector<FieldDescription>& fields) {
+  for (size_t i = 0; i < fields.size(); ++i)
+    if (i >= 0xFFFF || !DescribesLayout(fields[i].type)) return i;
+  return fields.size();
+}
+
+// v4/v5 metadata carries Version and Level as int32, but an event's version and level are
+// bytes everywhere else (v6 metadata, TraceEvent's event header keeps the low byte). And a
+// field whose type describes no layout (an undefined type code, a container without its
+// element type…) cannot be decoded, nor can any field after it: the list ends before it.
+EventMetadata ReferenceTracker::Normalised(const EventMetadata& m, size_t describableFields) {
+  EventMetadata out = m;
+  if (m.version > 0xFF || m.level > 0xFF) {
+    ++stats_->metadataByteFieldsTruncated;
+    out.version &= 0xFF;
+    out.level &= 0xFF;
+  }
+  if (describableFields < m.fields.size()) {
+    ++stats_->metadataFieldsCut;
+    out.fields.resize(describableFields);
+  }
+  return out;
 }
 
 Status ReferenceTracker::OnStack(uint32_t id, std::span<const uint8_t> ips) {
@@ -78,7 +112,9 @@ Status ReferenceTracker::OnLabelList(uint32_t id, const LabelList& list) {
 Status ReferenceTracker::OnEvent(const EventRecord& e) {
   if (metadata_.count(e.metadataId) == 0)
     return Status::Error(ErrorCode::kBadReference, e.payloadOffset,
-                         "event refers to metadata id " + std::to_string(e.metadataId) + ", which is not defined");
+                         "event refers to metadata id " + std::to_string(e.metadataId) +
+                             (e.metadataId > kMaxMetadataId ? ", beyond the 31 bits metadata ids have"
+                                                            : ", which is not defined"));
   if (v6_) {
     if (threads_.count(e.thread) == 0)
       return Status::Error(ErrorCode::kBadReference, e.payloadOffset,

@@ -9,7 +9,10 @@
 // here, once for every consumer (counted, so the summary shows them): a stack whose size
 // is not a whole number of pointers loses its partial last IP, and a label list left
 // empty (its only label of an unknown kind) is not forwarded — events naming it get list
-// 0, the implicit empty list, which means the same.
+// 0, the implicit empty list, which means the same. Metadata rows get the same treatment
+// for what NetTrace v6 and TraceEvent cannot hold (a 32-bit id, a Version or Level above
+// a byte, a field type that describes no layout), so every consumer — the converter
+// included — sees one normalised definition.
 #pragma once
 
 #include <unordered_set>
@@ -38,6 +41,9 @@ class ReferenceTracker final : public RecordSink {
 
  private:
   // Ids defined in the current sequence-point region, as runs [first, last].
+  static size_t DescribableFieldCount(const std::vector<FieldDescription>& fields);
+  EventMetadata Normalised(const EventMetadata& m, size_t describableFields);
+
   struct IdRuns {
     std::vector<std::pair<uint32_t, uint32_t>> runs;
     void Add(uint32_t id);

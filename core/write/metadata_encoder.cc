@@ -26,17 +26,6 @@ bool IsContainer(TypeCode c) {
   return c == TypeCode::kArray || c == TypeCode::kFixedLengthArray || c == TypeCode::kRelLoc || c == TypeCode::kDataLoc;
 }
 
-// The v6 TypeCode enum (§MetadataBlock) does not list 0 Empty, 2 DBNull and 15 Decimal, the
-// System.TypeCode values v4/v5 metadata may carry. Decimal is still written: the v6 change list
-// (§Updated type metadata) adds codes and removes none, the .NET runtime describes decimal
-// fields with it, and TraceEvent's v6 reader takes it as the 16-byte System.Decimal of v4/v5,
-// so a converted trace keeps such events as TraceEvent showed them. Empty and DBNull stay
-// errors: TraceEvent's v6 reader rejects the whole trace on them.
-bool IsV6TypeCode(TypeCode c) {
-  const uint8_t v = static_cast<uint8_t>(c);
-  return v >= 1 && v <= 26 && v != 2;
-}
-
 Status EncodeFieldDescriptions(const std::vector<FieldDescription>& fields, int depth, const std::string& where,
                                std::vector<uint8_t>& out);
 
@@ -44,7 +33,7 @@ Status EncodeFieldDescriptions(const std::vector<FieldDescription>& fields, int 
 // RelLoc, DataLoc), then ElementCount (FixedLengthArray), or ObjectFields (Object).
 Status EncodeType(const FieldType& t, int depth, const std::string& where, std::vector<uint8_t>& out) {
   if (depth > kMaxTypeDepth) return Invalid(where + ": types nest deeper than 32 levels");
-  if (!IsV6TypeCode(t.code))
+  if (!IsDefinedTypeCode(t.code))
     return Invalid(where + ": type code " + std::to_string(static_cast<int>(t.code)) + " has no v6 encoding");
   const bool container = IsContainer(t.code);
   if (container != (t.element.size() == 1))
@@ -113,23 +102,6 @@ Status EncodeOptionalMetadata(const EventMetadata& m, const std::string& where, 
 }
 
 }  // namespace
-
-bool IsFixedSizeType(const FieldType& t) {
-  switch (t.code) {
-    case TypeCode::kObject:
-      for (const FieldDescription& f : t.fields)
-        if (!IsFixedSizeType(f.type)) return false;
-      return true;
-    case TypeCode::kFixedLengthArray: return t.element.size() == 1 && IsFixedSizeType(t.element[0]);
-    case TypeCode::kArray:
-    case TypeCode::kNullTerminatedUTF16String:
-    case TypeCode::kVarInt:
-    case TypeCode::kVarUInt:
-    case TypeCode::kRelLoc:
-    case TypeCode::kDataLoc: return false;
-    default: return true;
-  }
-}
 
 // §MetadataBlock row: uint16 Size (not counting itself), varuint32 MetaDataId, string
 // ProviderName, varuint32 EventId, string EventName, FieldDescriptions, OptionalMetadata.

@@ -11,14 +11,8 @@
 
 namespace nettrace::write_internal {
 
-// The deepest type nesting the reader accepts (format/v6/metadata_block.cc kMaxDepth);
-// the writer refuses to produce what our own reader would reject.
-inline constexpr int kMaxTypeDepth = 32;
-
-// §MetadataBlock "To determine if a type is fixed size", plus VarInt/VarUInt, which are
-// variable length although the list omits them (format-pitfalls.md §11), and RelLoc/
-// DataLoc themselves, whose referenced data lies elsewhere in the payload.
-bool IsFixedSizeType(const FieldType& type);
+// Nesting depth and fixed-size types follow format/records.h (kMaxTypeDepth,
+// IsFixedSizeType), the same rules the reader applies.
 
 // Appends the row, starting with its uint16 Size, to `out`. On error `out` may hold a
 // partial row: the caller rolls back.

@@ -129,10 +129,12 @@ Status NetTraceV6Writer::WriteTraceBlock(const TraceInfo& info) {
   std::vector<KeyValue> keyValues = info.keyValues;
   for (const WellKnownKey& w : kWellKnownKeys) {
     const uint32_t value = info.*w.field;
-    auto it = std::find_if(keyValues.begin(), keyValues.end(), [&](const KeyValue& kv) { return kv.key == w.key; });
-    if (it == keyValues.end()) {
+    // A reader takes the field from the last such key (ParseTraceKeyDecimal): refuse only a
+    // field that would not read back, not a key spelled differently ("0042" for 42).
+    auto it = std::find_if(keyValues.rbegin(), keyValues.rend(), [&](const KeyValue& kv) { return kv.key == w.key; });
+    if (it == keyValues.rend()) {
       if (value != 0) keyValues.push_back({w.key, std::to_string(value)});
-    } else if (value != 0 && it->value != std::to_string(value)) {
+    } else if (value != 0 && ParseTraceKeyDecimal(it->value) != value) {
       return Invalid(std::string("trace key ") + w.key + "=" + it->value + " disagrees with the field value " +
                      std::to_string(value));
     }

@@ -8,27 +8,10 @@ namespace nettrace {
 
 namespace {
 
-constexpr int kMaxDepth = 32;
-
-bool IsFixedSize(const FieldType& t) {
-  switch (t.code) {
-    case TypeCode::kObject:
-      for (const auto& f : t.fields)
-        if (!IsFixedSize(f.type)) return false;
-      return true;
-    case TypeCode::kFixedLengthArray: return !t.element.empty() && IsFixedSize(t.element[0]);
-    case TypeCode::kArray:
-    case TypeCode::kNullTerminatedUTF16String:
-    case TypeCode::kVarInt:   // variable length although the spec's list omits them
-    case TypeCode::kVarUInt: return false;  // (format-pitfalls.md §11)
-    default: return true;
-  }
-}
-
 Status ReadFieldDescriptions(ByteCursor& c, int depth, std::vector<FieldDescription>* fields);
 
 Status ReadType(ByteCursor& c, int depth, FieldType* t) {
-  if (depth > kMaxDepth) return CorruptAt(c.fileOffset(), "metadata types nest deeper than 32 levels");
+  if (depth > kMaxTypeDepth) return CorruptAt(c.fileOffset(), "metadata types nest deeper than 32 levels");
   const uint64_t at = c.fileOffset();
   uint8_t code;
   if (!c.ReadU8(&code)) return Overrun(c, "a field type");
@@ -42,7 +25,7 @@ Status ReadType(ByteCursor& c, int depth, FieldType* t) {
       NETTRACE_RETURN_IF_ERROR(ReadType(c, depth + 1, &t->element[0]));
       if (t->code == TypeCode::kFixedLengthArray && !c.ReadU16(&t->fixedLength))
         return Overrun(c, "a fixed-length array count");
-      if ((t->code == TypeCode::kRelLoc || t->code == TypeCode::kDataLoc) && !IsFixedSize(t->element[0]))
+      if ((t->code == TypeCode::kRelLoc || t->code == TypeCode::kDataLoc) && !IsFixedSizeType(t->element[0]))
         return CorruptAt(at, std::string(t->code == TypeCode::kRelLoc ? "RelLoc" : "DataLoc") +
                                  " field has an element type of variable size");
       return Status::Ok();

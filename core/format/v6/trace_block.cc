@@ -1,28 +1,10 @@
 // NetTraceFormat.md §TraceBlock.
-#include <cstdlib>
-
 #include "format/decode_util.h"
 #include "format/v6/blocks.h"
 
 namespace nettrace {
 
 Status DecodeSystemTime(ByteCursor& c, SystemTime* t);  // fast_serialization/trace_object.cc
-
-namespace {
-
-// Well-known keys fill the v4/v5 header fields they replaced. A value that is not a
-// plain decimal number leaves the field 0 (the key/value stays visible).
-uint32_t ParseDecimal(const std::string& s) {
-  if (s.empty() || s.size() > 10) return 0;
-  uint64_t v = 0;
-  for (char ch : s) {
-    if (ch < '0' || ch > '9') return 0;
-    v = v * 10 + static_cast<uint64_t>(ch - '0');
-  }
-  return v > 0xFFFFFFFFu ? 0 : static_cast<uint32_t>(v);
-}
-
-}  // namespace
 
 Status DecodeTraceBlockV6(ByteCursor c, TraceInfo* info) {
   NETTRACE_RETURN_IF_ERROR(DecodeSystemTime(c, &info->syncTimeUtc));
@@ -38,9 +20,10 @@ Status DecodeTraceBlockV6(ByteCursor c, TraceInfo* info) {
   info->keyValues.resize(count);
   for (auto& kv : info->keyValues) {
     if (!c.ReadUtf8String(&kv.key) || !c.ReadUtf8String(&kv.value)) return Overrun(c, "a trace key/value string");
-    if (kv.key == "ProcessId") info->processId = ParseDecimal(kv.value);
-    if (kv.key == "HardwareThreadCount") info->numberOfProcessors = ParseDecimal(kv.value);
-    if (kv.key == "ExpectedCPUSamplingRate") info->expectedCpuSamplingRate = ParseDecimal(kv.value);
+    // Well-known keys fill the v4/v5 header fields they replaced; the last one wins.
+    if (kv.key == "ProcessId") info->processId = ParseTraceKeyDecimal(kv.value);
+    if (kv.key == "HardwareThreadCount") info->numberOfProcessors = ParseTraceKeyDecimal(kv.value);
+    if (kv.key == "ExpectedCPUSamplingRate") info->expectedCpuSamplingRate = ParseTraceKeyDecimal(kv.value);
   }
   return Status::Ok();
 }

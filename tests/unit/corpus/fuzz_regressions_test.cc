@@ -63,15 +63,20 @@ TEST_CASE("fuzz reproducers: what summary accepts converts to v6 and reads back 
           "[fuzz-regressions]") {
   struct Case {
     const char* file;
-    const char* stat;  // the anomaly the reader reports for the shape the format cannot express
+    const char* stat;  // the anomaly the reader reports for the shape v6 cannot express (or none)
   };
   for (const Case& c : {Case{"convert-refuses-empty-label-list.nettrace", "emptyLabelLists"},
-                        Case{"convert-refuses-partial-stack.nettrace", "partialStackIps"}}) {
+                        Case{"convert-refuses-partial-stack.nettrace", "partialStackIps"},
+                        Case{"convert-refuses-metadata-version-over-255.nettrace", "metadataByteFieldsTruncated"},
+                        Case{"convert-refuses-metadata-id-of-32-bits.nettrace", "metadataIdsOutOfRange"},
+                        Case{"convert-refuses-undefined-type-code.nettrace", "metadataFieldsCut"},
+                        // "ProcessId" = "0058": the field reads as 58, the key keeps its spelling.
+                        Case{"convert-refuses-process-id-key-spelling.nettrace", nullptr}}) {
     INFO(c.file);
     const auto bytes = Regression(c.file);
     test::RunResult original = test::RunTrace(bytes, bytes.size());
     REQUIRE(original.status.ok());
-    CHECK(HasStat(original.summary, c.stat));
+    if (c.stat) CHECK(HasStat(original.summary, c.stat));
     std::vector<uint8_t> v6;
     Status converted = Convert(bytes, &v6);
     INFO(converted.ToString());
@@ -80,6 +85,6 @@ TEST_CASE("fuzz reproducers: what summary accepts converts to v6 and reads back 
     REQUIRE(back.status.ok());
     CHECK(back.events == original.events);
     CHECK(back.counts == original.counts);
-    CHECK_FALSE(HasStat(back.summary, c.stat));  // the converted file is a valid equivalent
+    if (c.stat) CHECK_FALSE(HasStat(back.summary, c.stat));  // the converted file is a valid equivalent
   }
 }

@@ -218,7 +218,7 @@ TEST_CASE("writer: metadata validation", "[write]") {
   CHECK(write(m) == ErrorCode::kOk);
   const size_t goodBytes = w.bytes().size();
 
-  m.fields = {{"bad", Scalar(TypeCode::kDBNull)}};  // no v6 encoding (Decimal has one: metadata_encoder.cc)
+  m.fields = {{"bad", Scalar(TypeCode::kDBNull)}};  // no v6 encoding (Decimal has one: IsDefinedTypeCode)
   CHECK(write(m) == ErrorCode::kInvalidArgument);
   m.fields = {{"bad", Scalar(TypeCode::kEmpty)}};
   CHECK(write(m) == ErrorCode::kInvalidArgument);
