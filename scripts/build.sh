@@ -5,6 +5,7 @@
 #   build/site/     the static web app: index.html, compiled TS, the wasm module, a sample trace
 #   dist/           the npm package contents (in-thread API + .d.ts + the wasm module)
 # Run scripts/setup.sh first on a fresh machine (npm test / npm start do).
+#   --package   only what the npm package needs (wasm, dist/): `npm pack`'s prepack step.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/lib.sh
@@ -44,6 +45,10 @@ site() {
   chmod +x dist/bin/nettrace-analyzer.mjs
 }
 
-step "native build (build/native)" native
+case ${1:-} in
+  '') step "native build (build/native)" native ;;
+  --package) ;;
+  *) echo "build.sh: unknown argument '$1' (nothing, or --package)" >&2; exit 2 ;;
+esac
 step "wasm build (build/wasm)" wasm
 step "tsc + site (build/site, dist)" site
