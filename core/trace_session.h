@@ -127,8 +127,11 @@ class TraceSession {
   std::string ExportSpeedscope(const StackQuery& query, const std::string& name) const;
   /// Every event as Chrome trace event JSON (chrome://tracing, Perfetto UI).
   std::string ExportChromeTrace() const;
-  /// Every event as CSV (time, provider, event, thread, stack).
-  std::string ExportEventsCsv() const;
+  /// Every event as CSV (time, provider, event, thread, call-stack id; the stack's text too
+  /// when asked). The ids are those of ExportStacksCsv.
+  std::string ExportEventsCsv(bool stackText = false) const;
+  /// Every call stack an event has, as CSV (id, depth, frames root first).
+  std::string ExportStacksCsv() const;
 
  private:
   struct Pipeline;

@@ -63,9 +63,14 @@ std::string TraceSession::ExportChromeTrace() const {
   return nettrace::ExportChromeTrace(model(), &resolver);
 }
 
-std::string TraceSession::ExportEventsCsv() const {
+std::string TraceSession::ExportEventsCsv(bool stackText) const {
   StackResolver resolver(model(), symbols());
-  return nettrace::ExportEventsCsv(model(), &resolver);
+  return nettrace::ExportEventsCsv(model(), &resolver, stackText);
+}
+
+std::string TraceSession::ExportStacksCsv() const {
+  StackResolver resolver(model(), symbols());
+  return nettrace::ExportStacksCsv(model(), &resolver);
 }
 
 }  // namespace nettrace

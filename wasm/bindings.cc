@@ -208,7 +208,8 @@ std::string ExportSpeedscope(const TraceSession& s, const val& q, const std::str
   return s.ExportSpeedscope(ToStackQuery(q), name);
 }
 std::string ExportChromeTrace(const TraceSession& s) { return s.ExportChromeTrace(); }
-std::string ExportEventsCsv(const TraceSession& s) { return s.ExportEventsCsv(); }
+std::string ExportEventsCsv(const TraceSession& s, bool stackText) { return s.ExportEventsCsv(stackText); }
+std::string ExportStacksCsv(const TraceSession& s) { return s.ExportStacksCsv(); }
 
 // The allocator's view of the heap, for leak tests and the memory figures of the benchmark:
 // {heapSize: bytes of linear memory, allocated: bytes in use by malloc, free: bytes free in it}.
@@ -250,6 +251,7 @@ EMSCRIPTEN_BINDINGS(nettrace) {
       .function("sandwich", &SandwichColumns)
       .function("exportSpeedscope", &ExportSpeedscope)
       .function("exportChromeTrace", &ExportChromeTrace)
-      .function("exportEventsCsv", &ExportEventsCsv);
+      .function("exportEventsCsv", &ExportEventsCsv)
+      .function("exportStacksCsv", &ExportStacksCsv);
   emscripten::function("heapStats", &HeapStats);
 }

@@ -68,7 +68,8 @@ export interface RawTraceSession {
   sandwich(query: RawStackQuery, functionName: string): { function: string; callers: RawFlameGraph; callees: RawFlameGraph };
   exportSpeedscope(query: RawStackQuery, name: string): string;
   exportChromeTrace(): string;
-  exportEventsCsv(): string;
+  exportEventsCsv(stackText: boolean): string;
+  exportStacksCsv(): string;
   delete(): void;
   isDeleted(): boolean;
 }

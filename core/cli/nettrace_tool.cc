@@ -15,7 +15,9 @@
 //                        managed-thread-time] [--format json|folded|speedscope]
 //   nettrace top FILE [-n 20] [same selection options]   heaviest functions (exclusive)
 //   nettrace sandwich FILE FUNCTION [same selection options]   callers and callees
-//   nettrace export FILE --format speedscope|chrome|csv -o OUT
+//   nettrace export FILE --format speedscope|chrome|csv|stacks-csv [--stack-text] -o OUT
+//                        csv: one row per event with its call-stack id (--stack-text: the
+//                        stack's frames too); stacks-csv: the frames of each id
 //   nettrace write-sample-universal OUT   a small collect-linux-like v6 trace (two
 //                        processes, in-trace symbols, cpu and cswitch samples)
 //   Linux-profiler traces: --event cpu (CPU time) or --event cswitch (off-CPU time),
@@ -113,7 +115,7 @@ int Convert(const char* in, const char* outPath, const nettrace::V6Converter::Op
 // flame / top / sandwich / export: the stack views of the session as text.
 std::string StackOutput(const nettrace::TraceSession& session, const std::string& command, const std::string& format,
                         const nettrace::StackQuery& query, size_t topN, const std::string& function,
-                        const char* path) {
+                        const char* path, bool stackText) {
   std::string name = path;
   if (size_t slash = name.find_last_of("/\\"); slash != std::string::npos) name = name.substr(slash + 1);
   if (command == "top") return session.TopFunctionsJson(query, topN) + "\n";
@@ -125,7 +127,8 @@ std::string StackOutput(const nettrace::TraceSession& session, const std::string
   }
   if (format == "speedscope") return session.ExportSpeedscope(query, name) + "\n";
   if (format == "chrome") return session.ExportChromeTrace() + "\n";
-  return session.ExportEventsCsv();
+  if (format == "stacks-csv") return session.ExportStacksCsv();
+  return session.ExportEventsCsv(stackText);
 }
 
 bool WriteFile(const char* outPath, const std::string& data) {
@@ -154,7 +157,7 @@ int Usage(FILE* out) {
                "  flame     call tree of stacks as a laid-out flame graph (json), folded stacks or speedscope\n"
                "  top       heaviest functions by exclusive weight, with inclusive weight (-n N, default 20)\n"
                "  sandwich  FILE FUNCTION: callers and callees of one frame name, as JSON\n"
-               "  export    --format speedscope|chrome|csv -o OUT: a file other tools open\n"
+               "  export    --format speedscope|chrome|csv|stacks-csv -o OUT: a file other tools open\n"
                "  write-sample-universal OUT: write a small collect-linux-like v6 trace\n"
                "options:\n"
                "  --chunk-size BYTES   read the file in chunks of this size (default 1 MiB)\n"
@@ -169,7 +172,8 @@ int Usage(FILE* out) {
                "          root frame per process, above the thread frames); Linux-profiler traces:\n"
                "          --event cpu (CPU time) or --event cswitch (off-CPU time), weighing ns\n"
                "          --weight count|bytes|thread-time|managed-thread-time (default: bytes for\n"
-               "          GC/AllocationTick, else count; thread time in ns since the thread's previous sample)\n");
+               "          GC/AllocationTick, else count; thread time in ns since the thread's previous sample)\n"
+               "  export --format csv: --stack-text (each row's stack frames too, not only its StackId)\n");
   return out == stderr ? 2 : 0;
 }
 
@@ -239,6 +243,7 @@ int main(int argc, char** argv) {
   }
   uint32_t stackRow = 0;  // stack
   bool withFrames = false;  // events --frames
+  bool stackText = false;   // export --format csv --stack-text
   if (command == "stack") {
     char* end = nullptr;
     const unsigned long long row = argc >= 4 ? std::strtoull(argv[3], &end, 10) : 0;
@@ -315,6 +320,8 @@ int main(int argc, char** argv) {
         format = argv[++i];
       } else if (hasValue && !std::strcmp(argv[i], "-o")) {
         outPath = argv[++i];
+      } else if (command == "export" && !std::strcmp(argv[i], "--stack-text")) {
+        stackText = true;
       } else if (command == "top" && hasValue && !std::strcmp(argv[i], "-n")) {
         if (!number("-n", argv[++i], &v) || v < 0) return 2;
         topN = static_cast<size_t>(v);
@@ -364,8 +371,13 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "nettrace: flame --format takes json, folded or speedscope\n");
     return 2;
   }
-  if (command == "export" && ((format != "speedscope" && format != "chrome" && format != "csv") || !outPath)) {
-    std::fprintf(stderr, "nettrace: export needs --format speedscope|chrome|csv and -o OUT\n");
+  if (command == "export" &&
+      ((format != "speedscope" && format != "chrome" && format != "csv" && format != "stacks-csv") || !outPath)) {
+    std::fprintf(stderr, "nettrace: export needs --format speedscope|chrome|csv|stacks-csv and -o OUT\n");
+    return 2;
+  }
+  if (stackText && format != "csv") {
+    std::fprintf(stderr, "nettrace: --stack-text goes with --format csv\n");
     return 2;
   }
   if (command != "summary" && command != "counts" && command != "events" && command != "convert" && command != "stack" &&
@@ -395,7 +407,7 @@ int main(int argc, char** argv) {
   } else if (command == "counts") {
     out = session.TraceEventCounts();
   } else if (stackCommand) {
-    out = StackOutput(session, command, format, stackQuery, topN, function, path);
+    out = StackOutput(session, command, format, stackQuery, topN, function, path, stackText);
   } else if (command == "stack") {
     if (stackRow >= session.model().store().size()) {
       std::fprintf(stderr, "nettrace: no event with index %u\n", stackRow);

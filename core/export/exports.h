@@ -6,7 +6,9 @@
 //                   profile per thread, frames shared, samples root first, in time order
 //   Chrome trace    the Trace Event Format's JSON object form (chrome://tracing, Perfetto):
 //                   every event as a thread-scoped instant event, stacks as stackFrames
-//   CSV             every event: time, provider, name, thread, stack
+//   CSV             every event: time, provider, name, thread, call-stack id (and, on
+//                   request, the stack's text); a second CSV has each stack id's frames,
+//                   so rows do not repeat stack text (48 MB for a 3.4 MB trace before)
 #pragma once
 
 #include <string>
@@ -26,6 +28,12 @@ std::string ExportSpeedscope(const StoreBuilder& model, const StackSelection& se
 
 std::string ExportChromeTrace(const StoreBuilder& model, StackResolver* resolver);
 
-std::string ExportEventsCsv(const StoreBuilder& model, StackResolver* resolver);
+// Columns TimeMs,Provider,Event,ThreadId,StackId[,Stack]; StackId is empty for an event
+// without a stack. The ids are those of ExportStacksCsv from the same resolver state.
+std::string ExportEventsCsv(const StoreBuilder& model, StackResolver* resolver, bool stackText = false);
+
+// Columns StackId,Depth,Stack: every call stack an event has, ascending id, frames root
+// first joined by ';'.
+std::string ExportStacksCsv(const StoreBuilder& model, StackResolver* resolver);
 
 }  // namespace nettrace

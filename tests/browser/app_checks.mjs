@@ -293,6 +293,10 @@ export async function appChecks({ browser, server, check, assert, traces, byName
     const nativeCsv = join(tmp, 'native.csv');
     runNative('export', heart.path, ['--format', 'csv', '-o', nativeCsv]);
     assert(csv.text === readFileSync(nativeCsv, 'utf8'), 'CSV differs from `nettrace export --format csv`');
+    const stacksCsv = await save('stacks-csv');
+    assert(stacksCsv.name === 'HeartRateMonitor.10068.stacks.csv', `file name ${stacksCsv.name}`);
+    runNative('export', heart.path, ['--format', 'stacks-csv', '-o', nativeCsv]);
+    assert(stacksCsv.text === readFileSync(nativeCsv, 'utf8'), 'Stacks CSV differs from `nettrace export --format stacks-csv`');
     const speedscope = await save('speedscope');
     const json = JSON.parse(speedscope.text);
     assert(String(json.$schema).includes('speedscope'), 'speedscope $schema');

@@ -154,10 +154,10 @@ test('flame graph and top functions equal the native tool', { skip: !nativeHasFl
       const speedscope = runNative('flame', t.path, ['--format', 'speedscope']).stdout.toString('utf8');
       assert.equal((await trace.export('speedscope', { name })) + '\n', speedscope, t.name);
       const out = join(tmp, 'export');
-      for (const format of ['chrome', 'csv']) {
-        assert.equal(runNative('export', t.path, ['--format', format, '-o', out]).status, 0);
-        const text = (await trace.export(format)) + (format === 'csv' ? '' : '\n');
-        assert.ok(text === readFileSync(out, 'utf8'), `${t.name} export ${format} differs from native`);
+      for (const [format, ...args] of [['chrome'], ['csv'], ['csv', '--stack-text'], ['stacks-csv']]) {
+        assert.equal(runNative('export', t.path, ['--format', format, ...args, '-o', out]).status, 0);
+        const text = (await trace.export(format, { stackText: args.length > 0 })) + (format.endsWith('csv') ? '' : '\n');
+        assert.ok(text === readFileSync(out, 'utf8'), `${t.name} export ${format} ${args} differs from native`);
       }
     } finally {
       trace.close();

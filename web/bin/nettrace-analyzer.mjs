@@ -11,7 +11,7 @@
 //   nettrace-analyzer flame FILE [--event NAME] [--provider P] [--thread T] [--from MS] [--to MS]
 //                                [--inverted] [--by-thread] [--format json|folded|speedscope]
 //   nettrace-analyzer top FILE [-n 20] [same selection options]
-//   nettrace-analyzer export FILE --format speedscope|chrome|csv [-o OUT]
+//   nettrace-analyzer export FILE --format speedscope|chrome|csv|stacks-csv [--stack-text] [-o OUT]
 // FILE may be a path, an http(s) URL, or "-" for standard input.
 import { writeFileSync } from 'node:fs';
 import { basename } from 'node:path';
@@ -23,7 +23,7 @@ commands: summary, counts, events, histogram, flame, top, export
   histogram: --buckets N (100) --group-by none|provider|eventType, and the events filters
   flame/top: --event NAME (Thread/Sample) --provider P --thread T --from MS --to MS
              --inverted --by-thread; flame: --format json|folded|speedscope; top: -n N (20)
-  export:    --format speedscope|chrome|csv [-o OUT]
+  export:    --format speedscope|chrome|csv|stacks-csv [-o OUT]; csv: --stack-text (frames too)
 FILE: a path, an http(s) URL, or - for standard input`;
 
 function fail(message, code = 2) {
@@ -41,7 +41,7 @@ if (!commands.includes(command) || file === undefined) fail(`${command ? `unknow
 
 const numberFlags = { '--thread': 'thread', '--from': 'fromMs', '--to': 'toMs', '--limit': 'limit', '--offset': 'offset', '--buckets': 'buckets', '-n': 'n' };
 const stringFlags = { '--text': 'text', '--provider': 'provider', '--name': 'name', '--event': 'event', '--format': 'format', '-o': 'out', '--group-by': 'groupBy' };
-const boolFlags = { '--inverted': 'inverted', '--by-thread': 'groupByThread' };
+const boolFlags = { '--inverted': 'inverted', '--by-thread': 'groupByThread', '--stack-text': 'stackText' };
 const opts = {};
 for (let i = 0; i < rest.length; i++) {
   const flag = rest[i];
@@ -105,10 +105,11 @@ try {
       break;
     case 'export': {
       const format = opts.format;
-      if (!['speedscope', 'chrome', 'csv'].includes(format)) fail('export needs --format speedscope|chrome|csv');
+      if (!['speedscope', 'chrome', 'csv', 'stacks-csv'].includes(format)) fail('export needs --format speedscope|chrome|csv|stacks-csv');
+      if (opts.stackText && format !== 'csv') fail('--stack-text goes with --format csv');
       // As the native tool writes them: JSON formats end with a newline.
-      let text = await trace.export(format, { ...stackQuery(), name: profileName });
-      if (format !== 'csv') text += '\n';
+      let text = await trace.export(format, { ...stackQuery(), name: profileName, stackText: opts.stackText === true });
+      if (!format.endsWith('csv')) text += '\n';
       if (opts.out !== undefined) {
         writeFileSync(opts.out, text);
         process.stderr.write(`nettrace-analyzer: wrote ${opts.out}\n`);

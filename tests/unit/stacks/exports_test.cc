@@ -86,11 +86,69 @@ TEST_CASE("stacks: Chrome trace export is valid JSON with one event per trace ev
   }
 }
 
-TEST_CASE("stacks: CSV export has a header and one row per event", "[stacks]") {
-  auto session = test::LoadCorpus("pyroscope-net5-single-thread.nettrace");
+// The last field of a CSV line (quotes undone); our fields hold no line breaks.
+std::string LastCsvField(const std::string& line) {
+  if (line.empty() || line.back() != '"') return line.substr(line.rfind(',') + 1);
+  size_t open = line.size() - 1;
+  while (true) {
+    open = line.rfind('"', open - 1);
+    if (open == 0 || line[open - 1] == ',') break;
+    --open;  // a doubled quote inside the field
+  }
+  std::string field;
+  for (size_t i = open + 1; i + 1 < line.size(); ++i) {
+    field += line[i];
+    if (line[i] == '"') ++i;
+  }
+  return field;
+}
+
+std::vector<std::string> Lines(const std::string& text) {
+  std::vector<std::string> out;
+  for (size_t at = 0; at < text.size();) {
+    const size_t end = text.find('\n', at);
+    out.push_back(text.substr(at, end - at));
+    at = end + 1;
+  }
+  return out;
+}
+
+TEST_CASE("stacks: CSV export: one row per event with its stack id, the stacks once in their own CSV", "[stacks]") {
+  auto session = test::LoadCorpus("HeartRateMonitor.10068.nettrace");
   const std::string csv = session->ExportEventsCsv();
-  CHECK(csv.rfind("TimeMs,Provider,Event,ThreadId,Stack\n", 0) == 0);
-  CHECK(static_cast<size_t>(std::count(csv.begin(), csv.end(), '\n')) == session->model().store().size() + 1);
+  const std::vector<std::string> rows = Lines(csv);
+  REQUIRE(rows.size() == session->model().store().size() + 1);
+  CHECK(rows[0] == "TimeMs,Provider,Event,ThreadId,StackId");
+  // Stack text once per distinct stack, not per row: the CSV stays near the trace's size
+  // (every row repeating its frames made a 48 MB CSV of a 3.4 MB trace).
+  CHECK(csv.size() < 2 * test::ReadFile(test::DataPath("HeartRateMonitor.10068.nettrace")).size());
+
+  std::map<std::string, std::string> stackById;
+  const std::vector<std::string> stacks = Lines(session->ExportStacksCsv());
+  REQUIRE(stacks.size() > 100);
+  CHECK(stacks[0] == "StackId,Depth,Stack");
+  for (size_t i = 1; i < stacks.size(); ++i)
+    stackById[stacks[i].substr(0, stacks[i].find(','))] = LastCsvField(stacks[i]);
+  CHECK(stackById.size() == stacks.size() - 1);
+
+  // On request each row carries its stack's text as well: the same text the id names.
+  const std::vector<std::string> withText = Lines(session->ExportEventsCsv(/*stackText=*/true));
+  REQUIRE(withText.size() == rows.size());
+  CHECK(withText[0] == "TimeMs,Provider,Event,ThreadId,StackId,Stack");
+  size_t withStack = 0;
+  for (size_t i = 1; i < rows.size(); ++i) {
+    const std::string id = LastCsvField(rows[i]);
+    REQUIRE(withText[i].rfind(rows[i] + ",", 0) == 0);
+    const std::string text = LastCsvField(withText[i]);
+    if (id.empty()) {
+      CHECK(text.empty());
+      continue;
+    }
+    ++withStack;
+    REQUIRE(stackById.count(id) == 1);
+    CHECK(stackById[id] == text);
+  }
+  CHECK(withStack > 900);  // 921 samples and other events with stacks
 }
 
 // pyroscope's folded oracle (corpus MANIFEST "Other expected outputs"): frames with

@@ -69,6 +69,7 @@ const EXPORTS = {
   chrome: { ext: 'chrome.json', type: 'application/json' },
   folded: { ext: 'folded.txt', type: 'text/plain' },
   csv: { ext: 'csv', type: 'text/csv' },
+  'stacks-csv': { ext: 'stacks.csv', type: 'text/csv' },
 } as const;
 
 /** Event types first offered for stacks: CPU samples (sample profiler, Linux profilers). */

@@ -62,11 +62,13 @@ export interface StackQuery {
   weight?: 'auto' | 'count' | 'bytes';
 }
 
-export type ExportFormat = 'speedscope' | 'chrome' | 'csv' | 'folded';
+export type ExportFormat = 'speedscope' | 'chrome' | 'csv' | 'stacks-csv' | 'folded';
 
 /** The stacks to export (speedscope, folded) and the profile's name (speedscope; default "trace"). */
 export interface ExportOptions extends StackQuery {
   name?: string;
+  /** "csv": each row's stack frames as text too, not only its StackId. */
+  stackText?: boolean;
 }
 
 /** A trace read to the end (or, with keepPartial, to a fault). Holds engine memory until close(). */
@@ -108,7 +110,8 @@ export interface TraceHandle {
   sandwich(query: StackQuery, functionName: string): Promise<Sandwich>;
   /**
    * The trace in another tool's format, as text: "speedscope" (the stacks of `options`, one
-   * sampled profile per thread), "chrome" (every event, Chrome trace JSON), "csv" (every event),
+   * sampled profile per thread), "chrome" (every event, Chrome trace JSON), "csv" (every event
+   * with its call-stack id; `stackText` adds the frames), "stacks-csv" (each id's frames),
    * "folded" (the stacks of `options` as "a;b;c weight" lines).
    */
   export(format: ExportFormat, options?: ExportOptions): Promise<string>;

@@ -243,14 +243,16 @@ class InThreadTrace implements TraceHandle {
 
   async export(format: ExportFormat, options: ExportOptions = {}): Promise<string> {
     const session = this.live();
-    const { name = 'trace', ...query } = options;
+    const { name = 'trace', stackText = false, ...query } = options;
     switch (format) {
       case 'speedscope':
         return session.exportSpeedscope(query, name);
       case 'chrome':
         return session.exportChromeTrace();
       case 'csv':
-        return session.exportEventsCsv();
+        return session.exportEventsCsv(stackText);
+      case 'stacks-csv':
+        return session.exportStacksCsv();
       case 'folded':
         return session.foldedStacks(query);
       default:
