@@ -5,6 +5,7 @@
 
 #include "analysis/event_filter.h"
 #include "analysis/event_query.h"
+#include "base/saturating.h"
 
 namespace nettrace {
 
@@ -125,7 +126,7 @@ StackSelection SelectStacks(const StoreBuilder& model, const SymbolCollector& sy
     sel.threads.push_back(store.thread(row).value);
     sel.callStacks.push_back(cs);
     sel.weights.push_back(weight);
-    sel.totalWeight += weight;
+    sel.totalWeight = SatAdd(sel.totalWeight, weight);
   }
   return sel;
 }
@@ -134,15 +135,15 @@ CallTree::CallTree(uint32_t rootFrame) { nodes_.push_back({rootFrame, 0, 0, 0, 0
 
 void CallTree::Add(const uint32_t* frames, size_t n, uint64_t weight, uint64_t count) {
   uint32_t node = 0;
-  nodes_[0].inclusive += weight, nodes_[0].count += count;
+  nodes_[0].inclusive = SatAdd(nodes_[0].inclusive, weight), nodes_[0].count += count;
   for (size_t i = 0; i < n; ++i) {
     const uint64_t key = (uint64_t{node} << 32) | frames[i];
     auto [it, added] = children_.emplace(key, static_cast<uint32_t>(nodes_.size()));
     if (added) nodes_.push_back({frames[i], node, nodes_[node].depth + 1, 0, 0, 0});
     node = it->second;
-    nodes_[node].inclusive += weight, nodes_[node].count += count;
+    nodes_[node].inclusive = SatAdd(nodes_[node].inclusive, weight), nodes_[node].count += count;
   }
-  nodes_[node].exclusive += weight;
+  nodes_[node].exclusive = SatAdd(nodes_[node].exclusive, weight);
 }
 
 std::vector<std::vector<uint32_t>> CallTree::SortedChildren(const FrameTable& frames) const {
@@ -162,7 +163,7 @@ CallTree BuildCallTree(const StoreBuilder& model, const StackSelection& sel, Sta
   for (size_t i = 0; i < sel.size(); ++i) {
     const uint64_t key = (groupByThread ? uint64_t{sel.threads[i]} << 32 : 0) | sel.callStacks[i];
     auto& [w, c] = distinct[key];
-    w += sel.weights[i], ++c;
+    w = SatAdd(w, sel.weights[i]), ++c;
   }
   CallTree tree(resolver->frames().Intern("ROOT", FrameKind::kSynthetic));
   std::vector<uint32_t> path;

@@ -4,6 +4,7 @@
 #include <unordered_map>
 
 #include "base/json_writer.h"
+#include "base/saturating.h"
 
 namespace nettrace {
 
@@ -31,15 +32,15 @@ FlameGraph LayoutFlameGraph(const CallTree& tree, const FrameTable& frames, Weig
     g.parent.push_back(it.node == 0 ? 0 : it.parentOut);
     g.depth.push_back(n.depth);
     g.start.push_back(it.start);
-    g.end.push_back(it.start + n.inclusive);
-    g.self.push_back(n.exclusive);
+    g.end.push_back(SatAdd(it.start, n.inclusive));
+    g.self.push_back(std::min(n.exclusive, g.end.back() - it.start));  // clipped where saturated
     g.count.push_back(n.count);
     // Children sit flush left under their parent; its self weight is the gap on the right.
     uint64_t x = it.start;
     std::vector<Item> kids;
     for (uint32_t c : children[it.node]) {
       kids.push_back({c, out, x});
-      x += nodes[c].inclusive;
+      x = SatAdd(x, nodes[c].inclusive);
     }
     todo.insert(todo.end(), kids.rbegin(), kids.rend());  // leftmost child popped first
   }

@@ -4,6 +4,7 @@
 #include <map>
 
 #include "base/json_writer.h"
+#include "base/saturating.h"
 
 namespace nettrace {
 
@@ -13,7 +14,7 @@ std::map<uint32_t, std::pair<uint64_t, uint64_t>> Distinct(const StackSelection&
   std::map<uint32_t, std::pair<uint64_t, uint64_t>> out;
   for (size_t i = 0; i < sel.size(); ++i) {
     auto& [w, c] = out[sel.callStacks[i]];
-    w += sel.weights[i], ++c;
+    w = SatAdd(w, sel.weights[i]), ++c;
   }
   return out;
 }
@@ -26,12 +27,12 @@ std::vector<FunctionStat> TopFunctions(const StackSelection& sel, const StackRes
     if (cs == 0) continue;
     const auto [w, c] = wc;
     FunctionStat& leaf = byFrame[resolver.stacks().frame(cs)];
-    leaf.exclusive += w, leaf.exclusiveCount += c;
+    leaf.exclusive = SatAdd(leaf.exclusive, w), leaf.exclusiveCount += c;
     for (uint32_t s = cs; s != 0; s = resolver.stacks().parent(s)) {
       const uint32_t f = resolver.stacks().frame(s);
       if (seenIn[f] == cs) continue;
       seenIn[f] = cs;
-      byFrame[f].inclusive += w, byFrame[f].inclusiveCount += c;
+      byFrame[f].inclusive = SatAdd(byFrame[f].inclusive, w), byFrame[f].inclusiveCount += c;
     }
   }
   std::vector<FunctionStat> out;

@@ -2,6 +2,7 @@
 #include <map>
 #include <vector>
 
+#include "base/saturating.h"
 #include "export/exports.h"
 
 namespace nettrace {
@@ -9,8 +10,10 @@ namespace nettrace {
 std::string ExportFolded(const StoreBuilder& model, const StackSelection& sel, StackResolver* resolver,
                          bool groupByThread, bool inverted) {
   std::map<uint64_t, uint64_t> weights;  // (thread << 32 | call stack) → weight
-  for (size_t i = 0; i < sel.size(); ++i)
-    weights[(groupByThread ? uint64_t{sel.threads[i]} << 32 : 0) | sel.callStacks[i]] += sel.weights[i];
+  for (size_t i = 0; i < sel.size(); ++i) {
+    uint64_t& w = weights[(groupByThread ? uint64_t{sel.threads[i]} << 32 : 0) | sel.callStacks[i]];
+    w = SatAdd(w, sel.weights[i]);
+  }
   std::vector<std::string> lines;
   for (const auto& [key, weight] : weights) {
     std::vector<uint32_t> path = resolver->stacks().Frames(static_cast<uint32_t>(key));

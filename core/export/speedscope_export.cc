@@ -3,6 +3,7 @@
 #include <vector>
 
 #include "base/json_writer.h"
+#include "base/saturating.h"
 #include "export/exports.h"
 
 namespace nettrace {
@@ -24,7 +25,7 @@ std::string ExportSpeedscope(const StoreBuilder& model, const StackSelection& se
   w.Key("profiles").BeginArray();
   for (const auto& [thread, entries] : byThread) {
     uint64_t total = 0;
-    for (size_t i : entries) total += sel.weights[i];
+    for (size_t i : entries) total = SatAdd(total, sel.weights[i]);
     w.BeginObject();
     w.Key("type").String("sampled");
     w.Key("name").String(resolver->frames().name(ThreadFrame(model, resolver, thread)));

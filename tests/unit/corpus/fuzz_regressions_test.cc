@@ -7,10 +7,13 @@
 #include <limits>
 #include <string>
 
+#include "analysis/call_tree.h"
+#include "analysis/flame_graph.h"
 #include "analysis/utc_time.h"
 #include "convert/v6_converter.h"
 #include "format/trace_reader.h"
 #include "test_support.h"
+#include "trace_session.h"
 
 using namespace nettrace;
 
@@ -86,5 +89,30 @@ TEST_CASE("fuzz reproducers: what summary accepts converts to v6 and reads back 
     CHECK(back.events == original.events);
     CHECK(back.counts == original.counts);
     if (c.stat) CHECK_FALSE(HasStat(back.summary, c.stat));  // the converted file is a valid equivalent
+  }
+}
+
+TEST_CASE("fuzz reproducer: stack weights whose sum overflows uint64 saturate, layouts stay nested",
+          "[fuzz-regressions]") {
+  // Thread time over hostile gaps: each sample weighs up to UINT64_MAX ns, so the sums wrapped
+  // and flame-graph children came out of their parents.
+  const auto bytes = Regression("flame-weight-sum-overflow.nettrace");
+  TraceSession session;
+  if (session.PushChunk(bytes.data(), bytes.size()).ok()) (void)session.Finish();  // damaged: partial read
+  REQUIRE(session.eventCount() > 0);
+  for (WeightKind weight : {WeightKind::kThreadTime, WeightKind::kManagedThreadTime}) {
+    for (bool inverted : {false, true}) {
+      StackQuery q;
+      q.weight = weight, q.inverted = inverted, q.groupByThread = inverted;
+      const FlameGraph g = session.BuildFlameGraph(q);
+      REQUIRE(g.size() > 1);
+      CHECK(g.total == UINT64_MAX);
+      CHECK(g.end[0] == g.total);
+      for (size_t i = 1; i < g.size(); ++i) {
+        const uint32_t p = g.parent[i];
+        CHECK((g.start[p] <= g.start[i] && g.end[i] <= g.end[p]));
+        CHECK(g.self[i] <= g.end[i] - g.start[i]);
+      }
+    }
   }
 }
