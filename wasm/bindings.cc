@@ -166,7 +166,11 @@ nettrace::StackQuery ToStackQuery(const val& js) {
   if (has("groupByProcess")) q.groupByProcess = js["groupByProcess"].as<bool>();
   if (has("weight")) {
     const std::string w = js["weight"].as<std::string>();
-    q.weight = w == "count" ? nettrace::WeightKind::kCount : w == "bytes" ? nettrace::WeightKind::kBytes : nettrace::WeightKind::kAuto;
+    q.weight = w == "count"                 ? nettrace::WeightKind::kCount
+               : w == "bytes"               ? nettrace::WeightKind::kBytes
+               : w == "thread-time"         ? nettrace::WeightKind::kThreadTime
+               : w == "managed-thread-time" ? nettrace::WeightKind::kManagedThreadTime
+                                            : nettrace::WeightKind::kAuto;
   }
   return q;
 }

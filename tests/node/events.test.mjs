@@ -167,13 +167,21 @@ test('flame graph and top functions equal the native tool', { skip: !nativeHasFl
 
 test('the package bin prints what the native tool prints', () => {
   const bin = join(root, 'dist/bin/nettrace-analyzer.mjs');
-  const commands = [['summary'], ['counts'], ['events', '--limit', '40', '--offset', '5']];
-  if (nativeHasFlame) commands.push(['flame'], ['flame', '--inverted'], ['flame', '--format', 'folded'], ['flame', '--format', 'speedscope'], ['top', '-n', '7']);
+  const commands = [['summary'], ['summary', '--chunk-size', '4096'], ['counts', '--chunk-size', '7'], ['events', '--limit', '40', '--offset', '5'],
+    ['events', '--limit', '30', '--offset', '100', '--frames'], ['stack', '0'], ['stack', '250']];
+  if (nativeHasFlame) {
+    commands.push(['flame'], ['flame', '--inverted'], ['flame', '--format', 'folded'], ['flame', '--format', 'speedscope'], ['top', '-n', '7']);
+    // The options of the native tool's stack views, each through the npm CLI too.
+    for (const weight of ['count', 'bytes', 'thread-time', 'managed-thread-time'])
+      commands.push(['flame', '--format', 'folded', '--weight', weight], ['top', '-n', '5', '--weight', weight]);
+    commands.push(['flame', '--by-process', '--by-thread', '--format', 'folded'], ['top', '--by-process', '-n', '3']);
+  }
   for (const t of complete.slice(0, 3)) {
     for (const args of commands) {
       const r = spawnSync(process.execPath, [bin, args[0], t.path, ...args.slice(1)], { maxBuffer: 1 << 28 });
-      assert.equal(r.status, 0, r.stderr.toString());
-      assert.equal(r.stdout.toString('utf8'), runNative(args[0], t.path, args.slice(1)).stdout.toString('utf8'), `${t.name} ${args}`);
+      const native = runNative(args[0], t.path, args.slice(1));
+      assert.equal(r.status, native.status, `${t.name} ${args}: ${r.stderr}`);
+      assert.equal(r.stdout.toString('utf8'), native.stdout.toString('utf8'), `${t.name} ${args}`);
     }
   }
   const bad = spawnSync(process.execPath, [bin, 'summary', join(root, 'no-such.nettrace')]);

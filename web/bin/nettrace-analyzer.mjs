@@ -6,23 +6,33 @@
 //   nettrace-analyzer summary FILE                 trace summary as JSON
 //   nettrace-analyzer counts FILE                  per-type counts, TraceEvent's baseline form
 //   nettrace-analyzer events FILE [--provider P] [--name N] [--thread T] [--from MS] [--to MS]
-//                                 [--limit N] [--offset N] [--text STR]   events in time order, JSON lines
+//                                 [--limit N] [--offset N] [--text STR] [--frames]   events in time
+//                                 order, JSON lines; --frames: each event's stack as named frames
+//   nettrace-analyzer stack FILE ROW               one event's stack as named frames, leaf first
 //   nettrace-analyzer histogram FILE [--buckets N] [--group-by none|provider|eventType] [filters]
 //   nettrace-analyzer flame FILE [--event NAME] [--provider P] [--thread T] [--from MS] [--to MS]
-//                                [--inverted] [--by-thread] [--format json|folded|speedscope]
+//                                [--inverted] [--by-thread] [--process PID] [--by-process]
+//                                [--weight count|bytes|thread-time|managed-thread-time]
+//                                [--format json|folded|speedscope]
 //   nettrace-analyzer top FILE [-n 20] [same selection options]
 //   nettrace-analyzer export FILE --format speedscope|chrome|csv|stacks-csv [--stack-text] [-o OUT]
+// Every command takes --chunk-size BYTES (how much is read at a time; the output is the same).
 // FILE may be a path, an http(s) URL, or "-" for standard input.
 import { writeFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { openTrace, NetTraceError } from '../index.js';
 
 const USAGE = `usage: nettrace-analyzer <command> FILE [options]
-commands: summary, counts, events, histogram, flame, top, export
+commands: summary, counts, events, stack, histogram, flame, top, export
   events:    --provider P --name N --thread T --from MS --to MS --limit N (100) --offset N --text STR
+             --frames (each event's stack, leaf first)
+  stack:     FILE ROW (an event's index): its stack as named frames, leaf first
   histogram: --buckets N (100) --group-by none|provider|eventType, and the events filters
   flame/top: --event NAME (Thread/Sample) --provider P --thread T --from MS --to MS
-             --inverted --by-thread; flame: --format json|folded|speedscope; top: -n N (20)
+             --inverted --by-thread --process PID --by-process
+             --weight count|bytes|thread-time|managed-thread-time
+             flame: --format json|folded|speedscope; top: -n N (20)
+  all:       --chunk-size BYTES (1 MiB)
   export:    --format speedscope|chrome|csv|stacks-csv [-o OUT]; csv: --stack-text (frames too)
 FILE: a path, an http(s) URL, or - for standard input`;
 
@@ -36,13 +46,19 @@ if (command === '--help' || command === '-h') {
   console.log(USAGE);
   process.exit(0);
 }
-const commands = ['summary', 'counts', 'events', 'histogram', 'flame', 'top', 'export'];
+const commands = ['summary', 'counts', 'events', 'stack', 'histogram', 'flame', 'top', 'export'];
 if (!commands.includes(command) || file === undefined) fail(`${command ? `unknown command '${command}'\n` : ''}${USAGE}`);
 
-const numberFlags = { '--thread': 'thread', '--from': 'fromMs', '--to': 'toMs', '--limit': 'limit', '--offset': 'offset', '--buckets': 'buckets', '-n': 'n' };
-const stringFlags = { '--text': 'text', '--provider': 'provider', '--name': 'name', '--event': 'event', '--format': 'format', '-o': 'out', '--group-by': 'groupBy' };
-const boolFlags = { '--inverted': 'inverted', '--by-thread': 'groupByThread', '--stack-text': 'stackText' };
+const numberFlags = {
+  '--thread': 'thread', '--from': 'fromMs', '--to': 'toMs', '--limit': 'limit', '--offset': 'offset', '--buckets': 'buckets', '-n': 'n',
+  '--process': 'process', '--chunk-size': 'chunkSize',
+};
+const stringFlags = { '--text': 'text', '--provider': 'provider', '--name': 'name', '--event': 'event', '--format': 'format', '-o': 'out', '--group-by': 'groupBy', '--weight': 'weight' };
+const boolFlags = { '--inverted': 'inverted', '--by-thread': 'groupByThread', '--by-process': 'groupByProcess', '--stack-text': 'stackText', '--frames': 'frames' };
 const opts = {};
+// stack FILE ROW: the row is a positional argument, as in the native tool.
+const positional = command === 'stack' ? rest.shift() : undefined;
+if (command === 'stack' && !/^\d+$/.test(positional ?? '')) fail('stack needs FILE ROW (an event index)');
 for (let i = 0; i < rest.length; i++) {
   const flag = rest[i];
   if (flag in boolFlags) opts[boolFlags[flag]] = true;
@@ -55,13 +71,17 @@ for (let i = 0; i < rest.length; i++) {
 }
 const pick = (...keys) => Object.fromEntries(keys.filter((k) => opts[k] !== undefined).map((k) => [k, opts[k]]));
 const profileName = file === '-' ? 'stdin' : basename(file);
-const stackQuery = () => pick('event', 'provider', 'thread', 'fromMs', 'toMs', 'inverted', 'groupByThread');
+const WEIGHTS = ['count', 'bytes', 'thread-time', 'managed-thread-time'];
+if (opts.weight !== undefined && !WEIGHTS.includes(opts.weight)) fail('--weight takes count, bytes, thread-time or managed-thread-time');
+if (opts.chunkSize !== undefined && !(Number.isInteger(opts.chunkSize) && opts.chunkSize >= 1 && opts.chunkSize <= 2 ** 30))
+  fail('--chunk-size takes a number of bytes from 1 to 1073741824');
+const stackQuery = () => pick('event', 'provider', 'thread', 'fromMs', 'toMs', 'inverted', 'groupByThread', 'process', 'groupByProcess', 'weight');
 
 let trace;
 try {
   // keepPartial: like the native tool, a damaged trace still answers every command with what
   // was read before the fault (stdout), then the error (stderr) and exit status 1.
-  trace = await openTrace(file === '-' ? process.stdin : file, { worker: false, keepPartial: true });
+  trace = await openTrace(file === '-' ? process.stdin : file, { worker: false, keepPartial: true, ...pick('chunkSize') });
 } catch (e) {
   if (!(e instanceof NetTraceError)) throw e;
   if (command === 'summary' && e.partial) process.stdout.write(JSON.stringify(e.partial) + '\n');
@@ -78,7 +98,19 @@ try {
       break;
     case 'events': {
       const page = await trace.events(pick('provider', 'name', 'thread', 'fromMs', 'toMs', 'offset', 'limit', 'text'));
-      out = page.json.map((line) => line + '\n').join('');
+      const lines = [];
+      for (let i = 0; i < page.json.length; i++) {
+        const json = page.json[i];
+        // As the native tool: the stack goes in as the object's last member.
+        lines.push(opts.frames ? `${json.slice(0, -1)},"frames":${JSON.stringify(await trace.eventStack(page.rows[i]))}}\n` : json + '\n');
+      }
+      out = lines.join('');
+      break;
+    }
+    case 'stack': {
+      const index = Number(positional);
+      if (index >= trace.summary().eventCount) fail(`no event with index ${index}`);
+      out = JSON.stringify({ index, frames: await trace.eventStack(index) }) + '\n';
       break;
     }
     case 'histogram': {

@@ -58,8 +58,12 @@ export interface StackQuery {
   process?: number;
   /** A "Process name (pid)" frame above each process's stacks. */
   groupByProcess?: boolean;
-  /** "auto": bytes for GC/AllocationTick, the Value of Universal cpu/cswitch events, else one per event. */
-  weight?: 'auto' | 'count' | 'bytes';
+  /**
+   * "auto": bytes for GC/AllocationTick, the Value of Universal cpu/cswitch events, else one per
+   * event; "thread-time": ns since the thread's previous sample; "managed-thread-time": the same,
+   * not counting time after a sample outside managed code (as the native `--weight`).
+   */
+  weight?: 'auto' | 'count' | 'bytes' | 'thread-time' | 'managed-thread-time';
 }
 
 export type ExportFormat = 'speedscope' | 'chrome' | 'csv' | 'stacks-csv' | 'folded';
