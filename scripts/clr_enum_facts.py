@@ -23,6 +23,8 @@ The TraceEvent facts were read (not copied) from microsoft/perfview@f3ec1b38:
   [TE-PE] src/TraceEvent/Parsers/ClrPrivateTraceEventParser.cs, its enums (NGenBind,
           ModuleRangeType, ModuleRangeIBCType, ModuleRangeSectionType).
   [TE-S]  src/TraceEvent/EventPipe/SampleProfilerTraceEventParser.cs, enum ClrThreadSampleType.
+  [TE-T]  src/TraceEvent/Parsers/TplTraceEventParser.cs, enum TaskWaitBehavior and
+          TaskWaitSendArgs.Behavior.
 Python 3 standard library only.
 """
 
@@ -64,6 +66,11 @@ MEMBER_CHANGES = {
 # Enums for fields the manifest gives no map: name -> (flags, underlying, [(value, name)]).
 TE_ONLY_ENUMS = {
     "ClrThreadSampleType": (False, "int", [(0, "Error"), (1, "External"), (2, "Managed")]),  # [TE-S]
+    # [TE-E] enum BucketKind, for GCFitBucketInfo (the manifest's GCBucketKindMap is newer
+    # than ours).
+    "BucketKind": (False, "int", [(0, "LargestFreeListItems"), (1, "PlugsInCondemned")]),
+    # [TE-T] enum TaskWaitBehavior (UNATTACHED).
+    "TaskWaitBehavior": (False, "int", [(1, "Synchronous"), (2, "Asynchronous")]),
     "GCGlobalMechanisms": (True, "int", [  # [TE-E] enum GCGlobalMechanisms, [Flags]
         (0x0, "None"), (0x1, "Concurrent"), (0x2, "Compaction"), (0x4, "Promotion"),
         (0x8, "Demotion"), (0x10, "CardBundles")]),
@@ -110,8 +117,14 @@ FIELD_ENUMS = {
     ("kPrivate", 5, "Reason"): "GCReason", ("kPrivate", 5, "GlobalMechanisms"): "GCGlobalMechanisms",
     ("kPrivate", 188, "ReasonCode"): "NGenBind",
     ("kRundown", 10, "BitSettings"): "GCSettingsFlags",
+    ("kRuntime", 209, "BucketKind"): "BucketKind",
     ("kSampleProfiler", 0, "Type"): "ClrThreadSampleType",
 }
+
+# Enums of fields outside the CLR table, emitted for the decoder to attach by name
+# (clr::FindEnum): TraceEvent's TPL parser returns TplEventSource's TaskWait/Send Behavior
+# as TaskWaitBehavior [TE-T], where the event's metadata says Int32.
+UNATTACHED = ["TaskWaitBehavior"]
 
 # Fields with a manifest map that TraceEvent returns as int [TE-E]: ThreadCreatedTraceData.Flags
 # (runtime 85, rundown 159), GCMarkWithTypeTraceData.Type (runtime 202).
@@ -212,6 +225,10 @@ class EnumResolver:
         self.used[enum_name] = {"name": enum_name, "map": map_name, "flags": flags, "size": size,
                                 "signed": signed, "members": ordered, "read": read}
         return enum_name
+
+    def use_unattached(self):
+        for name in UNATTACHED:
+            self._use(name, None)
 
     def check_all_used(self):
         unused = [k for k in list(FIELD_ENUMS) + sorted(FIELD_NOT_ENUM) if k not in self.hits]

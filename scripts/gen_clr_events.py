@@ -15,9 +15,12 @@ Naming, in order:
      per-event corrections (TE_OVERRIDES) where TraceEvent's template differs.
   3. Events TraceEvent has no template for are named by their task alone (TE_NO_TEMPLATE;
      objver4 baseline: runtime ids 200/201 count as "GC").
-  4. A few events are missing from this manifest: SUPPLEMENT_EVENTS (with layouts) and
-     TE_NAME_ONLY (TraceEvent templates whose layout we do not know). The SampleProfiler's
-     Thread/Sample is one of them: not a manifest provider, but TraceEvent decodes it.
+  4. Events, versions and layouts missing from this manifest (it predates .NET 9/10) come
+     from clr_newer_events.py, which cites its sources: SUPPLEMENT_EVENTS (with layouts; a
+     few REPLACES a manifest entry), TE_NAME_ONLY (TraceEvent templates whose layout we do
+     not know) and GC_DYNAMIC_EVENTS (the GC's dynamic events TraceEvent names by their
+     Name field; FindGcDynamicEvent). The SampleProfiler's Thread/Sample is a supplement:
+     not a manifest provider, but TraceEvent decodes it.
 Fields TraceEvent returns as enums name their enum; clr_enum_facts.py says which and how.
 
 The TraceEvent facts below were read (not copied) from these files:
@@ -30,7 +33,9 @@ The TraceEvent facts below were read (not copied) from these files:
   [TE-S]  SampleProfilerTraceEventParser.cs, microsoft/perfview@f3ec1b38.
   [BASE]  TraceEvent's baselines in tests/data/*.baseline.txt.
   [MAN+]  A newer ClrEtwAll.man (leculver/runtime@91d3147c, a dotnet/runtime fork), for
-          events this manifest lacks.
+          events this manifest lacks; clr_newer_events.py lists its further sources ([MAN9]
+          dotnet/runtime@68813511's manifest, [TE-N] microsoft/perfview@f3ec1b38's
+          ClrTraceEventParser.cs, [NET10] the .NET 10 traces).
 
 Usage:
   scripts/gen_clr_events.py [MANIFEST]          regenerate the two files
@@ -47,6 +52,8 @@ import sys
 import xml.etree.ElementTree as ET
 
 import clr_enum_facts
+from clr_newer_events import (GC_DYNAMIC_EVENTS, GC_DYNAMIC_OPCODE, GC_DYNAMIC_TASK, REPLACES,
+                              SUPPLEMENT_EVENTS, TE_NAME_ONLY)
 
 REPO_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # The manifest as taken from dotnet/runtime, gzip'd (origin in docs/README.md).
@@ -103,9 +110,6 @@ GC_PREFIX_RULE_TASK = "GC"
 TE_OVERRIDES = {
     # GCDynamicTraceData rewrites the name of a raw dynamic event to "GC/DynamicData" [TE-G].
     ("kRuntime", 39): (None, "DynamicData"),
-    # TraceEvent's template for id 58 is YieldProcessorMeasurement (task 37, opcode Info);
-    # this manifest still describes .NET 5's InitializeYieldProcessorNormalized there [TE-R].
-    ("kRuntime", 58): ("YieldProcessorMeasurement", ""),
     # Manifest message "DCEndCompleteV2"; TraceEvent says DCStopCompleteV2 [TE-R].
     ("kRuntime", 136): (None, "DCStopCompleteV2"),
     # The manifest reuses the MethodLoad opcode (33, "Load") for these two [TE-R][BASE].
@@ -149,57 +153,6 @@ TE_NO_TEMPLATE = {
     "kPrivate": {26, 197},
     "kStress": set(),
 }
-
-# Events this manifest lacks, with layouts. Tuple: (provider, id, version, opcode value,
-# level, keywords, task, opcode name, symbol, [(field name, inType, outType)]).
-SUPPLEMENT_EVENTS = [
-    # Rundown 10, GCSettingsRundown: event value 10, task CLRGCRundown (40), opcode
-    # GCSettingsRundown (10), level Informational, no keywords, template GCSettingsRundown
-    # [MAN+]. TraceEvent: GCSettingsRundownTemplate, task "GC", opcode "SettingsRundown" [TE-R].
-    ("kRundown", 10, 0, 10, 4, 0, "GC", "SettingsRundown", "GCSettingsRundown", [
-        ("HardLimit", "win:UInt64", None), ("LOHThreshold", "win:UInt64", None),
-        ("PhysicalMemoryConfig", "win:UInt64", None), ("Gen0MinBudgetConfig", "win:UInt64", None),
-        ("Gen0MaxBudgetConfig", "win:UInt64", None), ("HighMemPercentConfig", "win:UInt32", None),
-        ("BitSettings", "win:UInt32", None), ("ClrInstanceID", "win:UInt16", None)]),
-    # Rundown 300, ExecutionCheckpointDCEnd: task ExecutionCheckpointRundown (35), opcode
-    # ExecutionCheckpointDCEnd (11), level Informational, template ExecutionCheckpointRundown
-    # = ClrInstanceID, Name, Timestamp [MAN+]. The executioncheckpoints trace agrees: each
-    # payload is 34 bytes = UInt16 + "RuntimeInit\0" in UTF-16 + Int64, metadata version 0,
-    # level 4, keywords 0. Name [BASE] and template [TE-R]:
-    # ExecutionCheckpointRundown/ExecutionCheckpointDCEnd.
-    ("kRundown", 300, 0, 11, 4, 0, "ExecutionCheckpointRundown", "ExecutionCheckpointDCEnd",
-     "ExecutionCheckpointDCEnd", [
-        ("ClrInstanceID", "win:UInt16", None), ("Name", "win:UnicodeString", None),
-        ("Timestamp", "win:Int64", None)]),
-    # Microsoft-DotNETCore-SampleProfiler event 0: id 0, version 0, keywords 0, level
-    # Informational (dotnet/runtime src/native/eventpipe/ep-sample-profiler.c,
-    # ep_sample_profiler_init); payload one 32-bit sample type, which TraceEvent reads with
-    # GetInt32At(0) as ClrThreadSampleType [TE-S]. TraceEvent's template: task "Thread",
-    # opcode 1 "Sample" [TE-S]. No manifest symbol: named after TraceEvent's ThreadSample.
-    ("kSampleProfiler", 0, 0, 1, 4, 0, "Thread", "Sample", "ThreadSample", [
-        ("Type", "win:UInt32", None)]),
-]
-
-# TraceEvent templates for ids absent from this manifest whose layout we do not hold: the
-# name is still TraceEvent's, the entry has layoutKnown = false and no fields.
-# (provider, id, opcode value, task, opcode name).
-TE_NAME_ONLY = [
-    ("kRuntime", 34, 37, "GC", "PinPlugAtGCTime"),             # [TE-R]; moved to private 199
-    ("kRuntime", 59, 0, "ThreadPoolMinMaxThreads", ""),        # [TE-R]
-    ("kRuntime", 90, 11, "Contention", "LockCreated"),         # [TE-R]
-    ("kRuntime", 208, 208, "GC", "LOHCompact"),                # [TE-R]
-    ("kRuntime", 209, 209, "GC", "FitBucketInfo"),             # [TE-R]
-    ("kRuntime", 300, 11, "ExecutionCheckpoint", "ExecutionCheckpoint"),  # [TE-R]
-    ("kRundown", 188, 1, "CodeSymbolsRundown", "Start"),       # [TE-R]
-    ("kPrivate", 198, 44, "GC", "PinObjectAtGCTime"),          # [TE-P]
-    # Thread-pool events the private provider carried before they moved to the runtime [TE-P].
-    ("kPrivate", 300, 1, "ThreadPoolWorkingThreadCount", "Start"),
-    ("kPrivate", 301, 11, "ThreadPool", "Enqueue"),
-    ("kPrivate", 302, 12, "ThreadPool", "Dequeue"),
-    ("kPrivate", 303, 13, "ThreadPool", "IOEnqueue"),
-    ("kPrivate", 304, 14, "ThreadPool", "IODequeue"),
-    ("kPrivate", 305, 15, "ThreadPool", "IOPack"),
-]
 
 # ---------------------------------------------------------------------------------------
 
@@ -300,6 +253,33 @@ def assign_enums(flat, prov, eid, resolver, has_template):
     return flat
 
 
+def supplement_fields(spec, depth=0):
+    """A clr_newer_events field list flattened as parse_fields does: each struct followed by
+    its members, count references by name."""
+    flat = []
+
+    def add(field, nested):
+        if field[1] == "struct":
+            name, _, count_ref, members = field
+            entry = {"name": name, "kind": "kStruct", "hex": False, "countRef": count_ref,
+                     "members": [], "map": None, "nested": nested}
+            flat.append(entry)
+            index = len(flat) - 1
+            for m in members:
+                entry["members"].append(add(m, True))
+            entry["first"] = index + 1
+            return index
+        name, in_type, out_type = field[:3]
+        kind = IN_TYPES[in_type]
+        flat.append({"name": name, "kind": kind, "hex": kind == "kPointer" or out_type in HEX_OUT_TYPES,
+                     "countRef": None, "map": field[3] if len(field) > 3 else None, "nested": nested})
+        return len(flat) - 1
+
+    for field in spec:
+        add(field, False)
+    return flat, len(spec)
+
+
 def te_opcode_name(task_message, opcode_message):
     if task_message == GC_PREFIX_RULE_TASK and re.match(r"GC[A-Z]", opcode_message):
         return opcode_message[2:]
@@ -309,6 +289,7 @@ def te_opcode_name(task_message, opcode_message):
 def build_events(root, message, resolver):
     events = []
     manifest_ids = set()
+    manifest_versions = set()
     for prov_el in root.iter(NS + "provider"):
         prov = PROVIDERS.get(prov_el.get("name"))
         if prov is None:
@@ -323,6 +304,12 @@ def build_events(root, message, resolver):
         for e in prov_el.iter(NS + "event"):
             eid, ver = int(e.get("value")), int(e.get("version", "0"))
             manifest_ids.add((prov, eid))
+            manifest_versions.add((prov, eid, ver))
+            if (prov, eid, ver) in REPLACES:
+                if REPLACES[(prov, eid, ver)] != e.get("symbol"):
+                    raise GenError("REPLACES %s %d v%d: the manifest has %s there now" % (
+                        prov, eid, ver, e.get("symbol")))
+                continue
             task_msg, task_ops = tasks.get(e.get("task"), ("", {}))
             op = e.get("opcode")
             if op is None:
@@ -360,15 +347,17 @@ def build_events(root, message, resolver):
     for (prov, eid) in list(TE_OVERRIDES) + [(p, i) for p, s in TE_NO_TEMPLATE.items() for i in s]:
         if (prov, eid) not in manifest_ids:
             raise GenError("override for %s %d: event not in the manifest" % (prov, eid))
+    for key in REPLACES:
+        if key not in manifest_versions:
+            raise GenError("REPLACES %s %d v%d: not in the manifest" % key)
     for (prov, eid, ver, op, level, kw, task, op_name, symbol, spec) in SUPPLEMENT_EVENTS:
-        if (prov, eid) in manifest_ids:
-            raise GenError("supplement %s %d is now in the manifest: drop it" % (prov, eid))
-        flat = [{"name": n, "kind": IN_TYPES[t], "hex": t == "win:Pointer" or o in HEX_OUT_TYPES,
-                 "countRef": None, "map": None, "nested": False} for (n, t, o) in spec]
+        if (prov, eid, ver) in manifest_versions and (prov, eid, ver) not in REPLACES:
+            raise GenError("supplement %s %d v%d is now in the manifest: drop it" % (prov, eid, ver))
+        flat, top = supplement_fields(spec)
         assign_enums(flat, prov, eid, resolver, True)
         events.append({"prov": prov, "id": eid, "ver": ver, "opcode": op, "level": level,
                        "kw": kw, "task": task, "opname": op_name, "symbol": symbol,
-                       "fields": resolve_counts(flat, symbol), "top": len(flat), "known": True})
+                       "fields": resolve_counts(flat, symbol), "top": top, "known": True})
         manifest_ids.add((prov, eid))
     for (prov, eid, op, task, op_name) in TE_NAME_ONLY:
         if (prov, eid) in manifest_ids:
@@ -390,6 +379,19 @@ def build_events(root, message, resolver):
         if (a["prov"], a["id"], a["ver"]) == (b["prov"], b["id"], b["ver"]):
             raise GenError("duplicate event %s %d v%d" % (a["prov"], a["id"], a["ver"]))
     return events
+
+
+def build_gc_dynamic(resolver):
+    """TraceEvent's GC dynamic-event templates: Data's fields, named after Name."""
+    out = []
+    for (name, te_id, spec) in GC_DYNAMIC_EVENTS:
+        flat, top = supplement_fields(spec)
+        assign_enums(flat, "kRuntime", te_id, resolver, True)
+        out.append({"prov": "kRuntime", "id": te_id, "ver": 0, "opcode": GC_DYNAMIC_OPCODE,
+                    "level": 0, "kw": 0, "task": GC_DYNAMIC_TASK, "opname": name,
+                    "name": GC_DYNAMIC_TASK + "/" + name, "symbol": name,
+                    "fields": resolve_counts(flat, name), "top": top, "known": True})
+    return out
 
 
 def c_str(s):
@@ -490,6 +492,12 @@ const EventInfo* FindEvent(Provider provider, uint32_t id, uint32_t version);
 // All entries, sorted by (provider, id, version), for tests and tools.
 const EventInfo* AllEvents(size_t* count);
 
+// The GC's dynamic events: the runtime writes each as GCDynamicEvent (runtime id 39: Name,
+// DataSize, Data, ClrInstanceID); TraceEvent renames the event after Name and shows the
+// fields of Data. The template for a Name (ASCII case ignored, as TraceEvent does), whose id
+// is TraceEvent's for it and whose fields are Data's; nullptr when TraceEvent has none.
+const EventInfo* FindGcDynamicEvent(std::string_view name);
+
 // The enums fields refer to, sorted by name; FindEnum: by TraceEvent's type name, or nullptr.
 const EnumInfo* AllEnums(size_t* count);
 const EnumInfo* FindEnum(std::string_view name);
@@ -562,6 +570,12 @@ const EventInfo* AllEvents(size_t* count) {
   return kEvents;
 }
 
+const EventInfo* FindGcDynamicEvent(std::string_view name) {
+  for (const EventInfo& e : kGcDynamicEvents)
+    if (EqualsIgnoreCase(name, e.opcodeName)) return &e;
+  return nullptr;
+}
+
 const EnumInfo* AllEnums(size_t* count) {
   if (count) *count = kEnumCount;
   return kEnums;
@@ -599,12 +613,12 @@ def render_enums(enums):
     return lines, index
 
 
-def render(events, enums, sha):
+def render(events, dynamic, enums, sha):
     enum_lines, enum_index = render_enums(enums)
     arrays = {}  # field tuple -> array name
     array_lines = ["", "// Field lists, shared by every event version with the same layout.",
                    "// {name, kind, hex, countField, fixedCount, firstChild, childCount, enumType}"]
-    for ev in events:
+    for ev in events + dynamic:
         key = tuple(ev["fields"])
         if not key or key in arrays:
             continue
@@ -616,21 +630,28 @@ def render(events, enums, sha):
                 c_str(fname), kind, "true" if hexed else "false", cf, fixed, first, children,
                 "&kEnums[%d]" % enum_index[enum] if enum else "nullptr") + ("  // " + enum if enum else ""))
         array_lines.append("};")
-    event_lines = ["", "// Sorted by (provider, id, version): FindEvent binary-searches it.",
-                   "constexpr EventInfo kEvents[] = {"]
-    for ev in events:
-        key = tuple(ev["fields"])
-        event_lines.append("    {P::%s, %d, %d, %d, %d, 0x%x, %s, %s, %s, %s, %s, %d, %d, %s}," % (
-            ev["prov"], ev["id"], ev["ver"], ev["opcode"], ev["level"], ev["kw"],
-            c_str(ev["task"]), c_str(ev["opname"]), c_str(ev["name"]), c_str(ev["symbol"]),
-            arrays[key] if key else "nullptr", len(key), ev["top"],
-            "true" if ev["known"] else "false"))
-    event_lines.append("};")
+    event_lines = []
+    for title, table, rows in (
+            ("// Sorted by (provider, id, version): FindEvent binary-searches it.", "kEvents", events),
+            ("// GC dynamic events by Name (FindGcDynamicEvent): TraceEvent's ids and Data's fields.",
+             "kGcDynamicEvents", dynamic)):
+        event_lines += ["", title, "constexpr EventInfo %s[] = {" % table]
+        event_lines += [event_row(ev, arrays) for ev in rows]
+        event_lines.append("};")
     total_fields = sum(len(k) for k in arrays)
     cc = (CC_PROLOGUE.format(sha=sha, events=len(events), arrays=len(arrays), fields=total_fields,
                              enums=len(enums))
           + "\n".join(enum_lines + array_lines + event_lines) + "\n\n" + CC_EPILOGUE)
     return HEADER_TEXT.format(sha=sha), cc
+
+
+def event_row(ev, arrays):
+    key = tuple(ev["fields"])
+    return ("    {P::%s, %d, %d, %d, %d, 0x%x, %s, %s, %s, %s, %s, %d, %d, %s}," % (
+            ev["prov"], ev["id"], ev["ver"], ev["opcode"], ev["level"], ev["kw"],
+            c_str(ev["task"]), c_str(ev["opname"]), c_str(ev["name"]), c_str(ev["symbol"]),
+            arrays[key] if key else "nullptr", len(key), ev["top"],
+            "true" if ev["known"] else "false"))
 
 
 def main():
@@ -643,11 +664,13 @@ def main():
         raw, root, message = load_manifest(args.manifest)
         resolver = clr_enum_facts.EnumResolver(clr_enum_facts.load_maps(root, message))
         events = build_events(root, message, resolver)
+        dynamic = build_gc_dynamic(resolver)
+        resolver.use_unattached()
         resolver.check_all_used()
     except (OSError, ET.ParseError, GenError, clr_enum_facts.EnumError) as e:
         print("gen_clr_events: %s" % e, file=sys.stderr)
         return 2
-    h, cc = render(events, resolver.enums(), hashlib.sha256(raw).hexdigest())
+    h, cc = render(events, dynamic, resolver.enums(), hashlib.sha256(raw).hexdigest())
     outputs = [(OUT_H, h), (OUT_CC, cc)]
     if args.check:
         stale = []

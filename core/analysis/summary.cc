@@ -25,8 +25,8 @@ Status SummaryBuilder::OnBlock(const BlockInfo& block) {
   return Status::Ok();
 }
 
-uint32_t SummaryBuilder::TypeFor(const EventMetadata& m, const LabelOverrides& o) {
-  std::string name = EventDisplayName(m, o);
+uint32_t SummaryBuilder::TypeFor(const EventMetadata& m, const LabelOverrides& o, std::optional<std::string> rename) {
+  std::string name = rename ? std::move(*rename) : EventDisplayName(m, o);
   auto key = std::make_pair(m.providerName, name);
   if (auto it = typeIndex_.find(key); it != typeIndex_.end()) return it->second;
   const uint32_t index = static_cast<uint32_t>(types_.size());
@@ -107,6 +107,10 @@ Status SummaryBuilder::OnEvent(const EventRecord& e) {
   if (e.labelListId != 0) {
     if (auto o = regionOverrides_.find(e.labelListId); o != regionOverrides_.end())
       typeIndex = TypeFor(metadata_.at(e.metadataId), o->second);
+  }
+  if (types_[typeIndex].knownProvider == KnownProvider::kClrRuntime && types_[typeIndex].eventId == 39) {
+    const EventMetadata& m = metadata_.at(e.metadataId);
+    if (std::optional<std::string> name = GcDynamicEventName(m, e.payload)) typeIndex = TypeFor(m, {}, *name);
   }
   EventTypeSummary& type = types_[typeIndex];
   ++type.count;

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <set>
 #include <unordered_set>
 #include <string>
@@ -70,7 +71,8 @@ class SummaryBuilder final : public RecordSink {
 
  private:
   ThreadSummary& Thread(uint64_t key);
-  uint32_t TypeFor(const EventMetadata& m, const LabelOverrides& overrides);
+  // `rename`: a name of its own (GcDynamicEventName) rather than the metadata's.
+  uint32_t TypeFor(const EventMetadata& m, const LabelOverrides& overrides, std::optional<std::string> rename = {});
 
   Stats* stats_;
   DropTracker drops_;

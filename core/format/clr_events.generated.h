@@ -91,6 +91,12 @@ const EventInfo* FindEvent(Provider provider, uint32_t id, uint32_t version);
 // All entries, sorted by (provider, id, version), for tests and tools.
 const EventInfo* AllEvents(size_t* count);
 
+// The GC's dynamic events: the runtime writes each as GCDynamicEvent (runtime id 39: Name,
+// DataSize, Data, ClrInstanceID); TraceEvent renames the event after Name and shows the
+// fields of Data. The template for a Name (ASCII case ignored, as TraceEvent does), whose id
+// is TraceEvent's for it and whose fields are Data's; nullptr when TraceEvent has none.
+const EventInfo* FindGcDynamicEvent(std::string_view name);
+
 // The enums fields refer to, sorted by name; FindEnum: by TraceEvent's type name, or nullptr.
 const EnumInfo* AllEnums(size_t* count);
 const EnumInfo* FindEnum(std::string_view name);

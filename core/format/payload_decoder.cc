@@ -51,6 +51,8 @@ void Finish(DecodedPayload* d, const payload::DecodeState& s, const ByteCursor& 
     d->dateTimeEncoding = s.dateTimeWidth == 16 ? DateTimeEncoding::kSystemTime : DateTimeEncoding::kFileTime;
 }
 
+constexpr uint32_t kGcDynamicEventId = 39;  // GCDynamicEvent
+
 DecodedPayload DecodeByMetadata(const EventMetadata& m, std::span<const uint8_t> payload, uint8_t dateTimeWidth) {
   DecodedPayload d;
   d.schema = PayloadSchema::kMetadata;
@@ -86,6 +88,45 @@ DecodedPayload WithClrEnums(const EventMetadata& m, size_t payloadSize, DecodedP
     }
   }
   return d;
+}
+
+// TplEventSource: TraceEvent decodes its events with hand-written templates, whatever the
+// metadata says, and two of them differ from the metadata: TaskWait/Send (id 10) returns
+// Behavior as the enum TaskWaitBehavior, and AwaitTaskContinuationScheduled/Send (id 12)
+// calls its third field ContinuationId, where the EventSource method's parameter (and so the
+// metadata) says ContinueWithTaskId (TplTraceEventParser.cs, AwaitTaskContinuationScheduledArgs).
+DecodedPayload WithTplTemplateNames(const EventMetadata& m, DecodedPayload d) {
+  if (ClassifyProvider(m.providerName) != KnownProvider::kTpl) return d;
+  for (size_t i = 0; i < d.fields.size(); ++i) {
+    PayloadField& f = d.fields[i];
+    if (m.eventId == 10 && f.name == "Behavior" && f.value.isInteger()) f.enumType = clr::FindEnum("TaskWaitBehavior");
+    if (m.eventId == 12 && i == 2 && f.name == "ContinueWithTaskId") f.name = "ContinuationId";
+  }
+  return d;
+}
+
+// A GC dynamic event (runtime id 39) whose Name TraceEvent has a template for: Data decoded
+// with that template, as TraceEvent shows it (its fields only, not Name, DataSize or
+// ClrInstanceID). Anything else is left as decoded.
+void DecodeGcDynamicData(DecodedPayload* d, uint32_t pointerSize) {
+  const PayloadValue* name = d->Find("Name");
+  const PayloadValue* data = d->Find("Data");
+  if (!name || !data || name->kind() != PayloadValue::Kind::kString || data->kind() != PayloadValue::Kind::kBytes) return;
+  const clr::EventInfo* dynamic = clr::FindGcDynamicEvent(name->text());
+  if (!dynamic) return;
+  const std::string bytes = data->text();
+  std::span<const uint8_t> span(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size());
+  DecodedPayload out;
+  out.schema = PayloadSchema::kClrTemplate;
+  out.clrEvent = dynamic;
+  payload::DecodeState s(span);
+  ByteCursor c = s.Whole();
+  payload::ClrDecodeResult r = payload::DecodeClrTemplate(*dynamic, pointerSize, s, c, &out.fields);
+  Finish(&out, s, c, r.stopped);
+  // The event's own bytes around Data were decoded (and checked) above.
+  out.hasErrors = out.hasErrors || d->hasErrors;
+  out.shorterThanTemplate = out.shorterThanTemplate || d->shorterThanTemplate;
+  *d = std::move(out);
 }
 
 }  // namespace
@@ -142,9 +183,10 @@ DecodedPayload DecodePayload(const EventMetadata& metadata, std::span<const uint
     // exactly, try SYSTEMTIME and keep it only if it fits exactly.
     DecodedPayload first = DecodeByMetadata(metadata, payload, 8);
     if (formatMajor < 6 || Exact(first) || !payload::ContainsDateTime(metadata.fields))
-      return WithClrEnums(metadata, payload.size(), std::move(first));
+      return WithTplTemplateNames(metadata, WithClrEnums(metadata, payload.size(), std::move(first)));
     DecodedPayload second = DecodeByMetadata(metadata, payload, 16);
-    return WithClrEnums(metadata, payload.size(), Exact(second) ? std::move(second) : std::move(first));
+    return WithTplTemplateNames(
+        metadata, WithClrEnums(metadata, payload.size(), Exact(second) ? std::move(second) : std::move(first)));
   }
 
   DecodedPayload d;
@@ -165,6 +207,7 @@ DecodedPayload DecodePayload(const EventMetadata& metadata, std::span<const uint
   payload::ClrDecodeResult r = payload::DecodeClrTemplate(*info, pointerSize, s, c, &d.fields);
   d.exceptionMessageOmitted = r.exceptionMessageOmitted;
   Finish(&d, s, c, r.stopped);
+  if (provider == clr::Provider::kRuntime && metadata.eventId == kGcDynamicEventId) DecodeGcDynamicData(&d, pointerSize);
   // SYSTEMTIME/FILETIME kinds in templates are explicit; report what was seen.
   d.dateTimeEncoding = DateTimeEncoding::kNone;
   for (const auto& f : d.fields)

@@ -122,6 +122,29 @@ std::string EventDisplayName(const EventMetadata& m, std::optional<uint8_t> opco
   return WithOpcode(name.substr(0, keep), *opcode);
 }
 
+bool IsGcDynamicEvent(const EventMetadata& m) {
+  constexpr uint32_t kGcDynamicEventId = 39;
+  return m.eventId == kGcDynamicEventId && m.fields.empty() && ClassifyProvider(m.providerName) == KnownProvider::kClrRuntime;
+}
+
+std::optional<std::string> GcDynamicEventName(const EventMetadata& m, std::span<const uint8_t> payload) {
+  if (!IsGcDynamicEvent(m)) return std::nullopt;
+  // The names TraceEvent knows are short ASCII: anything else is not one of them.
+  constexpr size_t kMaxName = 64;
+  std::string name;
+  for (size_t i = 0; i + 1 < payload.size() && name.size() <= kMaxName; i += 2) {
+    const uint16_t c = static_cast<uint16_t>(payload[i] | (payload[i + 1] << 8));
+    if (c == 0) {
+      const clr::EventInfo* info = clr::FindGcDynamicEvent(name);
+      if (!info) return std::nullopt;
+      return std::string(info->name);
+    }
+    if (c >= 0x80) return std::nullopt;
+    name.push_back(static_cast<char>(c));
+  }
+  return std::nullopt;
+}
+
 }  // namespace nettrace
 
 namespace nettrace {

@@ -12,6 +12,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 
 #include "format/records.h"
@@ -50,5 +51,12 @@ std::string EventDisplayName(const EventMetadata& m, const LabelOverrides& o);
 
 // Standard ETW opcode names (winmeta.xml): 1 Start, 2 Stop, ... 240 Receive; "" otherwise.
 const char* StandardOpcodeName(uint8_t opcode);
+
+// A GC dynamic event (runtime GCDynamicEvent, id 39, described by the CLR table) whose Name
+// — the payload's leading UTF-16 string — TraceEvent has a template for: TraceEvent's name
+// for it ("GC/CommittedUsage"), which depends on each event's payload, not on its metadata.
+// nullopt for every other event.
+bool IsGcDynamicEvent(const EventMetadata& m);
+std::optional<std::string> GcDynamicEventName(const EventMetadata& m, std::span<const uint8_t> payload);
 
 }  // namespace nettrace

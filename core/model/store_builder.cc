@@ -23,6 +23,11 @@ Status StoreBuilder::OnMetadata(const EventMetadata& m) {
   }
   typeOfMetadata_[m.id] = t->value;
   metadata_[m.id] = m;
+  // GC dynamic events take their name from each payload (GcDynamicEventName).
+  if (IsGcDynamicEvent(m))
+    gcDynamicMetadata_.insert(m.id);
+  else
+    gcDynamicMetadata_.erase(m.id);
   for (auto it = overriddenTypes_.begin(); it != overriddenTypes_.end();)
     it = (it->first >> 32) == m.id ? overriddenTypes_.erase(it) : std::next(it);
   return Status::Ok();
@@ -55,6 +60,7 @@ Status StoreBuilder::OnEvent(const EventRecord& e) {
   item.ordinal = nextOrdinal_++;
   item.type = typeOfMetadata_.at(e.metadataId);  // the reference tracker checked the id
   if (e.labelListId != 0 && !regionOverrides_.empty()) item.type = OverriddenType(e, item.type);
+  if (gcDynamicMetadata_.count(e.metadataId)) item.type = GcDynamicType(e, item.type);
   std::optional<ThreadIndex> thread =
       v6_ ? threads_.ForIndex(e.thread) : threads_.ForThreadId(e.thread, info_.processId);
   if (!thread) {
@@ -89,6 +95,17 @@ uint16_t StoreBuilder::OverriddenType(const EventRecord& e, uint16_t type) {
     return type;
   }
   overriddenTypes_[key] = t->value;
+  return t->value;
+}
+
+uint16_t StoreBuilder::GcDynamicType(const EventRecord& e, uint16_t type) {
+  std::optional<std::string> name = GcDynamicEventName(metadata_.at(e.metadataId), e.payload);
+  if (!name) return type;
+  std::optional<EventTypeIndex> t = types_.InternRenamed(metadata_.at(e.metadataId), *name);
+  if (!t) {
+    ++stats_->tooManyEventTypes;
+    return type;
+  }
   return t->value;
 }
 

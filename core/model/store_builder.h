@@ -4,6 +4,7 @@
 #pragma once
 
 #include <unordered_map>
+#include <unordered_set>
 
 #include "base/stats.h"
 #include "format/record_sink.h"
@@ -45,6 +46,7 @@ class StoreBuilder final : public RecordSink, private SortedSink {
   void EndRegion();
   // The type of an event whose label list overrides its metadata's opcode/level/...
   uint16_t OverriddenType(const EventRecord& e, uint16_t type);
+  uint16_t GcDynamicType(const EventRecord& e, uint16_t type);
 
   Stats* stats_;
   TraceInfo info_;
@@ -59,6 +61,7 @@ class StoreBuilder final : public RecordSink, private SortedSink {
   std::unordered_map<uint32_t, EventMetadata> metadata_;  // current definitions, for overrides
   // Types of (metadata id, file label list id) pairs whose list overrides metadata.
   std::unordered_map<uint64_t, uint16_t> overriddenTypes_;
+  std::unordered_set<uint32_t> gcDynamicMetadata_;  // metadata ids of GC dynamic events
   std::unordered_map<uint32_t, LabelOverrides> regionOverrides_;  // file label list id
   std::unordered_map<uint32_t, uint32_t> regionStacks_;  // file stack id → StackIndex
   std::unordered_map<uint32_t, uint32_t> regionLabels_;  // file label list id → LabelListIndex

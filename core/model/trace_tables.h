@@ -30,10 +30,15 @@ class EventTypeTable {
   // Returns the type for this metadata, adding it when no identical one exists.
   // Fails (nullopt) beyond 65,535 distinct types.
   std::optional<EventTypeIndex> Intern(const EventMetadata& m, const LabelOverrides& overrides = {});
+  // The same, named `name` rather than after its metadata (GcDynamicEventName): a type of its
+  // own per name.
+  std::optional<EventTypeIndex> InternRenamed(const EventMetadata& m, const std::string& name);
   const EventType& operator[](EventTypeIndex i) const { return types_[i.value]; }
   size_t size() const { return types_.size(); }
 
  private:
+  std::optional<EventTypeIndex> Intern(const EventMetadata& m, const LabelOverrides& overrides, std::string name);
+
   std::vector<EventType> types_;
   std::unordered_multimap<std::string, uint16_t> byKey_;
 };

@@ -21,30 +21,6 @@ const NOT_READ = {
   'net10-ipc.netperf': 'NetPerf (format version 3) is not read yet',
 };
 
-// NOT a rule: what we cannot decode yet. Our CLR event table is generated from a manifest
-// that predates .NET 9/10, so these events of the .NET 10 traces lack fields (or a name) that
-// TraceEvent knows; their names, times, threads and stacks are compared, their fields are not.
-// The test fails when an entry is no longer needed, so the list only shrinks.
-const NEWER_RUNTIME = 'runtime event or version newer than the CLR manifest our table comes from';
-const GAPS_NET10 = new Map([
-  ['Microsoft-Windows-DotNETRuntime/GC/CommittedUsage', { ours: 'GC/DynamicData', reason: NEWER_RUNTIME }],
-  ['Microsoft-Windows-DotNETRuntime/AllocationSampling', { ours: 'EventID(303)', reason: NEWER_RUNTIME }],
-  ['Microsoft-Windows-DotNETRuntime/Contention/Start', { reason: `${NEWER_RUNTIME} (version 2: LockID, AssociatedObjectID, LockOwnerThreadID)` }],
-  ['Microsoft-Windows-DotNETRuntime/Contention/LockCreated', { reason: NEWER_RUNTIME }],
-  ['Microsoft-Windows-DotNETRuntime/GC/AllocationTick', { reason: `${NEWER_RUNTIME} (version 4: ObjectSize)` }],
-  ['Microsoft-Windows-DotNETRuntime/GC/GlobalHeapHistory', { reason: `${NEWER_RUNTIME} (version 4: Count)` }],
-  ['Microsoft-Windows-DotNETRuntime/GC/FitBucketInfo', { reason: NEWER_RUNTIME }],
-  ['Microsoft-Windows-DotNETRuntime/ThreadPoolMinMaxThreads', { reason: NEWER_RUNTIME }],
-  ['System.Threading.Tasks.TplEventSource/TaskWait/Send', { reason: 'TraceEvent names TaskWaitBehavior values; we show the number of this EventSource enum' }],
-  ['System.Threading.Tasks.TplEventSource/AwaitTaskContinuationScheduled/Send', { reason: 'TraceEvent shows a ContinuationId our decoding of the metadata lacks (not yet explained)' }],
-]);
-// And in every trace of .NET 6 or later:
-const GAPS_ALL = new Map([
-  ['Microsoft-Windows-DotNETRuntime/YieldProcessorMeasurement', { reason: 'id 58 as .NET 6+ writes it (NsPerYield, EstablishedNsPerYield) is another event in our manifest' }],
-]);
-const gapsFor = (name) => new Map([...GAPS_ALL, ...(name.startsWith('net10-') ? GAPS_NET10 : [])]);
-const gapsUsed = new Set();
-
 // Unpacked traces by file name (any folder of build/native/testdata but the oracle's own).
 function tracesByName() {
   const out = new Map();
@@ -61,20 +37,17 @@ function tracesByName() {
 }
 
 // `Provider/Event, count` of counts.txt; TraceEvent's keys under rules no-template-name and
-// opcode-name and the names of the gaps, as the event comparison applies them.
-function countLines(text, fromTraceEvent, gaps = new Map()) {
+// opcode-name, as the event comparison applies them.
+function countLines(text, fromTraceEvent) {
   const out = new Map();
   for (const line of text.split('\n').filter(Boolean)) {
     const [key, count] = line.split(', ');
-    const gap = gaps.get(key);
     const k = !fromTraceEvent
       ? key
-      : gap?.ours
-        ? `${key.slice(0, key.indexOf('/'))}/${gap.ours}`
-        : key
-            .replace(/^(Microsoft-Windows-DotNETRuntime)\/EventID\((200|201)\)$/, '$1/GC')
-            .replace(/\/Transfer$/, '/Send')
-            .replace(/\/240$/, '/Receive');
+      : key
+          .replace(/^(Microsoft-Windows-DotNETRuntime)\/EventID\((200|201)\)$/, '$1/GC')
+          .replace(/\/Transfer$/, '/Send')
+          .replace(/\/240$/, '/Receive');
     out.set(k, (out.get(k) ?? 0) + Number(count));
   }
   return out;
@@ -150,9 +123,8 @@ for (const name of names) {
     }
     assert.ok(oracle.events, `${name}: no events.jsonl.gz (TraceEvent: ${oracle.error ?? 'no error'})`);
     const ours = loadOurs(nativeTool, trace);
-    const report = compareEvents(oracle, ours, false, gapsFor(name));
-    for (const g of Object.keys(report.gapHits)) gapsUsed.add(g);
-    const theirCounts = countLines(oracle.counts, true, gapsFor(name));
+    const report = compareEvents(oracle, ours);
+    const theirCounts = countLines(oracle.counts, true);
     // Rule truncated-tail: on a trace TraceEvent stopped reading earlier, the counts of the
     // events both read (our own counts line holds the tail too).
     const ourCounts = report.ruleHits['truncated-tail'] ? report.deliveredCounts : countLines(ours.counts, false);
@@ -160,11 +132,9 @@ for (const name of names) {
       .filter((k) => theirCounts.get(k) !== ourCounts.get(k))
       .map((k) => `${k}: ours ${ourCounts.get(k) ?? 0}, TraceEvent ${theirCounts.get(k) ?? 0}`);
     const hits = Object.entries(report.ruleHits).map(([r, n]) => `${r} ${n}`).join(', ');
-    const gapText = Object.entries(report.gapHits).map(([g, n]) => `${g.replace(/^.*?\//, '')} ${n}`).join(', ');
     summary.push(
       `${name}: ${report.events} events, ${report.fields} fields, ${report.stacks} stacks (${report.frames} frames) ` +
-        `compared; ${report.differenceCount ?? 0} differ; rules: ${hits || 'none'}` +
-        (gapText ? `; NOT YET DECODED (fields not compared): ${gapText}` : ''),
+        `compared; ${report.differenceCount ?? 0} differ; rules: ${hits || 'none'}`,
     );
     assert.deepEqual(countDiffs, [], `per-type counts differ:\n  ${countDiffs.join('\n  ')}`);
     assert.equal(report.differenceCount ?? 0, 0, `${report.differenceCount} differences, the first:\n  ${report.differences.join('\n  ')}`);
@@ -190,7 +160,5 @@ test('every named rule explains something in a committed trace, and the table', 
   const used = new Set(summary.flatMap((s) => [...s.matchAll(/([a-z-]+) \d+/g)].map((m) => m[1])));
   const unused = Object.keys(RULES).filter((r) => !used.has(r));
   assert.deepEqual(unused, [], `rules that no committed trace needs any more: ${unused.join(', ')}`);
-  const unusedGaps = [...GAPS_NET10.keys(), ...GAPS_ALL.keys()].filter((g) => !gapsUsed.has(g));
-  assert.deepEqual(unusedGaps, [], `gaps no longer needed (remove them from GAPS_NET10): ${unusedGaps.join(', ')}`);
   assert.ok(names.length > 0, `no baselines in ${relative(root, oracleDir)}`);
 });

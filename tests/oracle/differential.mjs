@@ -134,11 +134,8 @@ function alignEqualTimestamps(theirs, ours, summary, hit) {
 }
 
 // Events TraceLog delivers, paired with ours in order; returns the findings.
-// `gaps`: "Provider/Event" (TraceEvent's name) → { ours: our name when it differs } — events
-// whose fields we cannot decode yet (see GAPS in tests/node/oracle.test.mjs); their name, time,
-// thread and stack are still compared, and every use is counted in report.gapHits.
-export function compareEvents(oracle, ours, keepAll = false, gaps = new Map()) {
-  const report = { events: 0, fields: 0, stacks: 0, frames: 0, differences: [], ruleHits: {}, gapHits: {}, all: [] };
+export function compareEvents(oracle, ours, keepAll = false) {
+  const report = { events: 0, fields: 0, stacks: 0, frames: 0, differences: [], ruleHits: {}, all: [] };
   const hit = (rule) => (report.ruleHits[rule] = (report.ruleHits[rule] ?? 0) + 1);
   const delivered = ours.events.filter((e) => {
     const rule = traceLogRemoves(e);
@@ -162,9 +159,7 @@ export function compareEvents(oracle, ours, keepAll = false, gaps = new Map()) {
     const o = kept[i];
     report.events++;
     const where = `event ${i} (${t.p}/${t.n} at ${t.ms} ms)`;
-    const gap = gaps.get(`${t.p}/${t.n}`);
-    if (gap) report.gapHits[`${t.p}/${t.n}`] = (report.gapHits[`${t.p}/${t.n}`] ?? 0) + 1;
-    if (!(gap?.ours && o.provider === t.p && o.name === gap.ours) && !sameEventName(t, o, hit)) {
+    if (!sameEventName(t, o, hit)) {
       differ(`${where}: ours is ${o.provider}/${o.name} at ${o.timeMs}`);
       continue;
     }
@@ -174,8 +169,7 @@ export function compareEvents(oracle, ours, keepAll = false, gaps = new Map()) {
     // Rule payload-contradicts-metadata: fields of such an event are not compared.
     const contradicts = o.payload?.hasErrors && o.payload?.schema === 'metadata';
     if (contradicts) hit('payload-contradicts-metadata');
-    const comparable = !contradicts && !gap;
-    for (const tf of comparable ? t.f : []) {
+    for (const tf of contradicts ? [] : t.f) {
       report.fields++;
       const f = fields.get(tf.n);
       if (!f) {

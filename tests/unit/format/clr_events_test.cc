@@ -128,11 +128,21 @@ TEST_CASE("CLR names: TraceEvent renames, bookkeeping events and fallbacks", "[c
   CHECK(pressure->opcode == 200);
   CHECK(NameOf(Provider::kRuntime, 191, 0) == "Method");
   // Name-only entries: TraceEvent knows the id, we hold no layout.
+  const EventInfo* lohCompact = FindEvent(Provider::kRuntime, 208, 0);
+  REQUIRE(lohCompact);
+  CHECK(std::string(lohCompact->name) == "GC/LOHCompact");
+  CHECK_FALSE(lohCompact->layoutKnown);
+  CHECK(lohCompact->fieldCount == 0);
+  // Events newer than the manifest (scripts/clr_newer_events.py): TraceEvent's opcode 11
+  // where the newer manifest says Info.
   const EventInfo* lockCreated = FindEvent(Provider::kRuntime, 90, 0);
   REQUIRE(lockCreated);
   CHECK(std::string(lockCreated->name) == "Contention/LockCreated");
-  CHECK_FALSE(lockCreated->layoutKnown);
-  CHECK(lockCreated->fieldCount == 0);
+  CHECK(lockCreated->layoutKnown);
+  CHECK(lockCreated->fieldCount == 3);
+  CHECK(NameOf(Provider::kRuntime, 303, 0) == "AllocationSampling");
+  CHECK(NameOf(Provider::kRuntime, 59, 0) == "ThreadPoolMinMaxThreads");
+  CHECK(NameOf(Provider::kRuntime, 209, 0) == "GC/FitBucketInfo");
   // Unknown ids and providers.
   CHECK(FindEvent(Provider::kRuntime, 9999, 0) == nullptr);
   CHECK(FindEvent(Provider::kRuntime, 24, 0) == nullptr);
@@ -151,9 +161,12 @@ TEST_CASE("CLR version fallback", "[clr]") {
   // GCJoin exists only as version 2: lower versions take the lowest above.
   CHECK(std::string(FindEvent(Provider::kRuntime, 203, 0)->symbol) == "GCJoin_V2");
   CHECK(std::string(FindEvent(Provider::kRuntime, 203, 5)->symbol) == "GCJoin_V2");
-  // GCGlobalHeapHistory: versions 2 and 3.
+  // GCGlobalHeapHistory: versions 2 and 3 from the manifest, 4 a supplement.
   CHECK(FindEvent(Provider::kRuntime, 205, 1)->version == 2);
   CHECK(FindEvent(Provider::kRuntime, 205, 3)->version == 3);
+  CHECK(std::string(FindEvent(Provider::kRuntime, 205, 4)->symbol) == "GCGlobalHeapHistory_V4");
+  CHECK(std::string(FindEvent(Provider::kRuntime, 10, 5)->symbol) == "GCAllocationTick_V4");
+  CHECK(std::string(FindEvent(Provider::kRuntime, 81, 2)->symbol) == "ContentionStart_V2");
   // Private GCPerHeapHistory is declared v2 before v1 in the manifest; the table is sorted.
   CHECK(FindEvent(Provider::kPrivate, 4, 1)->version == 1);
   CHECK(FindEvent(Provider::kPrivate, 4, 2)->version == 2);
