@@ -7,6 +7,7 @@
 #include "analysis/traceevent_compat.h"
 #include "analysis/utc_time.h"
 #include "base/json_writer.h"
+#include "format/clr_events.generated.h"
 
 namespace nettrace {
 
@@ -108,7 +109,7 @@ Status SummaryBuilder::OnEvent(const EventRecord& e) {
     if (auto o = regionOverrides_.find(e.labelListId); o != regionOverrides_.end())
       typeIndex = TypeFor(metadata_.at(e.metadataId), o->second);
   }
-  if (types_[typeIndex].knownProvider == KnownProvider::kClrRuntime && types_[typeIndex].eventId == 39) {
+  if (types_[typeIndex].knownProvider == KnownProvider::kClrRuntime && types_[typeIndex].eventId == clr::kGcDynamicEventId) {
     const EventMetadata& m = metadata_.at(e.metadataId);
     if (std::optional<std::string> name = GcDynamicEventName(m, e.payload)) typeIndex = TypeFor(m, {}, *name);
   }

@@ -95,6 +95,7 @@ const EventInfo* AllEvents(size_t* count);
 // DataSize, Data, ClrInstanceID); TraceEvent renames the event after Name and shows the
 // fields of Data. The template for a Name (ASCII case ignored, as TraceEvent does), whose id
 // is TraceEvent's for it and whose fields are Data's; nullptr when TraceEvent has none.
+inline constexpr uint32_t kGcDynamicEventId = 39;
 const EventInfo* FindGcDynamicEvent(std::string_view name);
 
 // The enums fields refer to, sorted by name; FindEnum: by TraceEvent's type name, or nullptr.

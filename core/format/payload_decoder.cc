@@ -51,8 +51,6 @@ void Finish(DecodedPayload* d, const payload::DecodeState& s, const ByteCursor& 
     d->dateTimeEncoding = s.dateTimeWidth == 16 ? DateTimeEncoding::kSystemTime : DateTimeEncoding::kFileTime;
 }
 
-constexpr uint32_t kGcDynamicEventId = 39;  // GCDynamicEvent
-
 DecodedPayload DecodeByMetadata(const EventMetadata& m, std::span<const uint8_t> payload, uint8_t dateTimeWidth) {
   DecodedPayload d;
   d.schema = PayloadSchema::kMetadata;
@@ -105,6 +103,19 @@ DecodedPayload WithTplTemplateNames(const EventMetadata& m, DecodedPayload d) {
   return d;
 }
 
+// `payload` decoded with a CLR manifest template.
+DecodedPayload DecodeByTemplate(const clr::EventInfo& info, std::span<const uint8_t> payload, uint32_t pointerSize) {
+  DecodedPayload d;
+  d.schema = PayloadSchema::kClrTemplate;
+  d.clrEvent = &info;
+  payload::DecodeState s(payload);
+  ByteCursor c = s.Whole();
+  payload::ClrDecodeResult r = payload::DecodeClrTemplate(info, pointerSize, s, c, &d.fields);
+  d.exceptionMessageOmitted = r.exceptionMessageOmitted;
+  Finish(&d, s, c, r.stopped);
+  return d;
+}
+
 // A GC dynamic event (runtime id 39) whose Name TraceEvent has a template for: Data decoded
 // with that template, as TraceEvent shows it (its fields only, not Name, DataSize or
 // ClrInstanceID). Anything else is left as decoded.
@@ -115,14 +126,8 @@ void DecodeGcDynamicData(DecodedPayload* d, uint32_t pointerSize) {
   const clr::EventInfo* dynamic = clr::FindGcDynamicEvent(name->text());
   if (!dynamic) return;
   const std::string bytes = data->text();
-  std::span<const uint8_t> span(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size());
-  DecodedPayload out;
-  out.schema = PayloadSchema::kClrTemplate;
-  out.clrEvent = dynamic;
-  payload::DecodeState s(span);
-  ByteCursor c = s.Whole();
-  payload::ClrDecodeResult r = payload::DecodeClrTemplate(*dynamic, pointerSize, s, c, &out.fields);
-  Finish(&out, s, c, r.stopped);
+  DecodedPayload out = DecodeByTemplate(
+      *dynamic, std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size()), pointerSize);
   // The event's own bytes around Data were decoded (and checked) above.
   out.hasErrors = out.hasErrors || d->hasErrors;
   out.shorterThanTemplate = out.shorterThanTemplate || d->shorterThanTemplate;
@@ -189,7 +194,6 @@ DecodedPayload DecodePayload(const EventMetadata& metadata, std::span<const uint
         metadata, WithClrEnums(metadata, payload.size(), Exact(second) ? std::move(second) : std::move(first)));
   }
 
-  DecodedPayload d;
   clr::Provider provider = ClrProviderOf(ClassifyProvider(metadata.providerName));
   const clr::EventInfo* info =
       provider == clr::Provider::kNone
@@ -197,17 +201,12 @@ DecodedPayload DecodePayload(const EventMetadata& metadata, std::span<const uint
           : FindClrTemplate(provider, metadata.eventId, metadata.version, payload.size());
   if (!info) {
     // No schema: nothing decoded, every byte undecoded.
+    DecodedPayload d;
     d.trailingBytes = static_cast<uint32_t>(payload.size());
     return d;
   }
-  d.schema = PayloadSchema::kClrTemplate;
-  d.clrEvent = info;
-  payload::DecodeState s(payload);
-  ByteCursor c = s.Whole();
-  payload::ClrDecodeResult r = payload::DecodeClrTemplate(*info, pointerSize, s, c, &d.fields);
-  d.exceptionMessageOmitted = r.exceptionMessageOmitted;
-  Finish(&d, s, c, r.stopped);
-  if (provider == clr::Provider::kRuntime && metadata.eventId == kGcDynamicEventId) DecodeGcDynamicData(&d, pointerSize);
+  DecodedPayload d = DecodeByTemplate(*info, payload, pointerSize);
+  if (provider == clr::Provider::kRuntime && metadata.eventId == clr::kGcDynamicEventId) DecodeGcDynamicData(&d, pointerSize);
   // SYSTEMTIME/FILETIME kinds in templates are explicit; report what was seen.
   d.dateTimeEncoding = DateTimeEncoding::kNone;
   for (const auto& f : d.fields)

@@ -123,8 +123,7 @@ std::string EventDisplayName(const EventMetadata& m, std::optional<uint8_t> opco
 }
 
 bool IsGcDynamicEvent(const EventMetadata& m) {
-  constexpr uint32_t kGcDynamicEventId = 39;
-  return m.eventId == kGcDynamicEventId && m.fields.empty() && ClassifyProvider(m.providerName) == KnownProvider::kClrRuntime;
+  return m.eventId == clr::kGcDynamicEventId && m.fields.empty() && ClassifyProvider(m.providerName) == KnownProvider::kClrRuntime;
 }
 
 std::optional<std::string> GcDynamicEventName(const EventMetadata& m, std::span<const uint8_t> payload) {

@@ -4,12 +4,11 @@
 #include <catch2/catch.hpp>
 
 #include "analysis/event_query.h"
-#include "convert/v6_converter.h"
-#include "format/trace_reader.h"
 #include "test_support.h"
 #include "write/field_types.h"
 #include "write/nettrace_v5_writer.h"
 #include "write/payload_builder.h"
+#include "unit/convert/convert_support.h"
 
 using namespace nettrace;
 
@@ -17,15 +16,7 @@ namespace {
 
 std::vector<uint8_t> Convert(const std::vector<uint8_t>& in, V6Converter::Options options = {}) {
   std::vector<uint8_t> out;
-  V6Converter converter(
-      [&](std::span<const uint8_t> b) {
-        out.insert(out.end(), b.begin(), b.end());
-        return Status::Ok();
-      },
-      options);
-  TraceReader reader(&converter);
-  REQUIRE(reader.Push(in.data(), in.size()).ok());
-  REQUIRE(reader.Finish().ok());
+  REQUIRE(test::ConvertToV6(in, &out, options).ok());
   return out;
 }
 
@@ -63,14 +54,6 @@ void Load(const std::vector<uint8_t>& bytes, Loaded* l) {
   }
 }
 
-// The one field that must differ: where the payload lies in each file.
-std::string WithoutOffsets(std::string json) {
-  const std::string key = "\"payloadOffset\":";
-  size_t at = json.find(key);
-  if (at != std::string::npos) json.erase(at, json.find(',', at) + 1 - at);
-  return json;
-}
-
 }  // namespace
 
 TEST_CASE("corpus traces converted to v6 read back event for event", "[convert][v6][corpus]") {
@@ -90,8 +73,8 @@ TEST_CASE("corpus traces converted to v6 read back event for event", "[convert][
         for (const ByteRange& r : a.session.BlocksNeeded(window)) a.session.ProvideBlock(r.offset, original.data() + r.offset, r.size);
         for (const ByteRange& r : b.session.BlocksNeeded(window)) b.session.ProvideBlock(r.offset, converted.data() + r.offset, r.size);
       }
-      std::string ea = WithoutOffsets(a.session.EventJson(a.rows[i]));
-      std::string eb = WithoutOffsets(b.session.EventJson(b.rows[i]));
+      std::string ea = test::WithoutPayloadOffset(a.session.EventJson(a.rows[i]));
+      std::string eb = test::WithoutPayloadOffset(b.session.EventJson(b.rows[i]));
       if (ea != eb) {
         INFO("event " << i);
         REQUIRE(ea == eb);
@@ -177,8 +160,8 @@ TEST_CASE("a v5 Decimal field converts to v6 and reads back the same", "[convert
   Load(converted, &b);
   REQUIRE(a.rows.size() == 1);
   REQUIRE(b.rows.size() == 1);
-  const std::string ea = WithoutOffsets(a.session.EventJson(a.rows[0]));
+  const std::string ea = test::WithoutPayloadOffset(a.session.EventJson(a.rows[0]));
   CHECK(ea.find("\"name\":\"amount\"") != std::string::npos);
   CHECK(ea.find("type code 15") != std::string::npos);  // our decoder reads no Decimal: the same on both sides
-  CHECK(ea == WithoutOffsets(b.session.EventJson(b.rows[0])));
+  CHECK(ea == test::WithoutPayloadOffset(b.session.EventJson(b.rows[0])));
 }

@@ -10,10 +10,9 @@
 #include "analysis/call_tree.h"
 #include "analysis/flame_graph.h"
 #include "analysis/utc_time.h"
-#include "convert/v6_converter.h"
-#include "format/trace_reader.h"
 #include "test_support.h"
 #include "trace_session.h"
+#include "unit/convert/convert_support.h"
 
 using namespace nettrace;
 
@@ -21,17 +20,6 @@ namespace {
 
 std::vector<uint8_t> Regression(const std::string& name) {
   return test::ReadFile(std::string(NETTRACE_FUZZ_REGRESSIONS_DIR) + "/" + name);
-}
-
-// Converts with the reader behind it; the converter's own status, not the reader's.
-Status Convert(const std::vector<uint8_t>& in, std::vector<uint8_t>* out) {
-  V6Converter converter([&](std::span<const uint8_t> b) {
-    out->insert(out->end(), b.begin(), b.end());
-    return Status::Ok();
-  }, V6Converter::Options{});
-  TraceReader reader(&converter);
-  Status s = reader.Push(in.data(), in.size());
-  return s.ok() ? reader.Finish() : s;
 }
 
 bool HasStat(const std::string& summary, const std::string& name) {
@@ -81,7 +69,7 @@ TEST_CASE("fuzz reproducers: what summary accepts converts to v6 and reads back 
     REQUIRE(original.status.ok());
     if (c.stat) CHECK(HasStat(original.summary, c.stat));
     std::vector<uint8_t> v6;
-    Status converted = Convert(bytes, &v6);
+    Status converted = test::ConvertToV6(bytes, &v6);
     INFO(converted.ToString());
     REQUIRE(converted.ok());
     test::RunResult back = test::RunTrace(v6, 4096);

@@ -8,12 +8,11 @@
 #include <string>
 #include <vector>
 
-#include "convert/v6_converter.h"
-#include "format/trace_reader.h"
 #include "trace_session.h"
 #include "write/nettrace_v5_writer.h"
 #include "write/nettrace_writer.h"
 #include "write/payload_builder.h"
+#include "unit/convert/convert_support.h"
 
 using namespace nettrace;
 
@@ -65,14 +64,6 @@ struct Read {
   std::string summary, counts, firstWide, firstUndefined;
 };
 
-// Where the payload lies differs between a file and its conversion; nothing else may.
-std::string WithoutOffset(std::string json) {
-  const std::string key = "\"payloadOffset\":";
-  const size_t at = json.find(key);
-  if (at != std::string::npos) json.erase(at, json.find(',', at) + 1 - at);
-  return json;
-}
-
 Read ReadAll(const std::vector<uint8_t>& bytes) {
   TraceSession s;
   Read r;
@@ -84,18 +75,8 @@ Read ReadAll(const std::vector<uint8_t>& bytes) {
   if (r.events < 2) return r;
   const std::vector<uint32_t> rows = {0, 1};
   for (const ByteRange& b : s.BlocksNeeded(rows)) s.ProvideBlock(b.offset, bytes.data() + b.offset, b.size);
-  r.firstWide = WithoutOffset(s.EventJson(0)), r.firstUndefined = WithoutOffset(s.EventJson(1));
+  r.firstWide = test::WithoutPayloadOffset(s.EventJson(0)), r.firstUndefined = test::WithoutPayloadOffset(s.EventJson(1));
   return r;
-}
-
-Status Convert(const std::vector<uint8_t>& in, std::vector<uint8_t>* out) {
-  V6Converter converter([&](std::span<const uint8_t> b) {
-    out->insert(out->end(), b.begin(), b.end());
-    return Status::Ok();
-  }, V6Converter::Options{});
-  TraceReader reader(&converter);
-  Status s = reader.Push(in.data(), in.size());
-  return s.ok() ? reader.Finish() : s;
 }
 
 uint64_t Stat(const std::string& summary, const std::string& name) {
@@ -123,7 +104,7 @@ TEST_CASE("metadata: a Version or Level above a byte keeps its low byte, a field
     CHECK(original.firstUndefined.find("\"after\"") == std::string::npos);
 
     std::vector<uint8_t> v6;
-    const Status converted = Convert(bytes, &v6);
+    const Status converted = test::ConvertToV6(bytes, &v6);
     INFO(converted.ToString());
     REQUIRE(converted.ok());
     const Read back = ReadAll(v6);
@@ -149,7 +130,7 @@ TEST_CASE("trace keys: a well-known key spelled differently from its field still
   const std::vector<uint8_t> bytes = w.TakeBytes();
   CHECK(ReadAll(bytes).summary.find("\"processId\":42") != std::string::npos);
   std::vector<uint8_t> v6;
-  REQUIRE(Convert(bytes, &v6).ok());
+  REQUIRE(test::ConvertToV6(bytes, &v6).ok());
   CHECK(ReadAll(v6).summary.find("\"processId\":42") != std::string::npos);
 
   // A field that would not read back from its key is still refused.
