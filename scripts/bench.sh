@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # `npm run bench`: reading speed of the native CLI, the wasm package in Node and in headless
 # Chromium, on the largest real trace (HeartRateMonitor, 28 MiB; median of 5 runs each), then
+# instructions per event of `nettrace summary` vs a decoders-only walk (callgrind), then
 # the flame graph view's drawing in Chromium on a written trace of ~270k nodes
 # (tests/bench/flame_bench.mjs), and last the reading speed on a written trace of >= 1 GB
 # (BENCH_BIG_MB, default 1100; 1 run each; BENCH_BIG_MB=0 skips).
@@ -19,6 +20,9 @@ quiet() {
 quiet bash scripts/setup.sh
 quiet bash scripts/build.sh
 node scripts/bench.mjs "${1:-build/native/testdata/HeartRateMonitor.10068.nettrace}"
+# Instructions per event of the whole read vs the format decoders alone (callgrind).
+echo
+bash scripts/bench_instructions.sh
 # The flame graph view in Chromium on a written trace of ~270k nodes (regenerated: ~1 s).
 if [ -x build/native/tests/nettrace_bench ]; then
   mkdir -p build/bench

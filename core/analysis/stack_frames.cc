@@ -46,7 +46,7 @@ std::vector<uint32_t> CallStackTable::Frames(uint32_t s) const {
   return {out.rbegin(), out.rend()};
 }
 
-std::string MethodFrameName(const MethodRange& m, const ModuleMap& modules) {
+std::string MethodFrameName(const MethodRange& m, const MethodMap& methods, const ModuleMap& modules) {
   // TraceLog's names: a method whose module was never described is in "ManagedModule".
   const std::string* module = modules.Name(m.moduleId);
   std::string out = module ? *module : "ManagedModule";
@@ -57,8 +57,8 @@ std::string MethodFrameName(const MethodRange& m, const ModuleMap& modules) {
     std::snprintf(buf, sizeof buf, "MethodID(0x%llx)", static_cast<unsigned long long>(m.methodId));
     return out + buf;
   }
-  if (!m.nameSpace.empty()) out += m.nameSpace + '.';
-  return out + m.name;
+  if (std::string nameSpace = methods.names().NameSpace(m.names); !nameSpace.empty()) out += nameSpace + '.';
+  return out + methods.names().Name(m.names);
 }
 
 StackResolver::StackResolver(const StoreBuilder& model, const SymbolCollector& symbols)
@@ -88,7 +88,7 @@ uint32_t StackResolver::FrameOf(uint64_t address, uint64_t timestamp) {
   // the address lies in a known module image, else "?!?" — one frame per kind, so the
   // flame graph sums unresolved time instead of scattering it over addresses.
   if (m) {
-    frame = frames_.Intern(MethodFrameName(*m, symbols_.modules()), FrameKind::kManaged);
+    frame = frames_.Intern(MethodFrameName(*m, symbols_.methods(), symbols_.modules()), FrameKind::kManaged);
   } else if (const ModuleImage* image = symbols_.modules().ImageAt(address)) {
     frame = frames_.Intern(image->name + "!?", FrameKind::kModule);
   } else {
@@ -148,7 +148,7 @@ uint32_t StackResolver::FrameInProcess(uint64_t pid, uint64_t address, uint64_t 
       frame = frames_.Intern(module.empty() ? a.symbol->name : module + '!' + a.symbol->name, FrameKind::kModule);
     }
   } else if (m) {
-    frame = frames_.Intern(MethodFrameName(*m, symbols_.modules()), FrameKind::kManaged);
+    frame = frames_.Intern(MethodFrameName(*m, symbols_.methods(), symbols_.modules()), FrameKind::kManaged);
   } else if (a.mapping && !a.mapping->fileName.empty()) {
     // perf's convention: the offset into the mapped FILE, so it matches symbol tables.
     std::snprintf(buf, sizeof buf, "+0x%llx",

@@ -72,7 +72,7 @@ class CallStackTable {
 };
 
 // "Module!Namespace.Method" for a method range, PerfView's form.
-std::string MethodFrameName(const MethodRange& m, const ModuleMap& modules);
+std::string MethodFrameName(const MethodRange& m, const MethodMap& methods, const ModuleMap& modules);
 
 class StackResolver {
  public:

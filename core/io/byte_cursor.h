@@ -122,6 +122,8 @@ class ByteCursor {
   // v4/v5 string: UTF-16LE code units up to and including a 0 terminator; converted to
   // UTF-8 (unpaired surrogates become U+FFFD).
   bool ReadNullTerminatedUtf16(std::string* out);
+  // The same string left as written: *units = its code units' bytes, terminator excluded.
+  bool ReadNullTerminatedUtf16Bytes(std::span<const uint8_t>* units);
 
  private:
   std::span<const uint8_t> data_;

@@ -9,25 +9,25 @@
 #pragma once
 
 #include <cstdint>
-#include <string>
-#include <unordered_map>
 #include <vector>
+
+#include "symbols/method_names.h"
 
 namespace nettrace {
 
 inline constexpr uint64_t kForever = UINT64_MAX;
 
+// Trivially copyable (names are refs into the map's pool), so sorting moves no strings.
 struct MethodRange {
   uint64_t start = 0;
-  uint32_t size = 0;
   uint64_t methodId = 0;
   uint64_t moduleId = 0;
   uint64_t rejitId = 0;
-  std::string nameSpace;  // MethodNamespace: the full type name, e.g. "Example.Program"
-  std::string name;       // MethodName
-  std::string signature;  // MethodSignature (PerfView's names leave it out)
   uint64_t loadTime = 0;  // ticks; 0 for rundown ranges
   uint64_t unloadTime = kForever;
+  uint32_t size = 0;
+  // MethodNamespace (the full type name, e.g. "Example.Program") and MethodName.
+  MethodNamesRef names;
   bool verbose = false;  // names known
   uint64_t end() const { return start + size; }
 };
@@ -49,9 +49,13 @@ class MethodMap {
 
   const std::vector<MethodRange>& ranges() const { return ranges_; }
   size_t size() const { return ranges_.size(); }
+  // Where AddLoad's ranges keep their names, and how a frame decodes them.
+  MethodNamePool& names() { return names_; }
+  const MethodNamePool& names() const { return names_; }
 
  private:
   std::vector<MethodRange> ranges_;
+  MethodNamePool names_;
   std::vector<uint64_t> maxEndUpTo_;  // max end() over ranges_[0..i]: bounds the backward walk
   // Unloads seen before their load (file order is not time order across threads).
   std::vector<MethodRange> pendingUnloads_;

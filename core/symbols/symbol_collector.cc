@@ -101,9 +101,7 @@ bool SymbolCollector::DecodeMethod(const EventRecord& e, const MetaKind& k) {
       !c.ReadU32(&token) || !c.ReadU32(&flags))
     return false;
   if (k.verbose) {
-    if (!c.ReadNullTerminatedUtf16(&r.nameSpace) || !c.ReadNullTerminatedUtf16(&r.name) ||
-        !c.ReadNullTerminatedUtf16(&r.signature))
-      return false;
+    if (!methods_.names().Read(&c, &r.names)) return false;
     r.verbose = true;
   }
   uint16_t clrInstance = 0;
@@ -114,7 +112,7 @@ bool SymbolCollector::DecodeMethod(const EventRecord& e, const MetaKind& k) {
   }
   // Rundown ranges describe code that exists for the whole session (see MethodMap).
   r.loadTime = k.kind == Kind::kMethodRundown ? 0 : e.timestamp;
-  methods_.AddLoad(std::move(r));
+  methods_.AddLoad(r);
   return true;
 }
 

@@ -4,6 +4,9 @@
 //   nettrace_bench read FILE [--runs N]         median MB/s, events/s, peak RSS, bytes/event
 //   nettrace_bench generate-flame OUT [--stacks N]   a v6 trace whose cpu flame graph has
 //                                                   many nodes (default 16000 stacks: ~200k)
+//   nettrace_bench walk FILE                    the ceiling for reading: the format decoders
+//                                               alone (every block and event header decoded,
+//                                               payloads skipped, nothing kept); prints events
 //
 // Each run is a fresh child process so that its peak resident memory (getrusage) is its
 // own. Timing is wall-clock around the whole read in 4 MiB chunks, as the browser reads.
@@ -21,6 +24,7 @@
 
 #include "analysis/call_tree.h"
 #include "analysis/flame_graph.h"
+#include "format/trace_reader.h"
 #include "trace_session.h"
 #include "write/nettrace_writer.h"
 #include "write/payload_builder.h"
@@ -252,6 +256,29 @@ int Read(const char* path, int runs) {
   return 0;
 }
 
+// What every later stage adds to the read is measured against this (scripts/bench.sh runs
+// both under callgrind): the reader with a sink that only counts.
+int Walk(const char* path) {
+  struct CountingSink final : RecordSink {
+    uint64_t events = 0;
+    Status OnEvent(const EventRecord&) override {
+      ++events;
+      return Status::Ok();
+    }
+  } sink;
+  FILE* f = std::fopen(path, "rb");
+  if (!f) return std::perror(path), 1;
+  std::vector<uint8_t> buf(kChunk);
+  TraceReader reader(&sink);
+  Status s = Status::Ok();
+  for (size_t n; s.ok() && (n = std::fread(buf.data(), 1, buf.size(), f)) > 0;) s = reader.Push(buf.data(), n);
+  std::fclose(f);
+  if (s.ok()) s = reader.Finish();
+  if (!s.ok()) return std::fprintf(stderr, "read error: %s\n", s.ToString().c_str()), 1;
+  std::printf("{\"file\":\"%s\",\"events\":%llu}\n", path, static_cast<unsigned long long>(sink.events));
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -270,6 +297,9 @@ int main(int argc, char** argv) {
     if (argc >= 5 && !std::strcmp(argv[3], "--runs")) runs = std::max(1, std::atoi(argv[4]));
     return Read(argv[2], runs);
   }
-  std::fprintf(stderr, "usage: nettrace_bench generate OUT [--size-mb N] | generate-flame OUT [--stacks N] | read FILE [--runs N]\n");
+  if (argc >= 3 && !std::strcmp(argv[1], "walk")) return Walk(argv[2]);
+  std::fprintf(stderr,
+               "usage: nettrace_bench generate OUT [--size-mb N] | generate-flame OUT [--stacks N] | read FILE [--runs N] "
+               "| walk FILE\n");
   return 2;
 }
