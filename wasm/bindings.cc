@@ -21,7 +21,9 @@
 #include "analysis/text_search.h"
 #include "base/status.h"
 #include "analysis/flame_graph.h"
+#include "convert/convert_session.h"
 #include "trace_session.h"
+#include "write/universal_trace_writer.h"
 
 namespace {
 
@@ -226,9 +228,41 @@ val HeapStats() {
   return out;
 }
 
+// --- ConvertSession (core/convert/convert_session.h): the same facade `nettrace convert` drives.
+nettrace::ConvertSession* NewConvertSession(val fromMs, val toMs) {
+  nettrace::V6Converter::Options options;
+  if (!fromMs.isUndefined() && !fromMs.isNull()) options.fromMs = fromMs.as<double>();
+  if (!toMs.isUndefined() && !toMs.isNull()) options.toMs = toMs.as<double>();
+  return new nettrace::ConvertSession(options);
+}
+val ConvertPushChunk(nettrace::ConvertSession& c, std::uintptr_t data, std::size_t size) {
+  return StatusToJs(c.PushChunk(reinterpret_cast<const uint8_t*>(data), size));
+}
+val ConvertFinish(nettrace::ConvertSession& c) { return StatusToJs(c.Finish()); }
+val ConvertFlushStatus(const nettrace::ConvertSession& c) { return StatusToJs(c.flushStatus()); }
+val ConvertTakeOutput(nettrace::ConvertSession& c) { return CopyToJs("Uint8Array", c.TakeOutput()); }
+double ConvertEventsWritten(const nettrace::ConvertSession& c) { return static_cast<double>(c.eventsWritten()); }
+
+// nettrace write-sample-universal: {status, bytes}.
+val WriteSampleUniversal() {
+  std::vector<uint8_t> bytes;
+  val out = val::object();
+  out.set("status", StatusToJs(nettrace::WriteSampleUniversalTrace(&bytes)));
+  out.set("bytes", CopyToJs("Uint8Array", bytes));
+  return out;
+}
+
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(nettrace) {
+  emscripten::class_<nettrace::ConvertSession>("ConvertSession")
+      .constructor(&NewConvertSession, emscripten::allow_raw_pointers())
+      .function("pushChunk", &ConvertPushChunk)
+      .function("finish", &ConvertFinish)
+      .function("flushStatus", &ConvertFlushStatus)
+      .function("takeOutput", &ConvertTakeOutput)
+      .function("eventsWritten", &ConvertEventsWritten);
+  emscripten::function("writeSampleUniversal", &WriteSampleUniversal);
   emscripten::class_<TraceSession>("TraceSession")
       .constructor<>()
       .function("pushChunk", &PushChunk)

@@ -131,8 +131,25 @@ export interface RawHeapStats {
   free: number;
 }
 
+/** core/convert/convert_session.h: any readable trace in, NetTrace v6 out, chunk by chunk. */
+export interface RawConvertSession {
+  pushChunk(pointer: number, size: number): RawStatus;
+  /** End of input; after an input error, flushes what was read before the fault. */
+  finish(): RawStatus;
+  /** Whether that flush worked (ok when nothing needed flushing). */
+  flushStatus(): RawStatus;
+  /** The v6 bytes produced since the last call. */
+  takeOutput(): Uint8Array;
+  eventsWritten(): number;
+  delete(): void;
+}
+
 export interface NetTraceModule {
   TraceSession: { new (): RawTraceSession };
+  /** fromMs / toMs: keep events in that window (ms from the trace's sync time); null: all. */
+  ConvertSession: { new (fromMs: number | null, toMs: number | null): RawConvertSession };
+  /** `nettrace write-sample-universal`: a small collect-linux-like v6 trace. */
+  writeSampleUniversal(): { status: RawStatus; bytes: Uint8Array };
   /** mallinfo() and the heap size: for leak tests and memory figures. */
   heapStats(): RawHeapStats;
   /** The wasm heap. Replaced when memory grows: read it again after any call that may allocate. */

@@ -37,8 +37,7 @@
 #include "analysis/event_query.h"
 #include "base/json_writer.h"
 #include "model/store_builder.h"
-#include "convert/v6_converter.h"
-#include "format/trace_reader.h"
+#include "convert/convert_session.h"
 #include "trace_session.h"
 #include "write/universal_trace_writer.h"
 
@@ -66,7 +65,7 @@ bool StreamFile(FILE* f, const char* path, size_t chunkSize, Push&& push, Finish
   }
 }
 
-// Streams FILE through the reader into the v6 converter, writing OUT as it goes.
+// Streams FILE through the conversion facade, writing OUT as it goes.
 int Convert(const char* in, const char* outPath, const nettrace::V6Converter::Options& options, size_t chunkSize) {
   FILE* f = std::fopen(in, "rb");
   if (!f) {
@@ -79,28 +78,40 @@ int Convert(const char* in, const char* outPath, const nettrace::V6Converter::Op
     std::fclose(f);
     return 1;
   }
-  nettrace::V6Converter converter(
-      [&](std::span<const uint8_t> bytes) {
-        if (std::fwrite(bytes.data(), 1, bytes.size(), out) != bytes.size())
-          return nettrace::Status::Error(nettrace::ErrorCode::kInvalidArgument, nettrace::kNoOffset,
-                                         std::string("cannot write ") + outPath + ": " + std::strerror(errno));
-        return nettrace::Status::Ok();
-      },
-      options);
-  nettrace::TraceReader reader(&converter);
+  nettrace::ConvertSession session(options);
+  bool writeFailed = false;
+  auto drain = [&] {
+    const std::vector<uint8_t> bytes = session.TakeOutput();
+    writeFailed = writeFailed || std::fwrite(bytes.data(), 1, bytes.size(), out) != bytes.size();
+    return !writeFailed;
+  };
+  auto writeError = [&] {
+    return nettrace::Status::Error(nettrace::ErrorCode::kInvalidArgument, nettrace::kNoOffset,
+                                   std::string("cannot write ") + outPath + ": " + std::strerror(errno));
+  };
   nettrace::Status status;
   const bool readOk = StreamFile(
-      f, in, chunkSize, [&](const uint8_t* d, size_t n) { return reader.Push(d, n); }, [&] { return reader.Finish(); },
+      f, in, chunkSize,
+      [&](const uint8_t* d, size_t n) {
+        nettrace::Status s = session.PushChunk(d, n);
+        return drain() ? s : writeError();
+      },
+      [&] {
+        nettrace::Status s = session.Finish();
+        return drain() ? s : writeError();
+      },
       &status);
   std::fclose(f);
   // A trace that ends early or breaks: the output keeps every event read before the fault.
-  const nettrace::Status kept = readOk && !status.ok() ? converter.FlushIncomplete() : nettrace::Status::Ok();
+  if (readOk && !status.ok() && !writeFailed) (void)session.Finish(), drain();
   const bool closed = std::fclose(out) == 0;
   if (!readOk) return 1;
-  if (!status.ok()) {
+  if (!status.ok() || writeFailed) {
+    if (writeFailed && status.ok()) status = writeError();
     std::fprintf(stderr, "nettrace: %s: %s (the output is incomplete: %llu events written)\n", in,
-                 status.ToString().c_str(), static_cast<unsigned long long>(converter.eventsWritten()));
-    if (!kept.ok()) std::fprintf(stderr, "nettrace: %s: %s\n", outPath, kept.ToString().c_str());
+                 status.ToString().c_str(), static_cast<unsigned long long>(session.eventsWritten()));
+    if (!session.flushStatus().ok())
+      std::fprintf(stderr, "nettrace: %s: %s\n", outPath, session.flushStatus().ToString().c_str());
     return 1;
   }
   if (!closed) {
@@ -108,7 +119,7 @@ int Convert(const char* in, const char* outPath, const nettrace::V6Converter::Op
     return 1;
   }
   std::fprintf(stderr, "nettrace: wrote %llu events to %s (NetTrace v6)\n",
-               static_cast<unsigned long long>(converter.eventsWritten()), outPath);
+               static_cast<unsigned long long>(session.eventsWritten()), outPath);
   return 0;
 }
 

@@ -5,7 +5,7 @@
 // the package's bin.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createReadStream, openAsBlob, readFileSync } from 'node:fs';
+import { createReadStream, existsSync, openAsBlob, readFileSync, rmSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { basename, join } from 'node:path';
 import { mkdtempSync } from 'node:fs';
@@ -177,7 +177,14 @@ test('the package bin prints what the native tool prints', () => {
     commands.push(['flame', '--by-process', '--by-thread', '--format', 'folded'], ['top', '--by-process', '-n', '3']);
   }
   for (const t of complete.slice(0, 3)) {
-    for (const args of commands) {
+    const perTrace = [];
+    if (nativeHasFlame) {
+      // sandwich FILE FUNCTION: the heaviest function, an unresolved frame and a missing one.
+      const top = JSON.parse(runNative('top', t.path, ['-n', '1']).stdout.toString('utf8')).functions[0]?.name ?? '?!?';
+      perTrace.push(['sandwich', top], ['sandwich', top, '--inverted', '--weight', 'thread-time', '--by-thread'],
+        ['sandwich', '?!?'], ['sandwich', 'No.Such!Function']);
+    }
+    for (const args of [...commands, ...perTrace]) {
       const r = spawnSync(process.execPath, [bin, args[0], t.path, ...args.slice(1)], { maxBuffer: 1 << 28 });
       const native = runNative(args[0], t.path, args.slice(1));
       assert.equal(r.status, native.status, `${t.name} ${args}: ${r.stderr}`);
@@ -209,4 +216,54 @@ test('every raw binding answers (embind reports unbound types only when called)'
   const stats = M.heapStats();
   assert.ok(stats.heapSize >= M.HEAPU8.length && stats.allocated > 0);
   session.delete();
+});
+
+test('convert and write-sample-universal through the package bin write what the native tool writes', () => {
+  const bin = join(root, 'dist/bin/nettrace-analyzer.mjs');
+  const truncated = corpusTraces().filter((t) => t.truncated);
+  const netperf = corpusTraces().filter((t) => t.name.endsWith('.netperf')).slice(0, 1);
+  const cases = [];
+  for (const t of [...complete.slice(0, 3), ...truncated, ...netperf]) cases.push([t, []], [t, ['--from', '5', '--to', '50']]);
+  cases.push([complete[0], ['--chunk-size', '4096']]);
+  for (const [t, args] of cases) {
+    const mine = join(tmp, 'npm.nettrace'), theirs = join(tmp, 'native.nettrace');
+    rmSync(mine, { force: true }), rmSync(theirs, { force: true });
+    const r = spawnSync(process.execPath, [bin, 'convert', t.path, mine, ...args]);
+    const native = spawnSync(join(root, 'build/native/nettrace'), ['convert', t.path, theirs, ...args]);
+    assert.equal(r.status, native.status, `${t.name} convert ${args}: ${r.stderr}`);
+    assert.equal(existsSync(mine), existsSync(theirs), `${t.name} convert ${args}: output file`);
+    if (existsSync(theirs)) assert.ok(readFileSync(mine).equals(readFileSync(theirs)), `${t.name} convert ${args}: bytes differ`);
+    // The same events count in the message, partial or not.
+    const count = (s) => s.toString().match(/(\d+) events written|wrote (\d+) events/)?.slice(1).find(Boolean);
+    assert.equal(count(r.stderr), count(native.stderr), `${t.name} convert ${args}: ${r.stderr} vs ${native.stderr}`);
+  }
+  const mine = join(tmp, 'npm-universal.nettrace'), theirs = join(tmp, 'native-universal.nettrace');
+  assert.equal(spawnSync(process.execPath, [bin, 'write-sample-universal', mine]).status, 0);
+  assert.equal(spawnSync(join(root, 'build/native/nettrace'), ['write-sample-universal', theirs]).status, 0);
+  assert.ok(readFileSync(mine).equals(readFileSync(theirs)), 'write-sample-universal bytes differ');
+  const bad = spawnSync(process.execPath, [bin, 'convert', complete[0].path, join(tmp, 'no-such-dir', 'x.nettrace')]);
+  assert.equal(bad.status, 1);
+  assert.match(bad.stderr.toString(), /cannot create/);
+});
+
+test('convertTrace: the API converts from a Blob, bytes and a stream alike, in any chunk size', async () => {
+  const { convertTrace } = await import(join(root, 'dist/index.js'));
+  const t = complete.find((x) => x.name.startsWith('only_managed')) ?? complete[0];
+  const theirs = join(tmp, 'native-api.nettrace');
+  assert.equal(spawnSync(join(root, 'build/native/nettrace'), ['convert', t.path, theirs, '--to', '300']).status, 0);
+  const want = readFileSync(theirs);
+  for (const [source, chunkSize] of [[await openAsBlob(t.path), 4096], [readFileSync(t.path), undefined], [createReadStream(t.path), 65536]]) {
+    const parts = [];
+    const result = await convertTrace(source, (b) => { parts.push(Buffer.from(b)); }, { toMs: 300, chunkSize });
+    assert.equal(result.error, null);
+    assert.ok(result.eventsWritten > 0);
+    assert.ok(Buffer.concat(parts).equals(want), `convertTrace(${source.constructor.name}, ${chunkSize}) differs from nettrace convert`);
+  }
+  // A truncated input: what was read before the fault, and the error with its offset.
+  const cut = readFileSync(t.path).subarray(0, 300000);
+  const parts = [];
+  const partial = await convertTrace(cut, (b) => { parts.push(Buffer.from(b)); });
+  assert.equal(partial.error?.code, 'truncated');
+  assert.equal(typeof partial.error?.offset, 'number');
+  assert.ok(partial.eventsWritten > 0 && Buffer.concat(parts).length > 0);
 });

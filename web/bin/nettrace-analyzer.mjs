@@ -15,25 +15,33 @@
 //                                [--weight count|bytes|thread-time|managed-thread-time]
 //                                [--format json|folded|speedscope]
 //   nettrace-analyzer top FILE [-n 20] [same selection options]
+//   nettrace-analyzer sandwich FILE FUNCTION [same selection options]   callers and callees of
+//                                 one frame name, as JSON
 //   nettrace-analyzer export FILE --format speedscope|chrome|csv|stacks-csv [--stack-text] [-o OUT]
+//   nettrace-analyzer convert FILE OUT [--from MS] [--to MS]   rewrite as NetTrace v6 (a time window)
+//   nettrace-analyzer write-sample-universal OUT   a small collect-linux-like v6 trace
 // Every command takes --chunk-size BYTES (how much is read at a time; the output is the same).
 // FILE may be a path, an http(s) URL, or "-" for standard input.
-import { writeFileSync } from 'node:fs';
+import { closeSync, openSync, writeFileSync, writeSync } from 'node:fs';
 import { basename } from 'node:path';
-import { openTrace, NetTraceError } from '../index.js';
+import { convertTrace, openTrace, NetTraceError } from '../index.js';
 
 const USAGE = `usage: nettrace-analyzer <command> FILE [options]
-commands: summary, counts, events, stack, histogram, flame, top, export
+commands: summary, counts, events, stack, histogram, flame, top, sandwich, export, convert,
+          write-sample-universal
   events:    --provider P --name N --thread T --from MS --to MS --limit N (100) --offset N --text STR
              --frames (each event's stack, leaf first)
   stack:     FILE ROW (an event's index): its stack as named frames, leaf first
+  sandwich:  FILE FUNCTION: callers and callees of one frame name (the flame/top options too)
   histogram: --buckets N (100) --group-by none|provider|eventType, and the events filters
-  flame/top: --event NAME (Thread/Sample) --provider P --thread T --from MS --to MS
+  flame/top/sandwich/export: --event NAME (Thread/Sample) --provider P --thread T --from MS --to MS
              --inverted --by-thread --process PID --by-process
              --weight count|bytes|thread-time|managed-thread-time
              flame: --format json|folded|speedscope; top: -n N (20)
   all:       --chunk-size BYTES (1 MiB)
   export:    --format speedscope|chrome|csv|stacks-csv [-o OUT]; csv: --stack-text (frames too)
+  convert:   FILE OUT [--from MS --to MS]: rewrite the trace as NetTrace v6 (optionally a time window)
+  write-sample-universal OUT: write a small collect-linux-like v6 trace
 FILE: a path, an http(s) URL, or - for standard input`;
 
 function fail(message, code = 2) {
@@ -46,8 +54,10 @@ if (command === '--help' || command === '-h') {
   console.log(USAGE);
   process.exit(0);
 }
-const commands = ['summary', 'counts', 'events', 'stack', 'histogram', 'flame', 'top', 'export'];
+const commands = ['summary', 'counts', 'events', 'stack', 'histogram', 'flame', 'top', 'sandwich', 'export', 'convert',
+  'write-sample-universal'];
 if (!commands.includes(command) || file === undefined) fail(`${command ? `unknown command '${command}'\n` : ''}${USAGE}`);
+if (command === 'write-sample-universal') await writeSampleUniversal(file);
 
 const numberFlags = {
   '--thread': 'thread', '--from': 'fromMs', '--to': 'toMs', '--limit': 'limit', '--offset': 'offset', '--buckets': 'buckets', '-n': 'n',
@@ -56,9 +66,11 @@ const numberFlags = {
 const stringFlags = { '--text': 'text', '--provider': 'provider', '--name': 'name', '--event': 'event', '--format': 'format', '-o': 'out', '--group-by': 'groupBy', '--weight': 'weight' };
 const boolFlags = { '--inverted': 'inverted', '--by-thread': 'groupByThread', '--by-process': 'groupByProcess', '--stack-text': 'stackText', '--frames': 'frames' };
 const opts = {};
-// stack FILE ROW: the row is a positional argument, as in the native tool.
-const positional = command === 'stack' ? rest.shift() : undefined;
+// stack FILE ROW, sandwich FILE FUNCTION, convert FILE OUT: a positional argument, as in the native tool.
+const positional = ['stack', 'sandwich', 'convert'].includes(command) ? rest.shift() : undefined;
+if (command === 'convert' && positional === undefined) fail(`convert needs FILE OUT\n${USAGE}`);
 if (command === 'stack' && !/^\d+$/.test(positional ?? '')) fail('stack needs FILE ROW (an event index)');
+if (command === 'sandwich' && positional === undefined) fail('sandwich needs FILE FUNCTION (a frame name)');
 for (let i = 0; i < rest.length; i++) {
   const flag = rest[i];
   if (flag in boolFlags) opts[boolFlags[flag]] = true;
@@ -75,7 +87,15 @@ const WEIGHTS = ['count', 'bytes', 'thread-time', 'managed-thread-time'];
 if (opts.weight !== undefined && !WEIGHTS.includes(opts.weight)) fail('--weight takes count, bytes, thread-time or managed-thread-time');
 if (opts.chunkSize !== undefined && !(Number.isInteger(opts.chunkSize) && opts.chunkSize >= 1 && opts.chunkSize <= 2 ** 30))
   fail('--chunk-size takes a number of bytes from 1 to 1073741824');
+// The engine's flame-graph document (core/analysis/flame_graph.h), rebuilt from the typed columns.
+const flameDoc = (g) => {
+  const doc = { unit: g.unit, total: g.total, frames: g.frameNames };
+  for (const k of ['frame', 'parent', 'depth', 'start', 'end', 'self', 'count']) doc[k] = Array.from(g[k]);
+  return doc;
+};
 const stackQuery = () => pick('event', 'provider', 'thread', 'fromMs', 'toMs', 'inverted', 'groupByThread', 'process', 'groupByProcess', 'weight');
+
+if (command === 'convert') await convert();
 
 let trace;
 try {
@@ -120,13 +140,7 @@ try {
     }
     case 'flame': {
       const format = opts.format ?? 'json';
-      if (format === 'json') {
-        // The engine's document (core/analysis/flame_graph.h), rebuilt from the typed columns.
-        const g = await trace.flameGraph(stackQuery());
-        const doc = { unit: g.unit, total: g.total, frames: g.frameNames };
-        for (const k of ['frame', 'parent', 'depth', 'start', 'end', 'self', 'count']) doc[k] = Array.from(g[k]);
-        out = JSON.stringify(doc) + '\n';
-      }
+      if (format === 'json') out = JSON.stringify(flameDoc(await trace.flameGraph(stackQuery()))) + '\n';
       else if (format === 'folded') out = await trace.export('folded', stackQuery());
       else if (format === 'speedscope') out = (await trace.export('speedscope', { ...stackQuery(), name: profileName })) + '\n';
       else fail(`--format json|folded|speedscope, not '${format}'`);
@@ -135,6 +149,11 @@ try {
     case 'top':
       out = JSON.stringify(await trace.topFunctions(stackQuery(), opts.n ?? 20)) + '\n';
       break;
+    case 'sandwich': {
+      const w = await trace.sandwich(stackQuery(), positional);
+      out = JSON.stringify({ function: w.function, callers: flameDoc(w.callers), callees: flameDoc(w.callees) }) + '\n';
+      break;
+    }
     case 'export': {
       const format = opts.format;
       if (!['speedscope', 'chrome', 'csv', 'stacks-csv'].includes(format)) fail('export needs --format speedscope|chrome|csv|stacks-csv');
@@ -155,3 +174,39 @@ try {
   trace.close();
 }
 if (trace.error) fail(`${file}: ${trace.error.message}`, 1);
+
+// As `nettrace convert`: v6 bytes written as produced; on a damaged input the output keeps
+// what was read before the fault, and the error goes to stderr with exit status 1.
+async function convert() {
+  let fd;
+  try {
+    fd = openSync(positional, 'w');
+  } catch (e) {
+    fail(`cannot create ${positional}: ${e.message}`, 1);
+  }
+  let result;
+  try {
+    result = await convertTrace(file === '-' ? process.stdin : file, (bytes) => { writeSync(fd, bytes); },
+      pick('fromMs', 'toMs', 'chunkSize'));
+  } catch (e) {
+    if (!(e instanceof NetTraceError)) throw e;
+    fail(`${file}: ${e.message}`, 1);
+  } finally {
+    closeSync(fd);
+  }
+  if (result.error) fail(`${file}: ${result.error.message} (the output is incomplete: ${result.eventsWritten} events written)`, 1);
+  process.stderr.write(`nettrace-analyzer: wrote ${result.eventsWritten} events to ${positional} (NetTrace v6)\n`);
+  process.exit(0);
+}
+
+async function writeSampleUniversal(out) {
+  const { loadNetTraceModule } = await import('../engine/wasm_loader.js');
+  const { status, bytes } = (await loadNetTraceModule()).writeSampleUniversal();
+  if (!status.ok) fail(status.message, 1);
+  try {
+    writeFileSync(out, bytes);
+  } catch (e) {
+    fail(`cannot write ${out}: ${e.message}`, 1);
+  }
+  process.exit(0);
+}

@@ -46,6 +46,8 @@ export type { RawHeapStats as HeapStats } from './nettrace_wasm.mjs';
 export { engineHeapStats } from './engine/wasm_loader.js';
 export type { WorkerOptions } from './engine/worker_client.js';
 export { NetTraceError } from './api/types.js';
+export { convertTrace } from './api/convert.js';
+export type { ConvertOptions, ConvertResult } from './api/convert.js';
 export { DEFAULT_CHUNK_SIZE, PUSH_SIZE, openTraceInThread, openTraceInWorker };
 
 export interface OpenOptions extends OpenTraceOptions, WasmOptions, WorkerOptions {

@@ -6,24 +6,21 @@
 #include <string>
 #include <vector>
 
-#include "convert/v6_converter.h"
-#include "format/trace_reader.h"
+#include "convert/convert_session.h"
 
 namespace nettrace::test {
 
-// `in` read by the reader with the converter behind it, the v6 bytes appended to `out`;
+// `in` converted by the conversion facade (the one `nettrace convert` and the wasm build
+// drive), the v6 bytes appended to `out` — after an input error, what was read before it;
 // the first error of the read or the conversion, else Ok.
 inline Status ConvertToV6(const std::vector<uint8_t>& in, std::vector<uint8_t>* out,
                           V6Converter::Options options = {}) {
-  V6Converter converter(
-      [&](std::span<const uint8_t> b) {
-        out->insert(out->end(), b.begin(), b.end());
-        return Status::Ok();
-      },
-      options);
-  TraceReader reader(&converter);
-  Status s = reader.Push(in.data(), in.size());
-  return s.ok() ? reader.Finish() : s;
+  ConvertSession session(options);
+  (void)session.PushChunk(in.data(), in.size());
+  const Status s = session.Finish();
+  const std::vector<uint8_t> bytes = session.TakeOutput();
+  out->insert(out->end(), bytes.begin(), bytes.end());
+  return s.ok() ? session.flushStatus() : s;
 }
 
 // An event's JSON without "payloadOffset", the one field that must differ between a trace

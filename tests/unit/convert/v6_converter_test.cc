@@ -23,17 +23,7 @@ std::vector<uint8_t> Convert(const std::vector<uint8_t>& in, V6Converter::Option
 // Converts an input the reader gives up on: what the CLI does, FlushIncomplete after the error.
 std::vector<uint8_t> ConvertIncomplete(const std::vector<uint8_t>& in) {
   std::vector<uint8_t> out;
-  V6Converter converter(
-      [&](std::span<const uint8_t> b) {
-        out.insert(out.end(), b.begin(), b.end());
-        return Status::Ok();
-      },
-      {});
-  TraceReader reader(&converter);
-  Status s = reader.Push(in.data(), in.size());
-  if (s.ok()) s = reader.Finish();
-  REQUIRE(s.code() == ErrorCode::kTruncated);
-  REQUIRE(converter.FlushIncomplete().ok());
+  REQUIRE(test::ConvertToV6(in, &out).code() == ErrorCode::kTruncated);
   return out;
 }
 
