@@ -267,3 +267,15 @@ test('convertTrace: the API converts from a Blob, bytes and a stream alike, in a
   assert.equal(typeof partial.error?.offset, 'number');
   assert.ok(partial.eventsWritten > 0 && Buffer.concat(parts).length > 0);
 });
+
+test('one option list: every command and option of the native tool exists in the npm CLI', () => {
+  const nativeHelp = spawnSync(join(root, 'build/native/nettrace'), ['--help']).stdout.toString();
+  const npmHelp = spawnSync(process.execPath, [join(root, 'dist/bin/nettrace-analyzer.mjs'), '--help']).stdout.toString();
+  const nativeCommands = [...nativeHelp.split('options:')[0].matchAll(/^ {2}([a-z][a-z-]+) /gm)].map((m) => m[1]);
+  const npmCommands = npmHelp.match(/commands:([^]*?)\n {2}\S/)[1].split(/[,\s]+/).filter(Boolean);
+  assert.ok(nativeCommands.length >= 10, `native commands parsed: ${nativeCommands}`);
+  for (const c of nativeCommands) assert.ok(npmCommands.includes(c), `npm CLI lacks the command '${c}'`);
+  const flags = (text) => new Set(text.match(/(?<![\w-])--?[a-z][a-z-]*/g));
+  const npmFlags = flags(npmHelp);
+  for (const f of flags(nativeHelp)) if (f !== '-h' && f !== '--help') assert.ok(npmFlags.has(f), `npm CLI lacks the option '${f}'`);
+});
