@@ -7,6 +7,8 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { partialChecks } from './app_partial_checks.mjs';
+import { uxChecks } from './app_ux_checks.mjs';
 
 export async function appChecks({ browser, server, check, assert, traces, byName, nativeSummary, runNative, screenshots }) {
   const page = await browser.newPage({ viewport: { width: 1280, height: 720 }, acceptDownloads: true });
@@ -434,6 +436,10 @@ export async function appChecks({ browser, server, check, assert, traces, byName
     await page.selectOption('#t-group', 'provider');
     await page.waitForFunction((n) => appRoot().getElementById('timeline').dataset.series === String(n), heartSummary.providers.length, { timeout: 20_000 });
   });
+
+  const context = { page, server, check, assert, byName, nativeSummary, runNative, open, tmp, eventCountShown };
+  await partialChecks(context);
+  await uxChecks(context);
 
   await check('app: no page errors', async () => {
     assert(pageErrors.length === 0, `page errors:\n  ${pageErrors.join('\n  ')}`);

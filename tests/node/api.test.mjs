@@ -2,7 +2,8 @@
 // file-backed Blob and on bytes, progress, cancel, and errors that keep the partial summary.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { openAsBlob, readFileSync } from 'node:fs';
+import { mkdtempSync, openAsBlob, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { corpusTraces, root, runNative } from './helpers.mjs';
 
@@ -73,6 +74,46 @@ test('aborting the signal cancels between chunks', async () => {
   });
   await assert.rejects(opening, (e) => e instanceof NetTraceError && e.code === 'cancelled' && e.partial !== null);
   assert.equal(reports, 2, 'no chunk is read after the abort');
+});
+
+test('keepPartial: a truncated trace and a cancelled read resolve with what was read', async () => {
+  // Damaged: the events before the fault, as the native tool reads them.
+  const cut = readFileSync(biggest.path).subarray(0, 300_000);
+  const damaged = await openTrace(cut, { keepPartial: true });
+  try {
+    assert.equal(damaged.error?.code, 'truncated');
+    const path = join(mkdtempSync(join(tmpdir(), 'nettrace-cut-')), 'cut.nettrace');
+    writeFileSync(path, cut);
+    const native = runNative('summary', path);
+    assert.notEqual(native.status, 0);
+    assert.equal(damaged.summaryJson() + '\n', native.stdout.toString('utf8'), 'the summary of what was read equals the native one');
+    assert.ok(damaged.eventCount > 0);
+    assert.equal((await damaged.events({ limit: 1 })).total, damaged.eventCount);
+  } finally {
+    damaged.close();
+  }
+  // Cancelled: one event count everywhere, and the summary says "cancelled", not "truncated".
+  const controller = new AbortController();
+  let reports = 0;
+  const trace = await openTrace(await openAsBlob(biggest.path), {
+    keepPartial: true,
+    chunkSize: 256 * 1024,
+    signal: controller.signal,
+    onProgress: () => {
+      if (++reports === 2) controller.abort();
+    },
+  });
+  try {
+    assert.equal(trace.error?.code, 'cancelled');
+    assert.equal(trace.error.offset, trace.bytes);
+    const summary = trace.summary();
+    assert.equal(summary.error.code, 'cancelled');
+    assert.equal(summary.complete, false);
+    assert.ok(trace.eventCount > 0 && summary.eventCount === trace.eventCount);
+    assert.equal((await trace.events({ limit: 1 })).total, trace.eventCount, 'every event read is queryable');
+  } finally {
+    trace.close();
+  }
 });
 
 test('garbage input is an error, not a crash', async () => {

@@ -8,18 +8,24 @@ import type { Progress, Summary } from '../api/types.js';
 import { NetTraceError } from '../api/types.js';
 import type { StackQuery, TraceHandle } from '../api/handle.js';
 import { openTraceInWorker } from '../engine/worker_client.js';
-import { defaultState, readHash, TABS, writeHash } from '../app/state.js';
+import { defaultState, orderedRange, readHash, TABS, writeHash } from '../app/state.js';
 import type { Tab, ViewState } from '../app/state.js';
-import { download, fillSelect, fmt, formatBytes, h, percent } from '../ui/dom.js';
-import { sortableTable } from '../ui/sortable_table.js';
+import { debounced } from '../ui/debounce.js';
+import { fillSelect, fmt, formatBytes, h, percent } from '../ui/dom.js';
 import { wireTabs } from '../ui/tab_keys.js';
 import { EventTable } from '../views/events_view.js';
 import type { EventFilter } from '../views/events_view.js';
 import { FlameGraph } from '../views/flame_view.js';
 import { SandwichView } from '../views/sandwich_view.js';
+import { topFunctionsTable } from '../views/top_functions.js';
 import { eventTypes, processes, renderSummary, threads } from '../views/summary_view.js';
 import { Timeline } from '../views/timeline_view.js';
+import { wireHome } from './home.js';
+import { wireExports } from './exports.js';
 import { buildLayout } from './layout.js';
+import { nameOfUrl, wireSources } from './sources.js';
+import { fillStackThreads } from './stack_threads.js';
+import { hasSummary, partialText, refusalText, summaryTitle } from './read_outcome.js';
 
 export interface AnalyzerOptions {
   /** Keep the view state in the page's URL hash, so that a link reproduces the view (the
@@ -43,7 +49,8 @@ export interface AnalyzerLoad {
   summary: Summary;
 }
 
-/** `detail` of the `error` event: the reason reading stopped, with what was read before. */
+/** `detail` of the `error` event: the reason reading stopped, with what was read before (a
+ *  damaged or cancelled read that read events also leaves `trace` open over them). */
 export interface AnalyzerError {
   name: string;
   code: string;
@@ -56,7 +63,7 @@ export interface AnalyzerInstance {
   /** Opens a trace: a File/Blob, or a URL to fetch. Resolves when it has been read (or has
    *  failed: the failure is shown and reported through the `error` event, not thrown). */
   open(source: Blob | URL | string, name?: string): Promise<void>;
-  /** The trace shown, or null. */
+  /** The trace shown (also a partial one: its `error` set), or null. */
   readonly trace: TraceHandle | null;
   /** Its summary (the partial one after a fatal error), or null. */
   readonly summary: Summary | null;
@@ -64,16 +71,11 @@ export interface AnalyzerInstance {
   destroy(): void;
 }
 
-const EXPORTS = {
-  speedscope: { ext: 'speedscope.json', type: 'application/json' },
-  chrome: { ext: 'chrome.json', type: 'application/json' },
-  folded: { ext: 'folded.txt', type: 'text/plain' },
-  csv: { ext: 'csv', type: 'text/csv' },
-  'stacks-csv': { ext: 'stacks.csv', type: 'text/csv' },
-} as const;
-
 /** Event types first offered for stacks: CPU samples (sample profiler, Linux profilers). */
 const PREFERRED_STACKS = ['Thread/Sample', 'cpu', 'GC/AllocationTick', 'Exception/Start'];
+
+/** Typing pause after which the event text search starts (a keystroke later cancels it). */
+const SEARCH_PAUSE_MS = 300;
 
 const finite = (text: string): number | undefined => (text !== '' && Number.isFinite(Number(text)) ? Number(text) : undefined);
 
@@ -98,6 +100,7 @@ export function createAnalyzer(host: HTMLElement, root: ShadowRoot, options: Ana
   const progressBar = byId<HTMLProgressElement>('progress');
   const progressText = byId<HTMLElement>('progress-text');
   const statusLine = byId<HTMLElement>('status');
+  const partialBanner = byId<HTMLElement>('partial-banner');
   const result = byId<HTMLElement>('result');
   const resultTitle = byId<HTMLElement>('result-title');
   const headline = byId<HTMLElement>('headline');
@@ -118,7 +121,7 @@ export function createAnalyzer(host: HTMLElement, root: ShadowRoot, options: Ana
   let shownSummary: Summary | null = null;
   let shownName = '';
   let current: AbortController | null = null;
-  let state: ViewState = options.syncHash === true ? readHash(location.hash) : defaultState();
+  let state: ViewState = options.syncHash === true ? orderedRange(readHash(location.hash)).state : defaultState();
   let eventTable: EventTable | null = null;
   let eventTableTrace: TraceHandle | null = null;
   let flame: FlameGraph | null = null;
@@ -157,6 +160,15 @@ export function createAnalyzer(host: HTMLElement, root: ShadowRoot, options: Ana
 
   wireTabs(tabButtons, (tab, focus) => showTab(tab, focus));
 
+  const { showResult } = wireHome(
+    { home: byId('home'), back: byId('back'), landing, drop, result, tabs: tabList, exports: exportsBar },
+    {
+      shownName: () => (shownSummary === null ? null : shownName),
+      canExport: () => shown !== null,
+      onBack: () => showTab(shown === null ? 'summary' : state.tab, true),
+    },
+  );
+
   // ---- loading ---------------------------------------------------------------------------
 
   function showProgress(p: Progress, progressCount: number): void {
@@ -183,6 +195,9 @@ export function createAnalyzer(host: HTMLElement, root: ShadowRoot, options: Ana
     summaryTables.replaceChildren();
     summaryPre.textContent = '';
     resultTitle.hidden = true;
+    partialBanner.hidden = true;
+    partialBanner.textContent = '';
+    delete result.dataset['partial'];
     tabList.hidden = true;
     exportsBar.hidden = true;
     timelineBox.hidden = true;
@@ -195,6 +210,7 @@ export function createAnalyzer(host: HTMLElement, root: ShadowRoot, options: Ana
     current = controller;
     let progressCount = 0;
     resetViews();
+    showResult();
     result.dataset['state'] = 'reading';
     result.dataset['progressCount'] = '0';
     statusLine.classList.remove('error');
@@ -204,8 +220,11 @@ export function createAnalyzer(host: HTMLElement, root: ShadowRoot, options: Ana
     cancelButton.hidden = false;
     const started = performance.now();
     try {
+      // A damaged or cancelled read keeps what it read: those events are explored like a
+      // complete trace's (the native tool does the same), under a banner.
       const opened = await openTraceInWorker(source, {
         signal: controller.signal,
+        keepPartial: true,
         onProgress: (p) => showProgress(p, ++progressCount),
         ...(options.workerUrl === undefined ? {} : { workerUrl: options.workerUrl }),
       });
@@ -213,38 +232,62 @@ export function createAnalyzer(host: HTMLElement, root: ShadowRoot, options: Ana
         opened.close();
         return;
       }
+      hideProgress();
+      // Nothing read at all (not a trace, an empty file, a cancel before the first event).
+      if (opened.error !== null && opened.eventCount === 0) {
+        opened.close();
+        throw opened.error;
+      }
       shown = opened;
-      progressBar.hidden = true;
-      progressText.textContent = '';
+      const summary = opened.summary();
       const seconds = (performance.now() - started) / 1000;
-      statusLine.textContent = `Read ${name}: ${fmt(opened.summary().eventCount)} events in ${seconds.toFixed(2)} s.`;
-      showTrace(opened.summary(), name, size || opened.bytes, seconds, false);
-      result.dataset['state'] = 'done';
+      // A URL's size is what was read of it (reading reached its end, or a fault).
+      showTrace(summary, name, size || opened.bytes, seconds, opened.error);
       void showTimeline().catch(reportUnexpected);
-      emit<AnalyzerLoad>('load', { name, summary: opened.summary() });
+      if (opened.error === null) {
+        statusLine.textContent = `Read ${name}: ${fmt(summary.eventCount)} events in ${seconds.toFixed(2)} s.`;
+        result.dataset['state'] = 'done';
+        emit<AnalyzerLoad>('load', { name, summary });
+      } else {
+        const text = partialText(opened.error, name, summary.eventCount, size);
+        statusLine.classList.add('error');
+        statusLine.textContent = text.status;
+        partialBanner.textContent = text.banner;
+        partialBanner.hidden = false;
+        result.dataset['state'] = 'error';
+        result.dataset['partial'] = opened.error.code;
+        const e = opened.error;
+        emit<AnalyzerError>('error', { name, code: e.code, offset: e.offset, message: e.reason, partial: summary });
+      }
     } catch (e) {
       if (current !== controller) return;
-      const seconds = (performance.now() - started) / 1000;
-      statusLine.classList.add('error');
-      if (e instanceof NetTraceError) {
-        const where = e.offset === null ? '' : ` at byte offset ${fmt(e.offset)}`;
-        const kept = e.partial === null ? '' : ' The summary below is what was read before that point.';
-        statusLine.textContent =
-          e.code === 'cancelled' ? 'Cancelled.' : `Could not read all of ${name}: ${e.code}${where}: ${e.reason}.${kept}`;
-        if (e.partial !== null) showTrace(e.partial, name, size, seconds, true);
-        emit<AnalyzerError>('error', { name, code: e.code, offset: e.offset, message: e.reason, partial: e.partial });
-      } else {
-        const message = e instanceof Error ? e.message : String(e);
-        statusLine.textContent = `Failed: ${message}`;
-        emit<AnalyzerError>('error', { name, code: 'source', offset: null, message, partial: null });
-      }
-      result.dataset['state'] = 'error';
+      refused(e, name, typeof source === 'string' ? null : size, (performance.now() - started) / 1000, typeof source === 'string');
     } finally {
       if (current === controller) {
         cancelButton.hidden = true;
         current = null;
       }
     }
+  }
+
+  /** A read that gave nothing to explore: why, and only the facts that were established. */
+  function refused(e: unknown, name: string, size: number | null, seconds: number, fromUrl: boolean): void {
+    hideProgress();
+    statusLine.classList.add('error');
+    statusLine.textContent = refusalText(e, name, fromUrl);
+    if (hasSummary(e)) showTrace((e as NetTraceError).partial!, name, size, seconds, e as NetTraceError);
+    if (e instanceof NetTraceError) {
+      emit<AnalyzerError>('error', { name, code: e.code, offset: e.offset, message: e.reason, partial: e.partial });
+    } else {
+      emit<AnalyzerError>('error', { name, code: 'source', offset: null, message: e instanceof Error ? e.message : String(e), partial: null });
+    }
+    result.dataset['state'] = 'error';
+  }
+
+  /** The progress bar and line end with the read: the status line and summary say the rest. */
+  function hideProgress(): void {
+    progressBar.hidden = true;
+    progressText.textContent = '';
   }
 
   /** The event table with these filters (the others cleared), from a click in the Summary. */
@@ -255,7 +298,7 @@ export function createAnalyzer(host: HTMLElement, root: ShadowRoot, options: Ana
     void showTimeline().catch(reportUnexpected);
   }
 
-  function showTrace(summary: Summary, name: string, size: number, seconds: number, partial: boolean): void {
+  function showTrace(summary: Summary, name: string, size: number | null, seconds: number, error: NetTraceError | null): void {
     shownSummary = summary;
     shownName = name;
     landing.hidden = true;
@@ -264,15 +307,15 @@ export function createAnalyzer(host: HTMLElement, root: ShadowRoot, options: Ana
     for (const t of ['events', 'flame'] as const) {
       const button = tabButtons.get(t)!;
       button.disabled = shown === null;
-      button.title = shown === null ? 'Not available: the trace could not be read to its end' : '';
+      button.title = shown === null ? 'Not available: no event could be read' : '';
     }
     resultTitle.hidden = false;
-    resultTitle.textContent = partial ? 'Summary of what was read before the error' : 'Summary';
+    resultTitle.textContent = summaryTitle(error, summary.eventCount);
     renderSummary(summary, headline, summaryTables, {
       fileName: name,
       fileSize: size,
       readSeconds: seconds,
-      partial,
+      partial: error !== null,
       onPickType: shown === null ? null : (t) => showEventsWith({ provider: t.provider, event: t.name }),
       onStacksOfType:
         shown === null ? null : (t) => {
@@ -359,6 +402,7 @@ export function createAnalyzer(host: HTMLElement, root: ShadowRoot, options: Ana
   const fText = byId<HTMLInputElement>('f-text');
   const fFrom = byId<HTMLInputElement>('f-from');
   const fTo = byId<HTMLInputElement>('f-to');
+  const rangeNote = byId<HTMLElement>('range-note');
   const gEvent = byId<HTMLSelectElement>('g-event');
   const gThread = byId<HTMLSelectElement>('g-thread');
   const gProcess = byId<HTMLSelectElement>('g-process');
@@ -374,7 +418,8 @@ export function createAnalyzer(host: HTMLElement, root: ShadowRoot, options: Ana
       label: `${t.threadId}${t.name === '' ? '' : ` ${t.name}`} (${fmt(t.eventCount)} events)`,
     }));
     fillSelect(fThread, 'any thread', threadOptions);
-    fillSelect(gThread, 'all threads', threadOptions);
+    // The flame graph's picker is filled for its stack type (offerStackThreads).
+    gThread.replaceChildren();
     const processList = processes(summary);
     byId('g-process-label').hidden = processList.length < 2;
     fillSelect(gProcess, 'all processes', processList.map((p) => ({ value: String(p.pid), label: `${p.name || '?'} (${p.pid})` })));
@@ -386,7 +431,7 @@ export function createAnalyzer(host: HTMLElement, root: ShadowRoot, options: Ana
     gEvent.replaceChildren(
       ...stackTypes.map(([name, n]) => h('option', { text: `${name} (${fmt(n)})`, attrs: { value: name } })),
     );
-    if (stackTypes.length === 0) gEvent.append(h('option', { text: 'no events with stacks', attrs: { value: '', disabled: '' } }));
+    if (stackTypes.length === 0) gEvent.append(h('option', { text: 'no events with stack frames', attrs: { value: '', disabled: '' } }));
     const has = (name: string): boolean => stackCount.has(name) && stackCount.get(name)! > 0;
     if (state.stackEvent !== '' && !has(state.stackEvent)) state.stackEvent = '';
     if (state.stackEvent === '') state.stackEvent = PREFERRED_STACKS.find(has) ?? stackTypes[0]?.[0] ?? '';
@@ -439,7 +484,12 @@ export function createAnalyzer(host: HTMLElement, root: ShadowRoot, options: Ana
   }
 
   function onFilterChange(): void {
-    state = { ...state, provider: fProvider.value, event: fEvent.value, thread: fThread.value, text: fText.value, fromMs: fFrom.value, toMs: fTo.value };
+    const typed = { ...state, provider: fProvider.value, event: fEvent.value, thread: fThread.value, text: fText.value, fromMs: fFrom.value, toMs: fTo.value };
+    const ordered = orderedRange(typed);
+    state = ordered.state;
+    fFrom.value = state.fromMs;
+    fTo.value = state.toMs;
+    rangeNote.textContent = ordered.swapped ? `From was after To: swapped to ${state.fromMs} – ${state.toMs} ms.` : '';
     showRange();
     saveState();
     void showEvents().catch(reportUnexpected);
@@ -449,9 +499,18 @@ export function createAnalyzer(host: HTMLElement, root: ShadowRoot, options: Ana
     fEvent.value = '';
     onFilterChange();
   });
-  for (const input of [fEvent, fThread, fFrom, fTo, fText]) input.addEventListener('change', onFilterChange);
-  // Free text applies on Enter or when the field is cleared: a search can read the whole file.
-  fText.addEventListener('search', onFilterChange);
+  for (const input of [fEvent, fThread, fFrom, fTo]) input.addEventListener('change', onFilterChange);
+  // Free text applies as the user types, once typing pauses: a search can re-read the whole
+  // file, and each new search cancels the one before (EventTable.setFilter). Enter (and
+  // clearing the field) applies it at once.
+  const textTyping = debounced(onFilterChange, SEARCH_PAUSE_MS);
+  fText.addEventListener('input', () => textTyping.schedule());
+  for (const type of ['search', 'change']) {
+    fText.addEventListener(type, () => {
+      textTyping.cancel();
+      onFilterChange();
+    });
+  }
   byId('event-filters').addEventListener('submit', (e) => e.preventDefault());
   byId('f-clear').addEventListener('click', () => {
     for (const input of [fProvider, fEvent, fThread, fText, fFrom, fTo]) input.value = '';
@@ -473,6 +532,23 @@ export function createAnalyzer(host: HTMLElement, root: ShadowRoot, options: Ana
     return query;
   }
 
+  /** The trace and stack type the flame graph's thread picker was filled for. */
+  let stackThreadsFor: { trace: TraceHandle; event: string } | null = null;
+
+  /** Offers the threads with events of the picked stack type (a thread without any is dropped). */
+  async function offerStackThreads(trace: TraceHandle): Promise<void> {
+    if (stackThreadsFor?.trace === trace && stackThreadsFor.event === state.stackEvent) return;
+    stackThreadsFor = { trace, event: state.stackEvent };
+    let offered: Set<string>;
+    try {
+      offered = await fillStackThreads(gThread, trace, threads(trace.summary()), state.stackEvent);
+    } catch (e) {
+      stackThreadsFor = null; // asked again next time
+      throw e;
+    }
+    if (shown === trace && state.stackThread !== '' && !offered.has(state.stackThread)) state = { ...state, stackThread: '' };
+  }
+
   async function showFlame(): Promise<void> {
     const trace = shown;
     if (trace === null) return;
@@ -483,6 +559,8 @@ export function createAnalyzer(host: HTMLElement, root: ShadowRoot, options: Ana
         pickFunction(name);
       };
     }
+    await offerStackThreads(trace);
+    if (shown !== trace) return;
     gEvent.value = state.stackEvent;
     gThread.value = state.stackThread;
     gProcess.value = state.process;
@@ -511,22 +589,13 @@ export function createAnalyzer(host: HTMLElement, root: ShadowRoot, options: Ana
     flame.setData(data);
     flame.zoomTo(0);
     byId('g-top').replaceChildren(
-      sortableTable({
-        caption: 'Top functions',
-        rows: top.functions,
-        sortBy: 1,
-        descending: true,
-        onActivate: (f) => {
-          gSearch.value = f.name;
-          flame?.search(f.name);
-          pickFunction(f.name);
-        },
-        rowTitle: 'Highlight in the flame graph; the sandwich shows its callers and callees',
-        columns: [
-          { label: 'Function', text: (f) => f.name, key: (f) => f.name },
-          { label: 'Self', text: (f) => percent(f.exclusive, top.total), key: (f) => f.exclusive, numeric: true },
-          { label: 'Total', text: (f) => percent(f.inclusive, top.total), key: (f) => f.inclusive, numeric: true },
-        ],
+      topFunctionsTable(top, (name) => {
+        gSearch.value = name;
+        flame?.search(name);
+        // The README's promise: a Top functions row opens that function's sandwich.
+        state = { ...state, side: 'sandwich' };
+        pickFunction(name);
+        showSide();
       }),
     );
     showSide();
@@ -604,24 +673,15 @@ export function createAnalyzer(host: HTMLElement, root: ShadowRoot, options: Ana
 
   // ---- exports ---------------------------------------------------------------------------
 
-  for (const button of exportsBar.querySelectorAll<HTMLButtonElement>('button[data-export]')) {
-    button.addEventListener('click', () => {
-      const format = button.dataset['export'] as keyof typeof EXPORTS;
-      const trace = shown;
-      if (trace === null) return;
-      button.disabled = true;
-      const base = shownName.replace(/\.(nettrace|netperf)$/i, '');
-      trace
-        .export(format, { ...stackQuery(), name: shownName })
-        .then((text) => download(text, `${base}.${EXPORTS[format].ext}`, EXPORTS[format].type))
-        .catch(reportUnexpected)
-        .finally(() => (button.disabled = false));
-    });
-  }
+  wireExports(exportsBar, {
+    shown: () => (shown === null ? null : { trace: shown, name: shownName }),
+    stackQuery,
+    onError: reportUnexpected,
+  });
 
   // A hash edited by hand (or a link followed within the page) changes the view.
   const onHashChange = (): void => {
-    state = readHash(location.hash);
+    state = orderedRange(readHash(location.hash)).state;
     eventFiltersApplied = '';
     showRange();
     if (shown !== null) showTab(state.tab);
@@ -630,15 +690,6 @@ export function createAnalyzer(host: HTMLElement, root: ShadowRoot, options: Ana
   if (options.syncHash === true) window.addEventListener('hashchange', onHashChange, outside);
 
   // ---- sources ---------------------------------------------------------------------------
-
-  const nameOfUrl = (url: URL): string => {
-    const last = url.pathname.slice(url.pathname.lastIndexOf('/') + 1);
-    try {
-      return decodeURIComponent(last) || url.host;
-    } catch {
-      return last || url.host; // a malformed %-escape: the name as written
-    }
-  };
 
   function reportUnexpected(e: unknown): void {
     // A request of a trace closed since (another one opened, or destroy()) is not a failure.
@@ -664,67 +715,21 @@ export function createAnalyzer(host: HTMLElement, root: ShadowRoot, options: Ana
     return load(source, fileName, source.size);
   }
 
-  async function openSample(url: string): Promise<void> {
-    statusLine.classList.remove('error');
-    statusLine.textContent = 'Downloading the sample trace…';
-    const absolute = new URL(url, document.baseURI);
-    const response = await fetch(absolute);
-    if (!response.ok) throw new Error(`cannot fetch the sample trace: HTTP ${response.status}`);
-    const blob = await response.blob();
-    await open(blob, nameOfUrl(absolute));
-  }
-
-  fileInput.addEventListener('change', () => {
-    const file = fileInput.files?.[0];
-    if (file !== undefined) void open(file).catch(reportUnexpected);
-    fileInput.value = '';
-  });
-  byId('choose').addEventListener('click', () => fileInput.click());
-  const sampleUrl = options.sampleUrl;
-  sampleButton.hidden = sampleUrl === undefined;
-  if (sampleUrl !== undefined) sampleButton.addEventListener('click', () => void openSample(sampleUrl).catch(reportUnexpected));
-  byId<HTMLFormElement>('url-form').addEventListener('submit', (e) => {
-    e.preventDefault();
-    const url = urlInput.value.trim();
-    if (url === '') return;
-    if (options.syncHash === true) {
-      const search = new URLSearchParams(location.search);
-      search.set('url', url);
-      history.replaceState(null, '', `?${search.toString()}${location.hash}`);
-    }
-    void open(url).catch(reportUnexpected);
-  });
+  wireSources(
+    { host, drop, fileInput, choose: byId('choose'), sampleButton, urlForm: byId<HTMLFormElement>('url-form'), urlInput },
+    {
+      open: (source, name) => void open(source, name).catch(reportUnexpected),
+      status: (text) => {
+        statusLine.classList.remove('error');
+        statusLine.textContent = text;
+      },
+      onError: reportUnexpected,
+      sampleUrl: options.sampleUrl,
+      syncHash: options.syncHash === true,
+      outside,
+    },
+  );
   cancelButton.addEventListener('click', () => current?.abort());
-  byId('home').addEventListener('click', () => {
-    landing.hidden = false;
-    drop.focus();
-  });
-  // A file dropped anywhere on the analyzer opens; the drop zone shows it.
-  host.addEventListener(
-    'dragover',
-    (e) => {
-      e.preventDefault();
-      drop.classList.add('over');
-    },
-    outside,
-  );
-  drop.addEventListener('dragleave', () => drop.classList.remove('over'));
-  host.addEventListener(
-    'drop',
-    (e) => {
-      e.preventDefault();
-      drop.classList.remove('over');
-      const file = e.dataTransfer?.files[0];
-      if (file !== undefined) void open(file).catch(reportUnexpected);
-    },
-    outside,
-  );
-  drop.addEventListener('keydown', (e) => {
-    if (e.target === drop && (e.key === 'Enter' || e.key === ' ')) {
-      e.preventDefault();
-      fileInput.click();
-    }
-  });
 
   return {
     open: (source, name) => open(source, name).catch(reportUnexpected),

@@ -50,6 +50,8 @@ function landing(): HTMLElement {
         h('input', { attrs: { type: 'file', id: 'file', accept: '.nettrace,.netperf', hidden: '' } }),
         button('sample', 'Try the sample trace', { hidden: '' }),
       ),
+      // Shown by Home while a trace is open: the way back to it without reading it again.
+      h('p', { class: 'actions' }, button('back', 'Back to the open trace', { hidden: '' })),
       h(
         'form',
         { class: 'url-form', attrs: { id: 'url-form' } },
@@ -128,9 +130,10 @@ function eventsView(): HTMLElement {
       labelled('Provider', select('f-provider')),
       labelled('Event', select('f-event')),
       labelled('Thread', select('f-thread')),
-      labelled('Text', h('input', { attrs: { id: 'f-text', type: 'search', placeholder: 'in names and fields', size: '16' } })),
+      labelled('Text', h('input', { attrs: { id: 'f-text', type: 'search', placeholder: 'search names and fields as you type', size: '22' } })),
       labelled('From ms', number('f-from')),
       labelled('To ms', number('f-to')),
+      h('span', { class: 'warn', attrs: { id: 'range-note', role: 'status' } }),
       button('f-clear', 'Clear filters'),
       h('span', { class: 'muted', attrs: { id: 'event-count' } }),
     ),
@@ -228,7 +231,15 @@ export function buildLayout(): HTMLElement {
       {},
       landing(),
       loading(),
-      h('section', { attrs: { id: 'result', 'data-state': 'idle' } }, timeline(), summaryView(), eventsView(), flameView()),
+      h(
+        'section',
+        { attrs: { id: 'result', 'data-state': 'idle' } },
+        h('p', { class: 'partial-banner', attrs: { id: 'partial-banner', role: 'alert', hidden: '' } }),
+        timeline(),
+        summaryView(),
+        eventsView(),
+        flameView(),
+      ),
     ),
   );
 }

@@ -37,7 +37,8 @@ export interface OpenTraceOptions {
   /**
    * When the trace is damaged (truncated, corrupt): resolve with a handle over every event
    * read before the fault, its `error` set, instead of rejecting (as the native tool keeps
-   * them). Cancellation and source failures still reject. In-thread engine only for now.
+   * them). A cancelled read (`signal`) resolves the same way, its `error` code "cancelled"
+   * at the offset where reading stopped. Source failures still reject.
    */
   keepPartial?: boolean;
 }

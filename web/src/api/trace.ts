@@ -69,6 +69,7 @@ export async function openTraceInThread(
   try {
     status = await readIntoSession(M, session, input, options);
   } catch (e) {
+    if (e instanceof ReadCancelled && options.keepPartial) return keepCancelled(M, session, input);
     const partial = JSON.parse(session.summaryJson()) as Summary;
     session.delete();
     input.close();
@@ -86,6 +87,22 @@ export async function openTraceInThread(
   return new InThreadTrace(M, session, input, null);
 }
 
+/**
+ * A cancelled read kept (keepPartial): the end of input is declared so that the engine
+ * indexes what it read, and the summary's error says "cancelled" — not the "truncated" that
+ * ending the stream there makes the engine report — at the offset where reading stopped.
+ */
+function keepCancelled(M: NetTraceModule, session: RawTraceSession, input: TraceInput): TraceHandle {
+  session.finish();
+  const offset = session.bytesConsumed();
+  const message = 'reading was cancelled';
+  const summary = JSON.parse(session.summaryJson()) as Summary;
+  summary.error = { code: 'cancelled', offset, message };
+  summary.complete = false;
+  const error = new NetTraceError('cancelled', offset, message, summary);
+  return new InThreadTrace(M, session, input, error, JSON.stringify(summary));
+}
+
 class InThreadTrace implements TraceHandle {
   readonly bytes: number;
   readonly eventCount: number;
@@ -99,9 +116,10 @@ class InThreadTrace implements TraceHandle {
     session: RawTraceSession,
     private readonly input: TraceInput,
     readonly error: NetTraceError | null,
+    summaryText: string = session.summaryJson(),
   ) {
     this.session = session;
-    this.summaryText = session.summaryJson();
+    this.summaryText = summaryText;
     this.bytes = session.bytesConsumed();
     this.eventCount = session.eventCount();
   }

@@ -84,3 +84,14 @@ export function writeHash(state: ViewState): string {
   if (state.side === 'sandwich') params.set('side', 'sandwich');
   return `#${params.toString()}`;
 }
+
+/**
+ * The time range in order: From after To (typed by hand, or in a link) selects nothing, so the
+ * two are swapped. @returns the state to use, and whether it was swapped (to tell the user).
+ */
+export function orderedRange(state: ViewState): { state: ViewState; swapped: boolean } {
+  const from = state.fromMs.trim() === '' ? NaN : Number(state.fromMs);
+  const to = state.toMs.trim() === '' ? NaN : Number(state.toMs);
+  if (!(from > to)) return { state, swapped: false };
+  return { state: { ...state, fromMs: state.toMs, toMs: state.fromMs }, swapped: true };
+}

@@ -95,6 +95,7 @@ async function handle(request: EngineRequest): Promise<unknown> {
         const t = await openTraceInThread(request.source, {
           ...(request.chunkSize !== undefined ? { chunkSize: request.chunkSize } : {}),
           ...(request.keepStreamedBytes !== undefined ? { keepStreamedBytes: request.keepStreamedBytes } : {}),
+          ...(request.keepPartial !== undefined ? { keepPartial: request.keepPartial } : {}),
           signal: controller.signal,
           onProgress: (p) => {
             const now = performance.now();
@@ -104,7 +105,8 @@ async function handle(request: EngineRequest): Promise<unknown> {
           },
         });
         traces.set(request.id, t);
-        const result: OpenResult = { summaryJson: t.summaryJson(), bytes: t.bytes, eventCount: t.eventCount };
+        const error = t.error === null ? null : { code: t.error.code, offset: t.error.offset, message: t.error.reason };
+        const result: OpenResult = { summaryJson: t.summaryJson(), bytes: t.bytes, eventCount: t.eventCount, error };
         return result;
       } finally {
         running.delete(request.id);

@@ -15,6 +15,8 @@ export interface OpenRequest {
   /** Bytes per read; default 4 MiB. */
   chunkSize?: number;
   keepStreamedBytes?: boolean;
+  /** Answer a damaged or cancelled read with what was read before (api/handle.ts keepPartial). */
+  keepPartial?: boolean;
 }
 /**
  * Stop the 'open' request `target` between two chunks, or the text search of the 'events'
@@ -67,6 +69,8 @@ export interface OpenResult {
   summaryJson: string;
   bytes: number;
   eventCount: number;
+  /** Why reading stopped early (keepPartial), else null; the summary is what was read before. */
+  error: { code: string; offset: number | null; message: string } | null;
 }
 /** Success; `value` is the result of the request (OpenResult for 'open'). */
 export interface ResultResponse {

@@ -121,6 +121,7 @@ export async function openTraceInWorker(
   const body: RequestBody = { kind: 'open', source: payload };
   if (options.chunkSize !== undefined) body.chunkSize = options.chunkSize;
   if (options.keepStreamedBytes !== undefined) body.keepStreamedBytes = options.keepStreamedBytes;
+  if (options.keepPartial !== undefined) body.keepPartial = options.keepPartial;
   const { id, done } = connection.send(body, options.onProgress, transfer);
   const onAbort = (): void => void connection.send({ kind: 'cancel', target: id }).done.catch(() => undefined);
   options.signal?.addEventListener('abort', onAbort, { once: true });
@@ -137,8 +138,8 @@ export async function openTraceInWorker(
 }
 
 class WorkerTrace implements TraceHandle {
-  /** The worker rejects a damaged trace (keepPartial is in-thread only). */
-  readonly error = null;
+  /** Why reading stopped early (keepPartial), else null. */
+  readonly error: NetTraceError | null;
   readonly bytes: number;
   readonly eventCount: number;
   private closed = false;
@@ -150,6 +151,8 @@ class WorkerTrace implements TraceHandle {
   ) {
     this.bytes = opened.bytes;
     this.eventCount = opened.eventCount;
+    const e = opened.error;
+    this.error = e === null ? null : new NetTraceError(e.code, e.offset, e.message, this.summary());
   }
 
   private ask<T>(body: QueryBody): Promise<T> {

@@ -35,8 +35,13 @@ export function formatMs(ms: number): string {
   return `${(ms / 1000).toFixed(3)} s`;
 }
 
+/** A share with one decimal (two below 0.1%); a non-zero share too small to show is "<0.01%",
+ *  never "0.00%". */
 export function percent(part: number, whole: number): string {
-  return whole > 0 ? `${((100 * part) / whole).toFixed(part * 1000 < whole ? 2 : 1)}%` : '—';
+  if (!(whole > 0)) return '—';
+  const value = (100 * part) / whole;
+  if (part > 0 && value < 0.005) return '<0.01%';
+  return `${value.toFixed(part * 1000 < whole ? 2 : 1)}%`;
 }
 
 /** A <select> with a first "any" option (value "") and the given options. */

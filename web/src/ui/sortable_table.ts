@@ -9,6 +9,8 @@ export interface Column<Row> {
   /** Sort key; numbers sort descending first, strings ascending. */
   key: (row: Row) => number | string;
   numeric?: boolean;
+  /** The header's tooltip (what the column counts). */
+  title?: string;
   /** Cell content other than text (e.g. a button); `text` still names it for sorting. */
   cell?: (row: Row) => Node | null;
 }
@@ -35,7 +37,11 @@ export function sortableTable<Row>(options: SortableTableOptions<Row>): HTMLTabl
   const headRow = h('tr');
   const body = h('tbody');
   const headers = columns.map((column, i) => {
-    const th = h('th', { text: column.label, class: column.numeric === true ? 'num' : '', attrs: { scope: 'col', tabindex: '0' } });
+    const th = h('th', {
+      text: column.label,
+      class: column.numeric === true ? 'num' : '',
+      attrs: { scope: 'col', tabindex: '0', ...(column.title === undefined ? {} : { title: column.title }) },
+    });
     const activate = (): void => {
       if (sortBy === i) descending = !descending;
       else {

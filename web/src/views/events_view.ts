@@ -10,6 +10,7 @@ import type { EventPayload, EventQuery, PayloadField, TraceEvent } from '../api/
 import { NetTraceError } from '../api/types.js';
 import type { TraceHandle } from '../api/handle.js';
 import { fmt, h, percent } from '../ui/dom.js';
+import { shortProviderName } from './provider_name.js';
 
 const ROW_PX = 24;
 const PAGE = 200;
@@ -173,7 +174,7 @@ export class EventTable {
     tr.dataset['index'] = String(event.index);
     tr.append(
       h('span', { class: 'c-time num', text: event.timeMs.toFixed(3) }),
-      h('span', { class: 'c-provider', text: event.provider }),
+      h('span', { class: 'c-provider', text: shortProviderName(event.provider), attrs: { title: event.provider } }),
       h('span', { class: 'c-event', text: event.name }),
       h('span', { class: 'c-thread num', text: String(event.threadId) }),
       h('span', { class: 'c-fields', text: fieldsText(event) }),

@@ -27,6 +27,9 @@ export interface ThreadInfo {
 const num = (v: unknown): number | null => (typeof v === 'number' ? v : null);
 const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
 
+/** The one name of events whose stack has at least one frame (summary facts, pickers). */
+export const STACK_FRAMES_LABEL = 'Events with stack frames';
+
 export function eventTypes(summary: Summary): EventType[] {
   const list = summary['types'];
   if (!Array.isArray(list)) return [];
@@ -78,7 +81,8 @@ export function processes(summary: Summary): ProcessInfo[] {
 
 export interface SummaryViewOptions {
   fileName: string;
-  fileSize: number;
+  /** Null when not known (a URL that was not read to its end). */
+  fileSize: number | null;
   readSeconds: number;
   /** True when the summary is what was read before a fatal error. */
   partial: boolean;
@@ -98,12 +102,14 @@ export function renderSummary(summary: Summary, headline: HTMLElement, tables: H
     headline.append(h('dt', { text: term }), h('dd', { text: value, class: cls }));
   };
   add('File', options.fileName);
-  add('Size', `${formatBytes(options.fileSize)} (${fmt(options.fileSize)} bytes)`);
+  if (options.fileSize !== null) add('Size', `${formatBytes(options.fileSize)} (${fmt(options.fileSize)} bytes)`);
   add('Read in', `${options.readSeconds.toFixed(2)} s`);
   const container = str(field(summary, 'format', 'container'));
   const major = num(field(summary, 'format', 'major'));
   const minor = num(field(summary, 'format', 'minor'));
-  if (container !== null) add('Format', major === null ? container : `${container}, version ${major}.${minor ?? 0}`);
+  // The engine names the container before it has read a header; a version 0 means no
+  // header was read: the format was not established, so it is not stated.
+  if (container !== null && major !== null && major > 0) add('Format', `${container}, version ${major}.${minor ?? 0}`);
   const start = str(field(summary, 'timeRange', 'startUtc')) ?? str(field(summary, 'trace', 'syncTimeUtc'));
   if (start !== null) add('Start (UTC)', start);
   const duration = num(field(summary, 'timeRange', 'durationMs'));
@@ -118,14 +124,10 @@ export function renderSummary(summary: Summary, headline: HTMLElement, tables: H
   if (rate !== null && rate > 0) add('CPU sampling interval', `${(rate / 1e6).toFixed(3)} ms`);
   add('Events', fmt(summary.eventCount));
   // Stack frames, not stack references: runtimes attach an empty stack to many events
-  // (rundown), which `eventsWithStacks` counts; the per-type `withStacks` does not.
+  // (rundown), which `eventsWithStacks` counts; the per-type `withStacks` does not. One
+  // wording everywhere ("with stack frames"), for the one count a flame graph can show.
   const typeList = eventTypes(summary);
-  if (typeList.some((t) => t.withStacks !== undefined)) {
-    add('Events with stack frames', fmt(typeList.reduce((sum, t) => sum + (t.withStacks ?? 0), 0)));
-  } else {
-    const references = num(summary['eventsWithStacks']);
-    if (references !== null) add('Events with stacks', fmt(references));
-  }
+  add(STACK_FRAMES_LABEL, fmt(typeList.reduce((sum, t) => sum + (t.withStacks ?? 0), 0)));
   const dropped = num(field(summary, 'dropped', 'events')) ?? 0;
   add('Dropped events', fmt(dropped), dropped > 0 ? 'warn' : '');
   const keyValues = field(summary, 'trace', 'keyValues');
@@ -156,7 +158,7 @@ export function renderSummary(summary: Summary, headline: HTMLElement, tables: H
           { label: 'Count', text: (t) => fmt(t.count), key: (t) => t.count, numeric: true },
           { label: 'Share', text: (t) => percent(t.count, total), key: (t) => t.count, numeric: true },
           ...(types.some((t) => t.withStacks !== undefined)
-            ? [{ label: 'With stacks', text: (t: EventType) => fmt(t.withStacks ?? 0), key: (t: EventType) => t.withStacks ?? 0, numeric: true, cell: (t: EventType) => stacksCell(t, options.onStacksOfType) }]
+            ? [{ label: 'With stack frames', text: (t: EventType) => fmt(t.withStacks ?? 0), key: (t: EventType) => t.withStacks ?? 0, numeric: true, cell: (t: EventType) => stacksCell(t, options.onStacksOfType) }]
             : []),
         ],
         ...(options.onPickType === null ? {} : { onActivate: options.onPickType, rowTitle: 'Show these events in the event table' }),
@@ -205,7 +207,8 @@ export function renderSummary(summary: Summary, headline: HTMLElement, tables: H
   }
   const ranges = field(summary, 'dropped', 'ranges');
   if (dropped > 0 && Array.isArray(ranges) && ranges.length > 0) {
-    tables.append(h('p', { class: 'warn', text: `${fmt(dropped)} events were dropped by the runtime (${fmt(ranges.length)} gaps in sequence numbers).` }));
+    const gaps = `${fmt(ranges.length)} ${ranges.length === 1 ? 'gap' : 'gaps'}`;
+    tables.append(h('p', { class: 'warn', text: `${fmt(dropped)} ${dropped === 1 ? 'event was' : 'events were'} dropped by the runtime (${gaps} in sequence numbers).` }));
   }
 }
 

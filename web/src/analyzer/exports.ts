@@ -1,0 +1,37 @@
+// web/src/analyzer — the export buttons: each asks the trace shown for one format (with the
+// flame graph's stack query, so speedscope and folded export what is drawn) and downloads it.
+import type { StackQuery, TraceHandle } from '../api/handle.js';
+import { download } from '../ui/dom.js';
+
+const EXPORTS = {
+  speedscope: { ext: 'speedscope.json', type: 'application/json' },
+  chrome: { ext: 'chrome.json', type: 'application/json' },
+  folded: { ext: 'folded.txt', type: 'text/plain' },
+  csv: { ext: 'csv', type: 'text/csv' },
+  'stacks-csv': { ext: 'stacks.csv', type: 'text/csv' },
+} as const;
+
+export interface ExportHooks {
+  /** The trace shown and its file name, or null. */
+  shown(): { trace: TraceHandle; name: string } | null;
+  stackQuery(): StackQuery;
+  onError(e: unknown): void;
+}
+
+/** Wires the `button[data-export]` buttons of `bar`. */
+export function wireExports(bar: HTMLElement, hooks: ExportHooks): void {
+  for (const button of bar.querySelectorAll<HTMLButtonElement>('button[data-export]')) {
+    button.addEventListener('click', () => {
+      const format = button.dataset['export'] as keyof typeof EXPORTS;
+      const shown = hooks.shown();
+      if (shown === null) return;
+      button.disabled = true;
+      const base = shown.name.replace(/\.(nettrace|netperf)$/i, '');
+      shown.trace
+        .export(format, { ...hooks.stackQuery(), name: shown.name })
+        .then((text) => download(text, `${base}.${EXPORTS[format].ext}`, EXPORTS[format].type))
+        .catch(hooks.onError)
+        .finally(() => (button.disabled = false));
+    });
+  }
+}
