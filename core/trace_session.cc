@@ -125,7 +125,7 @@ void TraceSession::ProvideBlock(uint64_t offset, const uint8_t* data, size_t siz
   block.bytes.assign(data, data + size);
   // A block that no longer decodes (the file changed under us) gives no rows: the events
   // then show without details rather than with wrong ones.
-  RowGeneration gen = p.reader.formatMajor() >= 6 ? RowGeneration::kV6 : RowGeneration::kV4V5;
+  const RowGeneration gen = RowGenerationFor(p.reader.formatMajor());
   if (!DecodeEventRows(ByteCursor({block.bytes.data(), block.bytes.size()}, offset), gen, &block.rows).ok())
     block.rows.clear();
   p.blockOrder.push_back(offset);

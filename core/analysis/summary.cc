@@ -156,7 +156,9 @@ std::string SummaryBuilder::ToJson(const ReaderState& reader) const {
   JsonWriter w;
   w.BeginObject();
   w.Key("format").BeginObject();
-  w.Key("container").String(reader.formatMajor >= 6 ? "NetTrace blocks" : "NetTrace FastSerialization");
+  w.Key("container").String(reader.formatMajor >= 6   ? "NetTrace blocks"
+                            : reader.formatMajor <= 3 ? "NetPerf FastSerialization"
+                                                      : "NetTrace FastSerialization");
   w.Key("major").UInt(reader.formatMajor);
   w.Key("minor").UInt(info_.formatMinor);
   if (reader.formatMajor < 6) w.Key("traceObjectVersion").UInt(info_.traceObjectVersion);

@@ -14,7 +14,7 @@ enum class ErrorCode : uint8_t {
   kTruncated,           // the input ended inside a structure
   kBadMagic,            // not a trace this reader understands
   kUnsupportedVersion,  // a version newer than we read (NetTrace major > 6)
-  kUnsupportedFormat,   // a known but unsupported format (NetPerf for now)
+  kUnsupportedFormat,   // a known but unsupported format (none at present; kept for API stability)
   kCorrupt,             // a value that cannot be right (sizes, tags, lengths)
   kBadReference,        // an id that refers to nothing (thread, metadata, stack)
   kLimitExceeded,       // a size beyond what we accept (hostile input protection)

@@ -2,6 +2,7 @@
 
 #include "format/decode_util.h"
 #include "format/fast_serialization/metadata_payload.h"
+#include "format/netperf_event_block.h"
 
 namespace nettrace {
 
@@ -39,6 +40,7 @@ Status DecodeEventBlock(ByteCursor c, BlockContext& ctx) {
 }
 
 Status DecodeEventRows(ByteCursor c, RowGeneration gen, std::vector<EventRecord>* rows) {
+  if (gen == RowGeneration::kNetPerf) return DecodeNetPerfEventRows(c, rows);
   rows->clear();
   return ForEachRow(c, gen, [&](const EventRecord& row) {
     rows->push_back(row);

@@ -11,7 +11,13 @@
 
 namespace nettrace {
 
-enum class RowGeneration : uint8_t { kV4V5, kV6 };
+// kNetPerf: NetPerf (format version 3) rows, decoded by format/netperf_event_block.h.
+enum class RowGeneration : uint8_t { kV4V5, kV6, kNetPerf };
+
+// The row layout of a trace whose TraceReader::formatMajor() is `formatMajor`.
+inline RowGeneration RowGenerationFor(uint32_t formatMajor) {
+  return formatMajor >= 6 ? RowGeneration::kV6 : formatMajor <= 3 ? RowGeneration::kNetPerf : RowGeneration::kV4V5;
+}
 
 // Decodes the next row at the cursor. `row` holds the previous row's values on entry
 // (all zero at the start of a block: both specs say so for compressed headers) and this

@@ -36,7 +36,7 @@ struct SystemTime {
 };
 
 struct TraceInfo {
-  uint32_t formatMajor = 0;  // 4, 5 (v4 + V5 metadata tags seen) or 6; NetTrace stream header
+  uint32_t formatMajor = 0;  // 3 (NetPerf), 4, 5 (v4 + V5 metadata tags seen) or 6; stream header
   uint32_t formatMinor = 0;  // v6 only
   uint32_t traceObjectVersion = 0;  // v4/v5 FastSerialization Trace object version (4)
   SystemTime syncTimeUtc;

@@ -1,4 +1,7 @@
-// The tokenizer: an explicit state machine over the chunk queue. Each state asks for the
+// The tokenizer: an explicit state machine over the chunk queue. NetPerf (format version 3)
+// is the same FastSerialization object stream without the Nettrace magic, with public
+// objects (tag 4) and only Trace and EventBlock objects; its events decode in
+// format/netperf_event_block.h into the records every NetTrace version gives the sink. Each state asks for the
 // bytes it needs; if they have not arrived it returns "need more" and the next Push()
 // resumes in the same state. A block is decoded only once it is complete, so block
 // decoders never see a chunk boundary.
@@ -11,6 +14,7 @@
 #include "format/event_block.h"
 #include "format/fast_serialization/sequence_point_block.h"
 #include "format/fast_serialization/trace_object.h"
+#include "format/netperf_event_block.h"
 #include "format/reference_tracker.h"
 #include "format/stack_block.h"
 #include "format/trace_type.h"
@@ -24,11 +28,16 @@ namespace {
 constexpr uint32_t kHighestMajorVersion = 6;
 // FastSerialization tags (NetTraceFormat_v5.md §Objects).
 constexpr uint8_t kTagNullReference = 1;
+constexpr uint8_t kTagBeginObject = 4;  // NetPerf; NetTrace v4 replaced it (change 11)
 constexpr uint8_t kTagBeginPrivateObject = 5;
 constexpr uint8_t kTagEndObject = 6;
 constexpr char kFastSerializationSignature[] = "!FastSerialization.1";
 // Type names are short ASCII words; anything longer is not a NetTrace object.
 constexpr uint32_t kMaxTypeNameLength = 64;
+// The Trace object's version in NetPerf files that TraceEvent reads by default; versions
+// 1 and 2 (.NET Core 2.0) named it "Microsoft.DotNet.Runtime.EventPipeFile".
+constexpr int32_t kNetPerfTraceVersion = 3;
+constexpr char kNetPerfV1V2TraceName[] = "Microsoft.DotNet.Runtime.EventPipeFile";
 // v4/v5 BlockSize is an int32. Real blocks are ~100 KB; this bound only stops a corrupt
 // size from making us wait for (and buffer) gigabytes that will never form a block.
 constexpr int32_t kMaxFastSerializationBlock = 1 << 30;
@@ -66,6 +75,7 @@ class TraceReader::Impl {
   ChunkQueue queue_;
   State state_ = State::kDetect;
   bool sawTrace_ = false;
+  bool netPerf_ = false;
   TraceInfo info_;
 
  private:
@@ -97,8 +107,9 @@ class TraceReader::Impl {
       case TraceType::kNetTraceFastSerialization: state_ = State::kFsHeader; break;
       case TraceType::kNetTraceBlocks: state_ = State::kV6Header; break;
       case TraceType::kNetPerf:
-        return Status::Error(ErrorCode::kUnsupportedFormat, 0,
-                             "this is a NetPerf trace (.NET Core 2.x, before NetTrace v4); NetPerf is not supported yet");
+        netPerf_ = true;
+        state_ = State::kFsHeader;
+        break;
       case TraceType::kUnknown:
         return Status::Error(ErrorCode::kBadMagic, 0,
                              "not a NetTrace file: it does not start with the 'Nettrace' magic bytes");
@@ -110,12 +121,16 @@ class TraceReader::Impl {
   // ---- NetTrace v4/v5: FastSerialization objects -------------------------------------
 
   Status FsHeader(Step* step) {
+    // NetPerf starts with the signature's length; NetTrace puts its magic before it.
+    const size_t at = netPerf_ ? 4 : 12;
     std::span<const uint8_t> b;
-    if (!Need(8 + 4 + 20, &b, step)) return Status::Ok();
-    if (std::memcmp(b.data() + 12, kFastSerializationSignature, 20) != 0)
-      return Status::Error(ErrorCode::kBadMagic, 12, "expected '!FastSerialization.1' after the Nettrace magic");
-    queue_.Consume(32);
-    info_.formatMajor = 4;
+    if (!Need(at + 20, &b, step)) return Status::Ok();
+    if (std::memcmp(b.data() + at, kFastSerializationSignature, 20) != 0)
+      return Status::Error(ErrorCode::kBadMagic, at,
+                           netPerf_ ? "expected '!FastSerialization.1' at the start of the NetPerf stream"
+                                    : "expected '!FastSerialization.1' after the Nettrace magic");
+    queue_.Consume(at + 20);
+    info_.formatMajor = netPerf_ ? kNetPerfTraceVersion : 4;
     state_ = State::kFsObject;
     *step = Step::kProgressed;
     return Status::Ok();
@@ -132,13 +147,15 @@ class TraceReader::Impl {
       *step = Step::kProgressed;
       return tracker_.OnEndOfStream();
     }
-    if (b[0] != kTagBeginPrivateObject)
-      return CorruptAt(at, "expected an object (tag 5) or the end-of-stream tag (1), found byte " + std::to_string(b[0]));
+    const uint8_t begin = netPerf_ ? kTagBeginObject : kTagBeginPrivateObject;
+    if (b[0] != begin)
+      return CorruptAt(at, "expected an object (tag " + std::to_string(begin) + ") or the end-of-stream tag (1), found byte " +
+                               std::to_string(b[0]));
     // Type header: BeginPrivateObject, NullReference (type of a type), version,
     // minimum reader version, name length, name, EndObject.
     constexpr size_t kTypeFixed = 3 + 4 + 4 + 4;  // three tags, version, min version, name length
     if (!Need(kTypeFixed, &b, step)) return Status::Ok();
-    if (b[1] != kTagBeginPrivateObject || b[2] != kTagNullReference)
+    if (b[1] != begin || b[2] != kTagNullReference)
       return CorruptAt(at + 1, "malformed object type header");
     int32_t version, minReader, nameLength;
     std::memcpy(&version, b.data() + 3, 4);
@@ -152,9 +169,14 @@ class TraceReader::Impl {
     const std::string name(reinterpret_cast<const char*>(b.data() + kTypeFixed), nameLength);
 
     if (name == "Trace") return FsTraceObject(at, headerSize, version, minReader, step);
+    if (netPerf_ && name == kNetPerfV1V2TraceName)
+      return Status::Error(ErrorCode::kUnsupportedVersion, at,
+                           "NetPerf version " + std::to_string(version) +
+                               " (.NET Core 2.0, '" + name + "') is not supported; versions 3 and later are");
     if (!sawTrace_) return CorruptAt(at, "expected the Trace object first, found '" + name + "'");
     BlockKind kind;
     if (name == "EventBlock") kind = BlockKind::kEvent;
+    else if (netPerf_) return CorruptAt(at, "unknown NetPerf object type '" + name + "' (NetPerf has only EventBlocks)");
     else if (name == "MetadataBlock") kind = BlockKind::kMetadata;
     else if (name == "StackBlock") kind = BlockKind::kStack;
     else if (name == "SPBlock") kind = BlockKind::kSequencePoint;
@@ -185,6 +207,10 @@ class TraceReader::Impl {
 
   Status FsTraceObject(uint64_t at, size_t headerSize, int32_t version, int32_t minReader, Step* step) {
     if (sawTrace_) return CorruptAt(at, "a second Trace object");
+    if (netPerf_ && version != kNetPerfTraceVersion)
+      return Status::Error(ErrorCode::kUnsupportedVersion, at,
+                           "NetPerf Trace object version " + std::to_string(version) + " is not supported (only 3; " +
+                               "a later version needs the Nettrace magic before it)");
     // Readers of version 4 may read anything whose minimum reader version is <= 4.
     if (minReader > 4)
       return Status::Error(ErrorCode::kUnsupportedVersion, at,
@@ -196,6 +222,7 @@ class TraceReader::Impl {
     if (b[total - 1] != kTagEndObject) return CorruptAt(at + total - 1, "the Trace object does not end with tag 6");
     ByteCursor c(b.subspan(headerSize, kTraceObjectV4FieldBytes), at + headerSize);
     info_.traceObjectVersion = static_cast<uint32_t>(version);
+    if (netPerf_) info_.formatMajor = kNetPerfTraceVersion;
     NETTRACE_RETURN_IF_ERROR(DecodeTraceObjectFields(c, &info_));
     NETTRACE_RETURN_IF_ERROR(CheckPointerSize(at + headerSize));
     sawTrace_ = true;
@@ -207,6 +234,10 @@ class TraceReader::Impl {
   }
 
   Status DecodeFsBlock(BlockKind kind, ByteCursor content) {
+    if (netPerf_) {
+      ctx_.generation = RowGeneration::kNetPerf;
+      return netPerfEvents_.DecodeBlock(content, ctx_);  // EventBlocks are its only blocks
+    }
     ctx_.generation = RowGeneration::kV4V5;
     switch (kind) {
       case BlockKind::kEvent: return DecodeEventBlock(content, ctx_);
@@ -295,6 +326,7 @@ class TraceReader::Impl {
   }
 
   ReferenceTracker tracker_;
+  NetPerfEventDecoder netPerfEvents_;
 
  public:
   BlockContext ctx_;

@@ -1,6 +1,7 @@
 // core/format — the top-level reader: owns the chunk queue, detects the container format
 // from the first bytes (format/trace_type.h) and runs the matching tokenizer
-// (FastSerialization v4/v5 or v6 blocks), which calls the sink in file order.
+// (FastSerialization NetPerf v3 and NetTrace v4/v5, or v6 blocks), which calls the sink
+// in file order.
 // Streaming: Push() any number of bytes at a time; at most one block plus the current
 // chunk is held. After an error nothing more is read; what the sink got stays valid.
 #pragma once
@@ -39,7 +40,7 @@ class TraceReader {
   /// Bytes buffered now (chunks not yet decoded): bounded by one block plus a chunk.
   size_t residentBytes() const;
   const TraceInfo& traceInfo() const;
-  /// 4, 5 (v4 container with V5 metadata tags) or 6+; 0 before the header is read.
+  /// 3 (NetPerf), 4, 5 (v4 container with V5 metadata tags) or 6+; 0 before the header is read.
   uint32_t formatMajor() const;
 
  private:

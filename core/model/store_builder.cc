@@ -11,7 +11,7 @@ Status StoreBuilder::OnTraceInfo(const TraceInfo& info) {
 Status StoreBuilder::OnBlock(const BlockInfo& block) {
   if (block.kind == BlockKind::kEvent)
     store_.AddEventBlock({block.contentOffset, static_cast<uint32_t>(block.payloadSize), nextOrdinal_,
-                          v6_ ? RowGeneration::kV6 : RowGeneration::kV4V5});
+                          RowGenerationFor(info_.formatMajor)});
   return Status::Ok();
 }
 

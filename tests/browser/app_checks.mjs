@@ -46,7 +46,7 @@ export async function appChecks({ browser, server, check, assert, traces, byName
 
   for (const trace of traces) {
     await check(`app summary of ${trace.name}: event count and type counts equal native`, async () => {
-      // A trace the native tool cannot read to its end (truncated, NetPerf) shows the error
+      // A trace the native tool cannot read to its end (truncated) shows the error
       // and the summary of what was read before it, which must equal the native one too.
       const run = runNative('summary', trace.path);
       const native = JSON.parse(run.stdout.toString('utf8'));
@@ -58,6 +58,17 @@ export async function appChecks({ browser, server, check, assert, traces, byName
       assert(JSON.stringify(shown) === JSON.stringify(expected), `types differ:\n page:   ${shown.slice(0, 5)}\n native: ${expected.slice(0, 5)}`);
     });
   }
+
+  await check('app summary of a NetPerf trace: read to its end, its format named, counts equal native', async () => {
+    const netPerf = byName('eventpipe-dotnetcore2.1-linux-x64-tracelogging');
+    const native = nativeSummary(netPerf.path);
+    await open(netPerf.path);  // fails unless the page reaches "done"
+    const facts = await page.textContent('#headline');
+    assert(facts.includes('NetPerf FastSerialization, version 3.0'), `format not named in: ${facts}`);
+    assert(native.eventCount === 12 && facts.includes('12'), `event count ${native.eventCount} not shown in: ${facts}`);
+    const expected = native.types.map((t) => `${t.provider}/${t.name} ${t.count}`).sort();
+    assert(JSON.stringify(await typeLines()) === JSON.stringify(expected), 'types differ from the native tool');
+  });
 
   const heart = byName('HeartRateMonitor');
   const heartSummary = nativeSummary(heart.path);

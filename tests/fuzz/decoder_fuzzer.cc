@@ -7,7 +7,7 @@
 //   2 v4/v5 metadata record (fast_serialization/metadata_payload.h) + payload decoding
 //   3 v6 MetadataBlock + payload decoding by each metadata's field descriptions
 //   4 CLR manifest templates (format/payload/clr_template.h via DecodePayload)
-//   5 the v6 block decoders, 6 the v4/v5 object decoders, 7 event rows re-decoding
+//   5 the v6 block decoders, 6 the v4/v5 object decoders (and the NetPerf EventBlock), 7 event rows re-decoding
 //   8 format detection and UTF-16 → UTF-8
 //
 // Decoded payloads go to JSON (payload_value ToJson) and to free-text matching, as the
@@ -25,6 +25,7 @@
 #include "format/fast_serialization/metadata_payload.h"
 #include "format/fast_serialization/sequence_point_block.h"
 #include "format/fast_serialization/trace_object.h"
+#include "format/netperf_event_block.h"
 #include "format/payload_decoder.h"
 #include "format/stack_block.h"
 #include "format/trace_type.h"
@@ -152,12 +153,14 @@ void V4V5Block(std::span<const uint8_t> in) {
   ByteCursor c(in.subspan(2), kBase);
   TraceInfo info;
   Status s;
-  switch (in[0] % 5) {
+  NetPerfEventDecoder netPerf;
+  switch (in[0] % 6) {
     case 0: s = DecodeTraceObjectFields(c, &info); break;
     case 1: s = DecodeEventBlock(c, ctx); break;
     case 2: s = DecodeMetadataBlockV4V5(c, ctx); break;
     case 3: s = DecodeStackBlock(c, ctx); break;
-    default: s = DecodeSequencePointBlockV4V5(c, ctx); break;
+    case 4: s = DecodeSequencePointBlockV4V5(c, ctx); break;
+    default: s = netPerf.DecodeBlock(c, ctx); break;  // NetPerf (v3) EventBlock
   }
   CheckDecoderStatus(s, in.size() - 2, "v4/v5 object");
 }
@@ -167,7 +170,9 @@ void EventRows(std::span<const uint8_t> in) {
   if (in.empty()) return;
   std::vector<EventRecord> rows;
   const std::span<const uint8_t> content = in.subspan(1);
-  Status s = DecodeEventRows(ByteCursor(content, kBase), (in[0] & 1) ? RowGeneration::kV6 : RowGeneration::kV4V5, &rows);
+  // 2 selects NetPerf rows; otherwise the low bit, as before NetPerf was read.
+  const RowGeneration gen = in[0] == 2 ? RowGeneration::kNetPerf : (in[0] & 1) ? RowGeneration::kV6 : RowGeneration::kV4V5;
+  Status s = DecodeEventRows(ByteCursor(content, kBase), gen, &rows);
   CheckDecoderStatus(s, content.size(), "DecodeEventRows");
   for (const EventRecord& r : rows) {
     FUZZ_CHECK(r.payload.data() >= content.data() && r.payload.data() + r.payload.size() <= content.data() + content.size(),

@@ -92,7 +92,7 @@ class Generator {
     Status s = reader.Push(head.data(), head.size());
     if (s.ok() && head.size() == file.size()) s = reader.Finish();
     const bool v6 = reader.formatMajor() >= 6;
-    if (r.blocks.empty()) {  // a format the reader refuses (NetPerf): its first bytes still seed
+    if (r.blocks.empty()) {  // a format the reader refuses: its first bytes still seed
       std::fprintf(stderr, "seed_generator: %s: no blocks (%s); only its head\n", name.c_str(), s.ToString().c_str());
       return Emit("trace", name + "-head3k", Bytes(head.begin(), head.begin() + std::min<ptrdiff_t>(head.size(), 3072)));
     }
@@ -114,7 +114,7 @@ class Generator {
       ok &= Emit("trace", name, file);
       ok &= Emit("trace", name + "-chunk13", Cat({U16(12), file}));
     }
-    return ok && Blocks(name, head, r, v6);
+    return ok && Blocks(name, head, r, v6, reader.formatMajor() == 3);
   }
 
   bool Misc() {
@@ -136,7 +136,8 @@ class Generator {
   }
 
   // Decoder seeds from the blocks of one trace (at most a few per kind).
-  bool Blocks(const std::string& name, const Bytes& head, const Recorder& r, bool v6) {
+  // NetPerf's EventBlocks go to the NetPerf selectors (V4V5Block 5, EventRows generation 2).
+  bool Blocks(const std::string& name, const Bytes& head, const Recorder& r, bool v6, bool netPerf) {
     std::map<int, int> perKind;
     bool ok = true;
     const uint8_t ptr = r.pointerSize == 8 ? 1 : 0;
@@ -146,9 +147,10 @@ class Generator {
       const Bytes content(head.begin() + static_cast<ptrdiff_t>(b.contentOffset),
                           head.begin() + static_cast<ptrdiff_t>(b.contentOffset + b.payloadSize));
       const std::string base = name + "-" + BlockKindName(b.kind) + "-" + std::to_string(b.offset);
-      const int sel = Selector(b.kind, v6);
+      const int sel = netPerf && b.kind == BlockKind::kEvent ? 5 : Selector(b.kind, v6);
       if (sel >= 0) ok &= Emit("decoder", base, Cat({{static_cast<uint8_t>(v6 ? 5 : 6), static_cast<uint8_t>(sel), ptr}, content}));
-      if (b.kind == BlockKind::kEvent) ok &= Emit("decoder", base + "-rows", Cat({{7, static_cast<uint8_t>(v6)}, content}));
+      const uint8_t gen = netPerf ? 2 : static_cast<uint8_t>(v6);
+      if (b.kind == BlockKind::kEvent) ok &= Emit("decoder", base + "-rows", Cat({{7, gen}, content}));
       if (b.kind == BlockKind::kMetadata) ok &= MetadataSeeds(base, content, r, v6);
     }
     // CLR template payloads: the template's index in AllEvents() and a real payload.

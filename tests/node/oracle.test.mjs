@@ -15,11 +15,7 @@ const oracleDir = join(root, 'tests/data/oracle');
 
 // Traces our reader does not read yet, and why. The test checks that it still refuses them,
 // so this list cannot outlive the gap.
-const NOT_READ = {
-  'eventpipe-dotnetcore2.1-linux-x64-objver3.netperf': 'NetPerf (format version 3) is not read yet',
-  'eventpipe-dotnetcore2.1-linux-x64-tracelogging.netperf': 'NetPerf (format version 3) is not read yet',
-  'net10-ipc.netperf': 'NetPerf (format version 3) is not read yet',
-};
+const NOT_READ = {};
 
 // Unpacked traces by file name (any folder of build/native/testdata but the oracle's own).
 function tracesByName() {

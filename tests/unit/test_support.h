@@ -25,9 +25,9 @@ inline std::vector<uint8_t> ReadFile(const std::string& path) {
   return std::vector<uint8_t>(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
 }
 
-// The complete NetTrace traces of the corpus (tests/data; see its README for origins):
-// the published ones, then those recorded from .NET 10 by scripts/record-traces.sh
-// (tests/data/dotnet10/MANIFEST.md; its NetPerf trace is not read yet).
+// The complete traces of the corpus (tests/data; see its README for origins): the
+// published ones, then those recorded from .NET 10 by scripts/record-traces.sh
+// (tests/data/dotnet10/MANIFEST.md), NetTrace and NetPerf (format version 3) alike.
 inline const std::vector<std::string>& CorpusTraces() {
   static const std::vector<std::string> names = {
       "dotnet10/net10-alloc-sampled.nettrace",
@@ -37,7 +37,10 @@ inline const std::vector<std::string>& CorpusTraces() {
       "dotnet10/net10-gc-verbose.nettrace",
       "dotnet10/net10-startup-at-exit.nettrace",
       "dotnet10/net10-startup-streaming.nettrace",
+      "dotnet10/net10-ipc.netperf",
       "HeartRateMonitor.10068.nettrace",
+      "eventpipe-dotnetcore2.1-linux-x64-objver3.netperf",
+      "eventpipe-dotnetcore2.1-linux-x64-tracelogging.netperf",
       "eventpipe-dotnetcore3.0-win-x64-objver4.nettrace",
       "eventpipe-dotnetcore5.0-win-x64-arraytypes.nettrace",
       "eventpipe-dotnetcore6.0-win-x64-executioncheckpoints.nettrace",

@@ -1,4 +1,4 @@
-// For every real NetTrace trace with a TraceEvent baseline: our per-type counts, with
+// For every real trace (NetTrace or NetPerf) with a TraceEvent baseline: our per-type counts, with
 // TraceLog's bookkeeping events removed, equal TraceEvent's — same names, same counts,
 // no extra or missing types (traceevent-baselines.md explains the rules).
 #include <catch2/catch.hpp>
@@ -35,6 +35,8 @@ std::map<std::string, uint64_t> ParseCounts(const std::string& text) { return Pa
 
 TEST_CASE("per-type counts equal TraceEvent's baselines", "[corpus][baseline]") {
   const char* withBaselines[] = {
+      "eventpipe-dotnetcore2.1-linux-x64-objver3.netperf",
+      "eventpipe-dotnetcore2.1-linux-x64-tracelogging.netperf",
       "eventpipe-dotnetcore3.0-win-x64-objver4.nettrace",
       "eventpipe-dotnetcore5.0-win-x64-arraytypes.nettrace",
       "eventpipe-dotnetcore6.0-win-x64-executioncheckpoints.nettrace",

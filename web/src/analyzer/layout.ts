@@ -38,11 +38,11 @@ function landing(): HTMLElement {
   return h(
     'section',
     { class: 'landing', attrs: { id: 'landing' } },
-    h('p', { class: 'intro' }, 'Reads .NET EventPipe traces (', h('code', { text: '.nettrace' }), ') in your browser. The file never leaves this page.'),
+    h('p', { class: 'intro' }, 'Reads .NET EventPipe traces (', h('code', { text: '.nettrace' }), ', and ', h('code', { text: '.netperf' }), ' from .NET Core 2.x) in your browser. The file never leaves this page.'),
     h(
       'div',
       { class: 'drop', attrs: { id: 'drop', tabindex: '0', 'aria-label': 'Drop a trace file here' } },
-      h('p', {}, 'Drop a ', h('code', { text: '.nettrace' }), ' file here, or'),
+      h('p', {}, 'Drop a ', h('code', { text: '.nettrace' }), ' or ', h('code', { text: '.netperf' }), ' file here, or'),
       h(
         'p',
         { class: 'actions' },

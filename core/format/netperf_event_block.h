@@ -1,0 +1,53 @@
+// core/format — the EventBlock of NetPerf (format version 3, .NET Core 2.x; the
+// differences to NetTrace v4 are listed in NetTraceFormat_v5.md §Version 3 (NetPerf) -> 4):
+// no block header, and every event is one uncompressed row
+//   EventSize (int32, excludes itself), MetadataId, ThreadId (int32), TimeStamp (int64),
+//   ActivityId, RelatedActivityId (16 bytes each), PayloadSize, payload,
+//   StackSize (int32), stack bytes, padding up to EventSize.
+// There are no MetadataBlocks: a row with MetadataId 0 is a metadata definition whose
+// payload has the v4 metadata layout. There are no StackBlocks: stacks are inline, and
+// the decoder interns them into stack ids, so everything after it sees the records of a
+// NetTrace v4 file. There are no sequence numbers nor sequence points.
+#pragma once
+
+#include <string>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+#include "base/status.h"
+#include "format/block_context.h"
+#include "io/byte_cursor.h"
+
+namespace nettrace {
+
+// One row as written: the event (or metadata record) and its inline stack bytes.
+struct NetPerfRow {
+  EventRecord record;
+  std::span<const uint8_t> stack;
+};
+
+// Decodes the row at the cursor and leaves the cursor at the next one.
+Status DecodeNetPerfRow(ByteCursor& c, NetPerfRow* row);
+
+// Re-decodes the event rows of a block read again from the file (metadata rows are not
+// events and are skipped, so row i is the block's i-th event). Stack ids stay 0.
+Status DecodeNetPerfEventRows(ByteCursor content, std::vector<EventRecord>* rows);
+
+// Decodes blocks in file order for one trace: it remembers the metadata whose stacks
+// TraceEvent discards and the stacks interned so far.
+class NetPerfEventDecoder {
+ public:
+  Status DecodeBlock(ByteCursor content, BlockContext& ctx);
+
+ private:
+  Status OnMetadataRow(const NetPerfRow& row, BlockContext& ctx);
+  Status OnEventRow(NetPerfRow& row, BlockContext& ctx);
+
+  // Metadata ids whose events' stacks are bookkeeping, not data (see the .cc).
+  std::unordered_set<uint32_t> stacklessMetadata_;
+  // Stack bytes → the id they were given; ids count up from 1 (0 is "no stack").
+  std::unordered_map<std::string, uint32_t> stackIds_;
+};
+
+}  // namespace nettrace
