@@ -108,13 +108,18 @@ export async function partialChecks({ page, server, check, assert, byName, runNa
       assert((await page.textContent('#headline')) === '' && (await progressHidden()), 'no facts, no progress bar');
     });
 
-    await check('app refusals: a random file, an empty file and a NetPerf trace state only what was established', async () => {
+    await check('app refusals: a random file, an empty file and a NetPerf version 2 trace state only what was established', async () => {
       const random = join(tmp, 'random.nettrace');
       writeFileSync(random, Buffer.from(Array.from({ length: 5000 }, (_, i) => (i * 7919 + 13) % 251)));
       const empty = join(tmp, 'empty.nettrace');
       writeFileSync(empty, Buffer.alloc(0));
-      const netperf = byName('eventpipe-dotnetcore2.1-linux-x64-objver3');
-      for (const [path, reason] of [[random, /Nettrace' magic/], [empty, /too short/], [netperf.path, /NetPerf/]]) {
+      // NetPerf version 2 (.NET Core 2.0), which is refused: a version 3 file whose Trace object
+      // (at 0x18, after the stream header) says version 2.
+      const netperf = join(tmp, 'v2.netperf');
+      const v2 = readFileSync(byName('eventpipe-dotnetcore2.1-linux-x64-objver3').path);
+      v2[0x18 + 3] = 2;
+      writeFileSync(netperf, v2);
+      for (const [path, reason] of [[random, /Nettrace' magic/], [empty, /too short/], [netperf, /NetPerf Trace object version 2/]]) {
         await open(path, '', 'error');
         const shown = await facts(page);
         assert(shown['Format'] === undefined, `${path}: a format that was not read: ${shown['Format']}`);
