@@ -130,7 +130,8 @@ class TraceReader::Impl {
                            netPerf_ ? "expected '!FastSerialization.1' at the start of the NetPerf stream"
                                     : "expected '!FastSerialization.1' after the Nettrace magic");
     queue_.Consume(at + 20);
-    info_.formatMajor = netPerf_ ? kNetPerfTraceVersion : 4;
+    // NetTrace's magic says v4 or later; a NetPerf version is only known from its Trace object.
+    info_.formatMajor = netPerf_ ? 0 : 4;
     state_ = State::kFsObject;
     *step = Step::kProgressed;
     return Status::Ok();

@@ -66,6 +66,8 @@ TEST_CASE("NetPerf versions 1 and 2 are refused by name and offset", "[netperf][
   CHECK(r.status.code() == ErrorCode::kUnsupportedVersion);
   CHECK(r.status.offset() == kTraceObject);
   CHECK(r.status.message().find("NetPerf Trace object version 2") != std::string::npos);
+  // The version was not established: the summary does not make one up from the stream header.
+  CHECK(r.summary.find("\"container\":\"NetPerf FastSerialization\",\"major\":0,") != std::string::npos);
 
   // .NET Core 2.0 named the trace object differently (TraceEvent reads those files only when
   // built with its SUPPORT_V1_V2 switch).
