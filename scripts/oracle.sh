@@ -236,6 +236,15 @@ v6_round_trip() {
       fi
       continue
     fi
+    # OPEN (issue 16), not an accepted difference: TraceEvent reads the Boolean of a
+    # self-describing event in net10-ipc.netperf as 4 bytes where the payload holds 1, so the
+    # next field is read past the payload's end, from whatever follows the event in the file
+    # (NetPerf: its inline stack's size; v6: the next event) — and the two readings differ.
+    # Until that is ruled from the spec or the writer avoids it, this trace is listed, not judged.
+    if [ "$name" = net10-ipc.netperf ]; then
+      echo "oracle: v6 round trip: $name: NOT JUDGED (open): a field TraceEvent reads past the payload's end differs by file layout"
+      continue
+    fi
     status=0
     v6_convert "$t" "$tmp/v6/$name" || status=$?
     if ((status == 2)); then continue; fi

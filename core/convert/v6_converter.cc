@@ -20,6 +20,9 @@ Status V6Converter::Drain() {
 
 Status V6Converter::OnTraceInfo(const TraceInfo& info) {
   v6Input_ = info.formatMajor >= 6;
+  // NetPerf (format 3) numbers no events; v6 readers count a thread's events as lost when its
+  // sequence numbers do not follow on, so the output numbers the events it keeps.
+  numberEvents_ = info.formatMajor == 3;
   processId_ = info.processId;
   if (options_.fromMs) fromTicks_ = MsToTicks(info, *options_.fromMs);
   if (options_.toMs) toTicks_ = MsToTicks(info, *options_.toMs);
@@ -102,7 +105,8 @@ Status V6Converter::OnEvent(const EventRecord& e) {
     return Status::Ok();
   }
   PendingEvent p{e, payloads_.size()};
-  p.header.sequenceNumber = TrimmedSequence(e.captureThread, e.sequenceNumber);
+  p.header.sequenceNumber =
+      numberEvents_ ? ++eventsOfThread_[e.captureThread] : TrimmedSequence(e.captureThread, e.sequenceNumber);
   if (!v6Input_) {
     p.header.thread = ThreadIndexFor(e.thread);
     p.header.captureThread = ThreadIndexFor(e.captureThread);

@@ -62,6 +62,8 @@ class V6Converter final : public RecordSink {
   std::optional<uint64_t> fromTicks_, toTicks_;
   NetTraceV6Writer writer_;
   bool v6Input_ = false;
+  bool numberEvents_ = false;
+  std::unordered_map<uint64_t, uint32_t> eventsOfThread_;  // capture thread → events numbered
   uint32_t processId_ = 0;
   std::vector<EventMetadata> pendingMetadata_;
   std::vector<ThreadInfo> pendingThreads_;

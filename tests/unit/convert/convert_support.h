@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "convert/convert_session.h"
@@ -23,13 +24,16 @@ inline Status ConvertToV6(const std::vector<uint8_t>& in, std::vector<uint8_t>* 
   return s.ok() ? session.flushStatus() : s;
 }
 
-// An event's JSON without "payloadOffset", the one field that must differ between a trace
-// and its conversion: where the payload lies in each file.
-inline std::string WithoutPayloadOffset(std::string json) {
-  const std::string key = "\"payloadOffset\":";
+// An event's JSON without one numeric member (its key and value).
+inline std::string WithoutMember(std::string json, const std::string& name) {
+  const std::string key = "\"" + name + "\":";
   const size_t at = json.find(key);
   if (at != std::string::npos) json.erase(at, json.find(',', at) + 1 - at);
   return json;
 }
+
+// An event's JSON without "payloadOffset", the one field that must differ between a trace
+// and its conversion: where the payload lies in each file.
+inline std::string WithoutPayloadOffset(std::string json) { return WithoutMember(std::move(json), "payloadOffset"); }
 
 }  // namespace nettrace::test

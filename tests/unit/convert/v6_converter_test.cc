@@ -51,6 +51,7 @@ TEST_CASE("corpus traces converted to v6 read back event for event", "[convert][
     INFO(name);
     auto original = test::ReadFile(test::DataPath(name));
     auto converted = Convert(original);
+    const bool netPerf = name.size() > 8 && name.compare(name.size() - 8, 8, ".netperf") == 0;
     Loaded a, b;
     Load(original, &a);
     Load(converted, &b);
@@ -65,6 +66,13 @@ TEST_CASE("corpus traces converted to v6 read back event for event", "[convert][
       }
       std::string ea = test::WithoutPayloadOffset(a.session.EventJson(a.rows[i]));
       std::string eb = test::WithoutPayloadOffset(b.session.EventJson(b.rows[i]));
+      // NetPerf numbers no events (0); the v6 output numbers each thread's events 1, 2, …
+      // so that v6 readers see none lost.
+      if (netPerf) {
+        CHECK(ea.find("\"sequenceNumber\":0,") != std::string::npos);
+        CHECK(eb.find("\"sequenceNumber\":0,") == std::string::npos);
+        ea = test::WithoutMember(ea, "sequenceNumber"), eb = test::WithoutMember(eb, "sequenceNumber");
+      }
       if (ea != eb) {
         INFO("event " << i);
         REQUIRE(ea == eb);
