@@ -101,10 +101,9 @@ Status NetPerfEventDecoder::OnMetadataRow(const NetPerfRow& row, BlockContext& c
 
 Status NetPerfEventDecoder::OnEventRow(NetPerfRow& row, BlockContext& ctx) {
   if (!row.stack.empty() && !stacklessMetadata_.count(row.record.metadataId)) {
-    const std::string_view bytes(reinterpret_cast<const char*>(row.stack.data()), row.stack.size());
-    auto [it, added] = stackIds_.try_emplace(std::string(bytes), static_cast<uint32_t>(stackIds_.size() + 1));
-    if (added) NETTRACE_RETURN_IF_ERROR(ctx.sink->OnStack(it->second, row.stack));
-    row.record.stackId = it->second;
+    const uint32_t id = stackIds_.Intern(row.stack);
+    if (stackIds_.lastAdded()) NETTRACE_RETURN_IF_ERROR(ctx.sink->OnStack(id, row.stack));
+    row.record.stackId = id;
   }
   return ctx.sink->OnEvent(row.record);
 }

@@ -10,11 +10,10 @@
 // NetTrace v4 file. There are no sequence numbers nor sequence points.
 #pragma once
 
-#include <string>
-#include <unordered_map>
 #include <unordered_set>
 #include <vector>
 
+#include "base/blob_interner.h"
 #include "base/status.h"
 #include "format/block_context.h"
 #include "io/byte_cursor.h"
@@ -47,7 +46,7 @@ class NetPerfEventDecoder {
   // Metadata ids whose events' stacks are bookkeeping, not data (see the .cc).
   std::unordered_set<uint32_t> stacklessMetadata_;
   // Stack bytes → the id they were given; ids count up from 1 (0 is "no stack").
-  std::unordered_map<std::string, uint32_t> stackIds_;
+  BlobInterner stackIds_;
 };
 
 }  // namespace nettrace

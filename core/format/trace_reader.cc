@@ -346,8 +346,10 @@ TraceReader::~TraceReader() = default;
 Status TraceReader::Push(const uint8_t* data, size_t size) {
   if (!status_.ok()) return status_;
   if (impl_->state_ == State::kDone) return status_;  // bytes after the end marker are ignored
-  impl_->queue_.Append(data, size);
+  // The chunk is parsed where it lies; only what this push leaves unread is copied.
+  impl_->queue_.Lend(data, size);
   status_ = impl_->Run();
+  impl_->queue_.KeepUnread();
   return status_;
 }
 

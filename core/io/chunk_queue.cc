@@ -5,66 +5,54 @@
 
 namespace nettrace {
 
-void ChunkQueue::Append(const uint8_t* data, size_t size) {
-  if (size == 0) return;
-  // Small chunks (a byte at a time in tests, tiny network reads) are merged into the last
-  // chunk so the deque does not grow one node per byte.
-  if (!chunks_.empty() && chunks_.back().size() < 64 * 1024) {
-    chunks_.back().insert(chunks_.back().end(), data, data + size);
-  } else {
-    chunks_.emplace_back(data, data + size);
-  }
+void ChunkQueue::Lend(const uint8_t* data, size_t size) {
+  KeepUnread();  // one loan at a time: a caller that forgot KeepUnread loses nothing
+  lent_ = std::span<const uint8_t>(data, size);
+  lentPos_ = 0;
   received_ += size;
+}
+
+void ChunkQueue::KeepUnread() {
+  if (lentUnread() > 0) KeepLent(lentUnread());
+  lent_ = {};
+  lentPos_ = 0;
+}
+
+void ChunkQueue::KeepLent(size_t n) {
+  if (keptPos_ > 0 && keptPos_ >= keptUnread()) {
+    std::memmove(kept_.data(), kept_.data() + keptPos_, keptUnread());
+    kept_.resize(keptUnread());
+    keptPos_ = 0;
+  }
+  kept_.insert(kept_.end(), lent_.data() + lentPos_, lent_.data() + lentPos_ + n);
+  lentPos_ += n;
+  copied_ += n;
 }
 
 bool ChunkQueue::Peek(size_t n, std::span<const uint8_t>* out) {
   if (n > available()) return false;
-  if (n == 0) {
-    *out = {};
+  if (keptUnread() == 0) {
+    *out = lent_.subspan(lentPos_, n);
     return true;
   }
-  const std::vector<uint8_t>& head = chunks_.front();
-  if (head.size() - headPos_ >= n) {
-    *out = std::span<const uint8_t>(head.data() + headPos_, n);
-    return true;
-  }
-  // Straddles chunks: assemble. Shrink a scratch buffer that grew for one huge block, so
-  // a single big block does not pin its size for the rest of the read.
-  if (scratch_.capacity() > 4 * n && scratch_.capacity() > (1u << 20)) {
-    std::vector<uint8_t>().swap(scratch_);
-  }
-  scratch_.resize(n);
-  size_t copied = 0;
-  size_t pos = headPos_;
-  for (const std::vector<uint8_t>& chunk : chunks_) {
-    size_t take = std::min(chunk.size() - pos, n - copied);
-    std::memcpy(scratch_.data() + copied, chunk.data() + pos, take);
-    copied += take;
-    pos = 0;
-    if (copied == n) break;
-  }
-  *out = std::span<const uint8_t>(scratch_.data(), n);
+  // Straddles the kept bytes and the lent ones: move just the missing part over.
+  if (keptUnread() < n) KeepLent(n - keptUnread());
+  *out = std::span<const uint8_t>(kept_.data() + keptPos_, n);
   return true;
 }
 
 void ChunkQueue::Consume(size_t n) {
   position_ += n;
-  while (n > 0 && !chunks_.empty()) {
-    size_t inHead = chunks_.front().size() - headPos_;
-    if (n < inHead) {
-      headPos_ += n;
-      return;
-    }
-    n -= inHead;
-    chunks_.pop_front();
-    headPos_ = 0;
+  const size_t fromKept = std::min(n, keptUnread());
+  keptPos_ += fromKept;
+  lentPos_ += n - fromKept;
+  if (keptUnread() == 0) {
+    // Everything kept is read: start the buffer over, and give back a big one (one huge
+    // block must not pin its size for the rest of the read).
+    if (kept_.capacity() > kShrinkAbove) std::vector<uint8_t>().swap(kept_);
+    kept_.clear();
+    keptPos_ = 0;
   }
-}
-
-size_t ChunkQueue::residentBytes() const {
-  size_t total = scratch_.capacity();
-  for (const auto& c : chunks_) total += c.capacity();
-  return total;
 }
 
 }  // namespace nettrace

@@ -1,13 +1,14 @@
-// core/io — chunk boundaries are this class's problem and nobody else's. Chunks of any
-// size are appended; format code asks for "N contiguous bytes at the read position" and
-// gets either a view or "not yet". A view lies inside one chunk when it can (no copy);
-// only a request that straddles chunks is assembled into a scratch buffer. Consumed
-// chunks are freed at once, so memory holds at most the unconsumed bytes: one block
-// in progress plus the newest chunk.
+// core/io — chunk boundaries are this class's problem and nobody else's. The caller's
+// bytes are lent for the duration of one push (Lend), the format code asks for "N
+// contiguous bytes at the read position" and gets either a view or "not yet", and before
+// the push returns the unread rest of the lent bytes is kept (KeepUnread). So a chunk is
+// parsed where it lies: the only bytes copied are those a push leaves unread (at most one
+// unfinished block) and, for a request that straddles the kept bytes and the lent ones,
+// the part of the lent bytes that the request needs. Memory holds the unconsumed kept
+// bytes only (plus their buffer's slack, given back once it exceeds kShrinkAbove).
 #pragma once
 
 #include <cstdint>
-#include <deque>
 #include <span>
 #include <vector>
 
@@ -15,7 +16,18 @@ namespace nettrace {
 
 class ChunkQueue {
  public:
-  void Append(const uint8_t* data, size_t size);
+  static constexpr size_t kShrinkAbove = size_t{256} << 10;
+
+  // Appends bytes that the caller may reuse at once: Lend + KeepUnread.
+  void Append(const uint8_t* data, size_t size) {
+    Lend(data, size);
+    KeepUnread();
+  }
+  // Makes `size` bytes at `data` readable after those already queued, without copying.
+  // They must stay valid until KeepUnread(); one loan at a time.
+  void Lend(const uint8_t* data, size_t size);
+  // Ends the loan: copies the lent bytes not yet consumed into the queue's own buffer.
+  void KeepUnread();
 
   // Absolute file offset of the read position.
   uint64_t position() const { return position_; }
@@ -24,20 +36,31 @@ class ChunkQueue {
   uint64_t available() const { return received_ - position_; }
 
   // A contiguous view of the n bytes at the read position, or false when fewer than n
-  // bytes have arrived. The view stays valid until the next Append/Consume/Peek.
+  // bytes have arrived. The view stays valid until the next Lend/KeepUnread/Consume/Peek.
   bool Peek(size_t n, std::span<const uint8_t>* out);
   // Drops n bytes (n <= available()).
   void Consume(size_t n);
 
-  // Bytes held in memory (chunks not yet consumed plus scratch), for memory tests.
-  size_t residentBytes() const;
+  // Bytes held in memory (the kept buffer's capacity), for memory tests.
+  size_t residentBytes() const { return kept_.capacity(); }
+  // Bytes copied into the kept buffer so far (the cost of chunk boundaries), for tests
+  // and benchmarks.
+  uint64_t bytesCopied() const { return copied_; }
 
  private:
-  std::deque<std::vector<uint8_t>> chunks_;
-  size_t headPos_ = 0;  // read position inside chunks_.front()
+  size_t keptUnread() const { return kept_.size() - keptPos_; }
+  size_t lentUnread() const { return lent_.size() - lentPos_; }
+  // Moves n lent bytes to the end of the kept buffer, first dropping its consumed prefix
+  // when that prefix is at least as long as what stays (so each byte moves O(1) times).
+  void KeepLent(size_t n);
+
+  std::vector<uint8_t> kept_;  // owned bytes: [keptPos_, size) unread, before the lent ones
+  size_t keptPos_ = 0;
+  std::span<const uint8_t> lent_;
+  size_t lentPos_ = 0;
   uint64_t position_ = 0;
   uint64_t received_ = 0;
-  std::vector<uint8_t> scratch_;
+  uint64_t copied_ = 0;
 };
 
 }  // namespace nettrace

@@ -6,12 +6,6 @@ namespace nettrace {
 
 namespace {
 
-uint64_t Fnv1a(std::span<const uint8_t> b) {
-  uint64_t h = 1469598103934665603ull;
-  for (uint8_t c : b) h = (h ^ c) * 1099511628211ull;
-  return h;
-}
-
 void AppendString(std::string* out, const std::string& s) {
   out->append(std::to_string(s.size())).push_back(':');
   out->append(s);
@@ -78,24 +72,6 @@ std::optional<ThreadIndex> ThreadTable::Define(const ThreadInfo& info) {
 std::optional<ThreadIndex> ThreadTable::ForIndex(uint64_t v6Index) const {
   if (auto it = active_.find(v6Index); it != active_.end()) return ThreadIndex(it->second);
   return std::nullopt;
-}
-
-uint32_t BlobInterner::Intern(std::span<const uint8_t> bytes) {
-  uint64_t h = Fnv1a(bytes);
-  auto [lo, hi] = byHash_.equal_range(h);
-  for (auto it = lo; it != hi; ++it) {
-    auto existing = Get(it->second);
-    if (existing.size() == bytes.size() && std::equal(existing.begin(), existing.end(), bytes.begin())) return it->second;
-  }
-  uint32_t index = static_cast<uint32_t>(offsets_.size() - 1);
-  arena_.insert(arena_.end(), bytes.begin(), bytes.end());
-  offsets_.push_back(arena_.size());
-  byHash_.emplace(h, index);
-  return index;
-}
-
-size_t BlobInterner::residentBytes() const {
-  return arena_.capacity() + offsets_.capacity() * sizeof(size_t) + byHash_.size() * 32;
 }
 
 namespace {

@@ -13,6 +13,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "base/blob_interner.h"
 #include "format/records.h"
 #include "model/event_naming.h"
 #include "model/ids.h"
@@ -68,23 +69,6 @@ class ThreadTable {
   std::optional<ThreadIndex> Add(ThreadEntry e);
   std::vector<ThreadEntry> threads_;
   std::unordered_map<uint64_t, uint16_t> active_;
-};
-
-// Interned byte strings (stack IP arrays, serialized label lists): index 0 is "none".
-class BlobInterner {
- public:
-  BlobInterner() { offsets_.push_back(0), offsets_.push_back(0); }
-  uint32_t Intern(std::span<const uint8_t> bytes);
-  std::span<const uint8_t> Get(uint32_t index) const {
-    return {arena_.data() + offsets_[index], offsets_[index + 1] - offsets_[index]};
-  }
-  size_t size() const { return offsets_.size() - 1; }  // including "none"
-  size_t residentBytes() const;
-
- private:
-  std::vector<uint8_t> arena_;
-  std::vector<size_t> offsets_;  // entry i spans [offsets_[i], offsets_[i+1])
-  std::unordered_multimap<uint64_t, uint32_t> byHash_;
 };
 
 class StackTable {

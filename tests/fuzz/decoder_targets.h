@@ -87,8 +87,10 @@ inline void ChunkQueueOps(std::span<const uint8_t> in) {
     const size_t n = in[i + 1];
     i += 2;
     if (op == 0) {
+      // Lent, not copied: the input outlives the queue. The previous loan is kept first.
       const size_t len = std::min(n, in.size() - i);
-      q.Append(in.data() + i, len);
+      q.KeepUnread();
+      q.Lend(in.data() + i, len);
       flat.insert(flat.end(), in.begin() + static_cast<ptrdiff_t>(i), in.begin() + static_cast<ptrdiff_t>(i + len));
       i += len;
     } else if (op == 1) {
@@ -104,9 +106,9 @@ inline void ChunkQueueOps(std::span<const uint8_t> in) {
     }
     FUZZ_CHECK(q.position() == read && q.received() == flat.size() && q.available() == flat.size() - read,
                "ChunkQueue offsets differ from the stream's");
-    // Bounded by the unconsumed bytes, whatever the stream's length: consumed bytes only
-    // linger in a head chunk that small appends were merged into (up to 64 KiB plus one
-    // append, chunk_queue.cc), with vector capacity slack.
+    // Bounded by the unconsumed bytes, whatever the stream's length: the kept buffer drops
+    // its consumed prefix once it is as long as the rest (chunk_queue.cc), with vector
+    // capacity slack.
     FUZZ_CHECK(q.residentBytes() <= 2 * (flat.size() - read) + (256 << 10),
                "ChunkQueue holds more than the unconsumed bytes");
   }

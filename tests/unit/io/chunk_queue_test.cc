@@ -41,3 +41,34 @@ TEST_CASE("chunk queue says 'not yet' and frees what was consumed", "[io]") {
   q.Append(big.data(), 10);
   CHECK(q.residentBytes() < 200 * 1024);  // the consumed megabyte is gone
 }
+
+TEST_CASE("chunk queue parses lent bytes in place and copies only what a push leaves unread", "[io]") {
+  ChunkQueue q;
+  std::vector<uint8_t> data(300000);
+  for (size_t i = 0; i < data.size(); ++i) data[i] = static_cast<uint8_t>(i * 13 + 1);
+  std::span<const uint8_t> view;
+  // Push 1: 100,000 bytes, of which the reader consumes two 40,000-byte blocks in place.
+  q.Lend(data.data(), 100000);
+  for (int block = 0; block < 2; ++block) {
+    REQUIRE(q.Peek(40000, &view));
+    CHECK(view.data() == data.data() + 40000 * block);  // a view into the caller's bytes
+    q.Consume(40000);
+  }
+  CHECK_FALSE(q.Peek(40000, &view));  // 20,000 left: not yet
+  q.KeepUnread();
+  CHECK(q.bytesCopied() == 20000);
+  // Push 2: the next block straddles the kept 20,000 bytes and the new chunk: only the
+  // 20,000 bytes it needs from the new chunk are moved, not the whole chunk.
+  q.Lend(data.data() + 100000, 200000);
+  REQUIRE(q.Peek(40000, &view));
+  CHECK(std::equal(view.begin(), view.end(), data.begin() + 80000));
+  CHECK(q.bytesCopied() == 40000);
+  q.Consume(40000);
+  REQUIRE(q.Peek(180000, &view));  // the rest lies in the lent chunk again
+  CHECK(view.data() == data.data() + 120000);
+  q.Consume(180000);
+  q.KeepUnread();
+  CHECK(q.bytesCopied() == 40000);
+  CHECK(q.available() == 0);
+  CHECK(q.position() == 300000);
+}
