@@ -15,7 +15,7 @@ import { openTraceInThread } from './api/trace.js';
 import type { TraceSource } from './engine/chunk_source.js';
 import { DEFAULT_CHUNK_SIZE, PUSH_SIZE } from './engine/read_trace.js';
 import type { WasmOptions } from './engine/wasm_loader.js';
-import { openTraceInWorker } from './engine/worker_client.js';
+import { openTraceInWorker, prewarmEngine } from './engine/worker_client.js';
 import type { WorkerOptions } from './engine/worker_client.js';
 
 export type { ExportFormat, ExportOptions, OpenTraceOptions, StackQuery, TraceHandle } from './api/handle.js';
@@ -48,7 +48,7 @@ export type { WorkerOptions } from './engine/worker_client.js';
 export { NetTraceError } from './api/types.js';
 export { convertTrace } from './api/convert.js';
 export type { ConvertOptions, ConvertResult } from './api/convert.js';
-export { DEFAULT_CHUNK_SIZE, PUSH_SIZE, openTraceInThread, openTraceInWorker };
+export { DEFAULT_CHUNK_SIZE, PUSH_SIZE, openTraceInThread, openTraceInWorker, prewarmEngine };
 
 export interface OpenOptions extends OpenTraceOptions, WasmOptions, WorkerOptions {
   /**

@@ -7,7 +7,7 @@
 import type { Progress, Summary } from '../api/types.js';
 import { NetTraceError } from '../api/types.js';
 import type { StackQuery, TraceHandle } from '../api/handle.js';
-import { openTraceInWorker } from '../engine/worker_client.js';
+import { openTraceInWorker, prewarmEngine } from '../engine/worker_client.js';
 import { defaultState, orderedRange, readHash, TABS, writeHash } from '../app/state.js';
 import type { Tab, ViewState } from '../app/state.js';
 import { debounced } from '../ui/debounce.js';
@@ -92,7 +92,18 @@ export function createAnalyzer(host: HTMLElement, root: ShadowRoot, options: Ana
   const lifetime = new AbortController();
   const outside = { signal: lifetime.signal };
 
+  // The engine worker for the first trace starts now, so a drop does not wait for the
+  // worker and the wasm module to load; each open starts the next one (one waits at most).
+  const workerOptions = options.workerUrl === undefined ? {} : { workerUrl: options.workerUrl };
   const drop = byId<HTMLElement>('drop');
+  // data-engine="ready" says a drop now starts reading at once (benchmarks wait for it).
+  const warm = (): void =>
+    void prewarmEngine(workerOptions).then(
+      () => (drop.dataset['engine'] = 'ready'),
+      () => delete drop.dataset['engine'],
+    );
+  warm();
+
   const fileInput = byId<HTMLInputElement>('file');
   const sampleButton = byId<HTMLButtonElement>('sample');
   const urlInput = byId<HTMLInputElement>('url');
@@ -222,12 +233,14 @@ export function createAnalyzer(host: HTMLElement, root: ShadowRoot, options: Ana
     try {
       // A damaged or cancelled read keeps what it read: those events are explored like a
       // complete trace's (the native tool does the same), under a banner.
+      delete drop.dataset['engine']; // this open takes the waiting worker
       const opened = await openTraceInWorker(source, {
         signal: controller.signal,
         keepPartial: true,
         onProgress: (p) => showProgress(p, ++progressCount),
-        ...(options.workerUrl === undefined ? {} : { workerUrl: options.workerUrl }),
+        ...workerOptions,
       });
+      warm();
       if (current !== controller) {
         opened.close();
         return;

@@ -6,6 +6,7 @@
 import type { TraceHandle } from '../api/handle.js';
 import { openTraceInThread } from '../api/trace.js';
 import { NetTraceError } from '../api/types.js';
+import { loadNetTraceModule } from './wasm_loader.js';
 import type { EngineRequest, EngineResponse, OpenResult, QueryRequest, RequestId } from './protocol.js';
 
 interface WorkerScope {
@@ -23,6 +24,14 @@ const running = new Map<RequestId, AbortController>();
 function post(message: EngineResponse, transfer: Transferable[] = []): void {
   ctx.postMessage(message, transfer);
 }
+
+// Load and compile the engine now, not at the first open: a worker started ahead of time
+// (prewarmEngine) is then ready when a trace arrives. A failure here is not final: the open
+// asks again and reports it.
+void loadNetTraceModule().then(
+  () => post({ id: 0, kind: 'ready' }),
+  () => undefined,
+);
 
 function trace(id: RequestId): TraceHandle {
   const t = traces.get(id);

@@ -91,4 +91,10 @@ export interface ErrorResponse {
   summaryJson: string | null;
 }
 
-export type EngineResponse = ProgressResponse | SearchProgressResponse | ResultResponse | ErrorResponse;
+/** Sent once, unasked (id 0), when the worker has loaded the wasm engine. */
+export interface ReadyResponse {
+  id: 0;
+  kind: 'ready';
+}
+
+export type EngineResponse = ProgressResponse | SearchProgressResponse | ResultResponse | ErrorResponse | ReadyResponse;

@@ -94,8 +94,66 @@ class EngineConnection {
   }
 }
 
+/** A started engine worker kept for the next open (prewarmEngine), keyed by its script. */
+let spare: { key: string; worker: Worker; failed: boolean; ready: Promise<void> } | null = null;
+
+function spareKey(options: WorkerOptions): string {
+  return options.workerUrl === undefined ? '' : String(options.workerUrl);
+}
+
+function startWorker(options: WorkerOptions): Worker {
+  // The literal `new URL(..., import.meta.url)` form is what bundlers recognise as a worker.
+  return options.workerUrl === undefined
+    ? new Worker(new URL('./engine_worker.js', import.meta.url), { type: 'module' })
+    : new Worker(options.workerUrl, { type: 'module' });
+}
+
 /**
- * Reads a trace in a new engine worker; the page's thread only passes messages.
+ * Starts an engine worker ahead of the next openTraceInWorker with the same `workerUrl`: the
+ * worker loads and compiles the wasm engine at once, so a trace dropped later starts reading
+ * without waiting for either (a small trace's summary then shows almost at once). At most
+ * one such worker waits; calling again while it waits does nothing.
+ * @returns settles when that worker has loaded the engine (rejects when it failed to).
+ */
+export function prewarmEngine(options: WorkerOptions = {}): Promise<void> {
+  const key = spareKey(options);
+  if (spare !== null && spare.key === key && !spare.failed) return spare.ready;
+  spare?.worker.terminate();
+  const worker = startWorker(options);
+  let failed = (): void => undefined;
+  const ready = new Promise<void>((resolve, reject) => {
+    worker.addEventListener('message', (event: MessageEvent<EngineResponse>) => {
+      if (event.data.kind === 'ready') resolve();
+    });
+    failed = () => reject(new NetTraceError('engine', null, 'the engine worker failed to load'));
+  });
+  ready.catch(() => undefined);
+  const waiting = { key, worker, failed: false, ready };
+  // A worker that failed to load is not handed out: its error would fire before the open's
+  // connection listens, and the open would wait forever.
+  worker.addEventListener(
+    'error',
+    () => {
+      waiting.failed = true;
+      failed();
+    },
+    { once: true },
+  );
+  spare = waiting;
+  return ready;
+}
+
+function takeWorker(options: WorkerOptions): Worker {
+  const taken = spare;
+  if (taken !== null && taken.key === spareKey(options) && !taken.failed) {
+    spare = null;
+    return taken.worker;
+  }
+  return startWorker(options);
+}
+
+/**
+ * Reads a trace in an engine worker (the one prewarmEngine started, else a new one); the page's thread only passes messages.
  * @param source a File/Blob (read there with Blob.slice()), bytes (copied once, the copy is
  *   transferred) or a URL (relative to the page; fetched and streamed in the worker)
  */
@@ -103,11 +161,7 @@ export async function openTraceInWorker(
   source: Blob | ArrayBuffer | ArrayBufferView | URL | string,
   options: OpenTraceOptions & WorkerOptions = {},
 ): Promise<TraceHandle> {
-  const worker =
-    options.workerUrl === undefined
-      ? new Worker(new URL('./engine_worker.js', import.meta.url), { type: 'module' })
-      : new Worker(options.workerUrl, { type: 'module' });
-  const connection = new EngineConnection(worker);
+  const connection = new EngineConnection(takeWorker(options));
   let payload: Blob | ArrayBuffer | string;
   const transfer: Transferable[] = [];
   // A relative URL means relative to the page, not to the worker script.
