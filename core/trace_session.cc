@@ -45,9 +45,16 @@ struct TraceSession::Pipeline {
   std::map<uint64_t, CachedBlock> blocks;
   std::deque<uint64_t> blockOrder;  // FIFO eviction
 
+  bool methodsSorted = false;
+
   void FlushOnce() {
     if (!flushed) store.Flush(), symbols.Finish();
     flushed = true;
+  }
+  // The method ranges are sorted on first use (stacks), once reading has ended.
+  const SymbolCollector& SymbolsForStacks() {
+    if (flushed && !methodsSorted) symbols.FinishMethods(), methodsSorted = true;
+    return symbols;
   }
 };
 
@@ -158,7 +165,7 @@ const StoreBuilder& TraceSession::model() const { return pipeline_->store; }
 }  // namespace nettrace
 
 namespace nettrace {
-const SymbolCollector& TraceSession::symbols() const { return pipeline_->symbols; }
+const SymbolCollector& TraceSession::symbols() const { return pipeline_->SymbolsForStacks(); }
 }  // namespace nettrace
 
 // Free-text search (analysis/text_search.h).

@@ -29,8 +29,11 @@ class SymbolCollector final : public RecordSink {
   }
   Status OnEvent(const EventRecord& e) override;
   Status OnEndOfStream() override;
-  // Sorts the method ranges; the session calls it at the end of input or after a fault.
-  void Finish() { methods_.Finish(), universal_.Finish(); }
+  // Ends the input (the end of the stream or a fault): the Linux-profiler tables are final.
+  void Finish() { universal_.Finish(); }
+  // Sorts the method ranges. Only stacks need them (a summary does not), so the session
+  // calls this when stacks are first asked for, not at the end of reading (issue 18).
+  void FinishMethods() { methods_.Finish(); }
 
   const MethodMap& methods() const { return methods_; }
   const ModuleMap& modules() const { return modules_; }
