@@ -44,12 +44,6 @@ bool DescribesLayout(const FieldType& t, int depth) {
   return true;
 }
 
-bool Guid::IsZero() const {
-  for (uint8_t b : bytes)
-    if (b) return false;
-  return true;
-}
-
 std::string Guid::ToString() const {
   // .NET layout: Data1 (LE int32), Data2 (LE int16), Data3 (LE int16), Data4 (8 bytes).
   const uint8_t* b = bytes.data();

@@ -6,6 +6,7 @@
 
 #include <array>
 #include <cstdint>
+#include <cstring>
 #include <optional>
 #include <span>
 #include <string>
@@ -17,7 +18,13 @@ namespace nettrace {
 // 16 raw bytes as stored on the wire (a .NET Guid: int32, int16, int16, 8 bytes, LE).
 struct Guid {
   std::array<uint8_t, 16> bytes{};
-  bool IsZero() const;
+  // Inline, two 8-byte loads: asked twice per event (activity and related activity ids).
+  bool IsZero() const {
+    uint64_t lo, hi;
+    std::memcpy(&lo, bytes.data(), 8);
+    std::memcpy(&hi, bytes.data() + 8, 8);
+    return (lo | hi) == 0;
+  }
   // "xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx" in .NET's field order.
   std::string ToString() const;
   friend bool operator==(const Guid&, const Guid&) = default;
