@@ -2,7 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
-#include <numeric>
+#include <map>
 
 #include "analysis/event_filter.h"
 #include "analysis/event_query.h"
@@ -49,6 +49,18 @@ uint64_t IntervalNs(double fromMs, double toMs) {
   return ms <= 0 ? 0 : static_cast<uint64_t>(std::llround(ms * 1e6));
 }
 
+// With groupByProcess the selection's stacks carry the process frame (and the thread frame
+// with groupByThread) above their own frames, as SelectStacks builds them.
+uint32_t WithGroupFrames(const StoreBuilder& model, const SymbolCollector& symbols, StackResolver* resolver,
+                         const StackQuery& q, uint16_t thread, uint32_t cs, std::map<uint64_t, uint32_t>* cache) {
+  auto [it, added] = cache->emplace((uint64_t{thread} << 32) | cs, 0);
+  if (!added) return it->second;
+  uint32_t g = resolver->stacks().Push(0, ProcessFrame(model, symbols, resolver, thread));
+  if (q.groupByThread) g = resolver->stacks().Push(g, ThreadFrame(model, resolver, thread));
+  for (uint32_t f : resolver->stacks().Frames(cs)) g = resolver->stacks().Push(g, f);
+  return it->second = g;
+}
+
 }  // namespace
 
 StackSelection SelectTraceEventThreadTime(const StoreBuilder& model, const SymbolCollector& symbols,
@@ -79,11 +91,12 @@ StackSelection SelectTraceEventThreadTime(const StoreBuilder& model, const Symbo
     }
     const bool running = d == Driver::kRunning || !symbols.IsExternalSample(store.ordinal(row));
     const double ms = TicksToMs(model.info(), store.timestamp(row));
+    // Only intervals begun inside the range are kept (those before it only set the state).
     auto closeCpu = [&] {
-      if (s.cpuMs > 0) intervals.push_back({s.cpuRow, t, s.cpuStack, true, IntervalNs(s.cpuMs, ms)});
+      if (s.cpuMs > 0 && s.cpuRow >= range.begin) intervals.push_back({s.cpuRow, t, s.cpuStack, true, IntervalNs(s.cpuMs, ms)});
     };
     auto closeBlocked = [&] {
-      if (s.blockedMs > 0) intervals.push_back({s.blockedRow, t, s.blockedStack, false, IntervalNs(s.blockedMs, ms)});
+      if (s.blockedMs > 0 && s.blockedRow >= range.begin) intervals.push_back({s.blockedRow, t, s.blockedStack, false, IntervalNs(s.blockedMs, ms)});
     };
     const ThreadEntry& thread = model.threads()[store.thread(row)];
     const uint32_t stack = resolver->Resolve(store.stack(row), store.timestamp(row), thread.processId);
@@ -101,11 +114,14 @@ StackSelection SelectTraceEventThreadTime(const StoreBuilder& model, const Symbo
   std::stable_sort(intervals.begin(), intervals.end(), [](const Interval& a, const Interval& b) { return a.row < b.row; });
   const uint32_t cpuFrame = resolver->frames().Intern(kCpuTimeFrameName, FrameKind::kSynthetic);
   const uint32_t blockedFrame = resolver->frames().Intern(kExternalFrameName, FrameKind::kSynthetic);
+  std::map<uint64_t, uint32_t> grouped;  // (thread << 32 | call stack) → with group frames
   for (const Interval& i : intervals) {
-    if (i.row < range.begin || i.row >= range.end) continue;
+    if (i.row >= range.end) continue;
+    uint32_t cs = resolver->stacks().Push(i.stack, i.cpu ? cpuFrame : blockedFrame);
+    if (q.groupByProcess) cs = WithGroupFrames(model, symbols, resolver, q, i.thread, cs, &grouped);
     sel.rows.push_back(i.row);
     sel.threads.push_back(i.thread);
-    sel.callStacks.push_back(resolver->stacks().Push(i.stack, i.cpu ? cpuFrame : blockedFrame));
+    sel.callStacks.push_back(cs);
     sel.weights.push_back(i.ns);
     sel.totalWeight = SatAdd(sel.totalWeight, i.ns);
   }
