@@ -172,6 +172,7 @@ nettrace::StackQuery ToStackQuery(const val& js) {
                : w == "bytes"               ? nettrace::WeightKind::kBytes
                : w == "thread-time"         ? nettrace::WeightKind::kThreadTime
                : w == "managed-thread-time" ? nettrace::WeightKind::kManagedThreadTime
+               : w == "traceevent-thread-time" ? nettrace::WeightKind::kTraceEventThreadTime
                                             : nettrace::WeightKind::kAuto;
   }
   return q;

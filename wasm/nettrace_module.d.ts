@@ -110,7 +110,7 @@ export interface RawStackQuery {
   groupByThread?: boolean | undefined;
   process?: number | undefined;
   groupByProcess?: boolean | undefined;
-  weight?: 'auto' | 'count' | 'bytes' | 'thread-time' | 'managed-thread-time' | undefined;
+  weight?: 'auto' | 'count' | 'bytes' | 'thread-time' | 'managed-thread-time' | 'traceevent-thread-time' | undefined;
 }
 
 /** core/analysis/histogram.h; counts are series-major (counts[s * buckets + b]), a copy. */

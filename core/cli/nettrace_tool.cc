@@ -12,7 +12,7 @@
 //                        time window of it)
 //   nettrace flame FILE [--event NAME] [--provider P] [--thread T] [--from MS] [--to MS]
 //                        [--inverted] [--by-thread] [--weight count|bytes|thread-time|
-//                        managed-thread-time] [--format json|folded|speedscope]
+//                        managed-thread-time|traceevent-thread-time] [--format json|folded|speedscope]
 //   nettrace top FILE [-n 20] [same selection options]   heaviest functions (exclusive)
 //   nettrace sandwich FILE FUNCTION [same selection options]   callers and callees
 //   nettrace export FILE --format speedscope|chrome|csv|stacks-csv [--stack-text] -o OUT
@@ -188,6 +188,8 @@ int Usage(FILE* out) {
                "          --event cpu (CPU time) or --event cswitch (off-CPU time), weighing ns\n"
                "          --weight count|bytes|thread-time|managed-thread-time (default: bytes for\n"
                "          GC/AllocationTick, else count; thread time in ns since the thread's previous sample)\n"
+               "          --weight traceevent-thread-time (dotnet-trace's: ns to the thread's next sample,\n"
+               "          under CPU_TIME / UNMANAGED_CODE_TIME leaves)\n"
                "  export --format csv: --stack-text (each row's stack frames too, not only its StackId)\n");
   return out == stderr ? 2 : 0;
 }
@@ -330,8 +332,11 @@ int main(int argc, char** argv) {
         else if (w == "bytes") stackQuery.weight = nettrace::WeightKind::kBytes;
         else if (w == "thread-time") stackQuery.weight = nettrace::WeightKind::kThreadTime;
         else if (w == "managed-thread-time") stackQuery.weight = nettrace::WeightKind::kManagedThreadTime;
+        else if (w == "traceevent-thread-time") stackQuery.weight = nettrace::WeightKind::kTraceEventThreadTime;
         else {
-          std::fprintf(stderr, "nettrace: --weight takes count, bytes, thread-time or managed-thread-time\n");
+          std::fprintf(stderr,
+                       "nettrace: --weight takes count, bytes, thread-time, managed-thread-time or "
+                       "traceevent-thread-time\n");
           return 2;
         }
       } else if (hasValue && !std::strcmp(argv[i], "--format")) {

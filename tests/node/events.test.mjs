@@ -149,6 +149,12 @@ test('flame graph and top functions equal the native tool', { skip: !nativeHasFl
       );
       const folded = runNative('flame', t.path, ['--format', 'folded']);
       assert.equal(await trace.export('folded'), folded.stdout.toString('utf8'), t.name);
+      // dotnet-trace's thread time (tests/node/thread_time.test.mjs judges it against dotnet-trace).
+      const te = { weight: 'traceevent-thread-time', groupByThread: true };
+      const teFolded = runNative('flame', t.path, ['--format', 'folded', '--weight', te.weight, '--by-thread']);
+      assert.equal(await trace.export('folded', te), teFolded.stdout.toString('utf8'), `${t.name} ${te.weight}`);
+      const teTop = runNative('top', t.path, ['-n', '10', '--weight', te.weight]);
+      if (teTop.status === 0) assert.deepEqual(await trace.topFunctions({ weight: te.weight }, 10), JSON.parse(teTop.stdout), `${t.name} top ${te.weight}`);
       const top = runNative('top', t.path, ['-n', '20']);
       if (top.status === 0) assert.deepEqual(await trace.topFunctions({}, 20), JSON.parse(top.stdout), t.name);
       const name = basename(t.path);
@@ -173,7 +179,7 @@ test('the package bin prints what the native tool prints', () => {
   if (nativeHasFlame) {
     commands.push(['flame'], ['flame', '--inverted'], ['flame', '--format', 'folded'], ['flame', '--format', 'speedscope'], ['top', '-n', '7']);
     // The options of the native tool's stack views, each through the npm CLI too.
-    for (const weight of ['count', 'bytes', 'thread-time', 'managed-thread-time'])
+    for (const weight of ['count', 'bytes', 'thread-time', 'managed-thread-time', 'traceevent-thread-time'])
       commands.push(['flame', '--format', 'folded', '--weight', weight], ['top', '-n', '5', '--weight', weight]);
     commands.push(['flame', '--by-process', '--by-thread', '--format', 'folded'], ['top', '--by-process', '-n', '3']);
   }

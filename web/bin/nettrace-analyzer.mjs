@@ -12,7 +12,7 @@
 //   nettrace-analyzer histogram FILE [--buckets N] [--group-by none|provider|eventType] [filters]
 //   nettrace-analyzer flame FILE [--event NAME] [--provider P] [--thread T] [--from MS] [--to MS]
 //                                [--inverted] [--by-thread] [--process PID] [--by-process]
-//                                [--weight count|bytes|thread-time|managed-thread-time]
+//                                [--weight count|bytes|thread-time|managed-thread-time|traceevent-thread-time]
 //                                [--format json|folded|speedscope]
 //   nettrace-analyzer top FILE [-n 20] [same selection options]
 //   nettrace-analyzer sandwich FILE FUNCTION [same selection options]   callers and callees of
@@ -36,7 +36,7 @@ commands: summary, counts, events, stack, histogram, flame, top, sandwich, expor
   histogram: --buckets N (100) --group-by none|provider|eventType, and the events filters
   flame/top/sandwich/export: --event NAME (Thread/Sample) --provider P --thread T --from MS --to MS
              --inverted --by-thread --process PID --by-process
-             --weight count|bytes|thread-time|managed-thread-time
+             --weight count|bytes|thread-time|managed-thread-time|traceevent-thread-time
              flame: --format json|folded|speedscope; top: -n N (20)
   all:       --chunk-size BYTES (1 MiB)
   export:    --format speedscope|chrome|csv|stacks-csv [-o OUT]; csv: --stack-text (frames too)
@@ -83,8 +83,8 @@ for (let i = 0; i < rest.length; i++) {
 }
 const pick = (...keys) => Object.fromEntries(keys.filter((k) => opts[k] !== undefined).map((k) => [k, opts[k]]));
 const profileName = file === '-' ? 'stdin' : basename(file);
-const WEIGHTS = ['count', 'bytes', 'thread-time', 'managed-thread-time'];
-if (opts.weight !== undefined && !WEIGHTS.includes(opts.weight)) fail('--weight takes count, bytes, thread-time or managed-thread-time');
+const WEIGHTS = ['count', 'bytes', 'thread-time', 'managed-thread-time', 'traceevent-thread-time'];
+if (opts.weight !== undefined && !WEIGHTS.includes(opts.weight)) fail('--weight takes count, bytes, thread-time, managed-thread-time or traceevent-thread-time');
 if (opts.chunkSize !== undefined && !(Number.isInteger(opts.chunkSize) && opts.chunkSize >= 1 && opts.chunkSize <= 2 ** 30))
   fail('--chunk-size takes a number of bytes from 1 to 1073741824');
 // The engine's flame-graph document (core/analysis/flame_graph.h), rebuilt from the typed columns.

@@ -62,9 +62,11 @@ export interface StackQuery {
   /**
    * "auto": bytes for GC/AllocationTick, the Value of Universal cpu/cswitch events, else one per
    * event; "thread-time": ns since the thread's previous sample; "managed-thread-time": the same,
-   * not counting time after a sample outside managed code (as the native `--weight`).
+   * not counting time after a sample outside managed code (as the native `--weight`);
+   * "traceevent-thread-time": dotnet-trace's thread time, ns to the thread's next sample under a
+   * CPU_TIME or UNMANAGED_CODE_TIME leaf.
    */
-  weight?: 'auto' | 'count' | 'bytes' | 'thread-time' | 'managed-thread-time';
+  weight?: 'auto' | 'count' | 'bytes' | 'thread-time' | 'managed-thread-time' | 'traceevent-thread-time';
 }
 
 export type ExportFormat = 'speedscope' | 'chrome' | 'csv' | 'stacks-csv' | 'folded';
