@@ -69,6 +69,7 @@ Status TraceSession::Finish() {
 const Status& TraceSession::status() const { return pipeline_->reader.status(); }
 uint64_t TraceSession::bytesConsumed() const { return pipeline_->reader.bytesConsumed(); }
 uint64_t TraceSession::eventCount() const { return pipeline_->summary.eventCount(); }
+uint64_t TraceSession::droppedEventCount() const { return pipeline_->summary.droppedEventCount(); }
 
 std::string TraceSession::SummaryJson() const {
   SummaryBuilder::ReaderState state;

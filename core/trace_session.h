@@ -55,6 +55,8 @@ class TraceSession {
   const Status& status() const;
   uint64_t bytesConsumed() const;
   uint64_t eventCount() const;
+  /// Events the trace says were dropped so far (sequence-number gaps), as the summary counts them.
+  uint64_t droppedEventCount() const;
 
   /// The trace summary as one JSON object (see README "Summary JSON").
   std::string SummaryJson() const;

@@ -33,6 +33,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/diag_commands.h"
 #include "analysis/call_tree.h"
 #include "analysis/event_query.h"
 #include "base/json_writer.h"
@@ -169,6 +170,9 @@ int Usage(FILE* out) {
                "  top       heaviest functions by exclusive weight, with inclusive weight (-n N, default 20)\n"
                "  sandwich  FILE FUNCTION: callers and callees of one frame name, as JSON\n"
                "  export    --format speedscope|chrome|csv|stacks-csv -o OUT: a file other tools open\n"
+               "  ps        [--json]: .NET processes with a diagnostics port (pid, name, runtime, command line)\n"
+               "  collect   (--pid N | --diagnostic-port PATH) [--providers SPEC,… | --profile NAME,…] [--duration D]\n"
+               "            -o OUT.nettrace: record a live EventPipe session (Ctrl-C or D stops it)\n"
                "  write-sample-universal OUT: write a small collect-linux-like v6 trace\n"
                "options:\n"
                "  --chunk-size BYTES   read the file in chunks of this size (default 1 MiB)\n"
@@ -225,6 +229,9 @@ bool WriteEvents(nettrace::TraceSession& session, FILE* f, const char* path, con
 
 int main(int argc, char** argv) {
   if (argc >= 2 && (!std::strcmp(argv[1], "--help") || !std::strcmp(argv[1], "-h"))) return Usage(stdout);
+  // Live sessions over a process's diagnostics port (core/cli/diag_commands.cc).
+  if (argc >= 2 && !std::strcmp(argv[1], "ps")) return nettrace::cli::RunPs(argc, argv);
+  if (argc >= 2 && !std::strcmp(argv[1], "collect")) return nettrace::cli::RunCollect(argc, argv);
   if (argc < 3) return Usage(stderr);
   const std::string command = argv[1];
   if (command == "write-sample-universal") {
