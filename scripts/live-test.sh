@@ -42,23 +42,35 @@ check "ps --json lists pid $A as TraceScenarios on .NET 10" \
   node -e "const l=JSON.parse(require('fs').readFileSync('$W/ps.json','utf8')); const p=l.find(x=>x.pid===$A); process.exit(p&&p.name==='TraceScenarios'&&p.runtimeVersion.startsWith('10.')&&p.commandLine.includes('TraceScenarios.dll run gc,exceptions')?0:1)"
 check "ps skips the dead socket file of pid 999999" bash -c "! grep -q 999999 '$W/ps.json'"
 
-# 3. collect a profile, Ctrl-C after the program's work: complete file, TraceEvent's counts
-"$NT" collect --pid $A --profile gc-verbose --providers TraceScenarios-Control -o "$W/gc.nettrace" 2>"$W/gc.err" &
-C=$!
+# 3. collect every profile at once (one session each, concurrently), Ctrl-C after the
+#    program's work: complete files whose per-type counts equal TraceEvent's
+profiles="dotnet-common dotnet-sampled-thread-time gc-verbose gc-collect database"
+pids=()
+for p in $profiles; do
+  "$NT" collect --pid $A --profile $p --providers TraceScenarios-Control -o "$W/$p.nettrace" 2>"$W/$p.err" &
+  pids+=($!)
+done
 wait_line "$W/a.out" scenarios-done
-kill -INT $C
-wait $C
-check "collect gc-verbose: Ctrl-C → StopTracing, exit 0" test $? -eq 0
+kill -INT "${pids[@]}"
+i=0
+for p in $profiles; do
+  wait "${pids[$i]}"
+  check "collect --profile $p: Ctrl-C → StopTracing, exit 0" test $? -eq 0
+  i=$((i + 1))
+done
 wait $A
-check "the program saw its session end (exit 0)" test $? -eq 0
-check "the file is complete" complete "$W/gc.nettrace"
-events=$("$NT" summary "$W/gc.nettrace" | node -e "let s='';process.stdin.on('data',d=>s+=d).on('end',()=>console.log(JSON.parse(s).eventCount))")
-check "the live summary's final count equals the file's ($events)" grep -q "wrote $W/gc.nettrace: $events events" "$W/gc.err"
-check "live summary lines on stderr (events, bytes, events/s, dropped)" grep -q "events/s .* dropped 0$" "$W/gc.err"
-nice dotnet "$ORACLE" "$W/oracle" "$W/gc.nettrace" >/dev/null 2>"$W/oracle.err"
-"$NT" counts "$W/gc.nettrace" >"$W/ours.txt"
-sed "s/, <Event .*//" "$W/oracle/gc.nettrace/counts.txt" >"$W/theirs.txt"
-check "per-type counts equal TraceEvent's (tests/oracle counts.txt, $(wc -l <"$W/ours.txt") types)" diff "$W/theirs.txt" "$W/ours.txt"
+check "the program saw its sessions end (exit 0)" test $? -eq 0
+nice dotnet "$ORACLE" "$W/oracle" $(for p in $profiles; do echo "$W/$p.nettrace"; done) >/dev/null 2>"$W/oracle.err"
+for p in $profiles; do
+  f="$W/$p.nettrace"
+  check "$p: the file is complete" complete "$f"
+  events=$("$NT" summary "$f" | node -e "let s='';process.stdin.on('data',d=>s+=d).on('end',()=>console.log(JSON.parse(s).eventCount))")
+  check "$p: the live summary's final count equals the file's ($events)" grep -q "wrote $f: $events events" "$W/$p.err"
+  check "$p: live summary lines on stderr (events, bytes, events/s, dropped)" grep -q "events/s .* dropped 0$" "$W/$p.err"
+  "$NT" counts "$f" >"$W/$p.ours.txt"
+  sed "s/, <Event .*//" "$W/oracle/$p.nettrace/counts.txt" >"$W/$p.theirs.txt"
+  check "$p: per-type counts equal TraceEvent's ($(wc -l <"$W/$p.ours.txt") types)" diff "$W/$p.theirs.txt" "$W/$p.ours.txt"
+done
 
 # 4. stopping mid-run (--duration) while the program keeps working
 dotnet "$APP" run jit,threadpool,gc >"$W/b.out" 2>"$W/b.err" &
@@ -85,8 +97,7 @@ wait_socket $E
 "$NT" collect --pid $E --profile gc-verbose -o "$W/killed.nettrace" 2>/dev/null &
 K=$!
 sleep 0.5
-kill -KILL $K
-wait $K 2>/dev/null
+{ kill -KILL $K && wait $K; } 2>/dev/null
 "$NT" collect --pid $E --profile dotnet-common --duration 300ms -o "$W/after.nettrace" 2>"$W/after.err"
 check "after a killed client, a new session starts and ends cleanly" test $? -eq 0
 check "…and its file is complete" complete "$W/after.nettrace"
