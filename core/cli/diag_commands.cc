@@ -235,7 +235,20 @@ int RunCollect(int argc, char** argv) {
   sigaction(SIGINT, &sa, nullptr);
   sigaction(SIGTERM, &sa, nullptr);
 
-  int fd = -1, listenFd = -1;
+  // The reverse port's listening socket: closed and its file removed on every way out.
+  struct ListenPort {
+    int fd = -1;
+    std::string path;
+    ~ListenPort() {
+      if (fd >= 0) {
+        ::close(fd);
+        ::unlink(path.c_str());
+      }
+    }
+  } port;
+  int& listenFd = port.fd;
+  port.path = o.diagnosticPort;
+  int fd = -1;
   std::string socketPath;
   std::function<Status(int*)> reconnect;
   if (!o.diagnosticPort.empty()) {
@@ -286,10 +299,6 @@ int RunCollect(int argc, char** argv) {
   };
   const Status streamed = Stream(fd, out, &session, o.duration, stop, &bytes);
   ::close(fd);
-  if (listenFd >= 0) {
-    ::close(listenFd);
-    ::unlink(o.diagnosticPort.c_str());
-  }
   const bool closed = std::fclose(out) == 0;
   if (!streamed.ok() || !closed) return Fail(streamed.ok() ? Status::Error(ErrorCode::kInvalidArgument, kNoOffset, "cannot write " + o.output) : streamed);
   const Status finished = session.Finish();
