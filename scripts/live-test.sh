@@ -117,5 +117,20 @@ check "start-up trace has the load of TraceScenarios itself" bash -c \
 check "…that an attach after start-up misses" bash -c \
   "! '$NT' events '$W/mid.nettrace' --name Loader/AssemblyLoad | grep -q 'TraceScenarios, Version'"
 
+# 7. a process of another user: a clear permission message (needs root to act as another user)
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
+  chmod 755 "$TMPDIR"
+  dotnet "$APP" run jit,threadpool >/dev/null 2>&1 &
+  G=$!
+  wait_socket $G
+  setpriv --reuid=65534 --regid=65534 --clear-groups "$NT" collect --pid $G -o "$W/other.nettrace" 2>"$W/other.err"
+  check "collect on another user's process: exit 1, a permission message" bash -c \
+    "[ $? -eq 1 ] && grep -q 'a process of another user? run as that user or root): Permission denied' '$W/other.err'"
+  check "…and no output file is created" test ! -e "$W/other.nettrace"
+  wait $G
+else
+  echo "skip another user's process: needs root and setpriv"
+fi
+
 echo "live sessions: $failures failed"
 [ "$failures" -eq 0 ]

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <functional>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -187,6 +188,17 @@ Status Stream(int fd, FILE* out, TraceSession* session, double duration, const s
   return Status::Ok();
 }
 
+// ResumeRuntime on a fresh connection (a reverse port's next advertised one).
+Status ResumeRuntime(const std::function<Status(int*)>& reconnect) {
+  int fd = -1;
+  NETTRACE_RETURN_IF_ERROR(reconnect(&fd));
+  diag::Reply reply;
+  Status s = SendAndReceive(fd, diag::EncodeProcessCommand(diag::ProcessCommand::kResumeRuntime), &reply);
+  ::close(fd);
+  if (s.ok() && !reply.ok) return Status::Error(ErrorCode::kInvalidArgument, kNoOffset, "ResumeRuntime: " + diag::HresultName(reply.hresult));
+  return s;
+}
+
 }  // namespace
 
 int RunPs(int argc, char** argv) {
@@ -235,7 +247,20 @@ int RunCollect(int argc, char** argv) {
   sigaction(SIGINT, &sa, nullptr);
   sigaction(SIGTERM, &sa, nullptr);
 
-  int fd = -1, listenFd = -1;
+  // The reverse port's listening socket: closed and its file removed on every way out.
+  struct ListenPort {
+    int fd = -1;
+    std::string path;
+    ~ListenPort() {
+      if (fd >= 0) {
+        ::close(fd);
+        ::unlink(path.c_str());
+      }
+    }
+  } port;
+  int& listenFd = port.fd;
+  port.path = o.diagnosticPort;
+  int fd = -1;
   std::string socketPath;
   std::function<Status(int*)> reconnect;
   if (!o.diagnosticPort.empty()) {
@@ -260,13 +285,9 @@ int RunCollect(int argc, char** argv) {
   if (Status s = StartSession(request, &fd, reconnect, &sessionId); !s.ok()) return Fail(s);
   if (listenFd >= 0) {
     // The runtime waits, suspended, for ResumeRuntime on its next connection.
-    int resumeFd = -1;
-    diag::Reply reply;
-    Status s = reconnect(&resumeFd);
-    if (s.ok()) s = SendAndReceive(resumeFd, diag::EncodeProcessCommand(diag::ProcessCommand::kResumeRuntime), &reply);
-    if (resumeFd >= 0) ::close(resumeFd);
-    if (s.ok() && !reply.ok) s = Status::Error(ErrorCode::kInvalidArgument, kNoOffset, "ResumeRuntime: " + diag::HresultName(reply.hresult));
-    if (!s.ok()) std::fprintf(stderr, "nettrace: could not resume the runtime: %s\n", s.message().c_str());
+    if (Status s = ResumeRuntime(reconnect); !s.ok()) {
+      std::fprintf(stderr, "nettrace: could not resume the runtime: %s\n", s.message().c_str());
+    }
   }
   std::fprintf(stderr, "nettrace: session %llu on pid %d; writing %s (Ctrl-C stops)\n",
                static_cast<unsigned long long>(sessionId), o.pid, o.output.c_str());
@@ -286,10 +307,6 @@ int RunCollect(int argc, char** argv) {
   };
   const Status streamed = Stream(fd, out, &session, o.duration, stop, &bytes);
   ::close(fd);
-  if (listenFd >= 0) {
-    ::close(listenFd);
-    ::unlink(o.diagnosticPort.c_str());
-  }
   const bool closed = std::fclose(out) == 0;
   if (!streamed.ok() || !closed) return Fail(streamed.ok() ? Status::Error(ErrorCode::kInvalidArgument, kNoOffset, "cannot write " + o.output) : streamed);
   const Status finished = session.Finish();

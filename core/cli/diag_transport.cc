@@ -190,9 +190,11 @@ Status ListenUnix(const std::string& path, int* fd) {
 }
 
 Status AcceptAdvertised(int listenFd, int* fd, diag::Advertise* advertise) {
-  do {
-    *fd = ::accept4(listenFd, nullptr, nullptr, SOCK_CLOEXEC);
-  } while (*fd < 0 && errno == EINTR);
+  // No retry on EINTR: Ctrl-C while waiting for a runtime ends the wait.
+  *fd = ::accept4(listenFd, nullptr, nullptr, SOCK_CLOEXEC);
+  if (*fd < 0 && errno == EINTR) {
+    return Status::Error(ErrorCode::kInvalidArgument, kNoOffset, "interrupted while waiting for a runtime to connect");
+  }
   if (*fd < 0) return Io("accepting a runtime connection");
   std::vector<uint8_t> bytes;
   Status s = ReadExactly(*fd, diag::kAdvertiseSize, &bytes);

@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { createServer } from 'node:net';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { nativeTool, root, runNative, testdata } from './helpers.mjs';
@@ -143,4 +143,24 @@ test('ps falls back from ProcessInfo3 to ProcessInfo2 and lists what the runtime
       assert.deepEqual(requests.map((q) => q[17]), [0x08, 0x04]);
     },
   );
+});
+
+test('Ctrl-C while waiting on --diagnostic-port ends the wait and removes the socket file', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'nettrace-port-'));
+  try {
+    const port = join(dir, 'port.sock');
+    const child = spawn(nativeTool, ['collect', '--diagnostic-port', port, '-o', join(dir, 'x.nettrace')]);
+    let stderr = '';
+    child.stderr.on('data', (d) => (stderr += d));
+    while (!stderr.includes('waiting for a runtime')) await new Promise((r) => setTimeout(r, 20));
+    assert.ok(existsSync(port));
+    child.kill('SIGINT');
+    const status = await new Promise((r) => child.on('close', r));
+    assert.equal(status, 1);
+    assert.match(stderr, /nettrace: interrupted while waiting for a runtime to connect\n$/);
+    assert.ok(!existsSync(port), 'the listening socket file is removed');
+    assert.ok(!existsSync(join(dir, 'x.nettrace')), 'no output file without a session');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
