@@ -1,9 +1,7 @@
 #include "analysis/gc_stats.h"
 
 #include <algorithm>
-#include <cstdio>
 
-#include "base/json_writer.h"
 #include "format/clr_events.generated.h"
 #include "format/payload/clr_enums.h"
 #include "format/payload_decoder.h"
@@ -14,8 +12,6 @@ namespace nettrace {
 namespace {
 // SuspendEEStart Reason (SuspendEEReasonMap): the two TraceEvent follows.
 constexpr uint32_t kSuspendForGC = 1, kSuspendForGCPrep = 6;
-constexpr uint32_t kBackgroundGC = 1, kNonConcurrentGC = 0;
-constexpr uint32_t kReasonInduced = 1, kReasonInducedNotForced = 7, kReasonPMFullGC = 12;
 
 uint64_t UInt(const PayloadValue* v) { return v && v->isInteger() ? v->asUInt() : 0; }
 uint64_t UIntField(const DecodedPayload& p, const char* name) { return UInt(p.Find(name)); }
@@ -40,6 +36,7 @@ void GcStats::OnMetadata(const EventMetadata& m) {
       case 4: kind = Kind::kHeapStats; break;
       case 8: kind = Kind::kSuspendStop; break;
       case 9: kind = Kind::kSuspendStart; break;
+      case 10: kind = Kind::kAllocTick; break;
       case 204: kind = Kind::kPerHeap; break;
       default: break;
     }
@@ -85,6 +82,12 @@ void GcStats::OnEvent(const EventRecord& e, uint64_t processId, uint64_t threadI
       m.c = static_cast<uint32_t>(UIntField(p, "Type"));
       break;
     case Kind::kGcStop: m.count = static_cast<int64_t>(UIntField(p, "Count")); break;
+    case Kind::kAllocTick:
+      // GetAllocAmount: AllocationAmount64 (V2+) when non-zero, else the Int32 AllocationAmount.
+      m.count = static_cast<int64_t>(UIntField(p, "AllocationAmount64"));
+      if (m.count == 0) m.count = static_cast<int32_t>(static_cast<uint32_t>(UIntField(p, "AllocationAmount")));
+      m.a = static_cast<uint32_t>(UIntField(p, "AllocationKind"));
+      break;
     case Kind::kHeapStats: {
       Detail d;
       for (int g = 0; g < 5; ++g) {
@@ -102,7 +105,13 @@ void GcStats::OnEvent(const EventRecord& e, uint64_t processId, uint64_t threadI
       const PayloadValue* values = p.Find("Values");
       if (!values || values->kind() != PayloadValue::Kind::kArray) return;
       d.genCount = static_cast<uint32_t>(values->items().size());
-      for (size_t g = 0; g < values->items().size() && g < 5; ++g) d.sizes[g] = UInt(values->items()[g].Find("SizeBefore"));
+      for (size_t g = 0; g < values->items().size() && g < 5; ++g) {
+        const PayloadValue& v = values->items()[g];
+        auto f = [&](const char* name) { return static_cast<int64_t>(UInt(v.Find(name))); };
+        d.sizes[g] = UInt(v.Find("SizeBefore"));
+        d.heap[g] = f("SizeBefore") - f("FreeListBefore") - f("FreeObjBefore");          // ObjSpaceBefore
+        d.heap[5 + g] = f("SizeAfter") - (f("FreeListAfter") + f("FreeObjAfter"));       // ObjSizeAfter
+      }
       m.detail = static_cast<uint32_t>(details_.size());
       details_.push_back(d);
       break;
@@ -117,138 +126,6 @@ double GcStats::Ms(uint64_t ts) const {
   if (info_.tickFrequency <= 0) return 0;
   const int64_t rel = static_cast<int64_t>(ts - static_cast<uint64_t>(info_.syncTimeTicks));
   return static_cast<double>(rel) * 1000.0 / static_cast<double>(info_.tickFrequency);
-}
-
-namespace {
-// TraceGC.GetGenSizeBeforeMB: the per-heap histories' SizeBefore when they cover the
-// generation; else the size after of the latest earlier GC with HeapStats — searched down to
-// index 1 only, as TraceEvent's loop stops at 0 — (Gen0: at least the allocation-tick
-// estimate, which we do not track: 0).
-double GenSizeBeforeMB(const std::vector<GcRecord>& gcs, size_t first, size_t index, int gen) {
-  const GcRecord& gc = gcs[index];
-  if (gc.perHeapCount > 0 && gc.genDataCount > static_cast<uint32_t>(gen)) return gc.genSizeBeforeMB[gen];
-  if (index == first) return 0;
-  for (size_t j = index - 1;; --j) {
-    if (j == first) return 0;
-    if (gcs[j].hasHeapStats) return std::max(static_cast<double>(gcs[j].genSizeAfter[gen]) / 1000000.0, 0.0);
-  }
-}
-}  // namespace
-
-// TraceEvent's handlers (TraceLoadedDotNetRuntime.SetupCallbacks), per process, in time order.
-void GcStats::Replay() const {
-  if (replayed_) return;
-  replayed_ = true;
-  std::vector<Mark> marks = marks_;
-  std::stable_sort(marks.begin(), marks.end(), [](const Mark& a, const Mark& b) {
-    return a.processId != b.processId ? a.processId < b.processId : a.timestamp < b.timestamp;
-  });
-  size_t first = 0;  // this process's first GC in gcs_
-  uint64_t process = UINT64_MAX;
-  int64_t susGC = -1, susBGC = -1, currentBGC = -1;
-  double susTime = -1, susEnd = -1;
-  auto current = [&]() -> GcRecord* {
-    if (gcs_.size() == first) return nullptr;
-    if (!gcs_.back().isComplete) return &gcs_.back();
-    return currentBGC >= 0 ? &gcs_[static_cast<size_t>(currentBGC)] : nullptr;
-  };
-  for (const Mark& m : marks) {
-    if (m.processId != process) {
-      process = m.processId, first = gcs_.size();
-      susGC = susBGC = currentBGC = -1, susTime = susEnd = -1;
-    }
-    const double t = Ms(m.timestamp);
-    const int64_t tid = static_cast<int64_t>(m.threadId);
-    switch (m.kind) {
-      case Kind::kSuspendStart:
-        (m.a == kSuspendForGC ? susGC : susBGC) = tid;
-        susTime = t;
-        break;
-      case Kind::kSuspendStop:
-        if (tid != susBGC && tid != susGC) break;
-        if (susBGC > 0 && currentBGC >= 0) gcs_[static_cast<size_t>(currentBGC)].suspendMs += t - susTime;
-        susEnd = t;
-        break;
-      case Kind::kRestartStop: {
-        if (tid != susBGC && tid != susGC) break;
-        if (GcRecord* gc = current()) {
-          // A background GC (or a GC restarted before its GC/Stop) adds pauses; TraceEvent's
-          // AddConcurrentPauseTime: the BGC's later pauses add, its first spans from the start.
-          const bool concurrent = gc->type == kBackgroundGC || gc->durationMs == 0;
-          if (gc->type != kBackgroundGC && gc->durationMs == 0) gc->isConcurrent = true;
-          if (concurrent) {
-            if (susBGC > 0) gc->pauseMs += t - susTime;
-            else gc->pauseMs = t - gc->pauseStartMs;
-          } else {
-            gc->pauseMs = t - gc->pauseStartMs;
-            if (gc->hasHeapStats) gc->isComplete = true;
-          }
-        }
-        susTime = -1, susBGC = susGC = -1;
-        break;
-      }
-      case Kind::kGcStart: {
-        if (susGC <= 0) break;  // TraceEvent also accepts other suspensions' threads; we keep none
-        if (gcs_.size() > first && gcs_.back().number == m.count) break;  // a repeated GC/Start
-        GcRecord gc;
-        gc.processId = m.processId, gc.number = m.count, gc.generation = static_cast<int32_t>(m.b);
-        gc.reason = m.a, gc.type = m.c;
-        const bool ephemeralAtBgcStart = gcs_.size() > first && gcs_.back().type == kBackgroundGC &&
-                                         !gcs_.back().isComplete && m.c == kNonConcurrentGC;
-        if (ephemeralAtBgcStart || gc.reason == kReasonPMFullGC) {
-          gc.pauseStartMs = t;
-          if (gc.reason == kReasonPMFullGC)
-            if (GcRecord* last = current()) last->isComplete = true;
-        } else {
-          gc.pauseStartMs = susTime;
-          if (susEnd == -1) susEnd = t;
-          gc.suspendMs = susEnd - susTime;
-        }
-        gc.startMs = t;
-        if (gc.type == kBackgroundGC) {
-          currentBGC = static_cast<int64_t>(gcs_.size());
-          gc.pauseMs = gc.suspendMs;
-        }
-        gcs_.push_back(gc);
-        break;
-      }
-      case Kind::kGcStop:
-        if (GcRecord* gc = current()) gc->durationMs = t - gc->startMs;
-        break;
-      case Kind::kHeapStats: {
-        GcRecord* gc = current();
-        if (!gc) break;
-        const Detail& d = details_[m.detail];
-        gc->hasHeapStats = true;
-        std::copy(std::begin(d.sizes), std::end(d.sizes), gc->genSizeAfter);
-        std::copy(std::begin(d.promoted), std::end(d.promoted), gc->promoted);
-        gc->pinnedObjectCount = d.pinned;
-        if (gc->type == kBackgroundGC && currentBGC >= 0) {  // where a background GC ends
-          gcs_[static_cast<size_t>(currentBGC)].isComplete = true;
-          currentBGC = -1;
-        }
-        if (gc->isConcurrent) gc->isComplete = true;
-        break;
-      }
-      case Kind::kPerHeap: {
-        GcRecord* gc = current();
-        if (!gc) break;
-        const Detail& d = details_[m.detail];
-        if (gc->perHeapCount++ == 0) gc->genDataCount = d.genCount;
-        for (uint32_t g = 0; g < 5 && g < d.genCount; ++g) gc->genSizeBeforeMB[g] += static_cast<double>(d.sizes[g]) / 1000000.0;
-        break;
-      }
-      default: break;
-    }
-  }
-  // HeapSizeBeforeMB for complete GCs (TraceGC.OnEnd), process by process.
-  for (size_t i = 0, begin = 0; i < gcs_.size(); ++i) {
-    if (i > 0 && gcs_[i].processId != gcs_[i - 1].processId) begin = i;
-    if (!gcs_[i].isComplete) continue;
-    double sum = 0;
-    for (int g = 0; g < 5; ++g) sum += GenSizeBeforeMB(gcs_, begin, i, g);
-    gcs_[i].heapSizeBeforeMB = sum;
-  }
 }
 
 const std::vector<GcRecord>& GcStats::Gcs() const {

@@ -58,12 +58,17 @@ for (const { name, runtime } of withRuntime) {
     const meta = JSON.parse(readFileSync(join(oracleDir, name, 'meta.json'), 'utf8'));
     const truncated = meta.continueOnError === true;
     // The time of the last event TraceEvent delivered (rule truncated-tail).
-    let lastDeliveredMs = Infinity;
-    if (truncated) {
-      const lines = gunzipSync(readFileSync(join(oracleDir, name, 'events.jsonl.gz'))).toString('utf8').trimEnd().split('\n');
-      lastDeliveredMs = Math.max(...lines.map((l) => Number(JSON.parse(l).ms)));
+    // The time of the last event TraceEvent delivered (rule truncated-tail), and of each
+    // process's last GC/HeapStats (GCStats.ProcessDuration's end).
+    let lastDeliveredMs = -Infinity;
+    const lastHeapStatsMs = new Map();
+    const lines = gunzipSync(readFileSync(join(oracleDir, name, 'events.jsonl.gz'))).toString('utf8').trimEnd().split('\n');
+    for (const line of lines) {
+      const e = JSON.parse(line);
+      lastDeliveredMs = Math.max(lastDeliveredMs, Number(e.ms));
+      if (e.p === 'Microsoft-Windows-DotNETRuntime' && e.n === 'GC/HeapStats') lastHeapStatsMs.set(e.pid, Math.max(lastHeapStatsMs.get(e.pid) ?? -Infinity, Number(e.ms)));
     }
-    const { differences, compared, rules } = compareGcJit(runtime, json('gc', trace), json('jit', trace), { truncated, lastDeliveredMs });
+    const { differences, compared, rules } = compareGcJit(runtime, json('gc', trace), json('jit', trace), { truncated, lastDeliveredMs, lastHeapStatsMs });
     // The one trace TraceEvent reads only in part: its last GC (#2150) starts after the last
     // event TraceEvent delivered (its SuspendEEStart); everywhere else no rule applies.
     assert.deepEqual(rules, name === 'dotnet-trace-netcore3.0-preview-truncated.nettrace' ? { 'truncated-tail': 1 } : {});
@@ -72,6 +77,9 @@ for (const { name, runtime } of withRuntime) {
     assert.deepEqual(differences.slice(0, 20), []);
     assert.equal(compared.gcs, theirGcs);
     assert.equal(compared.methods, theirMethods);
+    // % time paused checked wherever the trace has complete GCs (not under truncated-tail).
+    const withGcs = runtime.processes.filter((p) => p.hasRuntime && Array.isArray(p.gcs) && p.gcs.some((g) => g.isComplete)).length;
+    assert.equal(compared.pausedPercent ?? 0, rules['truncated-tail'] ? 0 : withGcs);
   });
 }
 

@@ -17,18 +17,22 @@ export const GC_JIT_RULES = {
 
 // GCStats as TraceGarbageCollector.Calculate sums them (complete GCs, in list order).
 export function gcTotals(gcs) {
-  const t = { count: 0, induced: 0, totalPauseMs: 0, maxPauseMs: 0, maxSuspendMs: 0 };
+  const t = { count: 0, induced: 0, totalPauseMs: 0, maxPauseMs: 0, maxSuspendMs: 0, totalAllocatedMB: 0 };
   for (const g of gcs.filter((x) => x.isComplete)) {
     t.count++;
     if (g.reason === 'Induced' || g.reason === 'InducedNotForced') t.induced++;
     t.totalPauseMs += g.pauseMs;
     t.maxPauseMs = Math.max(t.maxPauseMs, g.pauseMs);
     t.maxSuspendMs = Math.max(t.maxSuspendMs, g.suspendMs);
+    t.totalAllocatedMB += g.allocedSinceLastGCMB;
   }
   return { ...t, meanPauseMs: t.count ? t.totalPauseMs / t.count : 0 };
 }
 
 const micro = (v) => Number(v).toFixed(6);
+// A double that may be NaN or ±Infinity in TraceEvent ("R" text) and null in our JSON.
+const microOrNull = (v) => (Number.isFinite(Number(v)) ? Number(v).toFixed(6) : null);
+const ourMicro = (v) => (v === null ? null : v.toFixed(6));
 const mb = (bytes) => (bytes === null ? -1 : Number(bytes) / 1e6);
 
 // TraceGC fields we compute, as [name, theirs → comparable, ours → comparable].
@@ -45,6 +49,9 @@ const GC_FIELDS = [
   ['pauseDurationMSec', (t) => micro(t.pauseDurationMSec), (o) => o.pauseMs.toFixed(6)],
   ['suspendDurationMSec', (t) => micro(t.suspendDurationMSec), (o) => o.suspendMs.toFixed(6)],
   ['heapSizeBeforeMB', (t) => micro(t.heapSizeBeforeMB), (o) => o.heapSizeBeforeMB.toFixed(6)],
+  ['allocedSinceLastGCMB', (t) => microOrNull(t.allocedSinceLastGCMB), (o) => ourMicro(o.allocedSinceLastGCMB)],
+  ['allocRateMBSec', (t) => microOrNull(t.allocRateMBSec), (o) => ourMicro(o.allocRateMBSec)],
+  ['pauseTimePercentageSinceLastGC', (t) => microOrNull(t.pauseTimePercentageSinceLastGC), (o) => ourMicro(o.pauseTimePercentageSinceLastGC)],
   ['heapSizeAfterMB', (t) => Number(t.heapSizeAfterMB), (o) => mb(o.heapSizeAfterBytes)],
   ['promotedMB', (t) => Number(t.promotedMB), (o) => mb(o.promotedBytes)],
   ['genSizeAfterMB', (t) => JSON.stringify(Object.values(t.genSizeAfterMB).map(Number)),
@@ -59,6 +66,7 @@ const TOTAL_FIELDS = [
   ['maxPauseDurationMSec', (t) => micro(t.maxPauseDurationMSec), (o) => o.maxPauseMs.toFixed(6)],
   ['meanPauseDurationMSec', (t) => (t.count ? micro(t.meanPauseDurationMSec) : '0.000000'), (o) => o.meanPauseMs.toFixed(6)],
   ['maxSuspendDurationMSec', (t) => micro(t.maxSuspendDurationMSec), (o) => o.maxSuspendMs.toFixed(6)],
+  ['totalAllocatedMB', (t) => microOrNull(t.totalAllocatedMB), (o) => ourMicro(o.totalAllocatedMB)],
 ];
 
 const METHOD_FIELDS = [
@@ -98,7 +106,7 @@ function compareFields(fields, theirs, ours, where, out) {
  * Compares one trace: `runtime` is runtime.json, `gc` and `jit` our CLI's JSON. Returns
  * { differences: [...], compared: {gcs, methods, processes} }.
  */
-export function compareGcJit(runtime, gc, jit, { truncated = false, lastDeliveredMs = Infinity } = {}) {
+export function compareGcJit(runtime, gc, jit, { truncated = false, lastDeliveredMs = Infinity, lastHeapStatsMs = new Map() } = {}) {
   const differences = [];
   const compared = { gcs: 0, methods: 0, processes: 0 };
   const rules = {};
@@ -124,6 +132,18 @@ export function compareGcJit(runtime, gc, jit, { truncated = false, lastDelivere
           const round = (t) => Object.fromEntries(Object.entries(t).map(([k, v]) => [k, Number.isInteger(v) ? v : Number(v.toFixed(6))]));
           totals = round(gcTotals(ours));
           generations = [0, 1, 2].map((gen) => round(gcTotals(ours.filter((g) => g.generation === gen))));
+        }
+        // GCStats.GetGCPauseTimePercentage (not in runtime.json): TraceEvent's total pause over
+        // its ProcessDuration, from its first complete GC's pause start to the last GC/HeapStats
+        // it delivered (events.jsonl.gz). Under truncated-tail our last HeapStats is later.
+        const firstComplete = theirGcs.find((g) => g.isComplete);
+        if (!rules['truncated-tail'] && firstComplete && lastHeapStatsMs.has(proc.pid)) {
+          const duration = lastHeapStatsMs.get(proc.pid) - Number(firstComplete.pauseStartRelativeMSec);
+          const theirs = { processDurationMs: duration.toFixed(6), pausedPercent: ((Number(proc.gcTotals.totalPauseTimeMSec) * 100) / duration).toFixed(6) };
+          const mine = { processDurationMs: ourGc.totals.processDurationMs.toFixed(6), pausedPercent: ourGc.totals.pausedPercent.toFixed(6) };
+          for (const k of Object.keys(theirs))
+            if (theirs[k] !== mine[k]) differences.push(`${where} totals ${k}: TraceEvent ${theirs[k]}, ours ${mine[k]}`);
+          compared.pausedPercent = (compared.pausedPercent ?? 0) + 1;
         }
         if (ours.length !== theirGcs.length) differences.push(`${where}: ${theirGcs.length} GCs in TraceEvent, ${ours.length} here`);
         for (let i = 0; i < Math.min(theirGcs.length, ours.length); i++, compared.gcs++)

@@ -287,7 +287,12 @@ export interface GcRecord {
   pauseStartMs: number;
   pauseMs: number;
   suspendMs: number;
-  heapSizeBeforeMB: number;
+  heapSizeBeforeMB: number | null;
+  /** Allocated since the previous GC (per-heap histories, else allocation ticks), MB; null when TraceEvent's is NaN/Infinity. */
+  allocedSinceLastGCMB: number | null;
+  allocRateMBSec: number | null;
+  /** This GC's pause over the time since the previous GC ended, %. */
+  pauseTimePercentageSinceLastGC: number | null;
   heapSizeAfterBytes: number | null;
   promotedBytes: number | null;
   genSizeAfterBytes: GcGenerationSizes | null;
@@ -302,11 +307,14 @@ export interface GcTotals {
   maxPauseMs: number;
   meanPauseMs: number;
   maxSuspendMs: number;
+  totalAllocatedMB: number | null;
+  maxAllocRateMBSec: number | null;
 }
 
 export interface GcProcessStats {
   processId: number;
-  totals: GcTotals;
+  /** `processDurationMs`: the first complete GC's pause start to the last GC/HeapStats; `pausedPercent`: total pause over it. */
+  totals: GcTotals & { processDurationMs: number; pausedPercent: number };
   generations: Array<GcTotals & { generation: number }>;
   gcs: GcRecord[];
 }
