@@ -5,6 +5,7 @@
 #pragma once
 
 #include <unordered_map>
+#include <vector>
 
 #include "analysis/gc_stats.h"
 #include "analysis/jit_stats.h"
@@ -21,8 +22,13 @@ class ClrStatsSink final : public RecordSink {
     return Status::Ok();
   }
   Status OnMetadata(const EventMetadata& m) override {
-    gc_.OnMetadata(m);
-    jit_.OnMetadata(m);
+    // Both analyses must see every metadata (no short-circuit).
+    const bool gcWants = gc_.OnMetadata(m), jitWants = jit_.OnMetadata(m);
+    const bool wanted = gcWants || jitWants;
+    if (m.id < kDenseIds) {
+      if (wanted && m.id >= wanted_.size()) wanted_.resize(m.id + 1);
+      if (m.id < wanted_.size()) wanted_[m.id] = wanted;
+    }
     return Status::Ok();
   }
   Status OnThread(const ThreadInfo& t) override {
@@ -30,6 +36,9 @@ class ClrStatsSink final : public RecordSink {
     return Status::Ok();
   }
   Status OnEvent(const EventRecord& e) override {
+    // Most events are of other types: one array lookup skips them (ids beyond the dense
+    // range, rare, go to both analyses, which look them up themselves).
+    if (e.metadataId < kDenseIds && (e.metadataId >= wanted_.size() || !wanted_[e.metadataId])) return Status::Ok();
     uint64_t process = info_.processId, thread = e.thread;
     if (info_.formatMajor >= 6) {
       auto it = threads_.find(e.thread);
@@ -45,6 +54,8 @@ class ClrStatsSink final : public RecordSink {
   const JitStats& jit() const { return jit_; }
 
  private:
+  static constexpr uint32_t kDenseIds = 1u << 16;
+  std::vector<uint8_t> wanted_;  // metadata id → read by either analysis
   TraceInfo info_;
   GcStats gc_;
   JitStats jit_;

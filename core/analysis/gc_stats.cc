@@ -14,6 +14,16 @@ namespace {
 constexpr uint32_t kSuspendForGC = 1, kSuspendForGCPrep = 6;
 
 uint64_t UInt(const PayloadValue* v) { return v && v->isInteger() ? v->asUInt() : 0; }
+
+// Little-endian integer at `offset` of a payload, 0 when the payload is shorter: for the two
+// frequent events (AllocationTick, SuspendEEStart) whose fields TraceEvent itself reads at
+// fixed offsets, without decoding the whole payload.
+uint64_t At(std::span<const uint8_t> payload, size_t offset, size_t size) {
+  if (payload.size() < offset + size) return 0;
+  uint64_t v = 0;
+  for (size_t i = 0; i < size; ++i) v |= static_cast<uint64_t>(payload[offset + i]) << (8 * i);
+  return v;
+}
 uint64_t UIntField(const DecodedPayload& p, const char* name) { return UInt(p.Find(name)); }
 
 std::string EnumName(const char* type, uint32_t value) {
@@ -26,7 +36,7 @@ std::string GcTypeName(uint32_t type) { return EnumName("GCType", type); }
 std::string GcReasonName(uint32_t reason) { return EnumName("GCReason", reason); }
 bool GcIsInduced(uint32_t reason) { return GcReasonName(reason).rfind("Induced", 0) == 0; }
 
-void GcStats::OnMetadata(const EventMetadata& m) {
+bool GcStats::OnMetadata(const EventMetadata& m) {
   Kind kind = Kind::kNone;
   if (ClassifyProvider(m.providerName) == KnownProvider::kClrRuntime) {
     switch (m.eventId) {
@@ -43,10 +53,11 @@ void GcStats::OnMetadata(const EventMetadata& m) {
   }
   if (kind == Kind::kNone) {
     kinds_.erase(m.id), metadata_.erase(m.id);
-    return;
+    return false;
   }
   kinds_[m.id] = kind;
   metadata_[m.id] = m;
+  return true;
 }
 
 void GcStats::Add(const Mark& m) {
@@ -67,14 +78,25 @@ void GcStats::OnEvent(const EventRecord& e, uint64_t processId, uint64_t threadI
     Add(m);
     return;
   }
+  if (m.kind == Kind::kSuspendStart) {
+    m.a = static_cast<uint32_t>(At(e.payload, 0, 4));  // Reason
+    if (m.a != kSuspendForGC && m.a != kSuspendForGCPrep) return;
+    suspended_[key] = true;
+    Add(m);
+    return;
+  }
+  if (m.kind == Kind::kAllocTick) {
+    // GetAllocAmount: AllocationAmount64 (offset 10, V2+) when non-zero, else the Int32
+    // AllocationAmount (offset 0); AllocationKind at offset 4.
+    m.count = metadata_.at(e.metadataId).version >= 2 ? static_cast<int64_t>(At(e.payload, 10, 8)) : 0;
+    if (m.count == 0) m.count = static_cast<int32_t>(static_cast<uint32_t>(At(e.payload, 0, 4)));
+    m.a = static_cast<uint32_t>(At(e.payload, 4, 4));
+    Add(m);
+    return;
+  }
   const DecodedPayload p = DecodePayload(metadata_.at(e.metadataId), e.payload,
                                          info_.pointerSize ? info_.pointerSize : 8, static_cast<int>(info_.formatMajor));
   switch (m.kind) {
-    case Kind::kSuspendStart:
-      m.a = static_cast<uint32_t>(UIntField(p, "Reason"));
-      if (m.a != kSuspendForGC && m.a != kSuspendForGCPrep) return;
-      suspended_[key] = true;
-      break;
     case Kind::kGcStart:
       m.count = static_cast<int64_t>(UIntField(p, "Count"));
       m.a = static_cast<uint32_t>(UIntField(p, "Reason"));
@@ -82,12 +104,6 @@ void GcStats::OnEvent(const EventRecord& e, uint64_t processId, uint64_t threadI
       m.c = static_cast<uint32_t>(UIntField(p, "Type"));
       break;
     case Kind::kGcStop: m.count = static_cast<int64_t>(UIntField(p, "Count")); break;
-    case Kind::kAllocTick:
-      // GetAllocAmount: AllocationAmount64 (V2+) when non-zero, else the Int32 AllocationAmount.
-      m.count = static_cast<int64_t>(UIntField(p, "AllocationAmount64"));
-      if (m.count == 0) m.count = static_cast<int32_t>(static_cast<uint32_t>(UIntField(p, "AllocationAmount")));
-      m.a = static_cast<uint32_t>(UIntField(p, "AllocationKind"));
-      break;
     case Kind::kHeapStats: {
       Detail d;
       for (int g = 0; g < 5; ++g) {

@@ -65,7 +65,8 @@ class GcStats {
   static constexpr size_t kMaxMarks = size_t{1} << 20;
 
   void OnTraceInfo(const TraceInfo& info) { info_ = info; }
-  void OnMetadata(const EventMetadata& m);
+  // @returns whether events of this metadata are read (the sink skips the others).
+  bool OnMetadata(const EventMetadata& m);
   // processId / threadId: OS ids of the event's thread (v4/v5: the trace's process).
   void OnEvent(const EventRecord& e, uint64_t processId, uint64_t threadId);
 

@@ -47,7 +47,7 @@ const char* CompilationThreadKindName(const JitRecord& m) {
   return m.versionId == 0 ? "Foreground" : "TieredCompilationBackground";
 }
 
-void JitStats::OnMetadata(const EventMetadata& m) {
+bool JitStats::OnMetadata(const EventMetadata& m) {
   Kind kind = Kind::kNone;
   const KnownProvider p = ClassifyProvider(m.providerName);
   if (p == KnownProvider::kClrRuntime) {
@@ -64,10 +64,11 @@ void JitStats::OnMetadata(const EventMetadata& m) {
   }
   if (kind == Kind::kNone) {
     kinds_.erase(m.id), metadata_.erase(m.id);
-    return;
+    return false;
   }
   kinds_[m.id] = kind;
   metadata_[m.id] = m;
+  return true;
 }
 
 double JitStats::Ms(uint64_t ts) const {

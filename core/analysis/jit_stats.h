@@ -36,7 +36,8 @@ struct JitRecord {
 class JitStats {
  public:
   void OnTraceInfo(const TraceInfo& info) { info_ = info; }
-  void OnMetadata(const EventMetadata& m);
+  // @returns whether events of this metadata are read (the sink skips the others).
+  bool OnMetadata(const EventMetadata& m);
   void OnEvent(const EventRecord& e, uint64_t processId, uint64_t threadId);
 
   // The methods per process (ascending id), each process's in time order.
