@@ -68,6 +68,10 @@ void GcStats::Add(const Mark& m) {
 void GcStats::OnEvent(const EventRecord& e, uint64_t processId, uint64_t threadId) {
   auto k = kinds_.find(e.metadataId);
   if (k == kinds_.end()) return;
+  if (marks_.size() >= kMaxMarks) {  // the bound: nothing more is kept (details_ neither)
+    ++dropped_;
+    return;
+  }
   Mark m{e.timestamp, processId, threadId, k->second};
   const std::pair<uint64_t, uint64_t> key{processId, threadId};
   // Suspensions: only those for a GC, and their own thread's stop and restart.

@@ -14,7 +14,8 @@
 //     SuspendEEStop / RestartEEStop that follow it on the same thread (a thread's events come
 //     in its own time order); the many other suspensions (the sample profiler's) are dropped,
 //     as TraceEvent ignores them.
-// At most kMaxMarks marks are kept; beyond that the GCs are reported as not measured.
+// At most kMaxMarks marks (56 bytes each; HeapStats and PerHeapHistory add a 176-byte detail)
+// are kept; beyond that the JSON says how many GC events were not measured.
 #pragma once
 
 #include <array>
