@@ -5,7 +5,8 @@
 // (SuspendEEStart for a GC → GC/Start → GC/Stop → GC/HeapStats → RestartEEStop on the
 // suspending thread; background GCs end at their HeapStats). File order is not time order
 // across threads, so the few GC events involved are kept as compact marks (memory grows with
-// the number of GCs, never with other events) and replayed in time order at the end:
+// the number of GCs and of allocation ticks, never with other events) and replayed in time
+// order at the end:
 //   - GC/Start, GC/Stop, GC/HeapStats, GC/PerHeapHistory (sizes per heap), always;
 //   - GC/AllocationTick (its amount): TraceEvent estimates allocations between GCs from them
 //     when the per-heap history cannot tell (the first GC, background GCs); one tick comes
