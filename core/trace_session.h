@@ -135,6 +135,13 @@ class TraceSession {
   /// Every call stack an event has, as CSV (id, depth, frames root first).
   std::string ExportStacksCsv() const;
 
+  // GC and JIT statistics as TraceEvent's TraceGC / TraceJittedMethod (issue 14; built
+  // while reading: analysis/gc_stats.h, analysis/jit_stats.h). README "gc" and "jit".
+  std::string GcJson() const;
+  std::string GcCsv() const;
+  std::string JitJson() const;
+  std::string JitCsv() const;
+
  private:
   struct Pipeline;
   std::unique_ptr<Pipeline> pipeline_;

@@ -70,6 +70,10 @@ export interface RawTraceSession {
   exportChromeTrace(): string;
   exportEventsCsv(stackText: boolean): string;
   exportStacksCsv(): string;
+  /** GC statistics (README "gc"): JSON, or CSV when `csv`. */
+  gcText(csv: boolean): string;
+  /** JIT statistics (README "jit"): JSON, or CSV when `csv`. */
+  jitText(csv: boolean): string;
   delete(): void;
   isDeleted(): boolean;
 }

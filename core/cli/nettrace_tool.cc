@@ -18,6 +18,8 @@
 //   nettrace export FILE --format speedscope|chrome|csv|stacks-csv [--stack-text] -o OUT
 //                        csv: one row per event with its call-stack id (--stack-text: the
 //                        stack's frames too); stacks-csv: the frames of each id
+//   nettrace gc FILE [--format json|csv]    one row per GC as TraceEvent's TraceGC, totals
+//   nettrace jit FILE [--format json|csv]   one row per jitted method as TraceJittedMethod
 //   nettrace write-sample-universal OUT   a small collect-linux-like v6 trace (two
 //                        processes, in-trace symbols, cpu and cswitch samples)
 //   Linux-profiler traces: --event cpu (CPU time) or --event cswitch (off-CPU time),
@@ -170,6 +172,8 @@ int Usage(FILE* out) {
                "  top       heaviest functions by exclusive weight, with inclusive weight (-n N, default 20)\n"
                "  sandwich  FILE FUNCTION: callers and callees of one frame name, as JSON\n"
                "  export    --format speedscope|chrome|csv|stacks-csv -o OUT: a file other tools open\n"
+               "  gc        one row per GC (TraceEvent's TraceGC) with totals, --format json|csv\n"
+               "  jit       one row per jitted method (TraceEvent's TraceJittedMethod) with totals, --format json|csv\n"
                "  ps        [--json]: .NET processes with a diagnostics port (pid, name, runtime, command line)\n"
                "  collect   (--pid N | --diagnostic-port PATH) [--providers SPEC,… | --profile NAME,…] [--duration D]\n"
                "            -o OUT.nettrace: record a live EventPipe session (Ctrl-C or D stops it)\n"
@@ -303,6 +307,10 @@ int main(int argc, char** argv) {
       convertOptions.toMs = v;
       continue;
     }
+    if ((command == "gc" || command == "jit") && hasValue && !std::strcmp(argv[i], "--format")) {
+      format = argv[++i];
+      continue;
+    }
     if (stackCommand && std::strcmp(argv[i], "--chunk-size") != 0) {
       if (hasValue && !std::strcmp(argv[i], "--event")) {
         stackQuery.event = argv[++i];
@@ -403,8 +411,13 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "nettrace: --stack-text goes with --format csv\n");
     return 2;
   }
+  const bool statsCommand = command == "gc" || command == "jit";
+  if (statsCommand && format != "json" && format != "csv") {
+    std::fprintf(stderr, "nettrace: %s --format takes json or csv\n", command.c_str());
+    return 2;
+  }
   if (command != "summary" && command != "counts" && command != "events" && command != "convert" && command != "stack" &&
-      !stackCommand) {
+      !stackCommand && !statsCommand) {
     std::fprintf(stderr, "nettrace: unknown command '%s'\n", command.c_str());
     return Usage(stderr);
   }
@@ -429,6 +442,10 @@ int main(int argc, char** argv) {
     out = session.SummaryJson() + "\n";
   } else if (command == "counts") {
     out = session.TraceEventCounts();
+  } else if (command == "gc") {
+    out = format == "csv" ? session.GcCsv() : session.GcJson() + "\n";
+  } else if (command == "jit") {
+    out = format == "csv" ? session.JitCsv() : session.JitJson() + "\n";
   } else if (stackCommand) {
     out = StackOutput(session, command, format, stackQuery, topN, function, path, stackText);
   } else if (command == "stack") {

@@ -19,6 +19,8 @@
 //                                 one frame name, as JSON
 //   nettrace-analyzer export FILE --format speedscope|chrome|csv|stacks-csv [--stack-text] [-o OUT]
 //   nettrace-analyzer convert FILE OUT [--from MS] [--to MS]   rewrite as NetTrace v6 (a time window)
+//   nettrace-analyzer gc FILE [--format json|csv]   one row per GC (TraceEvent's TraceGC), totals
+//   nettrace-analyzer jit FILE [--format json|csv]  one row per jitted method, totals
 //   nettrace-analyzer write-sample-universal OUT   a small collect-linux-like v6 trace
 // Every command takes --chunk-size BYTES (how much is read at a time; the output is the same).
 // FILE may be a path, an http(s) URL, or "-" for standard input.
@@ -27,8 +29,9 @@ import { basename } from 'node:path';
 import { convertTrace, openTrace, NetTraceError } from '../index.js';
 
 const USAGE = `usage: nettrace-analyzer <command> FILE [options]
-commands: summary, counts, events, stack, histogram, flame, top, sandwich, export, convert,
+commands: summary, counts, events, stack, histogram, flame, top, sandwich, export, convert, gc, jit,
           write-sample-universal
+  gc, jit:   --format json|csv (json): GC / JIT statistics as TraceEvent's GCStats / JITStats
   events:    --provider P --name N --thread T --from MS --to MS --limit N (100) --offset N --text STR
              --frames (each event's stack, leaf first)
   stack:     FILE ROW (an event's index): its stack as named frames, leaf first
@@ -55,7 +58,7 @@ if (command === '--help' || command === '-h') {
   process.exit(0);
 }
 const commands = ['summary', 'counts', 'events', 'stack', 'histogram', 'flame', 'top', 'sandwich', 'export', 'convert',
-  'write-sample-universal'];
+  'write-sample-universal', 'gc', 'jit'];
 if (!commands.includes(command) || file === undefined) fail(`${command ? `unknown command '${command}'\n` : ''}${USAGE}`);
 if (command === 'write-sample-universal') await writeSampleUniversal(file);
 
@@ -96,6 +99,7 @@ const flameDoc = (g) => {
 const stackQuery = () => pick('event', 'provider', 'thread', 'fromMs', 'toMs', 'inverted', 'groupByThread', 'process', 'groupByProcess', 'weight');
 
 if (command === 'convert') await convert();
+if ((command === 'gc' || command === 'jit') && !['json', 'csv', undefined].includes(opts.format)) fail(`${command} --format takes json or csv`);
 
 let trace;
 try {
@@ -116,6 +120,13 @@ try {
     case 'counts':
       out = await trace.traceEventCounts();
       break;
+    case 'gc':
+    case 'jit': {
+      // As the native tool: JSON ends with a newline, CSV already does.
+      const format = opts.format ?? 'json';
+      out = (await trace.runtimeStatsText(command, format)) + (format === 'json' ? '\n' : '');
+      break;
+    }
     case 'events': {
       const page = await trace.events(pick('provider', 'name', 'thread', 'fromMs', 'toMs', 'offset', 'limit', 'text'));
       const lines = [];

@@ -20,6 +20,7 @@ import { FlameGraph } from '../views/flame_view.js';
 import { SandwichView } from '../views/sandwich_view.js';
 import { formatMs, topFunctionsTable } from '../views/top_functions.js';
 import { eventTypes, processes, renderSummary, threads } from '../views/summary_view.js';
+import { renderGcView } from '../views/gc_view.js';
 import { Timeline } from '../views/timeline_view.js';
 import { wireHome } from './home.js';
 import { wireExports } from './exports.js';
@@ -342,8 +343,20 @@ export function createAnalyzer(host: HTMLElement, root: ShadowRoot, options: Ana
           showEventsWith({ provider: 'Microsoft-Windows-DotNETRuntime', event: eventName, text: typeName === '(other types)' ? '' : typeName }),
     });
     summaryPre.textContent = JSON.stringify(summary, null, 2);
+    if (shown !== null) void showGcs(shown).catch(reportUnexpected);
     setUpFilters(summary);
     showTab(shown === null ? 'summary' : state.tab);
+  }
+
+  /** The GC view under the summary's runtime tables; a GC's row selects its time range. */
+  async function showGcs(trace: TraceHandle): Promise<void> {
+    const stats = await trace.gc();
+    if (shown !== trace) return;
+    renderGcView(stats, summaryTables, (fromMs, toMs) => {
+      state = { ...state, fromMs: fromMs.toFixed(3), toMs: toMs.toFixed(3) };
+      rangeChanged();
+      showTab('events');
+    });
   }
 
   // ---- timeline and the time range (applies to the event table and the flame graph) ------
