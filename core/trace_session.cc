@@ -7,6 +7,7 @@
 #include "analysis/event_json.h"
 #include "analysis/event_query.h"
 #include "analysis/histogram.h"
+#include "analysis/runtime_views.h"
 #include "analysis/summary.h"
 #include "analysis/text_search.h"
 #include "analysis/universal_summary.h"
@@ -33,7 +34,9 @@ struct TraceSession::Pipeline {
   SummaryBuilder summary{&stats};
   StoreBuilder store{&stats};
   SymbolCollector symbols;  // method ranges and payload facts for stacks (issue 4)
-  TeeSink storeAndSymbols{&store, &symbols};
+  RuntimeViews views;  // exceptions, contention, activities, counters (issue 14)
+  TeeSink symbolsAndViews{&symbols, &views};
+  TeeSink storeAndSymbols{&store, &symbolsAndViews};
   TeeSink tee{&summary, &storeAndSymbols};
   TraceReader reader{&tee, &stats};
   bool flushed = false;
@@ -215,4 +218,21 @@ Status TraceSession::SearchText(const EventQuery& query, const BlockReader& read
   return Status::Ok();
 }
 
+}  // namespace nettrace
+
+// Event views (issue 14).
+namespace nettrace {
+const RuntimeViews& TraceSession::views() const { return pipeline_->views; }
+std::string TraceSession::ExceptionsView(bool csv) const {
+  return pipeline_->views.Exceptions(pipeline_->store, pipeline_->symbols, csv ? ViewFormat::kCsv : ViewFormat::kJson);
+}
+std::string TraceSession::ContentionView(bool csv) const {
+  return pipeline_->views.Contention(pipeline_->store, csv ? ViewFormat::kCsv : ViewFormat::kJson);
+}
+std::string TraceSession::ActivitiesView(bool csv) const {
+  return pipeline_->views.Activities(csv ? ViewFormat::kCsv : ViewFormat::kJson);
+}
+std::string TraceSession::CountersView(bool csv) const {
+  return pipeline_->views.Counters(csv ? ViewFormat::kCsv : ViewFormat::kJson);
+}
 }  // namespace nettrace

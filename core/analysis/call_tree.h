@@ -29,6 +29,9 @@ enum class WeightKind : uint8_t {
   // The same, leaving out time that follows an external sample (pyroscope's
   // "managed code only").
   kManagedThreadTime,
+  // Time waited (issue 14): each Contention/Start or WaitHandleWait/Start weighs the
+  // nanoseconds of its paired wait (analysis/contention_view.h); unpaired ones leave.
+  kWaitTime,
 };
 
 enum class WeightUnit : uint8_t { kSamples, kBytes, kNanoseconds };
@@ -52,6 +55,8 @@ struct StackQuery {
   // frames, so consumers must not add thread frames again (see GroupFramesInStacks).
   bool groupByProcess = false;
   WeightKind weight = WeightKind::kAuto;
+  // Exception/Start only: the throws of this exception type (analysis/exception_view.h).
+  std::string exceptionType;
 };
 
 struct StackSelection {

@@ -18,6 +18,10 @@
 //   nettrace export FILE --format speedscope|chrome|csv|stacks-csv [--stack-text] -o OUT
 //                        csv: one row per event with its call-stack id (--stack-text: the
 //                        stack's frames too); stacks-csv: the frames of each id
+//   nettrace exceptions|contention|activities|counters FILE [--format json|csv]   the event
+//                        views of issue 14 (analysis/runtime_views.h)
+//   flame/top/sandwich/export also take --weight wait-time (Contention/Start weighs the time
+//                        waited) and --exception-type T (Exception/Start throws of one type)
 //   nettrace write-sample-universal OUT   a small collect-linux-like v6 trace (two
 //                        processes, in-trace symbols, cpu and cswitch samples)
 //   Linux-profiler traces: --event cpu (CPU time) or --event cswitch (off-CPU time),
@@ -169,6 +173,10 @@ int Usage(FILE* out) {
                "  top       heaviest functions by exclusive weight, with inclusive weight (-n N, default 20)\n"
                "  sandwich  FILE FUNCTION: callers and callees of one frame name, as JSON\n"
                "  export    --format speedscope|chrome|csv|stacks-csv -o OUT: a file other tools open\n"
+               "  exceptions  first-chance exceptions by type and throwing method (--format json|csv)\n"
+               "  contention  lock contention and wait-handle waits as durations (--format json|csv)\n"
+               "  activities  Start/Stop activities paired by activity id, nested (--format json|csv)\n"
+               "  counters    EventCounters and System.Diagnostics.Metrics time series (--format json|csv)\n"
                "  write-sample-universal OUT: write a small collect-linux-like v6 trace\n"
                "options:\n"
                "  --chunk-size BYTES   read the file in chunks of this size (default 1 MiB)\n"
@@ -184,6 +192,7 @@ int Usage(FILE* out) {
                "          --event cpu (CPU time) or --event cswitch (off-CPU time), weighing ns\n"
                "          --weight count|bytes|thread-time|managed-thread-time (default: bytes for\n"
                "          GC/AllocationTick, else count; thread time in ns since the thread's previous sample)\n"
+               "          --weight wait-time (Contention/Start: ns waited)  --exception-type T (Exception/Start)\n"
                "  export --format csv: --stack-text (each row's stack frames too, not only its StackId)\n");
   return out == stderr ? 2 : 0;
 }
@@ -267,6 +276,8 @@ int main(int argc, char** argv) {
   }
   const bool stackCommand = command == "flame" || command == "top" || command == "sandwich" || command == "export";
   nettrace::StackQuery stackQuery;
+  const bool viewCommand =
+      command == "exceptions" || command == "contention" || command == "activities" || command == "counters";
   std::string format = command == "export" ? "" : "json";
   size_t topN = 20;
   nettrace::V6Converter::Options convertOptions;
@@ -323,10 +334,13 @@ int main(int argc, char** argv) {
         else if (w == "bytes") stackQuery.weight = nettrace::WeightKind::kBytes;
         else if (w == "thread-time") stackQuery.weight = nettrace::WeightKind::kThreadTime;
         else if (w == "managed-thread-time") stackQuery.weight = nettrace::WeightKind::kManagedThreadTime;
+        else if (w == "wait-time") stackQuery.weight = nettrace::WeightKind::kWaitTime;
         else {
-          std::fprintf(stderr, "nettrace: --weight takes count, bytes, thread-time or managed-thread-time\n");
+          std::fprintf(stderr, "nettrace: --weight takes count, bytes, thread-time, managed-thread-time or wait-time\n");
           return 2;
         }
+      } else if (hasValue && !std::strcmp(argv[i], "--exception-type")) {
+        stackQuery.exceptionType = argv[++i];
       } else if (hasValue && !std::strcmp(argv[i], "--format")) {
         format = argv[++i];
       } else if (hasValue && !std::strcmp(argv[i], "-o")) {
@@ -342,7 +356,9 @@ int main(int argc, char** argv) {
       }
       continue;
     }
-    if (command == "events" && hasValue && !std::strcmp(argv[i], "--provider")) {
+    if (viewCommand && hasValue && !std::strcmp(argv[i], "--format")) {
+      format = argv[++i];
+    } else if (command == "events" && hasValue && !std::strcmp(argv[i], "--provider")) {
       query.provider = argv[++i];
     } else if (command == "events" && hasValue && !std::strcmp(argv[i], "--name")) {
       query.name = argv[++i];
@@ -391,8 +407,12 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "nettrace: --stack-text goes with --format csv\n");
     return 2;
   }
+  if (viewCommand && format != "json" && format != "csv") {
+    std::fprintf(stderr, "nettrace: %s --format takes json or csv\n", command.c_str());
+    return 2;
+  }
   if (command != "summary" && command != "counts" && command != "events" && command != "convert" && command != "stack" &&
-      !stackCommand) {
+      !stackCommand && !viewCommand) {
     std::fprintf(stderr, "nettrace: unknown command '%s'\n", command.c_str());
     return Usage(stderr);
   }
@@ -417,6 +437,13 @@ int main(int argc, char** argv) {
     out = session.SummaryJson() + "\n";
   } else if (command == "counts") {
     out = session.TraceEventCounts();
+  } else if (viewCommand) {
+    const bool csv = format == "csv";
+    out = command == "exceptions"   ? session.ExceptionsView(csv)
+          : command == "contention" ? session.ContentionView(csv)
+          : command == "activities" ? session.ActivitiesView(csv)
+                                    : session.CountersView(csv);
+    if (!csv) out += "\n";
   } else if (stackCommand) {
     out = StackOutput(session, command, format, stackQuery, topN, function, path, stackText);
   } else if (command == "stack") {
