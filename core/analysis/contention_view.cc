@@ -35,7 +35,7 @@ void ContentionView::OnStop(Source source, uint64_t thread, uint64_t timestamp, 
   Wait w;
   w.start = it->second, w.thread = thread, w.source = source;
   pending_[static_cast<int>(source)].erase(it);
-  if (durationNs && std::isfinite(*durationNs) && *durationNs >= 0 && *durationNs < 1.8e19) {
+  if (durationNs && std::isfinite(*durationNs) && *durationNs >= 0 && *durationNs < 9.2e18) {
     w.ns = static_cast<uint64_t>(std::llround(*durationNs)), w.measured = true;
   } else {
     w.ns = timestamp > w.start.timestamp ? TicksToNs(timestamp - w.start.timestamp, frequency_) : 0;

@@ -15,6 +15,7 @@ import type {
   TopFunctions,
   TraceEvent,
 } from './types.js';
+import type { ActivitiesView, ContentionView, CountersView, EventViewName, ExceptionsView } from './event_views.js';
 
 export interface OpenTraceOptions {
   /** Called after every ≤ 1 MiB decoded (PUSH_SIZE; ~25 ms apart in Chromium), then once with phase "done".
@@ -64,7 +65,9 @@ export interface StackQuery {
    * event; "thread-time": ns since the thread's previous sample; "managed-thread-time": the same,
    * not counting time after a sample outside managed code (as the native `--weight`).
    */
-  weight?: 'auto' | 'count' | 'bytes' | 'thread-time' | 'managed-thread-time';
+  weight?: 'auto' | 'count' | 'bytes' | 'thread-time' | 'managed-thread-time' | 'wait-time';
+  /** Exception/Start only: the throws of this exception type. */
+  exceptionType?: string;
 }
 
 export type ExportFormat = 'speedscope' | 'chrome' | 'csv' | 'stacks-csv' | 'folded';
@@ -120,6 +123,16 @@ export interface TraceHandle {
    * "folded" (the stacks of `options` as "a;b;c weight" lines).
    */
   export(format: ExportFormat, options?: ExportOptions): Promise<string>;
+  /** An event view (issue 14) exactly as the native `nettrace VIEW FILE [--format csv]` prints it (JSON without the newline). */
+  eventView(view: EventViewName, format?: 'json' | 'csv'): Promise<string>;
+  /** First-chance exceptions by type and throwing method (`nettrace exceptions`), parsed. */
+  exceptions(): Promise<ExceptionsView>;
+  /** Lock contention and wait-handle waits (`nettrace contention`), parsed. */
+  contention(): Promise<ContentionView>;
+  /** Start/Stop activities (`nettrace activities`), parsed. */
+  activities(): Promise<ActivitiesView>;
+  /** EventCounters and Metrics time series (`nettrace counters`), parsed. */
+  counters(): Promise<CountersView>;
   /** Frees the engine's memory; the handle is unusable afterwards. */
   close(): void;
 }

@@ -82,6 +82,8 @@ async function query(request: QueryRequest): Promise<unknown> {
       return t.sandwich(request.query, request.functionName);
     case 'export':
       return t.export(request.format, request.options);
+    case 'eventView':
+      return t.eventView(request.view, request.format);
   }
 }
 
