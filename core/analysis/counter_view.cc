@@ -17,14 +17,30 @@ const char* KindName(int k) {
 std::string Text(const PayloadValue* v) { return v && v->kind() == PayloadValue::Kind::kString ? v->text() : std::string(); }
 double Number(const PayloadValue* v) {
   if (!v) return NAN;
-  if (v->isNumber()) return v->asDouble();
+  // A Single (IntervalSec) as the shortest decimal that reads back as that float, as .NET
+  // and TraceEvent print it (1.0000817, not the widened 1.0000816583633423).
+  if (v->isNumber()) return v->isSingle() ? std::strtod(FormatDouble(v->asDouble(), true).c_str(), nullptr) : v->asDouble();
   if (v->kind() != PayloadValue::Kind::kString || v->text().empty()) return NAN;
   char* end = nullptr;
   const double d = std::strtod(v->text().c_str(), &end);
   return *end ? NAN : d;  // Metrics writes invariant-culture numbers as text
 }
-// JSON has no NaN: a value the event did not carry is null.
-void Num(JsonWriter& w, double v) { std::isfinite(v) ? w.Fixed(v, 9) : w.Null(); }
+// JSON has no NaN: a value the event did not carry is null. Others print as the shortest text
+// that reads back as the same double (FormatDouble), as a plain JSON number: Fixed at that
+// text's decimal places prints the same digits.
+void Num(JsonWriter& w, double v) {
+  if (!std::isfinite(v)) {
+    w.Null();
+    return;
+  }
+  const std::string text = FormatDouble(v, false);
+  int decimals = 0;
+  const size_t e = text.find_first_of("eE"), dot = text.find('.');
+  const size_t mantissaEnd = e == std::string::npos ? text.size() : e;
+  if (dot != std::string::npos && dot < mantissaEnd) decimals = static_cast<int>(mantissaEnd - dot - 1);
+  if (e != std::string::npos) decimals = std::max(0, decimals - std::atoi(text.c_str() + e + 1));
+  w.Fixed(v, std::min(decimals, 340));
+}
 }  // namespace
 
 CounterView::Series* CounterView::Find(const std::string& provider, const std::string& name, const std::string& tags,
