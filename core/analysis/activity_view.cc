@@ -41,11 +41,17 @@ ActivityView::Built ActivityView::Pair() const {
   });
   auto key = [](const Guid& g) { return std::string(reinterpret_cast<const char*>(g.bytes.data()), 16); };
   Built b;
-  std::unordered_map<std::string, size_t> open;    // activity id → open activity
+  // (activity id, name) → open activity: two providers may run activities under one id at
+  // once (System.Net.Sockets' Accept and System.Net.Http's Request of a loopback request).
+  // Several may be open under one id and name (a trace where concurrent requests got the same
+  // id): a Stop then ends the latest of them, as nesting would, and is counted as ambiguous.
+  std::unordered_map<std::string, std::vector<size_t>> open;
   std::unordered_map<std::string, size_t> latest;  // activity id → the latest activity with it
   for (uint32_t i : order) {
     const Mark& m = marks_[i];
     const std::string id = key(m.activity);
+    std::string openKey = id;
+    openKey.append(reinterpret_cast<const char*>(&m.name), sizeof m.name);
     if (m.start) {
       Activity a;
       a.name = m.name, a.start = m.timestamp, a.startThread = m.thread, a.id = m.activity, a.parentId = m.related;
@@ -54,18 +60,20 @@ ActivityView::Built ActivityView::Pair() const {
           a.parent = static_cast<int64_t>(p->second);
           a.depth = b.activities[p->second].depth + 1;
         }
-      open[id] = latest[id] = b.activities.size();  // a reused id: the new activity takes it over
+      open[openKey].push_back(b.activities.size());
+      latest[id] = b.activities.size();  // a reused id: the new activity takes it over as a parent
       b.activities.push_back(a);
       continue;
     }
-    auto it = open.find(id);
-    if (it == open.end() || b.activities[it->second].name != m.name) {
-      ++b.unmatchedStops;  // began before the session, or a Stop of another name
+    auto it = open.find(openKey);
+    if (it == open.end() || it->second.empty()) {
+      ++b.unmatchedStops;  // began before the session
       continue;
     }
-    Activity& a = b.activities[it->second];
+    if (it->second.size() > 1) ++b.ambiguousStops;
+    Activity& a = b.activities[it->second.back()];
     a.stop = m.timestamp, a.stopThread = m.thread, a.finished = true;
-    open.erase(it);
+    it->second.pop_back();
   }
   return b;
 }
@@ -103,6 +111,7 @@ std::string ActivityView::Write(ViewFormat format) const {
   JsonWriter w;
   w.BeginObject().Key("count").UInt(b.activities.size()).Key("finished").UInt(finished);
   w.Key("unfinished").UInt(b.activities.size() - finished).Key("unmatchedStops").UInt(b.unmatchedStops);
+  w.Key("ambiguousStops").UInt(b.ambiguousStops);
   w.Key("withoutActivityId").UInt(withoutId_).Key("notKept").UInt(notKept_);
   w.Key("names").BeginArray();
   std::vector<uint32_t> byName(names_.size());

@@ -1,7 +1,9 @@
 // core/analysis — the activities view (issue 14 item 6): EventSource Start/Stop events
 // (opcodes 1 and 2, "XxxStart"/"XxxStop") paired by activity id into activities, nested by
 // the Start's related activity id (EventSource sets it to the activity that was current
-// when the new one began), across threads and awaits. File order is not time order across
+// when the new one began; the parent is the latest activity with that id), across threads
+// and awaits. A Stop ends the open activity of its id and name (two providers may run
+// activities under one id at once). File order is not time order across
 // threads (a Stop written by another thread's buffer may come first), so the Start/Stop
 // marks are kept (64 bytes each, one pair per activity the view lists) and paired in
 // (timestamp, file order) at the end. Runtime providers (Exception/Start, GC/Start, …)
@@ -52,6 +54,7 @@ class ActivityView {
   struct Built {
     std::vector<Activity> activities;  // by start time
     uint64_t unmatchedStops = 0;
+    uint64_t ambiguousStops = 0;  // Stops that ended one of several open activities of one id and name
   };
   Built Pair() const;
 

@@ -199,6 +199,29 @@ TEST_CASE("activities view: 4 requests, 8 phases, 16 steps nested by activity id
     }
 }
 
+TEST_CASE("activities view: HttpClient requests, 5 sequential and 3 concurrent under one activity id", "[views]") {
+  // net10-cpu-async-http: the 3 concurrent requests reach the trace with the same activity id
+  // (and two of their connects likewise): their Stops each end the latest open one of that
+  // id and name, counted as ambiguous (3: 2 Request/Stop + 1 Connect/Stop).
+  auto session = test::LoadCorpus("dotnet10/net10-cpu-async-http.nettrace");
+  const Json v = Parse(session->ActivitiesView());
+  std::map<std::string, std::pair<double, double>> names;  // provider/name → (count, finished)
+  for (const Json& n : v["names"].array) names[n["provider"].string + "/" + n["name"].string] = {n["count"].number, n["finished"].number};
+  CHECK(names["System.Net.Http/Request"] == std::make_pair(8.0, 8.0));
+  CHECK(names["System.Net.Http/RequestHeaders"] == std::make_pair(8.0, 8.0));
+  CHECK(names["System.Net.Http/ResponseContent"] == std::make_pair(8.0, 8.0));
+  CHECK(names["TraceScenarios-Activities/Step"] == std::make_pair(16.0, 16.0));
+  CHECK(v["unmatchedStops"].number == 0);
+  CHECK(v["ambiguousStops"].number == 3);
+  // Every HTTP phase nests under a Request.
+  for (const Json& a : v["activities"].array) {
+    const std::string& name = a["name"].string;
+    if (name != "RequestHeaders" && name != "ResponseHeaders" && name != "ResponseContent") continue;
+    REQUIRE(a["parent"].kind == Json::kNumber);
+    CHECK(v["activities"][static_cast<size_t>(a["parent"].number)]["name"].string == "Request");
+  }
+}
+
 TEST_CASE("counters view: the program's EventCounters and Metrics with names, units and totals", "[views]") {
   const std::vector<uint8_t> file = test::ReadFile(test::DataPath("dotnet10/net10-counters.nettrace"));
   auto session = test::LoadSession(file);

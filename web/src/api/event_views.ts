@@ -75,6 +75,8 @@ export interface ActivitiesView {
   finished: number;
   unfinished: number;
   unmatchedStops: number;
+  /** Stops that ended one of several open activities with the same id and name (the latest one). */
+  ambiguousStops: number;
   withoutActivityId: number;
   notKept: number;
   names: {
