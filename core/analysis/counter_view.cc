@@ -106,7 +106,7 @@ void CounterView::OnMetric(uint64_t timestamp, const std::string& event, const D
     case Kind::kRate:
     case Kind::kUpDown: x.value = Number(p.Find("rate")), x.a = Number(p.Find("value")); break;
     case Kind::kGauge: x.value = Number(p.Find("lastValue")); break;
-    default: x.value = Number(p.Find("count")), x.a = Number(p.Find("sum")), x.quantiles = Text(p.Find("quantiles")); break;
+    default: x.value = Number(p.Find("count")), x.a = Number(p.Find("sum")), x.quantiles = Clip(Text(p.Find("quantiles")), 1000); break;
   }
   s->samples.push_back(std::move(x));
 }

@@ -41,8 +41,10 @@ void ExceptionView::OnThrow(uint32_t ordinal, uint64_t thread, const std::string
   }
   Type& t = types_[it->second];
   ++t.count;
-  if (t.messages.size() < kMaxMessages && std::find(t.messages.begin(), t.messages.end(), message) == t.messages.end())
-    t.messages.push_back(message);
+  if (t.messages.size() < kMaxMessages) {
+    std::string m = Clip(message, kMaxMessageBytes);
+    if (std::find(t.messages.begin(), t.messages.end(), m) == t.messages.end()) t.messages.push_back(std::move(m));
+  }
   if (throws_.size() < kMaxThrows) throws_.emplace_back(ordinal, it->second);
   else ++notAttributed_;
   pending_[thread] = it->second;
@@ -53,7 +55,9 @@ void ExceptionView::OnCatch(uint64_t thread, const std::string& method) {
   if (it == pending_.end()) return;  // a catch of a throw not seen (before the session)
   Type& t = types_[it->second];
   ++t.caught;
-  if (t.catchingMethods.size() < kMaxMethods || t.catchingMethods.count(method)) ++t.catchingMethods[method];
+  auto m = t.catchingMethods.find(method);
+  if (m != t.catchingMethods.end()) ++m->second;
+  else if (catchPairs_ < kMaxCatchPairs) t.catchingMethods.emplace(method, 1), ++catchPairs_;
   pending_.erase(it);
 }
 

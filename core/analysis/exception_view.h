@@ -25,7 +25,8 @@ class ExceptionView {
   static constexpr size_t kMaxTypes = 10000;      // distinct type names kept; later ones go to "other"
   static constexpr size_t kMaxThrows = size_t{1} << 20;  // throws whose stack is attributed
   static constexpr size_t kMaxMessages = 5;       // distinct messages kept per type
-  static constexpr size_t kMaxMethods = 1000;     // distinct catching methods kept per type
+  static constexpr size_t kMaxCatchPairs = 100000;  // distinct (type, catching method) pairs kept
+  static constexpr size_t kMaxMessageBytes = 1000;  // a kept message is cut there (UTF-8 boundary)
 
   void OnThrow(uint32_t ordinal, uint64_t thread, const std::string& type, const std::string& message);
   void OnCatch(uint64_t thread, const std::string& method);
@@ -52,6 +53,7 @@ class ExceptionView {
   std::vector<std::pair<uint32_t, uint32_t>> throws_;     // (ordinal, type), ascending ordinals
   std::unordered_map<uint64_t, uint32_t> pending_;        // thread → type of its uncaught throw
   bool catchEvents_ = false;
+  size_t catchPairs_ = 0;
 };
 
 }  // namespace nettrace

@@ -26,6 +26,15 @@ inline void AppendCsvField(std::string_view s, std::string* out) {
   out->push_back('"');
 }
 
+// `s` cut to at most `maxBytes` bytes at a UTF-8 character boundary: kept strings (messages,
+// quantile lists) stay bounded whatever a hostile payload holds.
+inline std::string Clip(const std::string& s, size_t maxBytes) {
+  if (s.size() <= maxBytes) return s;
+  size_t end = maxBytes;
+  while (end > 0 && (static_cast<unsigned char>(s[end]) & 0xC0) == 0x80) --end;  // not inside a character
+  return s.substr(0, end);
+}
+
 // Nearest-rank percentile (the smallest value with at least p of the values at or below
 // it) of values sorted ascending; 0 for none. No interpolation: every percentile shown is
 // a duration that really occurred.
