@@ -8,6 +8,7 @@
 #include "analysis/event_json.h"
 #include "analysis/event_query.h"
 #include "analysis/histogram.h"
+#include "analysis/runtime_views.h"
 #include "analysis/summary.h"
 #include "analysis/text_search.h"
 #include "analysis/universal_summary.h"
@@ -35,8 +36,10 @@ struct TraceSession::Pipeline {
   StoreBuilder store{&stats};
   SymbolCollector symbols;  // method ranges and payload facts for stacks (issue 4)
   ClrStatsSink clrStats;  // GC and JIT statistics (issue 14)
+  RuntimeViews views;      // exceptions, contention, activities, counters (issue 14)
   TeeSink symbolsAndClr{&symbols, &clrStats};
-  TeeSink storeAndSymbols{&store, &symbolsAndClr};
+  TeeSink symbolsClrViews{&symbolsAndClr, &views};
+  TeeSink storeAndSymbols{&store, &symbolsClrViews};
   TeeSink tee{&summary, &storeAndSymbols};
   TraceReader reader{&tee, &stats};
   bool flushed = false;
@@ -234,4 +237,19 @@ std::string TraceSession::GcJson() const { return pipeline_->clrStats.gc().ToJso
 std::string TraceSession::GcCsv() const { return pipeline_->clrStats.gc().ToCsv(); }
 std::string TraceSession::JitJson() const { return pipeline_->clrStats.jit().ToJson(); }
 std::string TraceSession::JitCsv() const { return pipeline_->clrStats.jit().ToCsv(); }
+
+// Event views (issue 14).
+const RuntimeViews& TraceSession::views() const { return pipeline_->views; }
+std::string TraceSession::ExceptionsView(bool csv) const {
+  return pipeline_->views.Exceptions(pipeline_->store, symbols(), csv ? ViewFormat::kCsv : ViewFormat::kJson);
+}
+std::string TraceSession::ContentionView(bool csv) const {
+  return pipeline_->views.Contention(pipeline_->store, csv ? ViewFormat::kCsv : ViewFormat::kJson);
+}
+std::string TraceSession::ActivitiesView(bool csv) const {
+  return pipeline_->views.Activities(csv ? ViewFormat::kCsv : ViewFormat::kJson);
+}
+std::string TraceSession::CountersView(bool csv) const {
+  return pipeline_->views.Counters(csv ? ViewFormat::kCsv : ViewFormat::kJson);
+}
 }  // namespace nettrace

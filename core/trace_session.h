@@ -26,6 +26,7 @@ struct EventQuery;
 struct FlameGraph;
 struct HistogramQuery;
 struct Histogram;
+class RuntimeViews;
 class StoreBuilder;
 struct StackQuery;
 struct TextScanStep;
@@ -141,6 +142,19 @@ class TraceSession {
   std::string GcCsv() const;
   std::string JitJson() const;
   std::string JitCsv() const;
+  // Event views (issue 14; analysis/runtime_views.h), gathered while the file streamed.
+  // `csv` false: one JSON document; true: CSV with a header line.
+
+  /// First-chance exceptions by type and throwing method, messages, caught or not.
+  std::string ExceptionsView(bool csv = false) const;
+  /// Lock contention and wait-handle waits as durations, per thread, lock and owner.
+  std::string ContentionView(bool csv = false) const;
+  /// Start/Stop activities paired by activity id, nested, with percentiles per name.
+  std::string ActivitiesView(bool csv = false) const;
+  /// EventCounters and System.Diagnostics.Metrics time series.
+  std::string CountersView(bool csv = false) const;
+  /// What the event views gathered (for stack queries that narrow or weigh by them).
+  const RuntimeViews& views() const;
 
  private:
   struct Pipeline;

@@ -6,13 +6,24 @@
 #include "analysis/top_functions.h"
 #include "base/json_writer.h"
 #include "export/exports.h"
+#include "analysis/runtime_views.h"
 #include "trace_session.h"
 
 namespace nettrace {
 
+namespace {
+// The stack selection of a query, narrowed or re-weighed by the event views (an exception
+// type, time waited).
+StackSelection SelectRefined(const TraceSession& session, StackResolver* resolver, const StackQuery& query) {
+  StackSelection sel = SelectStacks(session.model(), session.symbols(), resolver, query);
+  session.views().Refine(session.model(), query, &sel);
+  return sel;
+}
+}  // namespace
+
 FlameGraph TraceSession::BuildFlameGraph(const StackQuery& query) const {
   StackResolver resolver(model(), symbols());
-  StackSelection sel = SelectStacks(model(), symbols(), &resolver, query);
+  StackSelection sel = SelectRefined(*this, &resolver, query);
   CallTree tree = BuildCallTree(model(), sel, &resolver, query.inverted,
                                 query.groupByThread && !GroupFramesInStacks(query));
   return LayoutFlameGraph(tree, resolver.frames(), sel.unit);
@@ -22,20 +33,20 @@ std::string TraceSession::FlameGraphJson(const StackQuery& query) const { return
 
 std::string TraceSession::FoldedStacks(const StackQuery& query) const {
   StackResolver resolver(model(), symbols());
-  StackSelection sel = SelectStacks(model(), symbols(), &resolver, query);
+  StackSelection sel = SelectRefined(*this, &resolver, query);
   return ExportFolded(model(), sel, &resolver, query.groupByThread && !GroupFramesInStacks(query), query.inverted);
 }
 
 std::string TraceSession::TopFunctionsJson(const StackQuery& query, size_t n) const {
   StackResolver resolver(model(), symbols());
-  StackSelection sel = SelectStacks(model(), symbols(), &resolver, query);
+  StackSelection sel = SelectRefined(*this, &resolver, query);
   return TopFunctionsToJson(TopFunctions(sel, resolver), resolver.frames(), n, sel.totalWeight, sel.unit);
 }
 
 void TraceSession::BuildSandwich(const StackQuery& query, const std::string& function, FlameGraph* callers,
                                  FlameGraph* callees) const {
   StackResolver resolver(model(), symbols());
-  StackSelection sel = SelectStacks(model(), symbols(), &resolver, query);
+  StackSelection sel = SelectRefined(*this, &resolver, query);
   const uint32_t fn = resolver.frames().Intern(function, FrameKind::kSynthetic);  // existing frames keep their kind
   Sandwich s = nettrace::BuildSandwich(sel, resolver, fn);
   *callers = LayoutFlameGraph(s.callers, resolver.frames(), sel.unit);
@@ -54,7 +65,7 @@ std::string TraceSession::SandwichJson(const StackQuery& query, const std::strin
 
 std::string TraceSession::ExportSpeedscope(const StackQuery& query, const std::string& name) const {
   StackResolver resolver(model(), symbols());
-  StackSelection sel = SelectStacks(model(), symbols(), &resolver, query);
+  StackSelection sel = SelectRefined(*this, &resolver, query);
   return nettrace::ExportSpeedscope(model(), sel, &resolver, name);
 }
 

@@ -53,6 +53,7 @@ suite "browser test" node tests/browser/run.mjs
 suite "embedded component (strict CSP)" node tests/browser/embed_check.mjs
 suite "flame graph and sandwich views" node tests/browser/flame_check.mjs
 suite "speedscope import" node tests/browser/speedscope_check.mjs
+suite "diagnostics views (exceptions, contention, activities, counters)" node tests/browser/event_views_check.mjs
 suite "npm pack consumer" bash scripts/pack_check.sh
 suite "CLR event table check" python3 scripts/gen_clr_events.py --check
 

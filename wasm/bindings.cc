@@ -169,6 +169,7 @@ nettrace::StackQuery ToStackQuery(const val& js) {
   if (has("groupByThread")) q.groupByThread = js["groupByThread"].as<bool>();
   if (has("process")) q.process = static_cast<uint64_t>(js["process"].as<double>());
   if (has("groupByProcess")) q.groupByProcess = js["groupByProcess"].as<bool>();
+  if (has("exceptionType")) q.exceptionType = js["exceptionType"].as<std::string>();
   if (has("weight")) {
     const std::string w = js["weight"].as<std::string>();
     q.weight = w == "count"                 ? nettrace::WeightKind::kCount
@@ -176,6 +177,7 @@ nettrace::StackQuery ToStackQuery(const val& js) {
                : w == "thread-time"         ? nettrace::WeightKind::kThreadTime
                : w == "managed-thread-time" ? nettrace::WeightKind::kManagedThreadTime
                : w == "traceevent-thread-time" ? nettrace::WeightKind::kTraceEventThreadTime
+               : w == "wait-time"           ? nettrace::WeightKind::kWaitTime
                                             : nettrace::WeightKind::kAuto;
   }
   return q;
@@ -247,6 +249,16 @@ val ConvertFlushStatus(const nettrace::ConvertSession& c) { return StatusToJs(c.
 val ConvertTakeOutput(nettrace::ConvertSession& c) { return CopyToJs("Uint8Array", c.TakeOutput()); }
 double ConvertEventsWritten(const nettrace::ConvertSession& c) { return static_cast<double>(c.eventsWritten()); }
 
+// The event views of issue 14: "exceptions" | "contention" | "activities" | "counters" as
+// JSON, or CSV when csv is true; "" for another name.
+std::string EventView(const TraceSession& s, const std::string& view, bool csv) {
+  if (view == "exceptions") return s.ExceptionsView(csv);
+  if (view == "contention") return s.ContentionView(csv);
+  if (view == "activities") return s.ActivitiesView(csv);
+  if (view == "counters") return s.CountersView(csv);
+  return std::string();
+}
+
 // nettrace write-sample-universal: {status, bytes}.
 val WriteSampleUniversal() {
   std::vector<uint8_t> bytes;
@@ -296,6 +308,7 @@ EMSCRIPTEN_BINDINGS(nettrace) {
       .function("exportEventsCsv", &ExportEventsCsv)
       .function("exportStacksCsv", &ExportStacksCsv)
       .function("gcText", &GcText)
-      .function("jitText", &JitText);
+      .function("jitText", &JitText)
+      .function("eventView", &EventView);
   emscripten::function("heapStats", &HeapStats);
 }

@@ -74,6 +74,8 @@ export interface RawTraceSession {
   gcText(csv: boolean): string;
   /** JIT statistics (README "jit"): JSON, or CSV when `csv`. */
   jitText(csv: boolean): string;
+  /** Issue 14's event views (core/analysis/runtime_views.h) as JSON, or CSV when `csv`; "" for an unknown view. */
+  eventView(view: 'exceptions' | 'contention' | 'activities' | 'counters', csv: boolean): string;
   delete(): void;
   isDeleted(): boolean;
 }
@@ -114,7 +116,8 @@ export interface RawStackQuery {
   groupByThread?: boolean | undefined;
   process?: number | undefined;
   groupByProcess?: boolean | undefined;
-  weight?: 'auto' | 'count' | 'bytes' | 'thread-time' | 'managed-thread-time' | 'traceevent-thread-time' | undefined;
+  weight?: 'auto' | 'count' | 'bytes' | 'thread-time' | 'managed-thread-time' | 'traceevent-thread-time' | 'wait-time' | undefined;
+  exceptionType?: string | undefined;
 }
 
 /** core/analysis/histogram.h; counts are series-major (counts[s * buckets + b]), a copy. */

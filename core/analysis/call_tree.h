@@ -33,6 +33,9 @@ enum class WeightKind : uint8_t {
   // to the next one on its thread, under a CPU_TIME or UNMANAGED_CODE_TIME leaf
   // (analysis/traceevent_thread_time.h).
   kTraceEventThreadTime,
+  // Time waited (issue 14): each Contention/Start or WaitHandleWait/Start weighs the
+  // nanoseconds of its paired wait (analysis/contention_view.h); unpaired ones leave.
+  kWaitTime,
 };
 
 enum class WeightUnit : uint8_t { kSamples, kBytes, kNanoseconds };
@@ -56,6 +59,8 @@ struct StackQuery {
   // frames, so consumers must not add thread frames again (see GroupFramesInStacks).
   bool groupByProcess = false;
   WeightKind weight = WeightKind::kAuto;
+  // Exception/Start only: the throws of this exception type (analysis/exception_view.h).
+  std::string exceptionType;
 };
 
 struct StackSelection {

@@ -20,6 +20,10 @@
 //                        stack's frames too); stacks-csv: the frames of each id
 //   nettrace gc FILE [--format json|csv]    one row per GC as TraceEvent's TraceGC, totals
 //   nettrace jit FILE [--format json|csv]   one row per jitted method as TraceJittedMethod
+//   nettrace exceptions|contention|activities|counters FILE [--format json|csv]   the event
+//                        views of issue 14 (analysis/runtime_views.h)
+//   flame/top/sandwich/export also take --weight wait-time (Contention/Start weighs the time
+//                        waited) and --exception-type T (Exception/Start throws of one type)
 //   nettrace write-sample-universal OUT   a small collect-linux-like v6 trace (two
 //                        processes, in-trace symbols, cpu and cswitch samples)
 //   Linux-profiler traces: --event cpu (CPU time) or --event cswitch (off-CPU time),
@@ -177,6 +181,10 @@ int Usage(FILE* out) {
                "  ps        [--json]: .NET processes with a diagnostics port (pid, name, runtime, command line)\n"
                "  collect   (--pid N | --diagnostic-port PATH) [--providers SPEC,… | --profile NAME,…] [--duration D]\n"
                "            -o OUT.nettrace: record a live EventPipe session (Ctrl-C or D stops it)\n"
+               "  exceptions  first-chance exceptions by type and throwing method (--format json|csv)\n"
+               "  contention  lock contention and wait-handle waits as durations (--format json|csv)\n"
+               "  activities  Start/Stop activities paired by activity id, nested (--format json|csv)\n"
+               "  counters    EventCounters and System.Diagnostics.Metrics time series (--format json|csv)\n"
                "  write-sample-universal OUT: write a small collect-linux-like v6 trace\n"
                "options:\n"
                "  --chunk-size BYTES   read the file in chunks of this size (default 1 MiB)\n"
@@ -194,6 +202,7 @@ int Usage(FILE* out) {
                "          GC/AllocationTick, else count; thread time in ns since the thread's previous sample)\n"
                "          --weight traceevent-thread-time (dotnet-trace's: ns to the thread's next sample,\n"
                "          under CPU_TIME / UNMANAGED_CODE_TIME leaves)\n"
+               "          --weight wait-time (Contention/Start: ns waited)  --exception-type T (Exception/Start)\n"
                "  export --format csv: --stack-text (each row's stack frames too, not only its StackId)\n");
   return out == stderr ? 2 : 0;
 }
@@ -280,6 +289,8 @@ int main(int argc, char** argv) {
   }
   const bool stackCommand = command == "flame" || command == "top" || command == "sandwich" || command == "export";
   nettrace::StackQuery stackQuery;
+  const bool viewCommand =
+      command == "exceptions" || command == "contention" || command == "activities" || command == "counters";
   std::string format = command == "export" ? "" : "json";
   size_t topN = 20;
   nettrace::V6Converter::Options convertOptions;
@@ -341,12 +352,13 @@ int main(int argc, char** argv) {
         else if (w == "thread-time") stackQuery.weight = nettrace::WeightKind::kThreadTime;
         else if (w == "managed-thread-time") stackQuery.weight = nettrace::WeightKind::kManagedThreadTime;
         else if (w == "traceevent-thread-time") stackQuery.weight = nettrace::WeightKind::kTraceEventThreadTime;
+        else if (w == "wait-time") stackQuery.weight = nettrace::WeightKind::kWaitTime;
         else {
-          std::fprintf(stderr,
-                       "nettrace: --weight takes count, bytes, thread-time, managed-thread-time or "
-                       "traceevent-thread-time\n");
+          std::fprintf(stderr, "nettrace: --weight takes count, bytes, thread-time, managed-thread-time, traceevent-thread-time or wait-time\n");
           return 2;
         }
+      } else if (hasValue && !std::strcmp(argv[i], "--exception-type")) {
+        stackQuery.exceptionType = argv[++i];
       } else if (hasValue && !std::strcmp(argv[i], "--format")) {
         format = argv[++i];
       } else if (hasValue && !std::strcmp(argv[i], "-o")) {
@@ -362,7 +374,9 @@ int main(int argc, char** argv) {
       }
       continue;
     }
-    if (command == "events" && hasValue && !std::strcmp(argv[i], "--provider")) {
+    if (viewCommand && hasValue && !std::strcmp(argv[i], "--format")) {
+      format = argv[++i];
+    } else if (command == "events" && hasValue && !std::strcmp(argv[i], "--provider")) {
       query.provider = argv[++i];
     } else if (command == "events" && hasValue && !std::strcmp(argv[i], "--name")) {
       query.name = argv[++i];
@@ -412,12 +426,12 @@ int main(int argc, char** argv) {
     return 2;
   }
   const bool statsCommand = command == "gc" || command == "jit";
-  if (statsCommand && format != "json" && format != "csv") {
+  if ((statsCommand || viewCommand) && format != "json" && format != "csv") {
     std::fprintf(stderr, "nettrace: %s --format takes json or csv\n", command.c_str());
     return 2;
   }
   if (command != "summary" && command != "counts" && command != "events" && command != "convert" && command != "stack" &&
-      !stackCommand && !statsCommand) {
+      !stackCommand && !statsCommand && !viewCommand) {
     std::fprintf(stderr, "nettrace: unknown command '%s'\n", command.c_str());
     return Usage(stderr);
   }
@@ -446,6 +460,13 @@ int main(int argc, char** argv) {
     out = format == "csv" ? session.GcCsv() : session.GcJson() + "\n";
   } else if (command == "jit") {
     out = format == "csv" ? session.JitCsv() : session.JitJson() + "\n";
+  } else if (viewCommand) {
+    const bool csv = format == "csv";
+    out = command == "exceptions"   ? session.ExceptionsView(csv)
+          : command == "contention" ? session.ContentionView(csv)
+          : command == "activities" ? session.ActivitiesView(csv)
+                                    : session.CountersView(csv);
+    if (!csv) out += "\n";
   } else if (stackCommand) {
     out = StackOutput(session, command, format, stackQuery, topN, function, path, stackText);
   } else if (command == "stack") {

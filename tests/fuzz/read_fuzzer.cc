@@ -191,7 +191,9 @@ void Stacks(const TraceSession& s, uint64_t knob) {
   q.inverted = knob & (1 << 24);
   q.groupByThread = knob & (1 << 25);
   q.groupByProcess = knob & (1 << 26);
-  q.weight = static_cast<WeightKind>((knob >> 27) % 5);
+  q.weight = static_cast<WeightKind>((knob >> 27) % 7);  // kAuto … kWaitTime
+  // Exception/Start throws of one type (the event views' narrowing): a type the trace may have.
+  if (knob & (1ull << 35)) q.exceptionType = "System.InvalidOperationException";
   if (knob & (1 << 30)) q.fromMs = TicksToMs(s.model().info(), s.model().store().timestamp(row));
   if (knob & (1ull << 31)) q.toMs = TicksToMs(s.model().info(), s.model().store().timestamp(n - 1));
   // The CLI's --thread / --process / --provider filters, on the chosen event's own values.
@@ -226,5 +228,15 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   Stacks(s, knob);
   CheckJson(s.ExportChromeTrace(), "ExportChromeTrace");
   s.ExportEventsCsv();
+  // The event views (issue 14): JSON that parses, CSV that is produced.
+  CheckJson(s.ExceptionsView(), "ExceptionsView");
+  CheckJson(s.ContentionView(), "ContentionView");
+  CheckJson(s.ActivitiesView(), "ActivitiesView");
+  CheckJson(s.CountersView(), "CountersView");
+  s.ExceptionsView(true), s.ContentionView(true), s.ActivitiesView(true), s.CountersView(true);
+  // GC and JIT statistics (issue 14).
+  CheckJson(s.GcJson(), "GcJson");
+  CheckJson(s.JitJson(), "JitJson");
+  s.GcCsv(), s.JitCsv();
   return 0;
 }

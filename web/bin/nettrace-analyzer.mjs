@@ -21,6 +21,8 @@
 //   nettrace-analyzer convert FILE OUT [--from MS] [--to MS]   rewrite as NetTrace v6 (a time window)
 //   nettrace-analyzer gc FILE [--format json|csv]   one row per GC (TraceEvent's TraceGC), totals
 //   nettrace-analyzer jit FILE [--format json|csv]  one row per jitted method, totals
+//   nettrace-analyzer exceptions|contention|activities|counters FILE [--format json|csv]   the
+//                                 event views (issue 14), as the native tool prints them
 //   nettrace-analyzer write-sample-universal OUT   a small collect-linux-like v6 trace
 // Every command takes --chunk-size BYTES (how much is read at a time; the output is the same).
 // FILE may be a path, an http(s) URL, or "-" for standard input.
@@ -30,7 +32,7 @@ import { convertTrace, openTrace, NetTraceError } from '../index.js';
 
 const USAGE = `usage: nettrace-analyzer <command> FILE [options]
 commands: summary, counts, events, stack, histogram, flame, top, sandwich, export, convert, gc, jit,
-          write-sample-universal
+          exceptions, contention, activities, counters, write-sample-universal
   gc, jit:   --format json|csv (json): GC / JIT statistics as TraceEvent's GCStats / JITStats
   events:    --provider P --name N --thread T --from MS --to MS --limit N (100) --offset N --text STR
              --frames (each event's stack, leaf first)
@@ -39,11 +41,13 @@ commands: summary, counts, events, stack, histogram, flame, top, sandwich, expor
   histogram: --buckets N (100) --group-by none|provider|eventType, and the events filters
   flame/top/sandwich/export: --event NAME (Thread/Sample) --provider P --thread T --from MS --to MS
              --inverted --by-thread --process PID --by-process
-             --weight count|bytes|thread-time|managed-thread-time|traceevent-thread-time
+             --weight count|bytes|thread-time|managed-thread-time|traceevent-thread-time|wait-time
+             --exception-type T (Exception/Start throws of one type)
              flame: --format json|folded|speedscope; top: -n N (20)
   all:       --chunk-size BYTES (1 MiB)
   export:    --format speedscope|chrome|csv|stacks-csv [-o OUT]; csv: --stack-text (frames too)
   convert:   FILE OUT [--from MS --to MS]: rewrite the trace as NetTrace v6 (optionally a time window)
+  exceptions/contention/activities/counters: --format json|csv (json)
   write-sample-universal OUT: write a small collect-linux-like v6 trace
 FILE: a path, an http(s) URL, or - for standard input`;
 
@@ -57,8 +61,9 @@ if (command === '--help' || command === '-h') {
   console.log(USAGE);
   process.exit(0);
 }
+const VIEWS = ['exceptions', 'contention', 'activities', 'counters'];
 const commands = ['summary', 'counts', 'events', 'stack', 'histogram', 'flame', 'top', 'sandwich', 'export', 'convert',
-  'write-sample-universal', 'gc', 'jit'];
+  'write-sample-universal', 'gc', 'jit', ...VIEWS];
 if (!commands.includes(command) || file === undefined) fail(`${command ? `unknown command '${command}'\n` : ''}${USAGE}`);
 if (command === 'write-sample-universal') await writeSampleUniversal(file);
 
@@ -66,7 +71,7 @@ const numberFlags = {
   '--thread': 'thread', '--from': 'fromMs', '--to': 'toMs', '--limit': 'limit', '--offset': 'offset', '--buckets': 'buckets', '-n': 'n',
   '--process': 'process', '--chunk-size': 'chunkSize',
 };
-const stringFlags = { '--text': 'text', '--provider': 'provider', '--name': 'name', '--event': 'event', '--format': 'format', '-o': 'out', '--group-by': 'groupBy', '--weight': 'weight' };
+const stringFlags = { '--text': 'text', '--provider': 'provider', '--name': 'name', '--event': 'event', '--format': 'format', '-o': 'out', '--group-by': 'groupBy', '--weight': 'weight', '--exception-type': 'exceptionType' };
 const boolFlags = { '--inverted': 'inverted', '--by-thread': 'groupByThread', '--by-process': 'groupByProcess', '--stack-text': 'stackText', '--frames': 'frames' };
 const opts = {};
 // stack FILE ROW, sandwich FILE FUNCTION, convert FILE OUT: a positional argument, as in the native tool.
@@ -86,8 +91,9 @@ for (let i = 0; i < rest.length; i++) {
 }
 const pick = (...keys) => Object.fromEntries(keys.filter((k) => opts[k] !== undefined).map((k) => [k, opts[k]]));
 const profileName = file === '-' ? 'stdin' : basename(file);
-const WEIGHTS = ['count', 'bytes', 'thread-time', 'managed-thread-time', 'traceevent-thread-time'];
-if (opts.weight !== undefined && !WEIGHTS.includes(opts.weight)) fail('--weight takes count, bytes, thread-time, managed-thread-time or traceevent-thread-time');
+const WEIGHTS = ['count', 'bytes', 'thread-time', 'managed-thread-time', 'traceevent-thread-time', 'wait-time'];
+if (opts.weight !== undefined && !WEIGHTS.includes(opts.weight)) fail('--weight takes count, bytes, thread-time, managed-thread-time, traceevent-thread-time or wait-time');
+if (VIEWS.includes(command) && opts.format !== undefined && !['json', 'csv'].includes(opts.format)) fail(`${command} --format takes json or csv`);
 if (opts.chunkSize !== undefined && !(Number.isInteger(opts.chunkSize) && opts.chunkSize >= 1 && opts.chunkSize <= 2 ** 30))
   fail('--chunk-size takes a number of bytes from 1 to 1073741824');
 // The engine's flame-graph document (core/analysis/flame_graph.h), rebuilt from the typed columns.
@@ -96,7 +102,7 @@ const flameDoc = (g) => {
   for (const k of ['frame', 'parent', 'depth', 'start', 'end', 'self', 'count']) doc[k] = Array.from(g[k]);
   return doc;
 };
-const stackQuery = () => pick('event', 'provider', 'thread', 'fromMs', 'toMs', 'inverted', 'groupByThread', 'process', 'groupByProcess', 'weight');
+const stackQuery = () => pick('event', 'provider', 'thread', 'fromMs', 'toMs', 'inverted', 'groupByThread', 'process', 'groupByProcess', 'weight', 'exceptionType');
 
 if (command === 'convert') await convert();
 if ((command === 'gc' || command === 'jit') && !['json', 'csv', undefined].includes(opts.format)) fail(`${command} --format takes json or csv`);
@@ -114,6 +120,15 @@ try {
 try {
   let out;
   switch (command) {
+    case 'exceptions':
+    case 'contention':
+    case 'activities':
+    case 'counters': {
+      const format = opts.format ?? 'json';
+      out = await trace.eventView(command, format);
+      if (format === 'json') out += '\n';
+      break;
+    }
     case 'summary':
       out = trace.summaryJson() + '\n';
       break;

@@ -20,6 +20,17 @@ import type { WorkerOptions } from './engine/worker_client.js';
 
 export type { ExportFormat, ExportOptions, OpenTraceOptions, StackQuery, TraceHandle } from './api/handle.js';
 export type {
+  ActivitiesView,
+  ContentionView,
+  CounterSample,
+  CountersView,
+  EventViewName,
+  ExceptionsView,
+  MethodCount,
+  WaitAggregate,
+  WaitSummary,
+} from './api/event_views.js';
+export type {
   EventPage,
   EventQuery,
   EventsOptions,

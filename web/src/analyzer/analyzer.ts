@@ -19,6 +19,7 @@ import type { EventFilter } from '../views/events_view.js';
 import { FlameGraph } from '../views/flame_view.js';
 import { SandwichView } from '../views/sandwich_view.js';
 import { formatMs, topFunctionsTable } from '../views/top_functions.js';
+import { renderEventViews } from '../views/event_views_view.js';
 import { eventTypes, processes, renderSummary, threads } from '../views/summary_view.js';
 import { renderGcView } from '../views/gc_view.js';
 import { Timeline } from '../views/timeline_view.js';
@@ -169,6 +170,18 @@ export function createAnalyzer(host: HTMLElement, root: ShadowRoot, options: Ana
     saveState();
     if (tab === 'events') void showEvents().catch(reportUnexpected);
     if (tab === 'flame') void showFlame().catch(reportFlameError);
+    if (tab === 'diagnostics') void showDiagnostics().catch(reportUnexpected);
+  }
+
+  /** The Diagnostics tab (issue 14), built once per trace. */
+  let diagnosticsTrace: TraceHandle | null = null;
+  async function showDiagnostics(): Promise<void> {
+    if (shown === null || diagnosticsTrace === shown) return;
+    diagnosticsTrace = shown;
+    const box = byId<HTMLElement>('diagnostics-box');
+    delete box.dataset['ready'];
+    box.replaceChildren();
+    await renderEventViews(box, shown);
   }
 
   wireTabs(tabButtons, (tab, focus) => showTab(tab, focus));

@@ -159,6 +159,15 @@ function eventsView(): HTMLElement {
   );
 }
 
+// Exceptions, contention, activities, counters (issue 14): filled by views/event_views_view.ts.
+function diagnosticsView(): HTMLElement {
+  return h(
+    'div',
+    { class: 'view', attrs: { id: 'view-diagnostics', role: 'tabpanel', 'aria-labelledby': 'tab-diagnostics', hidden: '' } },
+    h('div', { class: 'event-views', attrs: { id: 'diagnostics-box' } }),
+  );
+}
+
 function flameView(): HTMLElement {
   return h(
     'div',
@@ -223,6 +232,7 @@ export function buildLayout(): HTMLElement {
         tab('summary', 'Summary'),
         tab('events', 'Events'),
         tab('flame', 'Flame graph'),
+        tab('diagnostics', 'Diagnostics'),
       ),
       h('span', { class: 'file-name', attrs: { id: 'file-name' } }),
       exportsBar(),
@@ -240,6 +250,7 @@ export function buildLayout(): HTMLElement {
         summaryView(),
         eventsView(),
         flameView(),
+        diagnosticsView(),
       ),
     ),
   );

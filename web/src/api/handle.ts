@@ -19,6 +19,7 @@ import type { GcStats, JitStats } from './types.js';
 
 /** The statistics `runtimeStatsText` gives. */
 export type RuntimeStatsKind = 'gc' | 'jit';
+import type { ActivitiesView, ContentionView, CountersView, EventViewName, ExceptionsView } from './event_views.js';
 
 export interface OpenTraceOptions {
   /** Called after every ≤ 1 MiB decoded (PUSH_SIZE; ~25 ms apart in Chromium), then once with phase "done".
@@ -70,7 +71,9 @@ export interface StackQuery {
    * "traceevent-thread-time": dotnet-trace's thread time, ns to the thread's next sample under a
    * CPU_TIME or UNMANAGED_CODE_TIME leaf.
    */
-  weight?: 'auto' | 'count' | 'bytes' | 'thread-time' | 'managed-thread-time' | 'traceevent-thread-time';
+  weight?: 'auto' | 'count' | 'bytes' | 'thread-time' | 'managed-thread-time' | 'traceevent-thread-time' | 'wait-time';
+  /** Exception/Start only: the throws of this exception type. */
+  exceptionType?: string;
 }
 
 export type ExportFormat = 'speedscope' | 'chrome' | 'csv' | 'stacks-csv' | 'folded';
@@ -132,6 +135,16 @@ export interface TraceHandle {
   jit(): Promise<JitStats>;
   /** The same statistics exactly as the native `nettrace gc|jit FILE --format json|csv` prints them (without its final newline). */
   runtimeStatsText(kind: RuntimeStatsKind, format: 'json' | 'csv'): Promise<string>;
+  /** An event view (issue 14) exactly as the native `nettrace VIEW FILE [--format csv]` prints it (JSON without the newline). */
+  eventView(view: EventViewName, format?: 'json' | 'csv'): Promise<string>;
+  /** First-chance exceptions by type and throwing method (`nettrace exceptions`), parsed. */
+  exceptions(): Promise<ExceptionsView>;
+  /** Lock contention and wait-handle waits (`nettrace contention`), parsed. */
+  contention(): Promise<ContentionView>;
+  /** Start/Stop activities (`nettrace activities`), parsed. */
+  activities(): Promise<ActivitiesView>;
+  /** EventCounters and Metrics time series (`nettrace counters`), parsed. */
+  counters(): Promise<CountersView>;
   /** Frees the engine's memory; the handle is unusable afterwards. */
   close(): void;
 }

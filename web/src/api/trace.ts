@@ -21,6 +21,9 @@ import type {
   TraceEvent,
 } from './types.js';
 import { NetTraceError } from './types.js';
+import type { ActivitiesView, ContentionView, CountersView, EventViewName, ExceptionsView } from './event_views.js';
+
+const EVENT_VIEWS: readonly EventViewName[] = ['exceptions', 'contention', 'activities', 'counters'];
 
 const GROUP_BY = { none: 0, provider: 1, eventType: 2 } as const;
 
@@ -287,6 +290,23 @@ class InThreadTrace implements TraceHandle {
       default:
         throw new NetTraceError('invalid-argument', null, `unknown export format ${String(format)}`);
     }
+  }
+
+  async eventView(view: EventViewName, format: 'json' | 'csv' = 'json'): Promise<string> {
+    if (!EVENT_VIEWS.includes(view)) throw new NetTraceError('invalid-argument', null, `unknown view ${String(view)}`);
+    return this.live().eventView(view, format === 'csv');
+  }
+  async exceptions(): Promise<ExceptionsView> {
+    return JSON.parse(await this.eventView('exceptions')) as ExceptionsView;
+  }
+  async contention(): Promise<ContentionView> {
+    return JSON.parse(await this.eventView('contention')) as ContentionView;
+  }
+  async activities(): Promise<ActivitiesView> {
+    return JSON.parse(await this.eventView('activities')) as ActivitiesView;
+  }
+  async counters(): Promise<CountersView> {
+    return JSON.parse(await this.eventView('counters')) as CountersView;
   }
 
   close(): void {

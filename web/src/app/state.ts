@@ -3,8 +3,8 @@
 //   &timeline=type&side=sandwich&fn=…&weight=thread-time
 // Values are URL-encoded by URLSearchParams; absent keys mean "any".
 
-export type Tab = 'summary' | 'events' | 'flame';
-export const TABS: readonly Tab[] = ['summary', 'events', 'flame'];
+export type Tab = 'summary' | 'events' | 'flame' | 'diagnostics';
+export const TABS: readonly Tab[] = ['summary', 'events', 'flame', 'diagnostics'];
 
 export interface ViewState {
   tab: Tab;

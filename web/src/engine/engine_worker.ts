@@ -93,6 +93,8 @@ async function query(request: QueryRequest): Promise<unknown> {
       return t.sandwich(request.query, request.functionName);
     case 'export':
       return t.export(request.format, request.options);
+    case 'eventView':
+      return t.eventView(request.view, request.format);
   }
 }
 

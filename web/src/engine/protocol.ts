@@ -4,6 +4,7 @@
 // counts) travel in transfer lists, never copied by structured clone.
 import type { ExportFormat, ExportOptions, RuntimeStatsKind, StackQuery } from '../api/handle.js';
 import type { EventQuery, HistogramQuery } from '../api/types.js';
+import type { EventViewName } from '../api/event_views.js';
 
 export type RequestId = number;
 
@@ -39,6 +40,7 @@ export type QueryRequest = { id: RequestId; trace: RequestId } & (
   | { kind: 'topFunctions'; query: StackQuery; count: number }
   | { kind: 'sandwich'; query: StackQuery; functionName: string }
   | { kind: 'export'; format: ExportFormat; options: ExportOptions }
+  | { kind: 'eventView'; view: EventViewName; format: 'json' | 'csv' }
 );
 /** Drop the trace opened by 'open' request `trace`, and its memory. */
 export interface CloseRequest {

@@ -19,6 +19,7 @@ import type {
   TraceEvent,
 } from '../api/types.js';
 import { NetTraceError } from '../api/types.js';
+import type { ActivitiesView, ContentionView, CountersView, EventViewName, ExceptionsView } from '../api/event_views.js';
 import type { EngineRequest, EngineResponse, OpenResult, QueryRequest, RequestId } from './protocol.js';
 
 export interface WorkerOptions {
@@ -272,6 +273,21 @@ class WorkerTrace implements TraceHandle {
   }
   export(format: ExportFormat, options: ExportOptions = {}): Promise<string> {
     return this.ask({ kind: 'export', format, options });
+  }
+  eventView(view: EventViewName, format: 'json' | 'csv' = 'json'): Promise<string> {
+    return this.ask({ kind: 'eventView', view, format });
+  }
+  async exceptions(): Promise<ExceptionsView> {
+    return JSON.parse(await this.eventView('exceptions')) as ExceptionsView;
+  }
+  async contention(): Promise<ContentionView> {
+    return JSON.parse(await this.eventView('contention')) as ContentionView;
+  }
+  async activities(): Promise<ActivitiesView> {
+    return JSON.parse(await this.eventView('activities')) as ActivitiesView;
+  }
+  async counters(): Promise<CountersView> {
+    return JSON.parse(await this.eventView('counters')) as CountersView;
   }
   close(): void {
     if (this.closed) return;

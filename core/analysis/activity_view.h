@@ -1,0 +1,68 @@
+// core/analysis — the activities view (issue 14 item 6): EventSource Start/Stop events
+// (opcodes 1 and 2, "XxxStart"/"XxxStop") paired by activity id into activities, nested by
+// the Start's related activity id (EventSource sets it to the activity that was current
+// when the new one began; the parent is the latest activity with that id), across threads
+// and awaits. A Stop ends the open activity of its id and name (two providers may run
+// activities under one id at once). File order is not time order across
+// threads (a Stop written by another thread's buffer may come first), so the Start/Stop
+// marks are kept (64 bytes each, one pair per activity the view lists) and paired in
+// (timestamp, file order) at the end. Runtime providers (Exception/Start, GC/Start, …)
+// are not activities.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "analysis/view_format.h"
+#include "format/records.h"
+
+namespace nettrace {
+
+class ActivityView {
+ public:
+  static constexpr size_t kMaxMarks = size_t{1} << 21;  // Start/Stop marks kept
+  static constexpr size_t kMaxListed = 10000;           // activities listed one by one
+  static constexpr size_t kMaxNames = 10000;            // distinct (provider, name)
+
+  void OnTraceInfo(int64_t frequency, int64_t syncTicks) { frequency_ = frequency, syncTicks_ = syncTicks; }
+  // name: the activity's name (the event name without its Start/Stop suffix).
+  void OnMark(bool start, uint32_t ordinal, uint64_t timestamp, uint64_t thread, const Guid& activity,
+              const Guid& related, const std::string& provider, const std::string& name);
+
+  std::string Write(ViewFormat format) const;
+
+ private:
+  struct Mark {
+    uint64_t timestamp = 0;
+    uint64_t thread = 0;
+    Guid activity, related;
+    uint32_t ordinal = 0;
+    uint32_t name = 0;
+    bool start = false;
+  };
+  struct Activity {
+    uint32_t name = 0;
+    uint64_t start = 0, stop = 0;
+    uint64_t startThread = 0, stopThread = 0;
+    Guid id, parentId;
+    int64_t parent = -1;
+    uint32_t depth = 0;
+    bool finished = false;
+  };
+  struct Built {
+    std::vector<Activity> activities;  // by start time
+    uint64_t unmatchedStops = 0;
+    uint64_t ambiguousStops = 0;  // Stops that ended one of several open activities of one id and name
+  };
+  Built Pair() const;
+
+  int64_t frequency_ = 0, syncTicks_ = 0;
+  std::vector<Mark> marks_;
+  std::vector<std::pair<std::string, std::string>> names_;  // (provider, name)
+  std::unordered_map<std::string, uint32_t> nameIndex_;
+  uint64_t withoutId_ = 0, notKept_ = 0;
+};
+
+}  // namespace nettrace

@@ -1,0 +1,83 @@
+// core/analysis — the event views of issue 14 that .NET engineers open a trace for:
+// exceptions, lock contention and waits, Start/Stop activities, counters. Per-event payloads
+// are not kept by the pipeline, so this sink follows the stream beside the store and keeps
+// only what the views show: one small record per exception, per wait, per activity and
+// per counter sample (each list capped), aggregates per type/lock/name/series. The views
+// are written at the end from these records joined with the model (stacks and threads,
+// matched through the file-order ordinal the store keeps per row).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <unordered_map>
+
+#include "analysis/activity_view.h"
+#include "analysis/contention_view.h"
+#include "analysis/counter_view.h"
+#include "analysis/exception_view.h"
+#include "analysis/view_format.h"
+#include "format/record_sink.h"
+
+namespace nettrace {
+
+class StoreBuilder;
+class SymbolCollector;
+struct StackQuery;
+struct StackSelection;
+
+class RuntimeViews final : public RecordSink {
+ public:
+  Status OnTraceInfo(const TraceInfo& info) override;
+  Status OnMetadata(const EventMetadata& m) override;
+  Status OnThread(const ThreadInfo& t) override;
+  Status OnLabelList(uint32_t id, const LabelList& list) override;
+  Status OnEvent(const EventRecord& e) override;
+  Status OnSequencePoint(const SequencePoint& sp) override;
+
+  std::string Exceptions(const StoreBuilder& model, const SymbolCollector& symbols, ViewFormat f) const;
+  std::string Contention(const StoreBuilder& model, ViewFormat f) const;
+  std::string Activities(ViewFormat f) const;
+  std::string Counters(ViewFormat f) const;
+
+  // Narrows or re-weighs a stack selection for the view-specific parts of a query:
+  // StackQuery::exceptionType keeps the throws of one type; WeightKind::kWaitTime weighs
+  // each Contention/Start or WaitHandleWait/Start by its paired wait (unpaired ones leave).
+  void Refine(const StoreBuilder& model, const StackQuery& query, StackSelection* sel) const;
+
+ private:
+  enum class Kind : uint8_t {
+    kNone,
+    kExceptionThrown,   // runtime 80
+    kExceptionCatch,    // runtime 250
+    kExceptionStop,     // runtime 256
+    kContentionStart,   // runtime 81
+    kContentionStop,    // runtime 91
+    kWaitStart,         // runtime 301 (.NET 9+)
+    kWaitStop,          // runtime 302
+    kActivityStart,     // opcode 1 of an EventSource (not a runtime provider)
+    kActivityStop,      // opcode 2
+    kEventCounters,     // "EventCounters" of any provider
+    kMetric,            // System.Diagnostics.Metrics *ValuePublished
+  };
+  struct Meta {
+    Kind kind = Kind::kNone;
+    EventMetadata metadata;
+  };
+  uint64_t OsThread(uint64_t thread) const;
+  void ActivityIds(const EventRecord& e, Guid* activity, Guid* related) const;
+
+  TraceInfo info_;
+  bool v6_ = false;
+  uint32_t nextOrdinal_ = 0;  // mirrors StoreBuilder's file-order numbering
+  std::unordered_map<uint32_t, Meta> meta_;
+  std::unordered_map<uint64_t, uint64_t> osThreads_;  // v6 thread index → OS thread id
+  // v6 label lists of the current region that carry activity ids: id → (activity, related).
+  std::unordered_map<uint32_t, std::pair<Guid, Guid>> regionActivities_;
+  ExceptionView exceptions_;
+  ContentionView contention_;
+  ActivityView activities_;
+  CounterView counters_;
+};
+
+}  // namespace nettrace

@@ -1,0 +1,209 @@
+// web/src/views — the Diagnostics tab (issue 14): exceptions by type and throwing method,
+// lock contention and waits, Start/Stop activities (a per-name table with percentiles and a
+// waterfall of the first ones, indented by nesting) and counters over time (one sparkline per
+// series). Every number comes from the engine's event views (core/analysis/runtime_views.h),
+// the documents `nettrace exceptions|contention|activities|counters` prints; each section
+// keeps that document under "JSON" so what is shown can be checked against the CLI. Trace
+// strings (type names, messages, method and counter names) are written as text only.
+import type { ActivitiesView, ContentionView, CountersView, ExceptionsView, WaitSummary } from '../api/event_views.js';
+import type { TraceHandle } from '../api/handle.js';
+import { fmt, h } from '../ui/dom.js';
+import { sortableTable } from '../ui/sortable_table.js';
+
+const SVG = 'http://www.w3.org/2000/svg';
+const WATERFALL_ROWS = 200;
+
+const msOfNs = (ns: number): string => (ns / 1e6).toFixed(3);
+const num = (v: number | null | undefined): string => (v === null || v === undefined ? '—' : fmt(v));
+
+function section(name: string, title: string, doc: string, ...children: (Node | null)[]): HTMLElement {
+  return h(
+    'section',
+    { class: 'event-view', attrs: { 'data-view': name, 'aria-label': title } },
+    h('h3', { text: title }),
+    ...children,
+    h('details', { class: 'raw' }, h('summary', { text: 'JSON' }), h('pre', { class: 'view-json', text: doc })),
+  );
+}
+
+function exceptionsSection(text: string): HTMLElement {
+  const v = JSON.parse(text) as ExceptionsView;
+  if (v.count === 0) return section('exceptions', 'Exceptions', text, h('p', { class: 'muted', text: 'No exceptions in this trace.' }));
+  const caught = v.caught === null ? 'not recorded' : fmt(v.caught);
+  return section(
+    'exceptions',
+    `Exceptions (${fmt(v.count)} thrown, caught: ${caught})`,
+    text,
+    sortableTable({
+      caption: 'First-chance exceptions by type',
+      rows: v.types,
+      sortBy: 1,
+      descending: true,
+      columns: [
+        { label: 'Type', text: (t) => t.type, key: (t) => t.type },
+        { label: 'Thrown', text: (t) => fmt(t.count), key: (t) => t.count, numeric: true },
+        { label: 'Caught', text: (t) => num(t.caught), key: (t) => t.caught ?? -1, numeric: true },
+        { label: 'Thrown by', text: (t) => t.throwingMethods.map((m) => `${m.method} (${fmt(m.count)})`).join('; '), key: (t) => t.throwingMethods[0]?.method ?? '' },
+        { label: 'Caught in', text: (t) => t.catchingMethods.map((m) => `${m.method} (${fmt(m.count)})`).join('; '), key: (t) => t.catchingMethods[0]?.method ?? '' },
+        { label: 'Messages', text: (t) => t.messages.join(' | '), key: (t) => t.messages[0] ?? '' },
+      ],
+    }),
+  );
+}
+
+function waitTables(kind: string, s: WaitSummary): HTMLElement[] {
+  if (s.waits === 0 && s.starts === 0) return [];
+  return [
+    h('p', {
+      class: 'wait-totals',
+      attrs: { 'data-kind': kind },
+      text: `${kind}: ${fmt(s.waits)} waits, ${msOfNs(s.totalNs)} ms in all; p50 ${msOfNs(s.p50Ns)} ms, p90 ${msOfNs(s.p90Ns)} ms, p99 ${msOfNs(s.p99Ns)} ms, max ${msOfNs(s.maxNs)} ms` +
+        (s.unpairedStarts + s.unpairedStops > 0 ? ` (unpaired: ${fmt(s.unpairedStarts)} starts, ${fmt(s.unpairedStops)} stops)` : ''),
+    }),
+    sortableTable({
+      caption: `${kind}: by waiting thread`,
+      rows: s.byThread,
+      sortBy: 2,
+      descending: true,
+      columns: [
+        { label: 'Thread', text: (t) => (t.threadName ? `${t.threadName} (${t.thread})` : String(t.thread)), key: (t) => t.thread, numeric: true },
+        { label: 'Waits', text: (t) => fmt(t.count), key: (t) => t.count, numeric: true },
+        { label: 'Total ms', text: (t) => msOfNs(t.totalNs), key: (t) => t.totalNs, numeric: true },
+        { label: 'Max ms', text: (t) => msOfNs(t.maxNs), key: (t) => t.maxNs, numeric: true },
+      ],
+    }),
+    sortableTable({
+      caption: `${kind}: by lock (owners: LockOwnerThreadID)`,
+      rows: s.byLock,
+      sortBy: 3,
+      descending: true,
+      columns: [
+        { label: 'Lock', text: (l) => l.lockId, key: (l) => l.lockId },
+        { label: 'Object', text: (l) => l.objectId, key: (l) => l.objectId },
+        { label: 'Waits', text: (l) => fmt(l.count), key: (l) => l.count, numeric: true },
+        { label: 'Total ms', text: (l) => msOfNs(l.totalNs), key: (l) => l.totalNs, numeric: true },
+        { label: 'Owners', text: (l) => l.owners.map((o) => `${o.threadName ?? o.owner} (${fmt(o.count)})`).join('; '), key: (l) => l.owners.length, numeric: true },
+      ],
+    }),
+  ];
+}
+
+function contentionSection(text: string): HTMLElement {
+  const v = JSON.parse(text) as ContentionView;
+  const tables = [...waitTables('Lock contention', v.lock), ...waitTables('Wait handles', v.waitHandle)];
+  if (tables.length === 0) return section('contention', 'Contention and waits', text, h('p', { class: 'muted', text: 'No contention or wait events in this trace.' }));
+  const hint = h('p', { class: 'muted', text: 'Flame graph tab: "Contention/Start" stacks; the native tool weighs them by time waited with --weight wait-time.' });
+  return section('contention', 'Contention and waits', text, ...tables, hint);
+}
+
+/** Activities as bars on one time axis, indented by nesting depth (the first WATERFALL_ROWS). */
+function waterfall(v: ActivitiesView): SVGSVGElement | null {
+  const rows = v.activities.slice(0, WATERFALL_ROWS);
+  if (rows.length === 0) return null;
+  const from = Math.min(...rows.map((a) => a.startMs));
+  const to = Math.max(...rows.map((a) => a.startMs + (a.durationMs ?? 0)));
+  const span = Math.max(to - from, 1e-6);
+  const rowH = 14;
+  const width = 1000;
+  const svg = document.createElementNS(SVG, 'svg');
+  svg.setAttribute('viewBox', `0 0 ${width} ${rows.length * rowH}`);
+  svg.setAttribute('class', 'waterfall');
+  svg.setAttribute('role', 'img');
+  svg.setAttribute('aria-label', 'Activities over time');
+  rows.forEach((a, i) => {
+    const rect = document.createElementNS(SVG, 'rect');
+    const x = ((a.startMs - from) / span) * width;
+    const w = a.durationMs === null ? 2 : Math.max(1, (a.durationMs / span) * width);
+    rect.setAttribute('x', x.toFixed(2));
+    rect.setAttribute('y', String(i * rowH + 1));
+    rect.setAttribute('width', w.toFixed(2));
+    rect.setAttribute('height', String(rowH - 2));
+    rect.setAttribute('class', `depth-${Math.min(a.depth, 5)}`);
+    const title = document.createElementNS(SVG, 'title');
+    title.textContent = `${'  '.repeat(a.depth)}${a.name} ${a.durationMs === null ? '(unfinished)' : `${a.durationMs.toFixed(3)} ms`}`;
+    rect.append(title);
+    svg.append(rect);
+  });
+  return svg;
+}
+
+function activitiesSection(text: string): HTMLElement {
+  const v = JSON.parse(text) as ActivitiesView;
+  if (v.count === 0) return section('activities', 'Activities', text, h('p', { class: 'muted', text: 'No Start/Stop activities with activity ids in this trace.' }));
+  return section(
+    'activities',
+    `Activities (${fmt(v.count)}, ${fmt(v.finished)} finished)`,
+    text,
+    sortableTable({
+      caption: 'Durations per activity name (ms, nearest rank)',
+      rows: v.names,
+      columns: [
+        { label: 'Provider', text: (n) => n.provider, key: (n) => n.provider },
+        { label: 'Name', text: (n) => n.name, key: (n) => n.name },
+        { label: 'Count', text: (n) => fmt(n.count), key: (n) => n.count, numeric: true },
+        { label: 'Finished', text: (n) => fmt(n.finished), key: (n) => n.finished, numeric: true },
+        { label: 'p50', text: (n) => n.p50Ms.toFixed(3), key: (n) => n.p50Ms, numeric: true },
+        { label: 'p90', text: (n) => n.p90Ms.toFixed(3), key: (n) => n.p90Ms, numeric: true },
+        { label: 'p99', text: (n) => n.p99Ms.toFixed(3), key: (n) => n.p99Ms, numeric: true },
+        { label: 'Max', text: (n) => n.maxMs.toFixed(3), key: (n) => n.maxMs, numeric: true },
+      ],
+    }),
+    waterfall(v),
+  );
+}
+
+/** A small line of one series' values over its own time range. */
+function sparkline(values: number[]): SVGSVGElement {
+  const svg = document.createElementNS(SVG, 'svg');
+  svg.setAttribute('viewBox', '0 0 120 24');
+  svg.setAttribute('class', 'sparkline');
+  const finite = values.filter(Number.isFinite);
+  if (finite.length > 0) {
+    const lo = Math.min(...finite);
+    const hi = Math.max(...finite);
+    const points = values.map((y, i) => `${values.length > 1 ? (i / (values.length - 1)) * 120 : 60},${hi > lo ? 22 - ((y - lo) / (hi - lo)) * 20 : 12}`);
+    const line = document.createElementNS(SVG, 'polyline');
+    line.setAttribute('points', points.join(' '));
+    svg.append(line);
+  }
+  return svg;
+}
+
+function countersSection(text: string): HTMLElement {
+  const v = JSON.parse(text) as CountersView;
+  if (v.series.length === 0) return section('counters', 'Counters', text, h('p', { class: 'muted', text: 'No EventCounters or Metrics in this trace.' }));
+  const valueOf = (s: CountersView['series'][number], x: CountersView['series'][number]['samples'][number]): number =>
+    (s.kind === 'mean' ? x.mean : s.kind === 'sum' ? x.increment : s.kind === 'histogram' ? x.count : s.kind === 'gauge' ? x.value : x.rate) ?? NaN;
+  const rows = v.series.map((s) => ({ s, values: s.samples.map((x) => valueOf(s, x)) }));
+  return section(
+    'counters',
+    `Counters (${fmt(v.series.length)} series)`,
+    text,
+    sortableTable({
+      caption: 'Series per provider (meter) and name',
+      rows,
+      columns: [
+        { label: 'Provider', text: (r) => r.s.provider, key: (r) => r.s.provider },
+        { label: 'Name', text: (r) => (r.s.tags ? `${r.s.name} [${r.s.tags}]` : r.s.name), key: (r) => r.s.name },
+        { label: 'Kind', text: (r) => r.s.kind, key: (r) => r.s.kind },
+        { label: 'Units', text: (r) => r.s.units, key: (r) => r.s.units },
+        { label: 'Samples', text: (r) => fmt(r.s.samples.length), key: (r) => r.s.samples.length, numeric: true },
+        { label: 'Last', text: (r) => num(r.values[r.values.length - 1]), key: (r) => r.values[r.values.length - 1] ?? 0, numeric: true },
+        { label: 'Total', text: (r) => num(r.s.total), key: (r) => r.s.total ?? 0, numeric: true },
+        { label: 'Over time', text: (r) => r.values.join(' '), key: (r) => r.s.samples.length, cell: (r) => sparkline(r.values) },
+      ],
+    }),
+  );
+}
+
+/** Fills `box` with the four views of `trace` (replacing what was there). */
+export async function renderEventViews(box: HTMLElement, trace: TraceHandle): Promise<void> {
+  const [exceptions, contention, activities, counters] = await Promise.all([
+    trace.eventView('exceptions'),
+    trace.eventView('contention'),
+    trace.eventView('activities'),
+    trace.eventView('counters'),
+  ]);
+  box.replaceChildren(exceptionsSection(exceptions), contentionSection(contention), activitiesSection(activities), countersSection(counters));
+  box.dataset['ready'] = 'true';
+}
