@@ -60,6 +60,9 @@ class AsyncStitcher {
     uint32_t stack;   // root first, without group frames
     uint16_t thread;  // the thread whose stacks it joins (the chain's first creator)
   };
+  // A driving event of `thread` outside the query's threads: TraceEvent still asks for its
+  // stack, which makes the thread's own activity current (what a later start records).
+  void Touch(uint16_t thread) { Current(thread); }
   // The stack of an event of `thread` whose own resolved stack is `stack`.
   Stitched Stack(uint16_t thread, uint32_t stack);
 

@@ -88,6 +88,7 @@ StackSelection SelectTraceEventThreadTime(const StoreBuilder& model, const Symbo
     if (stitch) stitcher.OnRow(row);
     const Driver d = drivers[store.type(row).value];
     const uint16_t t = store.thread(row).value;
+    if (stitch && d != Driver::kNone) stitcher.Touch(t);
     if (d == Driver::kNone || !threadOk[t]) continue;
     ThreadState& s = state[t];
     if (row >= range.end) {
