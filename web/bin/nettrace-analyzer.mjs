@@ -37,6 +37,8 @@ commands: summary, counts, events, stack, histogram, flame, top, sandwich, expor
   flame/top/sandwich/export: --event NAME (Thread/Sample) --provider P --thread T --from MS --to MS
              --inverted --by-thread --process PID --by-process
              --weight count|bytes|thread-time|managed-thread-time|traceevent-thread-time
+             --stitch-async (default) / --no-stitch-async (traceevent-thread-time: thread-pool work
+             under the stack that queued it, or not)
              flame: --format json|folded|speedscope; top: -n N (20)
   all:       --chunk-size BYTES (1 MiB)
   export:    --format speedscope|chrome|csv|stacks-csv [-o OUT]; csv: --stack-text (frames too)
@@ -64,7 +66,7 @@ const numberFlags = {
   '--process': 'process', '--chunk-size': 'chunkSize',
 };
 const stringFlags = { '--text': 'text', '--provider': 'provider', '--name': 'name', '--event': 'event', '--format': 'format', '-o': 'out', '--group-by': 'groupBy', '--weight': 'weight' };
-const boolFlags = { '--inverted': 'inverted', '--by-thread': 'groupByThread', '--by-process': 'groupByProcess', '--stack-text': 'stackText', '--frames': 'frames' };
+const boolFlags = { '--stitch-async': 'stitchAsync', '--inverted': 'inverted', '--by-thread': 'groupByThread', '--by-process': 'groupByProcess', '--stack-text': 'stackText', '--frames': 'frames' };
 const opts = {};
 // stack FILE ROW, sandwich FILE FUNCTION, convert FILE OUT: a positional argument, as in the native tool.
 const positional = ['stack', 'sandwich', 'convert'].includes(command) ? rest.shift() : undefined;
@@ -73,7 +75,8 @@ if (command === 'stack' && !/^\d+$/.test(positional ?? '')) fail('stack needs FI
 if (command === 'sandwich' && positional === undefined) fail('sandwich needs FILE FUNCTION (a frame name)');
 for (let i = 0; i < rest.length; i++) {
   const flag = rest[i];
-  if (flag in boolFlags) opts[boolFlags[flag]] = true;
+  if (flag === '--no-stitch-async') opts.stitchAsync = false;
+  else if (flag in boolFlags) opts[boolFlags[flag]] = true;
   else if (flag in numberFlags && i + 1 < rest.length) {
     const v = Number(rest[++i]);
     if (!Number.isFinite(v)) fail(`${flag} takes a number, not '${rest[i]}'`);
@@ -91,9 +94,10 @@ if (opts.chunkSize !== undefined && !(Number.isInteger(opts.chunkSize) && opts.c
 const flameDoc = (g) => {
   const doc = { unit: g.unit, total: g.total, frames: g.frameNames };
   for (const k of ['frame', 'parent', 'depth', 'start', 'end', 'self', 'count']) doc[k] = Array.from(g[k]);
+  if (g.asyncStitching) doc.asyncStitching = g.asyncStitching;
   return doc;
 };
-const stackQuery = () => pick('event', 'provider', 'thread', 'fromMs', 'toMs', 'inverted', 'groupByThread', 'process', 'groupByProcess', 'weight');
+const stackQuery = () => pick('event', 'provider', 'thread', 'fromMs', 'toMs', 'inverted', 'groupByThread', 'process', 'groupByProcess', 'weight', 'stitchAsync');
 
 if (command === 'convert') await convert();
 

@@ -67,6 +67,11 @@ export interface StackQuery {
    * CPU_TIME or UNMANAGED_CODE_TIME leaf.
    */
   weight?: 'auto' | 'count' | 'bytes' | 'thread-time' | 'managed-thread-time' | 'traceevent-thread-time';
+  /**
+   * With "traceevent-thread-time" (default true): thread-pool work is shown under the stack that
+   * queued it, below a "STARTING TASK" frame, as dotnet-trace shows it. Ignored by other weights.
+   */
+  stitchAsync?: boolean;
 }
 
 export type ExportFormat = 'speedscope' | 'chrome' | 'csv' | 'stacks-csv' | 'folded';
