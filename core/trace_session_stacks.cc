@@ -26,7 +26,10 @@ FlameGraph TraceSession::BuildFlameGraph(const StackQuery& query) const {
   StackSelection sel = SelectRefined(*this, &resolver, query);
   CallTree tree = BuildCallTree(model(), sel, &resolver, query.inverted,
                                 query.groupByThread && !GroupFramesInStacks(query));
-  return LayoutFlameGraph(tree, resolver.frames(), sel.unit);
+  FlameGraph g = LayoutFlameGraph(tree, resolver.frames(), sel.unit);
+  g.stitching = sel.stitching;
+  g.stitchingReason = sel.stitchingReason;
+  return g;
 }
 
 std::string TraceSession::FlameGraphJson(const StackQuery& query) const { return FlameGraphToJson(BuildFlameGraph(query)); }

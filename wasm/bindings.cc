@@ -170,6 +170,7 @@ nettrace::StackQuery ToStackQuery(const val& js) {
   if (has("process")) q.process = static_cast<uint64_t>(js["process"].as<double>());
   if (has("groupByProcess")) q.groupByProcess = js["groupByProcess"].as<bool>();
   if (has("exceptionType")) q.exceptionType = js["exceptionType"].as<std::string>();
+  if (has("stitchAsync")) q.stitchAsync = js["stitchAsync"].as<bool>();
   if (has("weight")) {
     const std::string w = js["weight"].as<std::string>();
     q.weight = w == "count"                 ? nettrace::WeightKind::kCount
@@ -200,6 +201,12 @@ val GraphColumns(const nettrace::FlameGraph& g) {
   out.set("end", CopyToJs("Float64Array", wide(g.end)));
   out.set("self", CopyToJs("Float64Array", wide(g.self)));
   out.set("count", CopyToJs("Float64Array", wide(g.count)));
+  if (g.stitching) {  // traceevent-thread-time: {state, reason?} as in the JSON
+    val st = val::object();
+    st.set("state", std::string(g.stitching));
+    if (g.stitchingReason) st.set("reason", std::string(g.stitchingReason));
+    out.set("asyncStitching", st);
+  }
   return out;
 }
 val FlameGraphColumns(const TraceSession& s, const val& q) { return GraphColumns(s.BuildFlameGraph(ToStackQuery(q))); }

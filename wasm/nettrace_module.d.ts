@@ -118,6 +118,7 @@ export interface RawStackQuery {
   groupByProcess?: boolean | undefined;
   weight?: 'auto' | 'count' | 'bytes' | 'thread-time' | 'managed-thread-time' | 'traceevent-thread-time' | 'wait-time' | undefined;
   exceptionType?: string | undefined;
+  stitchAsync?: boolean | undefined;
 }
 
 /** core/analysis/histogram.h; counts are series-major (counts[s * buckets + b]), a copy. */

@@ -61,6 +61,9 @@ struct StackQuery {
   WeightKind weight = WeightKind::kAuto;
   // Exception/Start only: the throws of this exception type (analysis/exception_view.h).
   std::string exceptionType;
+  // With kTraceEventThreadTime: work the thread pool runs is shown under the stack that
+  // queued it, as TraceEvent does (analysis/async_stitching.h). Ignored by other weights.
+  bool stitchAsync = true;
 };
 
 struct StackSelection {
@@ -70,6 +73,10 @@ struct StackSelection {
   std::vector<uint64_t> weights;
   uint64_t totalWeight = 0;
   WeightUnit unit = WeightUnit::kSamples;
+  // kTraceEventThreadTime only: "on", "off" or "unavailable" (analysis/async_stitching.h),
+  // and why when unavailable; nullptr for other weights.
+  const char* stitching = nullptr;
+  const char* stitchingReason = nullptr;
   size_t size() const { return rows.size(); }
 };
 

@@ -72,6 +72,12 @@ std::string FlameGraphToJson(const FlameGraph& g) {
   column("end", g.end);
   column("self", g.self);
   column("count", g.count);
+  if (g.stitching) {
+    w.Key("asyncStitching").BeginObject();
+    w.Key("state").String(g.stitching);
+    if (g.stitchingReason) w.Key("reason").String(g.stitchingReason);
+    w.EndObject();
+  }
   w.EndObject();
   return w.Take();
 }

@@ -27,6 +27,8 @@ struct FlameGraph {
   std::vector<uint64_t> count;  // events through the node
   uint64_t total = 0;
   WeightUnit unit = WeightUnit::kSamples;
+  const char* stitching = nullptr;  // StackSelection::stitching
+  const char* stitchingReason = nullptr;
   size_t size() const { return frame.size(); }
 };
 
@@ -34,7 +36,8 @@ FlameGraph LayoutFlameGraph(const CallTree& tree, const FrameTable& frames, Weig
 
 // {"unit":"samples"|"bytes"|"nanoseconds","total":N,"frames":[names],
 //  ["frameDetails":[details] only when some frame has one],"frame":[...],"parent":[...],
-//  "depth":[...],"start":[...],"end":[...],"self":[...],"count":[...]}
+//  "depth":[...],"start":[...],"end":[...],"self":[...],"count":[...]
+//  [,"asyncStitching":{"state":"on"|"off"|"unavailable"[,"reason":why]} traceevent-thread-time only]}
 std::string FlameGraphToJson(const FlameGraph& graph);
 
 }  // namespace nettrace

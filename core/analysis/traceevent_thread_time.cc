@@ -4,6 +4,7 @@
 #include <cmath>
 #include <map>
 
+#include "analysis/async_stitching.h"
 #include "analysis/event_filter.h"
 #include "analysis/event_query.h"
 #include "base/saturating.h"
@@ -33,12 +34,13 @@ struct ThreadState {
   double blockedMs = 0, cpuMs = 0;
   uint32_t blockedRow = 0, cpuRow = 0;
   uint32_t blockedStack = 0, cpuStack = 0;
+  uint16_t blockedOwner = 0, cpuOwner = 0;  // the thread whose stacks the interval joins
 };
 
 struct Interval {
   uint32_t row;
-  uint16_t thread;
-  uint32_t stack;  // without the leaf pseudo-frame
+  uint16_t thread;  // the thread whose stacks it joins (with stitching, maybe not its own)
+  uint32_t stack;   // without the leaf pseudo-frame
   bool cpu;
   uint64_t ns;
 };
@@ -76,11 +78,17 @@ StackSelection SelectTraceEventThreadTime(const StoreBuilder& model, const Symbo
   const RowRange range = RowsInTime(model, q.fromMs, q.toMs);
   std::vector<ThreadState> state(model.threads().size());
   std::vector<Interval> intervals;
+  AsyncStitcher stitcher(model, symbols, resolver);
+  const bool stitch = q.stitchAsync && stitcher.available();
+  sel.stitching = stitch ? "on" : stitcher.available() ? "off" : "unavailable";
+  if (!stitcher.available()) sel.stitchingReason = stitcher.unavailableReason();
   // The state machine runs to the end of the range's last interval: an event after the
   // range still closes the interval its predecessor began inside it.
   for (size_t row = 0; row < store.size(); ++row) {
+    if (stitch) stitcher.OnRow(row);
     const Driver d = drivers[store.type(row).value];
     const uint16_t t = store.thread(row).value;
+    if (stitch && d != Driver::kNone) stitcher.Touch(t);
     if (d == Driver::kNone || !threadOk[t]) continue;
     ThreadState& s = state[t];
     if (row >= range.end) {
@@ -93,22 +101,23 @@ StackSelection SelectTraceEventThreadTime(const StoreBuilder& model, const Symbo
     const double ms = TicksToMs(model.info(), store.timestamp(row));
     // Only intervals begun inside the range are kept (those before it only set the state).
     auto closeCpu = [&] {
-      if (s.cpuMs > 0 && s.cpuRow >= range.begin) intervals.push_back({s.cpuRow, t, s.cpuStack, true, IntervalNs(s.cpuMs, ms)});
+      if (s.cpuMs > 0 && s.cpuRow >= range.begin) intervals.push_back({s.cpuRow, s.cpuOwner, s.cpuStack, true, IntervalNs(s.cpuMs, ms)});
     };
     auto closeBlocked = [&] {
-      if (s.blockedMs > 0 && s.blockedRow >= range.begin) intervals.push_back({s.blockedRow, t, s.blockedStack, false, IntervalNs(s.blockedMs, ms)});
+      if (s.blockedMs > 0 && s.blockedRow >= range.begin) intervals.push_back({s.blockedRow, s.blockedOwner, s.blockedStack, false, IntervalNs(s.blockedMs, ms)});
     };
     const ThreadEntry& thread = model.threads()[store.thread(row)];
-    const uint32_t stack = resolver->Resolve(store.stack(row), store.timestamp(row), thread.processId);
+    AsyncStitcher::Stitched stack{resolver->Resolve(store.stack(row), store.timestamp(row), thread.processId), t};
+    if (stitch) stack = stitcher.Stack(t, stack.stack);
     if (running) {
       if (s.blockedMs == 0) closeCpu(), s.blockedMs = -1;
       else if (s.blockedMs < 0) closeCpu();
       else closeBlocked(), s.blockedMs = -ms;
-      s.cpuMs = ms, s.cpuRow = static_cast<uint32_t>(row), s.cpuStack = stack;
+      s.cpuMs = ms, s.cpuRow = static_cast<uint32_t>(row), s.cpuStack = stack.stack, s.cpuOwner = stack.thread;
     } else {
       if (s.blockedMs >= 0) closeBlocked();
       else closeCpu();
-      s.blockedMs = ms, s.blockedRow = static_cast<uint32_t>(row), s.blockedStack = stack;
+      s.blockedMs = ms, s.blockedRow = static_cast<uint32_t>(row), s.blockedStack = stack.stack, s.blockedOwner = stack.thread;
     }
   }
   std::stable_sort(intervals.begin(), intervals.end(), [](const Interval& a, const Interval& b) { return a.row < b.row; });

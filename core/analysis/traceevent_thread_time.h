@@ -8,7 +8,8 @@
 // previous stack: running time under a CPU_TIME leaf, blocked time under UNMANAGED_CODE_TIME
 // (TraceEvent's name for it). The last event of each thread is charged nothing, and, as in
 // TraceEvent, each interval is a float32 millisecond count (kept here in nanoseconds).
-// Async stitching (TPL events) and start-stop activity grouping are not part of this stage.
+// With StackQuery::stitchAsync, thread-pool work is stitched under the stack that queued it
+// (analysis/async_stitching.h); TPL tasks and start-stop activity grouping are not yet.
 #pragma once
 
 #include "analysis/call_tree.h"

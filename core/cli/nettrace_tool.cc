@@ -203,6 +203,8 @@ int Usage(FILE* out) {
                "          --weight traceevent-thread-time (dotnet-trace's: ns to the thread's next sample,\n"
                "          under CPU_TIME / UNMANAGED_CODE_TIME leaves)\n"
                "          --weight wait-time (Contention/Start: ns waited)  --exception-type T (Exception/Start)\n"
+               "          --no-stitch-async (with traceevent-thread-time: thread-pool work stays on the thread\n"
+               "          that ran it; default --stitch-async: under the stack that queued it, 'STARTING TASK')\n"
                "  export --format csv: --stack-text (each row's stack frames too, not only its StackId)\n");
   return out == stderr ? 2 : 0;
 }
@@ -345,6 +347,8 @@ int main(int argc, char** argv) {
         stackQuery.groupByProcess = true;
       } else if (!std::strcmp(argv[i], "--by-thread")) {
         stackQuery.groupByThread = true;
+      } else if (!std::strcmp(argv[i], "--stitch-async") || !std::strcmp(argv[i], "--no-stitch-async")) {
+        stackQuery.stitchAsync = argv[i][2] == 's';  // analysis/async_stitching.h
       } else if (hasValue && !std::strcmp(argv[i], "--weight")) {
         const std::string w = argv[++i];
         if (w == "count") stackQuery.weight = nettrace::WeightKind::kCount;

@@ -31,6 +31,10 @@ Status SymbolCollector::OnMetadata(const EventMetadata& m) {
     if (id == 152) k.kind = Kind::kModule;
     if (id == 151) k.kind = Kind::kDomainModule;
     if (id == 10) k.kind = Kind::kAllocationTick;
+    if (id >= 61 && id <= 65) {
+      k.kind = Kind::kThreadPoolWork;
+      k.verbose = id >= 63;  // here: the id is a pointer (NativeOverlapped)
+    }
   } else if (provider == KnownProvider::kClrRundown) {
     if (id >= 141 && id <= 144) k.kind = Kind::kMethodRundown;
     k.verbose = id == 143 || id == 144;
@@ -76,6 +80,16 @@ Status SymbolCollector::OnEvent(const EventRecord& e) {
       uint32_t type = 0;
       ByteCursor c(e.payload, e.payloadOffset);
       if (c.ReadU32(&type) && type == 1) externalSamples_.push_back(ordinal);
+      break;
+    }
+    case Kind::kThreadPoolWork: {
+      // The id is the first field: UInt64 WorkID (61/62) or a pointer (63/64/65).
+      ByteCursor c(e.payload, e.payloadOffset);
+      uint64_t id = 0;
+      uint32_t id32 = 0;
+      if (!k.verbose || pointerSize_ == 8) ok = c.ReadU64(&id);
+      else if ((ok = c.ReadU32(&id32))) id = id32;
+      if (ok) workIds_.emplace_back(ordinal, id);
       break;
     }
     case Kind::kNone:
@@ -148,6 +162,12 @@ bool SymbolCollector::DecodeAllocation(const EventRecord& e, const MetaKind& k, 
 std::optional<uint64_t> SymbolCollector::AllocationBytes(uint32_t ordinal) const {
   auto it = std::lower_bound(allocations_.begin(), allocations_.end(), std::make_pair(ordinal, uint64_t{0}));
   if (it == allocations_.end() || it->first != ordinal) return std::nullopt;
+  return it->second;
+}
+
+std::optional<uint64_t> SymbolCollector::ThreadPoolWorkId(uint32_t ordinal) const {
+  auto it = std::lower_bound(workIds_.begin(), workIds_.end(), std::make_pair(ordinal, uint64_t{0}));
+  if (it == workIds_.end() || it->first != ordinal) return std::nullopt;
   return it->second;
 }
 

@@ -51,6 +51,9 @@ class SymbolCollector final : public RecordSink {
   std::optional<uint64_t> AllocationBytes(uint32_t ordinal) const;
   // SampleProfiler Thread/Sample with type 1 ("external": not in managed code).
   bool IsExternalSample(uint32_t ordinal) const;
+  // Runtime ThreadPool/Enqueue, /Dequeue (WorkID) and ThreadPool/IOEnqueue, /IODequeue,
+  // /IOPack (NativeOverlapped): the work item's id; nullopt for other events.
+  std::optional<uint64_t> ThreadPoolWorkId(uint32_t ordinal) const;
   // Runtime events whose payload was too short for their template (not decoded).
   uint64_t malformedPayloads() const { return malformed_; }
 
@@ -64,6 +67,7 @@ class SymbolCollector final : public RecordSink {
     kDomainModule,     // runtime 151, rundown 151/152
     kAllocationTick,   // runtime 10
     kSample,           // SampleProfiler 0
+    kThreadPoolWork,   // runtime 61/62 (WorkID), 63/64/65 (NativeOverlapped, a pointer)
   };
   struct MetaKind {
     Kind kind = Kind::kNone;
@@ -81,6 +85,7 @@ class SymbolCollector final : public RecordSink {
   ModuleMap modules_;
   std::vector<std::pair<uint32_t, uint64_t>> allocations_;  // (ordinal, bytes), ascending
   std::vector<uint32_t> externalSamples_;                    // ordinals, ascending
+  std::vector<std::pair<uint32_t, uint64_t>> workIds_;      // (ordinal, work item id), ascending
   uint32_t nextOrdinal_ = 0;
   uint64_t malformed_ = 0;
   UniversalCollector universal_;

@@ -42,4 +42,38 @@ export async function weightChecks({ page, check, assert, byName, runNative, ope
     await computed();
     assert((await shown()).weight === 'managed-thread-time', 'the hash picks the weight');
   });
+
+  await check('app flame graph: the async stitching toggle equals the native CLI both ways, is kept in the hash, says why it is unavailable', async () => {
+    const objver4 = byName('eventpipe-dotnetcore3.0-win-x64-objver4');
+    const native = (args) => JSON.parse(runNative('flame', objver4.path, ['--weight', 'traceevent-thread-time', ...args]).stdout.toString('utf8'));
+    const on = native([]);
+    const off = native(['--no-stitch-async']);
+    assert(on.frame.length !== off.frame.length, 'stitching changes the native graph of objver4');
+    const nodes = async () => Number(await page.getAttribute('#g-canvas-box', 'data-nodes'));
+    const stitchState = () => page.getAttribute('#g-stitch-box', 'data-state');
+    await open(objver4.path, '#tab=flame');
+    await computed();
+    assert(!(await page.$eval('#g-stitch-box', (b) => b.hidden)), 'the toggle is shown for dotnet-trace thread time');
+    assert(await page.$eval('#g-stitch', (c) => c.checked && !c.disabled), 'stitching is on by default');
+    assert((await stitchState()) === 'on' && (await nodes()) === on.frame.length, `on: ${await nodes()} nodes, native ${on.frame.length}`);
+    await page.uncheck('#g-stitch');
+    await page.waitForFunction(() => appRoot().getElementById('g-stitch-box').dataset.state === 'off', null, { timeout: 30_000 });
+    await computed();
+    assert((await nodes()) === off.frame.length, `off: ${await nodes()} nodes, native ${off.frame.length}`);
+    assert(new URLSearchParams(new URL(page.url()).hash.slice(1)).get('stitch') === '0', 'the hash keeps stitch=0');
+    await open(objver4.path, '#tab=flame&stitch=0');
+    await computed();
+    assert((await stitchState()) === 'off' && !(await page.$eval('#g-stitch', (c) => c.checked)), 'the link turns stitching off');
+    // A trace without thread-pool events: the toggle says why.
+    await open(heart.path, '#tab=flame');
+    await computed();
+    const reason = nativeJson('flame', ['--weight', 'traceevent-thread-time']).asyncStitching.reason;
+    assert((await stitchState()) === 'unavailable' && (await page.$eval('#g-stitch', (c) => c.disabled)), 'unavailable and disabled');
+    const note = await page.$eval('#g-stitch-note', (n) => n.textContent);
+    assert(note === `(unavailable: ${reason})`, `note: ${note}`);
+    // Other weights hide it.
+    await page.selectOption('#g-weight', 'count');
+    await page.waitForFunction(() => appRoot().getElementById('g-canvas-box').dataset.weight === 'count', null, { timeout: 30_000 });
+    assert(await page.$eval('#g-stitch-box', (b) => b.hidden), 'hidden for other weights');
+  });
 }

@@ -153,6 +153,14 @@ test('flame graph and top functions equal the native tool', { skip: !nativeHasFl
       const te = { weight: 'traceevent-thread-time', groupByThread: true };
       const teFolded = runNative('flame', t.path, ['--format', 'folded', '--weight', te.weight, '--by-thread']);
       assert.equal(await trace.export('folded', te), teFolded.stdout.toString('utf8'), `${t.name} ${te.weight}`);
+      // With and without async stitching (core/analysis/async_stitching.h): the same document, asyncStitching too.
+      for (const [options, args] of [[{}, []], [{ stitchAsync: false }, ['--no-stitch-async']]]) {
+        const g2 = await trace.flameGraph({ weight: te.weight, ...options });
+        const doc = { unit: g2.unit, total: g2.total, frames: g2.frameNames, ...Object.fromEntries(['frame', 'parent', 'depth', 'start', 'end', 'self', 'count'].map((k) => [k, Array.from(g2[k])])), asyncStitching: g2.asyncStitching };
+        assert.deepEqual(doc, JSON.parse(runNative('flame', t.path, ['--weight', te.weight, ...args]).stdout), `${t.name} ${te.weight} ${args}`);
+        const f = runNative('flame', t.path, ['--format', 'folded', '--weight', te.weight, '--by-thread', ...args]).stdout.toString('utf8');
+        assert.equal(await trace.export('folded', { ...te, ...options }), f, `${t.name} folded ${te.weight} ${args}`);
+      }
       const teTop = runNative('top', t.path, ['-n', '10', '--weight', te.weight]);
       if (teTop.status === 0) assert.deepEqual(await trace.topFunctions({ weight: te.weight }, 10), JSON.parse(teTop.stdout), `${t.name} top ${te.weight}`);
       const top = runNative('top', t.path, ['-n', '20']);
@@ -182,6 +190,9 @@ test('the package bin prints what the native tool prints', () => {
     for (const weight of ['count', 'bytes', 'thread-time', 'managed-thread-time', 'traceevent-thread-time'])
       commands.push(['flame', '--format', 'folded', '--weight', weight], ['top', '-n', '5', '--weight', weight]);
     commands.push(['flame', '--by-process', '--by-thread', '--format', 'folded'], ['top', '--by-process', '-n', '3']);
+    // Async stitching: the JSON's asyncStitching, and the option both ways.
+    commands.push(['flame', '--weight', 'traceevent-thread-time'], ['flame', '--weight', 'traceevent-thread-time', '--no-stitch-async'],
+      ['flame', '--format', 'folded', '--weight', 'traceevent-thread-time', '--by-thread', '--no-stitch-async', '--stitch-async']);
   }
   for (const t of complete.slice(0, 3)) {
     // 7-byte chunks through the JS read loop: on traces of a few MB (29 MB took minutes).

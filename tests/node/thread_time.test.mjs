@@ -7,6 +7,7 @@
 // differ, so the list cannot outlive the gap.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { join } from 'node:path';
@@ -15,16 +16,16 @@ import { expectedIntervals, groupPrefix, ourIntervals, theirEvents, THREAD_TIME_
 
 const oracleDir = join(root, 'tests/data/oracle');
 
-// Threads whose stacks TraceEvent builds with its ActivityComputer / StartStopActivityComputer
-// (SampleProfilerThreadTimeComputer's UseTasks and GroupByStartStopActivity, on in dotnet-trace),
-// which we do not build yet: the stacks of work started elsewhere are spliced under the
-// starting stack with "STARTING TASK" frames, TaskWait/Stop logs the activity's stack,
-// AWAIT_TIME covers awaited time, TPL events also end intervals, and threads inside a
-// start-stop activity get "(Activities)" / "Activity …" group frames in place of "(Non-Activities)".
-const ACTIVITIES = 'TraceEvent\'s task and start-stop activity stacks (not built yet)';
+// Threads whose stacks TraceEvent builds with the parts of its ActivityComputer /
+// StartStopActivityComputer (SampleProfilerThreadTimeComputer's UseTasks and
+// GroupByStartStopActivity, on in dotnet-trace) that we do not build yet: TPL tasks spliced
+// under their creator with "STARTING TASK", TaskWait/Stop logging the activity's stack,
+// AWAIT_TIME for awaited time, TPL events also ending intervals, and threads inside a
+// start-stop activity getting "(Activities)" / "Activity …" group frames in place of
+// "(Non-Activities)". Thread-pool work items (ThreadPool/Enqueue, /Dequeue) are built
+// (core/analysis/async_stitching.h): objver4's threads 8308 and 8340 are exact with them.
+const ACTIVITIES = 'TraceEvent\'s TPL task and start-stop activity stacks (not built yet)';
 const NOT_YET = {
-  // Thread-pool work items (runtime ThreadPool/Enqueue, /Dequeue events): STARTING TASK.
-  'eventpipe-dotnetcore3.0-win-x64-objver4.nettrace': { reason: ACTIVITIES, threads: ['8308', '8340'] },
   // TPL events and TraceScenarios-Control Scenario start/stop activities.
   'net10-cpu-async-http.nettrace': { reason: ACTIVITIES, threads: ['13891', '13909', '13911', '13917', '13926'] },
   // TraceScenarios-Control Scenario start/stop activities.
@@ -58,6 +59,13 @@ function compare(name) {
   for (const tid of new Set([...expected.keys(), ...ours.keys()])) {
     assert.deepEqual(strip(ours.get(tid) ?? []), strip(expected.get(tid) ?? []), `${name} thread ${tid}: our intervals`);
   }
+  // And with stitching off (--no-stitch-async), the same rules without activities.
+  const plain = expectedIntervals(nativeTool, trace, null, () => {}, false);
+  const oursPlain = ourIntervals(nativeTool, trace, ['--no-stitch-async']);
+  for (const tid of new Set([...plain.keys(), ...oursPlain.keys()])) {
+    assert.deepEqual(strip(oursPlain.get(tid) ?? []), strip(plain.get(tid) ?? []), `${name} thread ${tid}: our intervals without stitching`);
+  }
+  const stitched = [...ours.values()].flat().filter((i) => i.frames.includes('STARTING TASK')).length;
   // Step 2: written as dotnet-trace writes them, they are dotnet-trace's file.
   const frameNames = new Set([...ours.values()].flatMap((l) => l.flatMap((i) => i.frames)));
   const theirs = theirEvents(join(oracleDir, name, 'speedscope.json.gz'), frameNames, hit);
@@ -77,7 +85,7 @@ function compare(name) {
       }
     }
   }
-  return { threads: theirs.size, events, ruleHits, differences, differing: differing.sort() };
+  return { threads: theirs.size, events, ruleHits, differences, differing: differing.sort(), stitched };
 }
 
 for (const name of names) {
@@ -85,13 +93,34 @@ for (const name of names) {
     const report = compare(name);
     for (const r of Object.keys(report.ruleHits)) used.add(r);
     const hits = Object.entries(report.ruleHits).map(([r, n]) => `${r} ${n}`).join(', ');
-    console.log(`  ${name}: ${report.threads} threads, ${report.events} events of dotnet-trace; ${report.differences.length} threads differ; rules: ${hits || 'none'}`);
+    console.log(`  ${name}: ${report.threads} threads, ${report.events} events of dotnet-trace; ${report.differences.length} threads differ; ${report.stitched} stitched intervals; rules: ${hits || 'none'}`);
     const known = NOT_YET[name]?.threads ?? [];
     if (known.length) console.log(`    not yet equal: threads ${known.join(', ')} (${NOT_YET[name].reason})`);
     // Exactly the listed threads differ: a listed thread that equals dotnet-trace now fails too.
     assert.deepEqual(report.differing, [...known].sort(), report.differences.filter((d) => !known.includes(/^thread (\d+)/.exec(d)[1])).join('\n') || 'a listed thread equals dotnet-trace now');
   });
 }
+
+// The flame graph says whether it stitched, and why it could not (core/analysis/async_stitching.h).
+test('asyncStitching: on, off, unavailable with the reason', () => {
+  const state = (name, ...options) => {
+    const r = spawnSync(nativeTool, ['flame', traceFile(name), '--weight', 'traceevent-thread-time', ...options], { maxBuffer: 2 ** 30 });
+    return JSON.parse(r.stdout.toString()).asyncStitching;
+  };
+  const objver4 = 'eventpipe-dotnetcore3.0-win-x64-objver4.nettrace';
+  assert.deepEqual(state(objver4), { state: 'on' });
+  assert.deepEqual(state(objver4, '--no-stitch-async'), { state: 'off' });
+  assert.deepEqual(state(objver4, '--no-stitch-async', '--stitch-async'), { state: 'on' });
+  const tpl = state('net10-cpu-async-http.nettrace');
+  assert.equal(tpl.state, 'unavailable');
+  assert.match(tpl.reason, /TPL task events \(System\.Threading\.Tasks\.TplEventSource\), whose stitching is not implemented yet/);
+  const none = state('pyroscope-net5-single-thread.nettrace');
+  assert.equal(none.state, 'unavailable');
+  assert.match(none.reason, /^the trace has no thread-pool work events .*Threading keyword \(0x10000\) at verbose level/);
+  // Other weights say nothing about stitching.
+  const r = spawnSync(nativeTool, ['flame', traceFile(objver4), '--weight', 'thread-time'], { maxBuffer: 2 ** 30 });
+  assert.equal(JSON.parse(r.stdout.toString()).asyncStitching, undefined);
+});
 
 test('every thread-time rule explains something in a committed trace', { concurrency: false }, () => {
   assert.ok(names.length > 0, 'no speedscope.json.gz baselines');

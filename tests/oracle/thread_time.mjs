@@ -47,11 +47,80 @@ function run(nativeTool, args) {
   return spawnSync(nativeTool, args, { maxBuffer: 2 ** 31 - 1 }).stdout.toString('utf8');
 }
 
-// Step 1: thread id → the intervals TraceEvent's rules give for our events. `delivered`
-// (rule truncated-tail, incomplete reads only): TraceEvent's events.jsonl.gz.
-export function expectedIntervals(nativeTool, trace, delivered = null, hit = () => {}) {
+// TraceEvent's ActivityComputer for the runtime's thread-pool events (its rules, written
+// again from TraceEvent's source, independently of core/analysis/async_stitching.cc): an
+// enqueue creates an activity (creator: the thread's current activity, creation stack: the
+// event's), the dequeue starts it on its thread (once), nothing stops it in EventPipe.
+// A stack inside an activity with a creator is the creator's stitched stack, "STARTING
+// TASK", then its own frames below the thread pool's transition into the work.
+const POOL_EVENTS = { 'ThreadPool/Enqueue': ['create', 'pool'], 'ThreadPool/Dequeue': ['start', 'pool'],
+  'ThreadPool/IOEnqueue': ['create', 'io'], 'ThreadPool/IODequeue': ['start', 'io'], 'ThreadPool/IOPack': ['create', 'io'] };
+
+// Index (root first) of the frame where the thread pool enters the work, or -1.
+function transition(frames) {
+  let helper = -1;
+  for (let i = frames.length - 1; i >= 0; i--) {
+    const name = frames[i];
+    const bang = name.indexOf('!');
+    if (bang < 0 || name.slice(bang + 1) === '?') { helper = -1; continue; }  // no method
+    const module = name.slice(0, bang).toLowerCase();
+    if (!(module.startsWith('mscorlib') || module.includes('system.private.corelib'))) continue;
+    const method = name.slice(bang + 1);
+    if (['System.Threading.ExecutionContext.Run', 'System.Threading.Tasks.AwaitTaskContinuation.Run', 'System.Threading.Tasks.Task.Execute'].some((p) => method.startsWith(p))) {
+      return helper >= 0 ? helper : i;
+    }
+    if (method.includes('System.Threading.Tasks.Task') && method.includes('.InnerInvoke')) helper = i;
+  }
+  return -1;
+}
+
+class PoolActivities {
+  constructor() { this.own = new Map(); this.current = new Map(); this.byId = new Map(); }
+  ownOf(tid) {
+    if (!this.own.has(tid)) this.own.set(tid, { creator: null, thread: tid, prev: null });
+    return this.own.get(tid);
+  }
+  currentOf(tid) {
+    if (!this.current.has(tid)) this.current.set(tid, this.ownOf(tid));
+    return this.current.get(tid);
+  }
+  onRow(r) {
+    const key = `${r.idKind}:${r.pid}:${r.id}`;
+    if (r.activity === 'create') {
+      this.byId.set(key, { creator: this.currentOf(r.tid), creation: r.frames, thread: null, prev: null });
+      return;
+    }
+    const a = this.byId.get(key);
+    if (!a || a.prev !== null) return;
+    a.prev = this.current.get(r.tid) ?? null;
+    a.thread = r.tid;
+    this.current.set(r.tid, a);
+  }
+  // { frames (root first), owner: the thread at the root }
+  stack(tid, frames) {
+    const chain = [];
+    let s = frames;
+    let a = this.currentOf(tid);
+    while (a.creator) {
+      const stop = s.length ? transition(s) : -1;
+      if (s.length && stop < 0) break;
+      chain.push(s.slice(stop + 1));
+      s = a.creation;
+      a = a.creator;
+    }
+    const out = s.slice();
+    for (const own of chain.reverse()) out.push('STARTING TASK', ...own);
+    return { frames: out, owner: a.thread };
+  }
+}
+
+// Step 1: thread id → the intervals TraceEvent's rules give for our events (with `stitch`,
+// thread-pool work under the stack that queued it). `delivered` (rule truncated-tail,
+// incomplete reads only): TraceEvent's events.jsonl.gz.
+export function expectedIntervals(nativeTool, trace, delivered = null, hit = () => {}, stitch = true) {
   const summary = JSON.parse(run(nativeTool, ['summary', trace]));
   const info = summary.trace;
+  const toMs = (e) => ((e.timestamp - info.syncTimeTicks) * 1000.0) / info.tickFrequency;
   const rows = [];
   for (const name of ['Thread/Sample', 'GC/AllocationTick']) {
     for (const line of run(nativeTool, ['events', trace, '--name', name, '--frames', '--limit', '1000000000']).split('\n')) {
@@ -61,8 +130,15 @@ export function expectedIntervals(nativeTool, trace, delivered = null, hit = () 
       if (name === 'GC/AllocationTick' && e.provider !== 'Microsoft-Windows-DotNETRuntime') continue;
       const external = name === 'Thread/Sample' && e.frames[0] === 'UNMANAGED_CODE_TIME';
       const frames = (external ? e.frames.slice(1) : e.frames).slice().reverse();
-      const ms = ((e.timestamp - info.syncTimeTicks) * 1000.0) / info.tickFrequency;
-      rows.push({ index: e.index, tid: String(e.threadId), ms, on: !external, frames });
+      rows.push({ index: e.index, tid: String(e.threadId), ms: toMs(e), on: !external, frames });
+    }
+  }
+  for (const [name, [activity, idKind]] of stitch ? Object.entries(POOL_EVENTS) : []) {
+    for (const line of run(nativeTool, ['events', trace, '--name', name, '--frames', '--limit', '1000000000']).split('\n')) {
+      if (!line) continue;
+      const e = JSON.parse(line);
+      if (e.provider !== 'Microsoft-Windows-DotNETRuntime' || !e.payload?.fields?.length) continue;
+      rows.push({ index: e.index, tid: String(e.threadId), pid: e.processId, activity, idKind, id: String(e.payload.fields[0].value), frames: e.frames.slice().reverse() });
     }
   }
   rows.sort((a, b) => a.index - b.index);
@@ -70,29 +146,34 @@ export function expectedIntervals(nativeTool, trace, delivered = null, hit = () 
     const key = (tid, ms) => `${tid} ${ms}`;
     const theirs = new Set(delivered.filter((e) => e.n === 'Thread/Sample' || e.n === 'GC/AllocationTick').map((e) => key(e.tid, Number(e.ms))));
     const lastMs = Math.max(...delivered.filter((e) => e.n === 'Thread/Sample' || e.n === 'GC/AllocationTick').map((e) => Number(e.ms)));
-    const kept = rows.filter((r) => theirs.has(key(r.tid, r.ms)));
-    for (const r of rows) if (!theirs.has(key(r.tid, r.ms))) {
+    const kept = rows.filter((r) => r.activity || theirs.has(key(r.tid, r.ms)));
+    for (const r of rows) if (!r.activity && !theirs.has(key(r.tid, r.ms))) {
       if (!(r.ms > lastMs)) throw new Error(`rule truncated-tail does not explain the event ${r.index} (${r.ms} ms)`);
       hit('truncated-tail');
     }
     rows.splice(0, rows.length, ...kept);
   }
+  const activities = new PoolActivities();
   const byThread = new Map();
   const last = new Map();
   for (const r of rows) {
+    if (r.activity) { activities.onRow(r); continue; }
+    const stitched = stitch ? activities.stack(r.tid, r.frames) : { frames: r.frames, owner: r.tid };
     const p = last.get(r.tid);
-    last.set(r.tid, r);
+    last.set(r.tid, { ...r, ...stitched });
     if (!p || !(p.ms > 0)) continue;
     const metric = Math.fround(r.ms - p.ms);
-    const list = byThread.get(r.tid) ?? byThread.set(r.tid, []).get(r.tid);
-    list.push({ ms: p.ms, metric, ns: metric <= 0 ? 0 : Math.round(metric * 1e6), frames: [...p.frames, p.on ? 'CPU_TIME' : 'UNMANAGED_CODE_TIME'] });
+    const list = byThread.get(p.owner) ?? byThread.set(p.owner, []).get(p.owner);
+    list.push({ index: p.index, ms: p.ms, metric, ns: metric <= 0 ? 0 : Math.round(metric * 1e6), frames: [...p.frames, p.on ? 'CPU_TIME' : 'UNMANAGED_CODE_TIME'] });
   }
+  // A thread's stacks in the order they began (stitched ones join from other threads).
+  for (const list of byThread.values()) list.sort((a, b) => a.index - b.index);
   return byThread;
 }
 
 // Step 1: thread id → our intervals [frames, ns], from our speedscope export.
-export function ourIntervals(nativeTool, trace) {
-  const doc = JSON.parse(run(nativeTool, ['flame', trace, '--weight', 'traceevent-thread-time', '--format', 'speedscope']));
+export function ourIntervals(nativeTool, trace, options = []) {
+  const doc = JSON.parse(run(nativeTool, ['flame', trace, '--weight', 'traceevent-thread-time', '--format', 'speedscope', ...options]));
   const names = doc.shared.frames.map((f) => f.name);
   const out = new Map();
   for (const p of doc.profiles) {

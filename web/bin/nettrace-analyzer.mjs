@@ -43,6 +43,8 @@ commands: summary, counts, events, stack, histogram, flame, top, sandwich, expor
              --inverted --by-thread --process PID --by-process
              --weight count|bytes|thread-time|managed-thread-time|traceevent-thread-time|wait-time
              --exception-type T (Exception/Start throws of one type)
+             --stitch-async (default) / --no-stitch-async (traceevent-thread-time: thread-pool work
+             under the stack that queued it, or not)
              flame: --format json|folded|speedscope; top: -n N (20)
   all:       --chunk-size BYTES (1 MiB)
   export:    --format speedscope|chrome|csv|stacks-csv [-o OUT]; csv: --stack-text (frames too)
@@ -72,7 +74,7 @@ const numberFlags = {
   '--process': 'process', '--chunk-size': 'chunkSize',
 };
 const stringFlags = { '--text': 'text', '--provider': 'provider', '--name': 'name', '--event': 'event', '--format': 'format', '-o': 'out', '--group-by': 'groupBy', '--weight': 'weight', '--exception-type': 'exceptionType' };
-const boolFlags = { '--inverted': 'inverted', '--by-thread': 'groupByThread', '--by-process': 'groupByProcess', '--stack-text': 'stackText', '--frames': 'frames' };
+const boolFlags = { '--stitch-async': 'stitchAsync', '--inverted': 'inverted', '--by-thread': 'groupByThread', '--by-process': 'groupByProcess', '--stack-text': 'stackText', '--frames': 'frames' };
 const opts = {};
 // stack FILE ROW, sandwich FILE FUNCTION, convert FILE OUT: a positional argument, as in the native tool.
 const positional = ['stack', 'sandwich', 'convert'].includes(command) ? rest.shift() : undefined;
@@ -81,7 +83,8 @@ if (command === 'stack' && !/^\d+$/.test(positional ?? '')) fail('stack needs FI
 if (command === 'sandwich' && positional === undefined) fail('sandwich needs FILE FUNCTION (a frame name)');
 for (let i = 0; i < rest.length; i++) {
   const flag = rest[i];
-  if (flag in boolFlags) opts[boolFlags[flag]] = true;
+  if (flag === '--no-stitch-async') opts.stitchAsync = false;
+  else if (flag in boolFlags) opts[boolFlags[flag]] = true;
   else if (flag in numberFlags && i + 1 < rest.length) {
     const v = Number(rest[++i]);
     if (!Number.isFinite(v)) fail(`${flag} takes a number, not '${rest[i]}'`);
@@ -100,9 +103,10 @@ if (opts.chunkSize !== undefined && !(Number.isInteger(opts.chunkSize) && opts.c
 const flameDoc = (g) => {
   const doc = { unit: g.unit, total: g.total, frames: g.frameNames };
   for (const k of ['frame', 'parent', 'depth', 'start', 'end', 'self', 'count']) doc[k] = Array.from(g[k]);
+  if (g.asyncStitching) doc.asyncStitching = g.asyncStitching;
   return doc;
 };
-const stackQuery = () => pick('event', 'provider', 'thread', 'fromMs', 'toMs', 'inverted', 'groupByThread', 'process', 'groupByProcess', 'weight', 'exceptionType');
+const stackQuery = () => pick('event', 'provider', 'thread', 'fromMs', 'toMs', 'inverted', 'groupByThread', 'process', 'groupByProcess', 'weight', 'exceptionType', 'stitchAsync');
 
 if (command === 'convert') await convert();
 if ((command === 'gc' || command === 'jit') && !['json', 'csv', undefined].includes(opts.format)) fail(`${command} --format takes json or csv`);

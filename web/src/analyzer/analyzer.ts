@@ -4,7 +4,7 @@
 // all, plus exports. It lives in a shadow root (see element.ts), talks to the engine in a
 // worker, and tells its host what happens through DOM events (load, error, selection).
 // Trace strings are data: every value reaches the DOM through textContent, never as HTML.
-import type { Progress, Summary } from '../api/types.js';
+import type { FlameGraphData, Progress, Summary } from '../api/types.js';
 import { NetTraceError } from '../api/types.js';
 import type { StackQuery, TraceHandle } from '../api/handle.js';
 import { openTraceInWorker, prewarmEngine } from '../engine/worker_client.js';
@@ -448,6 +448,7 @@ export function createAnalyzer(host: HTMLElement, root: ShadowRoot, options: Ana
   const gProcess = byId<HTMLSelectElement>('g-process');
   const gInverted = byId<HTMLInputElement>('g-inverted');
   const gWeight = byId<HTMLSelectElement>('g-weight');
+  const gStitch = byId<HTMLInputElement>('g-stitch');
   const gSearch = byId<HTMLInputElement>('g-search');
 
   function setUpFilters(summary: Summary): void {
@@ -570,6 +571,7 @@ export function createAnalyzer(host: HTMLElement, root: ShadowRoot, options: Ana
     if (process !== undefined) query.process = process;
     if (from !== undefined) query.fromMs = from;
     if (to !== undefined) query.toMs = to;
+    if (query.weight === 'traceevent-thread-time') query.stitchAsync = !state.noStitch;
     return query;
   }
 
@@ -623,6 +625,7 @@ export function createAnalyzer(host: HTMLElement, root: ShadowRoot, options: Ana
     box.dataset['nodes'] = String(data.frame.length);
     box.dataset['total'] = String(data.total);
     box.dataset['weight'] = query.weight ?? '';
+    showStitching(query, data.asyncStitching);
     if (data.total > 0 && data.frame.length <= 1) {
       message.textContent = `${fmt(data.total)} ${data.unit}, but these events carry no stack frames. Pick another event type.`;
     } else if (data.total === 0) {
@@ -701,6 +704,15 @@ export function createAnalyzer(host: HTMLElement, root: ShadowRoot, options: Ana
     showSide(focus);
   });
 
+  /** The stitching toggle beside the weight picker: only for dotnet-trace's thread time, with why it is unavailable. */
+  function showStitching(query: StackQuery, stitching: FlameGraphData['asyncStitching']): void {
+    byId('g-stitch-box').hidden = query.weight !== 'traceevent-thread-time';
+    gStitch.checked = !state.noStitch;
+    gStitch.disabled = stitching?.state === 'unavailable';
+    byId('g-stitch-note').textContent = stitching?.state === 'unavailable' ? `(unavailable: ${stitching.reason ?? ''})` : '';
+    byId('g-stitch-box').dataset['state'] = stitching?.state ?? '';
+  }
+
   function reportFlameError(e: unknown): void {
     flameQueryKey = '';
     byId('g-message').textContent = `Could not compute the flame graph: ${e instanceof Error ? e.message : String(e)}`;
@@ -709,11 +721,11 @@ export function createAnalyzer(host: HTMLElement, root: ShadowRoot, options: Ana
   function onFlameControls(): void {
     // A weight is kept in the link only when it is not the event type's default.
     const weight = gWeight.value === weightChoices(gEvent.value)[0]!.value || !weightChoices(gEvent.value).some((c) => c.value === gWeight.value) ? '' : gWeight.value;
-    state = { ...state, stackEvent: gEvent.value, stackThread: gThread.value, process: gProcess.value, inverted: gInverted.checked, weight };
+    state = { ...state, stackEvent: gEvent.value, stackThread: gThread.value, process: gProcess.value, inverted: gInverted.checked, weight, noStitch: !gStitch.checked };
     saveState();
     void showFlame().catch(reportFlameError);
   }
-  for (const input of [gEvent, gThread, gProcess, gInverted, gWeight]) input.addEventListener('change', onFlameControls);
+  for (const input of [gEvent, gThread, gProcess, gInverted, gWeight, gStitch]) input.addEventListener('change', onFlameControls);
   gSearch.addEventListener('input', () => flame?.search(gSearch.value));
   byId<HTMLInputElement>('g-flame').addEventListener('change', (e) => flame?.setRootAtBottom((e.target as HTMLInputElement).checked));
   byId('flame-controls').addEventListener('submit', (e) => e.preventDefault());

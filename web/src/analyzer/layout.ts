@@ -179,6 +179,7 @@ function flameView(): HTMLElement {
       labelled('Thread', select('g-thread')),
       h('label', { attrs: { id: 'g-process-label', hidden: '' } }, 'Process ', select('g-process')),
       labelled('Weight', select('g-weight')),
+      h('span', { attrs: { id: 'g-stitch-box', hidden: '' } }, checkbox('g-stitch', 'Stitch async work'), ' ', h('span', { class: 'muted', attrs: { id: 'g-stitch-note' } })),
       checkbox('g-inverted', 'Inverted (callers below)'),
       checkbox('g-flame', 'Root at the bottom'),
       labelled('Search', h('input', { attrs: { type: 'search', id: 'g-search', placeholder: 'function name' } })),

@@ -74,6 +74,11 @@ export interface StackQuery {
   weight?: 'auto' | 'count' | 'bytes' | 'thread-time' | 'managed-thread-time' | 'traceevent-thread-time' | 'wait-time';
   /** Exception/Start only: the throws of this exception type. */
   exceptionType?: string;
+  /**
+   * With "traceevent-thread-time" (default true): thread-pool work is shown under the stack that
+   * queued it, below a "STARTING TASK" frame, as dotnet-trace shows it. Ignored by other weights.
+   */
+  stitchAsync?: boolean;
 }
 
 export type ExportFormat = 'speedscope' | 'chrome' | 'csv' | 'stacks-csv' | 'folded';

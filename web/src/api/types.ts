@@ -131,6 +131,11 @@ export interface FlameGraphData {
   self: Float64Array;
   /** Events through the node. */
   count: Float64Array;
+  /**
+   * "traceevent-thread-time" only: whether async stitching was applied ("on"), turned off
+   * ("off"), or cannot be ("unavailable", with the reason).
+   */
+  asyncStitching?: { state: 'on' | 'off' | 'unavailable'; reason?: string };
 }
 
 /**

@@ -1,6 +1,6 @@
 // web/src/app — the view state that a link reproduces, kept in the URL hash:
 //   #tab=events&provider=…&event=…&thread=…&text=…&from=…&to=…&type=…&process=…&inverted=1
-//   &timeline=type&side=sandwich&fn=…&weight=thread-time
+//   &timeline=type&side=sandwich&fn=…&weight=thread-time&stitch=0
 // Values are URL-encoded by URLSearchParams; absent keys mean "any".
 
 export type Tab = 'summary' | 'events' | 'flame' | 'diagnostics';
@@ -27,6 +27,8 @@ export interface ViewState {
    * (weights.ts: dotnet-trace's thread time for CPU samples).
    */
   weight: string;
+  /** Flame graph, dotnet-trace thread time: async stitching turned off (`stitch=0`). */
+  noStitch: boolean;
   /** Beside the flame graph: the top functions, or the sandwich of `fn`. */
   side: 'top' | 'sandwich';
   fn: string;
@@ -48,13 +50,14 @@ export function defaultState(): ViewState {
     process: '',
     inverted: false,
     weight: '',
+    noStitch: false,
     side: 'top',
     fn: '',
     timelineBy: 'provider',
   };
 }
 
-const KEYS: Record<Exclude<keyof ViewState, 'tab' | 'inverted' | 'timelineBy' | 'side'>, string> = {
+const KEYS: Record<Exclude<keyof ViewState, 'tab' | 'inverted' | 'noStitch' | 'timelineBy' | 'side'>, string> = {
   provider: 'provider',
   event: 'event',
   thread: 'thread',
@@ -75,6 +78,7 @@ export function readHash(hash: string): ViewState {
   if (tab !== null && (TABS as readonly string[]).includes(tab)) state.tab = tab as Tab;
   for (const [field, key] of Object.entries(KEYS) as [keyof typeof KEYS, string][]) state[field] = params.get(key) ?? '';
   state.inverted = params.get('inverted') === '1';
+  state.noStitch = params.get('stitch') === '0';
   state.timelineBy = params.get('timeline') === 'type' ? 'type' : 'provider';
   state.side = params.get('side') === 'sandwich' ? 'sandwich' : 'top';
   return state;
@@ -87,6 +91,7 @@ export function writeHash(state: ViewState): string {
     if (state[field] !== '') params.set(key, state[field]);
   }
   if (state.inverted) params.set('inverted', '1');
+  if (state.noStitch) params.set('stitch', '0');
   if (state.timelineBy === 'type') params.set('timeline', 'type');
   if (state.side === 'sandwich') params.set('side', 'sandwich');
   return `#${params.toString()}`;
