@@ -37,6 +37,9 @@ export type {
   Summary,
   SummaryEventType,
   SummaryError,
+  StackDiffFunction,
+  StackDiffResult,
+  StackDiffSide,
   TopFunctions,
   TraceEvent,
 } from './api/types.js';
@@ -47,6 +50,8 @@ export { engineHeapStats } from './engine/wasm_loader.js';
 export type { WorkerOptions } from './engine/worker_client.js';
 export { NetTraceError } from './api/types.js';
 export { convertTrace } from './api/convert.js';
+export { diffStacks, diffStacksFolded, diffStacksJson } from './api/diff.js';
+export type { DiffOptions } from './api/diff.js';
 export type { ConvertOptions, ConvertResult } from './api/convert.js';
 export { DEFAULT_CHUNK_SIZE, PUSH_SIZE, openTraceInThread, openTraceInWorker, prewarmEngine };
 
