@@ -7,6 +7,7 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { diffChecks } from './app_diff_checks.mjs';
 import { partialChecks } from './app_partial_checks.mjs';
 import { uxChecks } from './app_ux_checks.mjs';
 
@@ -451,6 +452,7 @@ export async function appChecks({ browser, server, check, assert, traces, byName
   const context = { page, server, check, assert, byName, nativeSummary, runNative, open, tmp, eventCountShown };
   await partialChecks(context);
   await uxChecks(context);
+  await diffChecks(context);
 
   await check('app: no page errors', async () => {
     assert(pageErrors.length === 0, `page errors:\n  ${pageErrors.join('\n  ')}`);

@@ -23,7 +23,7 @@ export interface ViewState {
   process: string;
   inverted: boolean;
   /** Beside the flame graph: the top functions, or the sandwich of `fn`. */
-  side: 'top' | 'sandwich';
+  side: 'top' | 'sandwich' | 'diff';
   fn: string;
   /** Timeline series: one per provider, or one per event type of the event filter. */
   timelineBy: 'provider' | 'type';
@@ -69,7 +69,8 @@ export function readHash(hash: string): ViewState {
   for (const [field, key] of Object.entries(KEYS) as [keyof typeof KEYS, string][]) state[field] = params.get(key) ?? '';
   state.inverted = params.get('inverted') === '1';
   state.timelineBy = params.get('timeline') === 'type' ? 'type' : 'provider';
-  state.side = params.get('side') === 'sandwich' ? 'sandwich' : 'top';
+  const side = params.get('side');
+  state.side = side === 'sandwich' || side === 'diff' ? side : 'top';
   return state;
 }
 
@@ -81,7 +82,7 @@ export function writeHash(state: ViewState): string {
   }
   if (state.inverted) params.set('inverted', '1');
   if (state.timelineBy === 'type') params.set('timeline', 'type');
-  if (state.side === 'sandwich') params.set('side', 'sandwich');
+  if (state.side !== 'top') params.set('side', state.side);
   return `#${params.toString()}`;
 }
 
