@@ -138,7 +138,7 @@ export function createAnalyzer(host: HTMLElement, root: ShadowRoot, options: Ana
   let eventTableTrace: TraceHandle | null = null;
   let flame: FlameGraph | null = null;
   const sandwich = new SandwichView(byId('g-sandwich'));
-  const diffView = new DiffView(byId('g-diff'));  // A/B diff against a baseline (views/diff_view.ts)
+  const diffView = new DiffView(byId('g-diff'), workerOptions); // A/B diff against a baseline (views/diff_view.ts)
   /** The sandwich's trace, query and function, to redo it only when one of them changes. */
   let sandwichKey = '';
   /** The stack query the flame graph shows (also what speedscope/folded exports take). */

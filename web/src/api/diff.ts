@@ -5,7 +5,8 @@
 // worker of your own), and in the same engine instance (the shared one unless `wasmBinary` /
 // `wasmUrl` gave one its own): the diff reads both sessions at once. Handles opened through
 // the engine worker (a page's default) live in another thread and are refused with code
-// "invalid-argument": open both traces with `{ worker: false }` there, or diff in a worker.
+// "invalid-argument": there, diffTracesInWorker (engine/worker_client.ts) reads both sources
+// in a worker of their own and diffs them.
 import type { NetTraceModule, RawTraceSession } from '../nettrace_wasm.mjs';
 import type { StackQuery, TraceHandle } from './handle.js';
 import { inThreadEngine } from './trace.js';

@@ -1,13 +1,13 @@
 // web/src/views — the A/B diff beside the flame graph (issue 13): pick a baseline trace; the
-// open trace is the comparison. Both are read again in this thread (the diff needs both
-// sessions in one engine; the page's trace lives in its own worker), diffed with the flame
-// graph's query (api/diff.ts), then freed. Shows a differential flame graph laid out on the
+// open trace is the comparison. Both are read again in a worker of their own (the diff needs
+// both sessions in one engine; the page's trace lives in its own worker), diffed with the
+// flame graph's query (api/diff.ts), then freed with that worker. Shows a differential flame graph laid out on the
 // comparison's weights, coloured by the change of each frame's share (red: grew, blue:
 // shrank), and the functions by change. Trace strings only go through textContent/fillText.
-import { diffStacks } from '../api/diff.js';
 import type { StackQuery } from '../api/handle.js';
-import { openTraceInThread } from '../api/trace.js';
 import type { StackDiffResult } from '../api/types.js';
+import { diffTracesInWorker } from '../engine/worker_client.js';
+import type { WorkerOptions } from '../engine/worker_client.js';
 import { fmt, h } from '../ui/dom.js';
 
 const ROW = 16;
@@ -31,7 +31,11 @@ export class DiffView {
   private baseline: File | null = null;
   private queryKey = '';
 
-  constructor(private readonly root: HTMLElement) {
+  /** The engine worker script the analyzer uses (embedding: workerUrl). */
+  constructor(
+    private readonly root: HTMLElement,
+    private readonly workerOptions: WorkerOptions = {},
+  ) {
     this.input = h('input', { attrs: { type: 'file', id: 'diff-baseline', accept: '.nettrace,.netperf' } });
     this.status = h('p', { class: 'diff-status', text: 'Choose a baseline trace: the open trace is compared against it.' });
     this.body = h('div', { class: 'diff-body' });
@@ -61,21 +65,14 @@ export class DiffView {
     this.queryKey = key;
     this.status.textContent = `Comparing against ${this.baseline.name}…`;
     this.root.dataset['state'] = 'working';
-    const a = await openTraceInThread(this.baseline);
     try {
-      const b = await openTraceInThread(this.comparison);
-      try {
-        const diff = await diffStacks(a, b, { query, maxFunctions: TABLE_ROWS });
-        if (key !== this.queryKey) return; // a newer query took over
-        this.render(diff);
-        this.status.textContent = `Baseline ${this.baseline.name}: ${fmt(diff.baseline.total)} ${diff.baseline.unit}; this trace: ${fmt(diff.comparison.total)} ${diff.comparison.unit}.`;
-      } finally {
-        b.close();
-      }
+      const diff = await diffTracesInWorker(this.baseline, this.comparison, { ...this.workerOptions, query, maxFunctions: TABLE_ROWS });
+      if (key !== this.queryKey) return; // a newer query took over
+      this.render(diff);
+      this.status.textContent = `Baseline ${this.baseline.name}: ${fmt(diff.baseline.total)} ${diff.baseline.unit}; this trace: ${fmt(diff.comparison.total)} ${diff.comparison.unit}.`;
     } catch (e) {
       this.status.textContent = `The diff failed: ${e instanceof Error ? e.message : String(e)}`;
     } finally {
-      a.close();
       this.root.dataset['state'] = 'done';
     }
   }
