@@ -4,6 +4,7 @@
 #include <deque>
 #include <map>
 
+#include "analysis/clr_stats_sink.h"
 #include "analysis/event_json.h"
 #include "analysis/event_query.h"
 #include "analysis/histogram.h"
@@ -33,7 +34,9 @@ struct TraceSession::Pipeline {
   SummaryBuilder summary{&stats};
   StoreBuilder store{&stats};
   SymbolCollector symbols;  // method ranges and payload facts for stacks (issue 4)
-  TeeSink storeAndSymbols{&store, &symbols};
+  ClrStatsSink clrStats;  // GC and JIT statistics (issue 14)
+  TeeSink symbolsAndClr{&symbols, &clrStats};
+  TeeSink storeAndSymbols{&store, &symbolsAndClr};
   TeeSink tee{&summary, &storeAndSymbols};
   TraceReader reader{&tee, &stats};
   bool flushed = false;
@@ -76,6 +79,7 @@ Status TraceSession::Finish() {
 const Status& TraceSession::status() const { return pipeline_->reader.status(); }
 uint64_t TraceSession::bytesConsumed() const { return pipeline_->reader.bytesConsumed(); }
 uint64_t TraceSession::eventCount() const { return pipeline_->summary.eventCount(); }
+uint64_t TraceSession::droppedEventCount() const { return pipeline_->summary.droppedEventCount(); }
 
 std::string TraceSession::SummaryJson() const {
   SummaryBuilder::ReaderState state;
@@ -222,4 +226,12 @@ Status TraceSession::SearchText(const EventQuery& query, const BlockReader& read
   return Status::Ok();
 }
 
+}  // namespace nettrace
+
+// GC and JIT statistics (issue 14).
+namespace nettrace {
+std::string TraceSession::GcJson() const { return pipeline_->clrStats.gc().ToJson(); }
+std::string TraceSession::GcCsv() const { return pipeline_->clrStats.gc().ToCsv(); }
+std::string TraceSession::JitJson() const { return pipeline_->clrStats.jit().ToJson(); }
+std::string TraceSession::JitCsv() const { return pipeline_->clrStats.jit().ToCsv(); }
 }  // namespace nettrace

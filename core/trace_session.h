@@ -56,6 +56,8 @@ class TraceSession {
   const Status& status() const;
   uint64_t bytesConsumed() const;
   uint64_t eventCount() const;
+  /// Events the trace says were dropped so far (sequence-number gaps), as the summary counts them.
+  uint64_t droppedEventCount() const;
 
   /// The trace summary as one JSON object (see README "Summary JSON").
   std::string SummaryJson() const;
@@ -133,6 +135,13 @@ class TraceSession {
   std::string ExportEventsCsv(bool stackText = false) const;
   /// Every call stack an event has, as CSV (id, depth, frames root first).
   std::string ExportStacksCsv() const;
+
+  // GC and JIT statistics as TraceEvent's TraceGC / TraceJittedMethod (issue 14; built
+  // while reading: analysis/gc_stats.h, analysis/jit_stats.h). README "gc" and "jit".
+  std::string GcJson() const;
+  std::string GcCsv() const;
+  std::string JitJson() const;
+  std::string JitCsv() const;
 
  private:
   struct Pipeline;

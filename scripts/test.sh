@@ -41,6 +41,8 @@ fi
 # TraceEvent's view of every committed trace, regenerated where dotnet exists (one line and
 # skipped where it does not): the baselines the differential tests use must still be TraceEvent's.
 suite "TraceEvent baselines" bash scripts/oracle.sh --check
+# nettrace ps / collect against live .NET 10 processes (skipped, one line, without dotnet).
+suite "live sessions" bash scripts/live-test.sh
 suite "node tests" node --test tests/node/
 # Hostile input: every fuzz regression input through all harnesses plus a short fuzz run
 # (clang 14, ASan + UBSan; tests/fuzz/README.md), and the mutation study's fixed subset

@@ -53,6 +53,9 @@ val Finish(TraceSession& session) { return StatusToJs(session.Finish()); }
 val GetStatus(const TraceSession& session) { return StatusToJs(session.status()); }
 std::string SummaryJson(const TraceSession& session) { return session.SummaryJson(); }
 std::string TraceEventCounts(const TraceSession& session) { return session.TraceEventCounts(); }
+// GC and JIT statistics (issue 14): the native CLI's gc / jit output, as text.
+std::string GcText(const TraceSession& session, bool csv) { return csv ? session.GcCsv() : session.GcJson(); }
+std::string JitText(const TraceSession& session, bool csv) { return csv ? session.JitCsv() : session.JitJson(); }
 // Counters as Numbers (exact below 2^53) rather than BigInt: they feed progress bars.
 double BytesConsumed(const TraceSession& session) { return static_cast<double>(session.bytesConsumed()); }
 double EventCount(const TraceSession& session) { return static_cast<double>(session.eventCount()); }
@@ -172,6 +175,7 @@ nettrace::StackQuery ToStackQuery(const val& js) {
                : w == "bytes"               ? nettrace::WeightKind::kBytes
                : w == "thread-time"         ? nettrace::WeightKind::kThreadTime
                : w == "managed-thread-time" ? nettrace::WeightKind::kManagedThreadTime
+               : w == "traceevent-thread-time" ? nettrace::WeightKind::kTraceEventThreadTime
                                             : nettrace::WeightKind::kAuto;
   }
   return q;
@@ -300,7 +304,9 @@ EMSCRIPTEN_BINDINGS(nettrace) {
       .function("exportSpeedscope", &ExportSpeedscope)
       .function("exportChromeTrace", &ExportChromeTrace)
       .function("exportEventsCsv", &ExportEventsCsv)
-      .function("exportStacksCsv", &ExportStacksCsv);
+      .function("exportStacksCsv", &ExportStacksCsv)
+      .function("gcText", &GcText)
+      .function("jitText", &JitText);
   emscripten::function("heapStats", &HeapStats);
   emscripten::function("stackDiffJson", &StackDiffJson);
   emscripten::function("stackDiffFolded", &StackDiffFolded);

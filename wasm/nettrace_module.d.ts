@@ -70,6 +70,10 @@ export interface RawTraceSession {
   exportChromeTrace(): string;
   exportEventsCsv(stackText: boolean): string;
   exportStacksCsv(): string;
+  /** GC statistics (README "gc"): JSON, or CSV when `csv`. */
+  gcText(csv: boolean): string;
+  /** JIT statistics (README "jit"): JSON, or CSV when `csv`. */
+  jitText(csv: boolean): string;
   delete(): void;
   isDeleted(): boolean;
 }
@@ -110,7 +114,7 @@ export interface RawStackQuery {
   groupByThread?: boolean | undefined;
   process?: number | undefined;
   groupByProcess?: boolean | undefined;
-  weight?: 'auto' | 'count' | 'bytes' | 'thread-time' | 'managed-thread-time' | undefined;
+  weight?: 'auto' | 'count' | 'bytes' | 'thread-time' | 'managed-thread-time' | 'traceevent-thread-time' | undefined;
 }
 
 /** core/analysis/histogram.h; counts are series-major (counts[s * buckets + b]), a copy. */

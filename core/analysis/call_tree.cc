@@ -5,6 +5,7 @@
 
 #include "analysis/event_filter.h"
 #include "analysis/event_query.h"
+#include "analysis/traceevent_thread_time.h"
 #include "base/saturating.h"
 
 namespace nettrace {
@@ -38,6 +39,7 @@ uint32_t ProcessFrame(const StoreBuilder& model, const SymbolCollector& symbols,
 
 StackSelection SelectStacks(const StoreBuilder& model, const SymbolCollector& symbols, StackResolver* resolver,
                             const StackQuery& q) {
+  if (q.weight == WeightKind::kTraceEventThreadTime) return SelectTraceEventThreadTime(model, symbols, resolver, q);
   StackSelection sel;
   const EventStore& store = model.store();
   std::vector<uint8_t> typeOk(model.types().size());  // 0 no, 1 yes, 2 yes and a sample

@@ -29,6 +29,10 @@ enum class WeightKind : uint8_t {
   // The same, leaving out time that follows an external sample (pyroscope's
   // "managed code only").
   kManagedThreadTime,
+  // TraceEvent's thread time (dotnet-trace convert, PerfView): each sample weighs the time
+  // to the next one on its thread, under a CPU_TIME or UNMANAGED_CODE_TIME leaf
+  // (analysis/traceevent_thread_time.h).
+  kTraceEventThreadTime,
 };
 
 enum class WeightUnit : uint8_t { kSamples, kBytes, kNanoseconds };

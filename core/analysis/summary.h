@@ -68,6 +68,7 @@ class SummaryBuilder final : public RecordSink {
   std::string TraceEventCounts() const;
 
   uint64_t eventCount() const { return eventCount_; }
+  uint64_t droppedEventCount() const { return drops_.total(); }
 
  private:
   ThreadSummary& Thread(uint64_t key);

@@ -58,6 +58,7 @@ bool Weight(const std::string& w, nettrace::WeightKind* out) {
   else if (w == "bytes") *out = nettrace::WeightKind::kBytes;
   else if (w == "thread-time") *out = nettrace::WeightKind::kThreadTime;
   else if (w == "managed-thread-time") *out = nettrace::WeightKind::kManagedThreadTime;
+  else if (w == "traceevent-thread-time") *out = nettrace::WeightKind::kTraceEventThreadTime;
   else return false;
   return true;
 }
@@ -80,7 +81,7 @@ bool Option(int argc, char** argv, int* i, nettrace::StackQuery* both, nettrace:
   if (!std::strcmp(opt, "--format")) return *format = value(), true;
   if (!std::strcmp(opt, "--weight")) {
     if (Weight(value(), &both->weight)) return true;
-    std::fprintf(stderr, "nettrace: --weight takes count, bytes, thread-time or managed-thread-time\n");
+    std::fprintf(stderr, "nettrace: --weight takes count, bytes, thread-time, managed-thread-time or traceevent-thread-time\n");
     return false;
   }
   if (!Number(opt, value(), &v)) return false;

@@ -12,7 +12,7 @@
 //                        time window of it)
 //   nettrace flame FILE [--event NAME] [--provider P] [--thread T] [--from MS] [--to MS]
 //                        [--inverted] [--by-thread] [--weight count|bytes|thread-time|
-//                        managed-thread-time] [--format json|folded|speedscope]
+//                        managed-thread-time|traceevent-thread-time] [--format json|folded|speedscope]
 //   nettrace top FILE [-n 20] [same selection options]   heaviest functions (exclusive)
 //   nettrace sandwich FILE FUNCTION [same selection options]   callers and callees
 //   nettrace export FILE --format speedscope|chrome|csv|stacks-csv [--stack-text] -o OUT
@@ -20,6 +20,8 @@
 //                        stack's frames too); stacks-csv: the frames of each id
 //   nettrace diff A B [--format json|folded] [same selection options] [--a-from MS]
 //                        [--a-to MS] [--b-from MS] [--b-to MS]   A/B stack diff (diff_command.cc)
+//   nettrace gc FILE [--format json|csv]    one row per GC as TraceEvent's TraceGC, totals
+//   nettrace jit FILE [--format json|csv]   one row per jitted method as TraceJittedMethod
 //   nettrace write-sample-universal OUT   a small collect-linux-like v6 trace (two
 //                        processes, in-trace symbols, cpu and cswitch samples)
 //   Linux-profiler traces: --event cpu (CPU time) or --event cswitch (off-CPU time),
@@ -35,6 +37,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/diag_commands.h"
 #include "analysis/call_tree.h"
 #include "analysis/event_query.h"
 #include "base/json_writer.h"
@@ -174,6 +177,11 @@ int Usage(FILE* out) {
                "  export    --format speedscope|chrome|csv|stacks-csv -o OUT: a file other tools open\n"
                "  diff      A B: stacks of B (comparison) against A (baseline), JSON or --format folded;\n"
                "            selection options apply to both; --a-from/--a-to/--b-from/--b-to per side\n"
+               "  gc        one row per GC (TraceEvent's TraceGC) with totals, --format json|csv\n"
+               "  jit       one row per jitted method (TraceEvent's TraceJittedMethod) with totals, --format json|csv\n"
+               "  ps        [--json]: .NET processes with a diagnostics port (pid, name, runtime, command line)\n"
+               "  collect   (--pid N | --diagnostic-port PATH) [--providers SPEC,… | --profile NAME,…] [--duration D]\n"
+               "            -o OUT.nettrace: record a live EventPipe session (Ctrl-C or D stops it)\n"
                "  write-sample-universal OUT: write a small collect-linux-like v6 trace\n"
                "options:\n"
                "  --chunk-size BYTES   read the file in chunks of this size (default 1 MiB)\n"
@@ -189,6 +197,8 @@ int Usage(FILE* out) {
                "          --event cpu (CPU time) or --event cswitch (off-CPU time), weighing ns\n"
                "          --weight count|bytes|thread-time|managed-thread-time (default: bytes for\n"
                "          GC/AllocationTick, else count; thread time in ns since the thread's previous sample)\n"
+               "          --weight traceevent-thread-time (dotnet-trace's: ns to the thread's next sample,\n"
+               "          under CPU_TIME / UNMANAGED_CODE_TIME leaves)\n"
                "  export --format csv: --stack-text (each row's stack frames too, not only its StackId)\n");
   return out == stderr ? 2 : 0;
 }
@@ -230,6 +240,9 @@ bool WriteEvents(nettrace::TraceSession& session, FILE* f, const char* path, con
 
 int main(int argc, char** argv) {
   if (argc >= 2 && (!std::strcmp(argv[1], "--help") || !std::strcmp(argv[1], "-h"))) return Usage(stdout);
+  // Live sessions over a process's diagnostics port (core/cli/diag_commands.cc).
+  if (argc >= 2 && !std::strcmp(argv[1], "ps")) return nettrace::cli::RunPs(argc, argv);
+  if (argc >= 2 && !std::strcmp(argv[1], "collect")) return nettrace::cli::RunCollect(argc, argv);
   if (argc < 3) return Usage(stderr);
   const std::string command = argv[1];
   if (command == "diff") return nettrace_cli::RunDiff(argc, argv);  // two files: cli/diff_command.cc
@@ -300,6 +313,10 @@ int main(int argc, char** argv) {
       convertOptions.toMs = v;
       continue;
     }
+    if ((command == "gc" || command == "jit") && hasValue && !std::strcmp(argv[i], "--format")) {
+      format = argv[++i];
+      continue;
+    }
     if (stackCommand && std::strcmp(argv[i], "--chunk-size") != 0) {
       if (hasValue && !std::strcmp(argv[i], "--event")) {
         stackQuery.event = argv[++i];
@@ -329,8 +346,11 @@ int main(int argc, char** argv) {
         else if (w == "bytes") stackQuery.weight = nettrace::WeightKind::kBytes;
         else if (w == "thread-time") stackQuery.weight = nettrace::WeightKind::kThreadTime;
         else if (w == "managed-thread-time") stackQuery.weight = nettrace::WeightKind::kManagedThreadTime;
+        else if (w == "traceevent-thread-time") stackQuery.weight = nettrace::WeightKind::kTraceEventThreadTime;
         else {
-          std::fprintf(stderr, "nettrace: --weight takes count, bytes, thread-time or managed-thread-time\n");
+          std::fprintf(stderr,
+                       "nettrace: --weight takes count, bytes, thread-time, managed-thread-time or "
+                       "traceevent-thread-time\n");
           return 2;
         }
       } else if (hasValue && !std::strcmp(argv[i], "--format")) {
@@ -397,8 +417,13 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "nettrace: --stack-text goes with --format csv\n");
     return 2;
   }
+  const bool statsCommand = command == "gc" || command == "jit";
+  if (statsCommand && format != "json" && format != "csv") {
+    std::fprintf(stderr, "nettrace: %s --format takes json or csv\n", command.c_str());
+    return 2;
+  }
   if (command != "summary" && command != "counts" && command != "events" && command != "convert" && command != "stack" &&
-      !stackCommand) {
+      !stackCommand && !statsCommand) {
     std::fprintf(stderr, "nettrace: unknown command '%s'\n", command.c_str());
     return Usage(stderr);
   }
@@ -423,6 +448,10 @@ int main(int argc, char** argv) {
     out = session.SummaryJson() + "\n";
   } else if (command == "counts") {
     out = session.TraceEventCounts();
+  } else if (command == "gc") {
+    out = format == "csv" ? session.GcCsv() : session.GcJson() + "\n";
+  } else if (command == "jit") {
+    out = format == "csv" ? session.JitCsv() : session.JitJson() + "\n";
   } else if (stackCommand) {
     out = StackOutput(session, command, format, stackQuery, topN, function, path, stackText);
   } else if (command == "stack") {

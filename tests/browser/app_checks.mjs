@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { diffChecks } from './app_diff_checks.mjs';
 import { partialChecks } from './app_partial_checks.mjs';
+import { weightChecks } from './app_weight_checks.mjs';
 import { uxChecks } from './app_ux_checks.mjs';
 
 export async function appChecks({ browser, server, check, assert, traces, byName, nativeSummary, runNative, screenshots }) {
@@ -453,6 +454,7 @@ export async function appChecks({ browser, server, check, assert, traces, byName
   await partialChecks(context);
   await uxChecks(context);
   await diffChecks(context);
+  await weightChecks(context);
 
   await check('app: no page errors', async () => {
     assert(pageErrors.length === 0, `page errors:\n  ${pageErrors.join('\n  ')}`);

@@ -121,7 +121,7 @@ export async function uxChecks({ page, server, check, assert, byName, nativeSumm
     const top = JSON.parse(runNative('top', objver4.path, ['-n', '100']).stdout.toString('utf8'));
     const tiny = top.functions.find((f) => f.inclusive > 0 && f.inclusive * 20000 < top.total);
     assert(tiny, 'a function whose share rounds to 0.00%');
-    await open(objver4.path, '#tab=flame');
+    await open(objver4.path, '#tab=flame&weight=count');
     await page.waitForSelector(`#g-top tbody tr:has(td:text-is("${tiny.name}"))`, { timeout: 30_000 });
     const cells = await page.$$eval(`#g-top tbody tr`, (rows) => rows.map((r) => [...r.cells].slice(1).map((c) => c.textContent)));
     for (const [self, total] of cells) {

@@ -24,6 +24,7 @@ const CASES = [
   [ASYNC, ASYNC, ['--a-to', '1500', '--b-from', '1500', '--weight', 'thread-time']],
   [ASYNC, ASYNC, ['--a-to', '1500', '--b-from', '1500', '--format', 'folded', '--by-thread']],
   [SENTRY, ASYNC, ['-n', '25']],
+  [SENTRY, ASYNC, ['--weight', 'traceevent-thread-time', '--by-thread']],
   [PYROSCOPE, SENTRY, ['--format', 'folded', '--weight', 'managed-thread-time']],
 ];
 

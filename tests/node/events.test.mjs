@@ -149,6 +149,12 @@ test('flame graph and top functions equal the native tool', { skip: !nativeHasFl
       );
       const folded = runNative('flame', t.path, ['--format', 'folded']);
       assert.equal(await trace.export('folded'), folded.stdout.toString('utf8'), t.name);
+      // dotnet-trace's thread time (tests/node/thread_time.test.mjs judges it against dotnet-trace).
+      const te = { weight: 'traceevent-thread-time', groupByThread: true };
+      const teFolded = runNative('flame', t.path, ['--format', 'folded', '--weight', te.weight, '--by-thread']);
+      assert.equal(await trace.export('folded', te), teFolded.stdout.toString('utf8'), `${t.name} ${te.weight}`);
+      const teTop = runNative('top', t.path, ['-n', '10', '--weight', te.weight]);
+      if (teTop.status === 0) assert.deepEqual(await trace.topFunctions({ weight: te.weight }, 10), JSON.parse(teTop.stdout), `${t.name} top ${te.weight}`);
       const top = runNative('top', t.path, ['-n', '20']);
       if (top.status === 0) assert.deepEqual(await trace.topFunctions({}, 20), JSON.parse(top.stdout), t.name);
       const name = basename(t.path);
@@ -173,7 +179,7 @@ test('the package bin prints what the native tool prints', () => {
   if (nativeHasFlame) {
     commands.push(['flame'], ['flame', '--inverted'], ['flame', '--format', 'folded'], ['flame', '--format', 'speedscope'], ['top', '-n', '7']);
     // The options of the native tool's stack views, each through the npm CLI too.
-    for (const weight of ['count', 'bytes', 'thread-time', 'managed-thread-time'])
+    for (const weight of ['count', 'bytes', 'thread-time', 'managed-thread-time', 'traceevent-thread-time'])
       commands.push(['flame', '--format', 'folded', '--weight', weight], ['top', '-n', '5', '--weight', weight]);
     commands.push(['flame', '--by-process', '--by-thread', '--format', 'folded'], ['top', '--by-process', '-n', '3']);
   }
@@ -276,8 +282,18 @@ test('one option list: every command and option of the native tool exists in the
   const nativeCommands = [...nativeHelp.split('options:')[0].matchAll(/^ {2}([a-z][a-z-]+) /gm)].map((m) => m[1]);
   const npmCommands = npmHelp.match(/commands:([^]*?)\n {2}\S/)[1].split(/[,\s]+/).filter(Boolean);
   assert.ok(nativeCommands.length >= 10, `native commands parsed: ${nativeCommands}`);
-  for (const c of nativeCommands) assert.ok(npmCommands.includes(c), `npm CLI lacks the command '${c}'`);
+  // The one named exception: the live-session commands (issue 15) are native only until the
+  // npm CLI gains them (issue 15 item 3); exactly these, and the npm CLI must not have them
+  // yet, so this list is removed when it does.
+  const liveOnlyNative = { commands: ['ps', 'collect'], flags: ['--json', '--pid', '--diagnostic-port', '--providers', '--profile', '--duration'] };
   const flags = (text) => new Set(text.match(/(?<![\w-])--?[a-z][a-z-]*/g));
   const npmFlags = flags(npmHelp);
-  for (const f of flags(nativeHelp)) if (f !== '-h' && f !== '--help') assert.ok(npmFlags.has(f), `npm CLI lacks the option '${f}'`);
+  for (const c of liveOnlyNative.commands) assert.ok(nativeCommands.includes(c) && !npmCommands.includes(c), `live command '${c}'`);
+  for (const f of liveOnlyNative.flags) assert.ok(flags(nativeHelp).has(f) && !npmFlags.has(f), `live option '${f}'`);
+  for (const c of nativeCommands) {
+    if (!liveOnlyNative.commands.includes(c)) assert.ok(npmCommands.includes(c), `npm CLI lacks the command '${c}'`);
+  }
+  for (const f of flags(nativeHelp)) {
+    if (f !== '-h' && f !== '--help' && !liveOnlyNative.flags.includes(f)) assert.ok(npmFlags.has(f), `npm CLI lacks the option '${f}'`);
+  }
 });

@@ -12,7 +12,7 @@
 //   nettrace-analyzer histogram FILE [--buckets N] [--group-by none|provider|eventType] [filters]
 //   nettrace-analyzer flame FILE [--event NAME] [--provider P] [--thread T] [--from MS] [--to MS]
 //                                [--inverted] [--by-thread] [--process PID] [--by-process]
-//                                [--weight count|bytes|thread-time|managed-thread-time]
+//                                [--weight count|bytes|thread-time|managed-thread-time|traceevent-thread-time]
 //                                [--format json|folded|speedscope]
 //   nettrace-analyzer top FILE [-n 20] [same selection options]
 //   nettrace-analyzer sandwich FILE FUNCTION [same selection options]   callers and callees of
@@ -21,6 +21,8 @@
 //   nettrace-analyzer convert FILE OUT [--from MS] [--to MS]   rewrite as NetTrace v6 (a time window)
 //   nettrace-analyzer diff A B [--format json|folded] [-n N] [same selection options]
 //                                [--a-from MS] [--a-to MS] [--b-from MS] [--b-to MS]   A/B stack diff
+//   nettrace-analyzer gc FILE [--format json|csv]   one row per GC (TraceEvent's TraceGC), totals
+//   nettrace-analyzer jit FILE [--format json|csv]  one row per jitted method, totals
 //   nettrace-analyzer write-sample-universal OUT   a small collect-linux-like v6 trace
 // Every command takes --chunk-size BYTES (how much is read at a time; the output is the same).
 // FILE may be a path, an http(s) URL, or "-" for standard input.
@@ -29,8 +31,9 @@ import { basename } from 'node:path';
 import { convertTrace, diffStacksFolded, diffStacksJson, openTrace, NetTraceError } from '../index.js';
 
 const USAGE = `usage: nettrace-analyzer <command> FILE [options]
-commands: summary, counts, events, stack, histogram, flame, top, sandwich, export, convert,
+commands: summary, counts, events, stack, histogram, flame, top, sandwich, export, convert, gc, jit,
           diff, write-sample-universal
+  gc, jit:   --format json|csv (json): GC / JIT statistics as TraceEvent's GCStats / JITStats
   events:    --provider P --name N --thread T --from MS --to MS --limit N (100) --offset N --text STR
              --frames (each event's stack, leaf first)
   stack:     FILE ROW (an event's index): its stack as named frames, leaf first
@@ -38,7 +41,7 @@ commands: summary, counts, events, stack, histogram, flame, top, sandwich, expor
   histogram: --buckets N (100) --group-by none|provider|eventType, and the events filters
   flame/top/sandwich/export: --event NAME (Thread/Sample) --provider P --thread T --from MS --to MS
              --inverted --by-thread --process PID --by-process
-             --weight count|bytes|thread-time|managed-thread-time
+             --weight count|bytes|thread-time|managed-thread-time|traceevent-thread-time
              flame: --format json|folded|speedscope; top: -n N (20)
   all:       --chunk-size BYTES (1 MiB)
   export:    --format speedscope|chrome|csv|stacks-csv [-o OUT]; csv: --stack-text (frames too)
@@ -59,7 +62,7 @@ if (command === '--help' || command === '-h') {
   process.exit(0);
 }
 const commands = ['summary', 'counts', 'events', 'stack', 'histogram', 'flame', 'top', 'sandwich', 'export', 'convert',
-  'diff', 'write-sample-universal'];
+  'write-sample-universal', 'gc', 'jit', 'diff'];
 if (!commands.includes(command) || file === undefined) fail(`${command ? `unknown command '${command}'\n` : ''}${USAGE}`);
 if (command === 'write-sample-universal') await writeSampleUniversal(file);
 
@@ -89,8 +92,8 @@ for (let i = 0; i < rest.length; i++) {
 }
 const pick = (...keys) => Object.fromEntries(keys.filter((k) => opts[k] !== undefined).map((k) => [k, opts[k]]));
 const profileName = file === '-' ? 'stdin' : basename(file);
-const WEIGHTS = ['count', 'bytes', 'thread-time', 'managed-thread-time'];
-if (opts.weight !== undefined && !WEIGHTS.includes(opts.weight)) fail('--weight takes count, bytes, thread-time or managed-thread-time');
+const WEIGHTS = ['count', 'bytes', 'thread-time', 'managed-thread-time', 'traceevent-thread-time'];
+if (opts.weight !== undefined && !WEIGHTS.includes(opts.weight)) fail('--weight takes count, bytes, thread-time, managed-thread-time or traceevent-thread-time');
 if (opts.chunkSize !== undefined && !(Number.isInteger(opts.chunkSize) && opts.chunkSize >= 1 && opts.chunkSize <= 2 ** 30))
   fail('--chunk-size takes a number of bytes from 1 to 1073741824');
 // The engine's flame-graph document (core/analysis/flame_graph.h), rebuilt from the typed columns.
@@ -103,6 +106,7 @@ const stackQuery = () => pick('event', 'provider', 'thread', 'fromMs', 'toMs', '
 
 if (command === 'convert') await convert();
 if (command === 'diff') await diff();
+if ((command === 'gc' || command === 'jit') && !['json', 'csv', undefined].includes(opts.format)) fail(`${command} --format takes json or csv`);
 
 let trace;
 try {
@@ -123,6 +127,13 @@ try {
     case 'counts':
       out = await trace.traceEventCounts();
       break;
+    case 'gc':
+    case 'jit': {
+      // As the native tool: JSON ends with a newline, CSV already does.
+      const format = opts.format ?? 'json';
+      out = (await trace.runtimeStatsText(command, format)) + (format === 'json' ? '\n' : '');
+      break;
+    }
     case 'events': {
       const page = await trace.events(pick('provider', 'name', 'thread', 'fromMs', 'toMs', 'offset', 'limit', 'text'));
       const lines = [];

@@ -49,6 +49,18 @@ export type { RawHeapStats as HeapStats } from './nettrace_wasm.mjs';
 export { engineHeapStats } from './engine/wasm_loader.js';
 export type { WorkerOptions } from './engine/worker_client.js';
 export { NetTraceError } from './api/types.js';
+export type { RuntimeStatsKind } from './api/handle.js';
+export type {
+  GcGenerationSizes,
+  GcProcessStats,
+  GcRecord,
+  GcStats,
+  GcTotals,
+  JitMethod,
+  JitProcessStats,
+  JitStats,
+  JitTotals,
+} from './api/types.js';
 export { convertTrace } from './api/convert.js';
 export { diffStacks, diffStacksFolded, diffStacksJson } from './api/diff.js';
 export type { DiffOptions } from './api/diff.js';

@@ -71,30 +71,34 @@ const char* const kCpuTraces[] = {"eventpipe-dotnetcore3.0-win-x64-objver4.nettr
 
 TEST_CASE("diff of a trace against itself is all zero", "[diff]") {
   for (const char* name : kCpuTraces) {
-    INFO(name);
     auto s = test::LoadCorpus(name);
-    StackQuery q;
-    const StackDiff d = BuildStackDiff(*s, q, *s, q);
-    CheckDiffIntegrity(d);
-    CHECK(d.totalA > 0);
-    CHECK(d.totalA == d.totalB);
-    CHECK(d.size() == s->BuildFlameGraph(q).size());  // the same tree, merged onto itself
-    size_t changed = 0;
-    for (size_t n = 0; n < d.size(); ++n)
-      if (d.inclusiveA[n] != d.inclusiveB[n] || d.exclusiveA[n] != d.exclusiveB[n]) ++changed;
-    CHECK(changed == 0);
-    const std::vector<FunctionDiff> fns = DiffFunctions(d);
-    CHECK(!fns.empty());
-    size_t nonZero = 0;
-    for (const FunctionDiff& f : fns)
-      if (f.inclusiveDelta != 0 || f.exclusiveDelta != 0 || f.inclusiveA != f.inclusiveB) ++nonZero;
-    CHECK(nonZero == 0);
-    const std::string folded = s->FoldedStacks(q);
-    CHECK(StackDiffToFolded(d) == MergedFolded(folded, folded));
-    // Every delta prints as exactly zero.
-    const std::string json = StackDiffToJson(d, fns, SIZE_MAX);
-    CHECK(json.find("\"delta\":[0.000000000") != std::string::npos);
-    CHECK(json.find("-0.0") == std::string::npos);
+    // Count and dotnet-trace's thread time (the app's default for CPU samples).
+    for (WeightKind weight : {WeightKind::kAuto, WeightKind::kTraceEventThreadTime}) {
+      INFO(name << " weight " << static_cast<int>(weight));
+      StackQuery q;
+      q.weight = weight;
+      const StackDiff d = BuildStackDiff(*s, q, *s, q);
+      CheckDiffIntegrity(d);
+      CHECK(d.totalA > 0);
+      CHECK(d.totalA == d.totalB);
+      CHECK(d.size() == s->BuildFlameGraph(q).size());  // the same tree, merged onto itself
+      size_t changed = 0;
+      for (size_t n = 0; n < d.size(); ++n)
+        if (d.inclusiveA[n] != d.inclusiveB[n] || d.exclusiveA[n] != d.exclusiveB[n]) ++changed;
+      CHECK(changed == 0);
+      const std::vector<FunctionDiff> fns = DiffFunctions(d);
+      CHECK(!fns.empty());
+      size_t nonZero = 0;
+      for (const FunctionDiff& f : fns)
+        if (f.inclusiveDelta != 0 || f.exclusiveDelta != 0 || f.inclusiveA != f.inclusiveB) ++nonZero;
+      CHECK(nonZero == 0);
+      const std::string folded = s->FoldedStacks(q);
+      CHECK(StackDiffToFolded(d) == MergedFolded(folded, folded));
+      // Every delta prints as exactly zero.
+      const std::string json = StackDiffToJson(d, fns, SIZE_MAX);
+      CHECK(json.find("\"delta\":[0.000000000") != std::string::npos);
+      CHECK(json.find("-0.0") == std::string::npos);
+    }
   }
 }
 

@@ -11,6 +11,7 @@ import { openTraceInWorker, prewarmEngine } from '../engine/worker_client.js';
 import { defaultState, orderedRange, readHash, TABS, writeHash } from '../app/state.js';
 import type { Tab, ViewState } from '../app/state.js';
 import { debounced } from '../ui/debounce.js';
+import { effectiveWeight, offerWeights, weightChoices } from './weights.js';
 import { fillSelect, fmt, formatBytes, h, percent } from '../ui/dom.js';
 import { wireTabs } from '../ui/tab_keys.js';
 import { EventTable } from '../views/events_view.js';
@@ -18,8 +19,9 @@ import type { EventFilter } from '../views/events_view.js';
 import { FlameGraph } from '../views/flame_view.js';
 import { DiffView } from '../views/diff_view.js';
 import { SandwichView } from '../views/sandwich_view.js';
-import { topFunctionsTable } from '../views/top_functions.js';
+import { formatMs, topFunctionsTable } from '../views/top_functions.js';
 import { eventTypes, processes, renderSummary, threads } from '../views/summary_view.js';
+import { renderGcView } from '../views/gc_view.js';
 import { Timeline } from '../views/timeline_view.js';
 import { wireHome } from './home.js';
 import { wireExports } from './exports.js';
@@ -345,8 +347,20 @@ export function createAnalyzer(host: HTMLElement, root: ShadowRoot, options: Ana
           showEventsWith({ provider: 'Microsoft-Windows-DotNETRuntime', event: eventName, text: typeName === '(other types)' ? '' : typeName }),
     });
     summaryPre.textContent = JSON.stringify(summary, null, 2);
+    if (shown !== null) void showGcs(shown).catch(reportUnexpected);
     setUpFilters(summary);
     showTab(shown === null ? 'summary' : state.tab);
+  }
+
+  /** The GC view under the summary's runtime tables; a GC's row selects its time range. */
+  async function showGcs(trace: TraceHandle): Promise<void> {
+    const stats = await trace.gc();
+    if (shown !== trace) return;
+    renderGcView(stats, summaryTables, (fromMs, toMs) => {
+      state = { ...state, fromMs: fromMs.toFixed(3), toMs: toMs.toFixed(3) };
+      rangeChanged();
+      showTab('events');
+    });
   }
 
   // ---- timeline and the time range (applies to the event table and the flame graph) ------
@@ -424,6 +438,7 @@ export function createAnalyzer(host: HTMLElement, root: ShadowRoot, options: Ana
   const gThread = byId<HTMLSelectElement>('g-thread');
   const gProcess = byId<HTMLSelectElement>('g-process');
   const gInverted = byId<HTMLInputElement>('g-inverted');
+  const gWeight = byId<HTMLSelectElement>('g-weight');
   const gSearch = byId<HTMLInputElement>('g-search');
 
   function setUpFilters(summary: Summary): void {
@@ -537,7 +552,7 @@ export function createAnalyzer(host: HTMLElement, root: ShadowRoot, options: Ana
   // ---- flame graph -----------------------------------------------------------------------
 
   function stackQuery(): StackQuery {
-    const query: StackQuery = { event: state.stackEvent, inverted: state.inverted };
+    const query: StackQuery = { event: state.stackEvent, inverted: state.inverted, weight: effectiveWeight(state.stackEvent, state.weight) };
     const thread = finite(state.stackThread);
     const process = finite(state.process);
     const from = finite(state.fromMs);
@@ -582,6 +597,7 @@ export function createAnalyzer(host: HTMLElement, root: ShadowRoot, options: Ana
     gThread.value = state.stackThread;
     gProcess.value = state.process;
     gInverted.checked = state.inverted;
+    offerWeights(gWeight, state.stackEvent, state.weight);
     const query = stackQuery();
     const key = JSON.stringify(query);
     if (key === flameQueryKey) {
@@ -596,12 +612,15 @@ export function createAnalyzer(host: HTMLElement, root: ShadowRoot, options: Ana
     if (key !== flameQueryKey || shown !== trace) return;
     const box = byId('g-canvas-box');
     box.dataset['nodes'] = String(data.frame.length);
+    box.dataset['total'] = String(data.total);
+    box.dataset['weight'] = query.weight ?? '';
     if (data.total > 0 && data.frame.length <= 1) {
       message.textContent = `${fmt(data.total)} ${data.unit}, but these events carry no stack frames. Pick another event type.`;
     } else if (data.total === 0) {
       message.textContent = `No stacks for ${state.stackEvent}${query.thread === undefined ? '' : ` on thread ${query.thread}`}. Pick another event type.`;
     } else {
-      message.textContent = `${fmt(data.total)} ${data.unit} · ${fmt(data.frame.length)} nodes · click a frame to zoom (or arrow keys + Enter), Escape to zoom out`;
+      const total = data.unit === 'nanoseconds' ? formatMs(data.total) : `${fmt(data.total)} ${data.unit}`;
+      message.textContent = `${total} · ${fmt(data.frame.length)} nodes · click a frame to zoom (or arrow keys + Enter), Escape to zoom out`;
     }
     flame.setData(data);
     flame.zoomTo(0);
@@ -685,11 +704,13 @@ export function createAnalyzer(host: HTMLElement, root: ShadowRoot, options: Ana
   }
 
   function onFlameControls(): void {
-    state = { ...state, stackEvent: gEvent.value, stackThread: gThread.value, process: gProcess.value, inverted: gInverted.checked };
+    // A weight is kept in the link only when it is not the event type's default.
+    const weight = gWeight.value === weightChoices(gEvent.value)[0]!.value || !weightChoices(gEvent.value).some((c) => c.value === gWeight.value) ? '' : gWeight.value;
+    state = { ...state, stackEvent: gEvent.value, stackThread: gThread.value, process: gProcess.value, inverted: gInverted.checked, weight };
     saveState();
     void showFlame().catch(reportFlameError);
   }
-  for (const input of [gEvent, gThread, gProcess, gInverted]) input.addEventListener('change', onFlameControls);
+  for (const input of [gEvent, gThread, gProcess, gInverted, gWeight]) input.addEventListener('change', onFlameControls);
   gSearch.addEventListener('input', () => flame?.search(gSearch.value));
   byId<HTMLInputElement>('g-flame').addEventListener('change', (e) => flame?.setRootAtBottom((e.target as HTMLInputElement).checked));
   byId('flame-controls').addEventListener('submit', (e) => e.preventDefault());

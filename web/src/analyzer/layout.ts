@@ -169,6 +169,7 @@ function flameView(): HTMLElement {
       labelled('Stacks of', select('g-event')),
       labelled('Thread', select('g-thread')),
       h('label', { attrs: { id: 'g-process-label', hidden: '' } }, 'Process ', select('g-process')),
+      labelled('Weight', select('g-weight')),
       checkbox('g-inverted', 'Inverted (callers below)'),
       checkbox('g-flame', 'Root at the bottom'),
       labelled('Search', h('input', { attrs: { type: 'search', id: 'g-search', placeholder: 'function name' } })),

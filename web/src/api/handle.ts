@@ -15,6 +15,10 @@ import type {
   TopFunctions,
   TraceEvent,
 } from './types.js';
+import type { GcStats, JitStats } from './types.js';
+
+/** The statistics `runtimeStatsText` gives. */
+export type RuntimeStatsKind = 'gc' | 'jit';
 
 export interface OpenTraceOptions {
   /** Called after every ≤ 1 MiB decoded (PUSH_SIZE; ~25 ms apart in Chromium), then once with phase "done".
@@ -62,9 +66,11 @@ export interface StackQuery {
   /**
    * "auto": bytes for GC/AllocationTick, the Value of Universal cpu/cswitch events, else one per
    * event; "thread-time": ns since the thread's previous sample; "managed-thread-time": the same,
-   * not counting time after a sample outside managed code (as the native `--weight`).
+   * not counting time after a sample outside managed code (as the native `--weight`);
+   * "traceevent-thread-time": dotnet-trace's thread time, ns to the thread's next sample under a
+   * CPU_TIME or UNMANAGED_CODE_TIME leaf.
    */
-  weight?: 'auto' | 'count' | 'bytes' | 'thread-time' | 'managed-thread-time';
+  weight?: 'auto' | 'count' | 'bytes' | 'thread-time' | 'managed-thread-time' | 'traceevent-thread-time';
 }
 
 export type ExportFormat = 'speedscope' | 'chrome' | 'csv' | 'stacks-csv' | 'folded';
@@ -120,6 +126,12 @@ export interface TraceHandle {
    * "folded" (the stacks of `options` as "a;b;c weight" lines).
    */
   export(format: ExportFormat, options?: ExportOptions): Promise<string>;
+  /** One record per GC as TraceEvent's TraceGC, with GCStats totals, per process (README "gc"). */
+  gc(): Promise<GcStats>;
+  /** One record per jitted method as TraceEvent's TraceJittedMethod, with JITStats totals (README "jit"). */
+  jit(): Promise<JitStats>;
+  /** The same statistics exactly as the native `nettrace gc|jit FILE --format json|csv` prints them (without its final newline). */
+  runtimeStatsText(kind: RuntimeStatsKind, format: 'json' | 'csv'): Promise<string>;
   /** Frees the engine's memory; the handle is unusable afterwards. */
   close(): void;
 }

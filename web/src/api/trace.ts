@@ -6,7 +6,8 @@ import type { TraceInput, TraceSource } from '../engine/chunk_source.js';
 import { HeapBuffer, readIntoSession, ReadCancelled } from '../engine/read_trace.js';
 import { loadNetTraceModule } from '../engine/wasm_loader.js';
 import type { WasmOptions } from '../engine/wasm_loader.js';
-import type { ExportFormat, ExportOptions, OpenTraceOptions, StackQuery, TraceHandle } from './handle.js';
+import type { ExportFormat, ExportOptions, OpenTraceOptions, RuntimeStatsKind, StackQuery, TraceHandle } from './handle.js';
+import type { GcStats, JitStats } from './types.js';
 import type {
   EventPage,
   EventQuery,
@@ -146,6 +147,16 @@ class InThreadTrace implements TraceHandle {
   }
   async traceEventCounts(): Promise<string> {
     return this.live().traceEventCounts();
+  }
+  async runtimeStatsText(kind: RuntimeStatsKind, format: 'json' | 'csv'): Promise<string> {
+    const csv = format === 'csv';
+    return kind === 'gc' ? this.live().gcText(csv) : this.live().jitText(csv);
+  }
+  async gc(): Promise<GcStats> {
+    return JSON.parse(await this.runtimeStatsText('gc', 'json')) as GcStats;
+  }
+  async jit(): Promise<JitStats> {
+    return JSON.parse(await this.runtimeStatsText('jit', 'json')) as JitStats;
   }
 
   /** Provide-and-use sections, one at a time (see withBlocks). */

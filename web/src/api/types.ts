@@ -301,3 +301,113 @@ export class NetTraceError extends Error {
     this.reason = message;
   }
 }
+
+// GC and JIT statistics (issue 14; README "gc" and "jit"): TraceEvent's TraceGC / GCStats and
+// TraceJittedMethod / JITStats as the engine computes them. Times are ms from the trace's
+// sync time, as TraceEvent's TimeStampRelativeMSec.
+
+/** Sizes after a GC by generation (HeapStats GenerationSize0..4), bytes. */
+export interface GcGenerationSizes {
+  gen0: number;
+  gen1: number;
+  gen2: number;
+  loh: number;
+  poh: number;
+}
+
+/** One GC as TraceEvent's TraceGC. Size fields are null without a GC/HeapStats event. */
+export interface GcRecord {
+  number: number;
+  generation: number;
+  /** GCType: "NonConcurrentGC", "BackgroundGC", "ForegroundGC". */
+  type: string;
+  /** GCReason by name ("AllocSmall", "Induced", …). */
+  reason: string;
+  isInduced: boolean;
+  isComplete: boolean;
+  startMs: number;
+  durationMs: number;
+  /** The pause runs from the GC's SuspendEEStart to the suspending thread's RestartEEStop. */
+  pauseStartMs: number;
+  pauseMs: number;
+  suspendMs: number;
+  heapSizeBeforeMB: number | null;
+  /** Allocated since the previous GC (per-heap histories, else allocation ticks), MB; null when TraceEvent's is NaN/Infinity. */
+  allocedSinceLastGCMB: number | null;
+  allocRateMBSec: number | null;
+  /** This GC's pause over the time since the previous GC ended, %. */
+  pauseTimePercentageSinceLastGC: number | null;
+  heapSizeAfterBytes: number | null;
+  promotedBytes: number | null;
+  genSizeAfterBytes: GcGenerationSizes | null;
+  pinnedObjectCount: number | null;
+}
+
+/** GCStats over the complete GCs (all, or one generation's). */
+export interface GcTotals {
+  count: number;
+  induced: number;
+  totalPauseMs: number;
+  maxPauseMs: number;
+  meanPauseMs: number;
+  maxSuspendMs: number;
+  totalAllocatedMB: number | null;
+  maxAllocRateMBSec: number | null;
+}
+
+export interface GcProcessStats {
+  processId: number;
+  /** `processDurationMs`: the first complete GC's pause start to the last GC/HeapStats; `pausedPercent`: total pause over it. */
+  totals: GcTotals & { processDurationMs: number; pausedPercent: number };
+  generations: Array<GcTotals & { generation: number }>;
+  gcs: GcRecord[];
+}
+
+export interface GcStats {
+  processes: GcProcessStats[];
+  /** GC events beyond the engine's bound, not replayed (absent when none). */
+  eventsNotMeasured?: number;
+}
+
+/** One jitted method as TraceEvent's TraceJittedMethod. */
+export interface JitMethod {
+  /** "Namespace.Name(parameters)", as TraceEvent names it ("" for a Method/Load without a start). */
+  name: string;
+  /** The module's IL path (ModuleILPath). */
+  module: string;
+  threadId: number;
+  startMs: number;
+  jitTimeMs: number;
+  ilSize: number;
+  nativeSize: number;
+  /** OptimizationTier by name ("QuickJitted", "OptimizedTier1", …, "Unknown"). */
+  tier: string;
+  r2r: boolean;
+  /** CompilationThreadKind: "Foreground" or "TieredCompilationBackground". */
+  thread: string;
+  versionId: number;
+  /** A Method/Load(Verbose) ended it (else it started and never finished in the trace). */
+  completed: boolean;
+}
+
+/** JITStats over the completed methods. */
+export interface JitTotals {
+  count: number;
+  totalJitTimeMs: number;
+  countForeground: number;
+  foregroundJitTimeMs: number;
+  countBackgroundTieredCompilation: number;
+  backgroundTieredCompilationJitTimeMs: number;
+  totalILSize: number;
+  totalNativeSize: number;
+}
+
+export interface JitProcessStats {
+  processId: number;
+  totals: JitTotals;
+  methods: JitMethod[];
+}
+
+export interface JitStats {
+  processes: JitProcessStats[];
+}

@@ -1,6 +1,6 @@
 // web/src/app — the view state that a link reproduces, kept in the URL hash:
 //   #tab=events&provider=…&event=…&thread=…&text=…&from=…&to=…&type=…&process=…&inverted=1
-//   &timeline=type&side=sandwich&fn=…
+//   &timeline=type&side=sandwich&fn=…&weight=thread-time
 // Values are URL-encoded by URLSearchParams; absent keys mean "any".
 
 export type Tab = 'summary' | 'events' | 'flame';
@@ -22,6 +22,11 @@ export interface ViewState {
   /** Flame graph: only this process's stacks (multi-process traces). */
   process: string;
   inverted: boolean;
+  /**
+   * Flame graph weight (StackQuery.weight); empty: the default for the event type
+   * (weights.ts: dotnet-trace's thread time for CPU samples).
+   */
+  weight: string;
   /** Beside the flame graph: the top functions, or the sandwich of `fn`. */
   side: 'top' | 'sandwich' | 'diff';
   fn: string;
@@ -42,6 +47,7 @@ export function defaultState(): ViewState {
     stackThread: '',
     process: '',
     inverted: false,
+    weight: '',
     side: 'top',
     fn: '',
     timelineBy: 'provider',
@@ -58,6 +64,7 @@ const KEYS: Record<Exclude<keyof ViewState, 'tab' | 'inverted' | 'timelineBy' | 
   stackEvent: 'type',
   stackThread: 'stackThread',
   process: 'process',
+  weight: 'weight',
   fn: 'fn',
 };
 

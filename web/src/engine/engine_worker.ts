@@ -58,6 +58,8 @@ async function query(request: QueryRequest): Promise<unknown> {
   switch (request.kind) {
     case 'traceEventCounts':
       return t.traceEventCounts();
+    case 'runtimeStats':
+      return t.runtimeStatsText(request.stats, request.format);
     case 'events': {
       // A text search can take seconds: it is cancellable ('cancel' with this id) and
       // reports progress, at most one message per PROGRESS_INTERVAL_MS (and the last one).

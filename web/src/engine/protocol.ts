@@ -3,7 +3,7 @@
 // 'progress' messages with the same id before that. Bulk results (event rows, histogram
 // counts) travel in transfer lists, never copied by structured clone.
 import type { DiffOptions } from '../api/diff.js';
-import type { ExportFormat, ExportOptions, StackQuery } from '../api/handle.js';
+import type { ExportFormat, ExportOptions, RuntimeStatsKind, StackQuery } from '../api/handle.js';
 import type { EventQuery, HistogramQuery } from '../api/types.js';
 
 export type RequestId = number;
@@ -31,6 +31,7 @@ export interface CancelRequest {
 /** A question about the trace opened by the 'open' request `trace`. */
 export type QueryRequest = { id: RequestId; trace: RequestId } & (
   | { kind: 'traceEventCounts' }
+  | { kind: 'runtimeStats'; stats: RuntimeStatsKind; format: 'json' | 'csv' }
   | { kind: 'events'; query: EventQuery }
   | { kind: 'eventDetail'; index: number }
   | { kind: 'eventStack'; index: number }

@@ -3,7 +3,8 @@
 // one promise each). Progress goes to the caller's callback; an AbortSignal becomes a
 // 'cancel' request; close() frees the trace and ends the worker.
 import type { DiffOptions } from '../api/diff.js';
-import type { ExportFormat, ExportOptions, OpenTraceOptions, StackQuery, TraceHandle } from '../api/handle.js';
+import type { ExportFormat, ExportOptions, OpenTraceOptions, RuntimeStatsKind, StackQuery, TraceHandle } from '../api/handle.js';
+import type { GcStats, JitStats } from '../api/types.js';
 import type {
   EventPage,
   EventQuery,
@@ -248,6 +249,15 @@ class WorkerTrace implements TraceHandle {
   }
   traceEventCounts(): Promise<string> {
     return this.ask({ kind: 'traceEventCounts' });
+  }
+  runtimeStatsText(kind: RuntimeStatsKind, format: 'json' | 'csv'): Promise<string> {
+    return this.ask({ kind: 'runtimeStats', stats: kind, format });
+  }
+  async gc(): Promise<GcStats> {
+    return JSON.parse(await this.runtimeStatsText('gc', 'json')) as GcStats;
+  }
+  async jit(): Promise<JitStats> {
+    return JSON.parse(await this.runtimeStatsText('jit', 'json')) as JitStats;
   }
   async events(query: EventQuery = {}, options: EventsOptions = {}): Promise<EventPage> {
     if (!query.text) return this.ask({ kind: 'events', query });

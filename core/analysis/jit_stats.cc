@@ -1,0 +1,211 @@
+#include "analysis/jit_stats.h"
+
+#include <algorithm>
+#include <cstdio>
+
+#include "base/json_writer.h"
+#include "format/payload_decoder.h"
+#include "model/event_naming.h"
+
+namespace nettrace {
+
+namespace {
+constexpr uint64_t kMethodFlagJitted = 0x8;
+constexpr uint8_t kTierOsr = 5, kTierReadyToRun = 8, kTierPreJit = 255;
+
+const PayloadValue* Field(const DecodedPayload& p, const char* name) { return p.Find(name); }
+uint64_t UInt(const DecodedPayload& p, const char* name) {
+  const PayloadValue* v = p.Find(name);
+  return v && v->isInteger() ? v->asUInt() : 0;
+}
+std::string Text(const DecodedPayload& p, const char* name) {
+  const PayloadValue* v = Field(p, name);
+  return v && v->kind() == PayloadValue::Kind::kString ? v->text() : std::string();
+}
+// JITStats.GetMethodName: Namespace + "." + Name + the signature from its '('.
+std::string MethodName(const DecodedPayload& p) {
+  const std::string sig = Text(p, "MethodSignature");
+  const size_t paren = sig.find('(');
+  return Text(p, "MethodNamespace") + "." + Text(p, "MethodName") + (paren == std::string::npos ? "" : sig.substr(paren));
+}
+}  // namespace
+
+std::string OptimizationTierName(uint8_t tier) {
+  static const char* const kNames[] = {"Unknown",        "MinOptJitted",      "Optimized",
+                                       "QuickJitted",    "OptimizedTier1",    "OptimizedTier1OSR",
+                                       "QuickJittedInstrumented", "OptimizedTier1Instrumented", "ReadyToRun"};
+  if (tier < sizeof kNames / sizeof kNames[0]) return kNames[tier];
+  if (tier == kTierPreJit) return "PreJIT";
+  return std::to_string(tier);
+}
+
+// TraceEvent's MethodComplete: OSR compiles on the foreground; other non-default versions
+// are tiered-compilation background work (multicore-JIT threads are known only from private
+// events, which EventPipe traces do not carry).
+const char* CompilationThreadKindName(const JitRecord& m) {
+  if (m.tier == kTierOsr) return "Foreground";
+  return m.versionId == 0 ? "Foreground" : "TieredCompilationBackground";
+}
+
+bool JitStats::OnMetadata(const EventMetadata& m) {
+  Kind kind = Kind::kNone;
+  const KnownProvider p = ClassifyProvider(m.providerName);
+  if (p == KnownProvider::kClrRuntime) {
+    switch (m.eventId) {
+      case 141: kind = Kind::kLoad; break;
+      case 143: kind = Kind::kLoadVerbose; break;
+      case 145: kind = Kind::kJittingStarted; break;
+      case 152:
+      case 153: kind = Kind::kModule; break;
+      default: break;
+    }
+  } else if (p == KnownProvider::kClrRundown && m.eventId == 154) {
+    kind = Kind::kModule;
+  }
+  if (kind == Kind::kNone) {
+    kinds_.erase(m.id), metadata_.erase(m.id);
+    return false;
+  }
+  kinds_[m.id] = kind;
+  metadata_[m.id] = m;
+  return true;
+}
+
+double JitStats::Ms(uint64_t ts) const {
+  if (info_.tickFrequency <= 0) return 0;
+  const int64_t rel = static_cast<int64_t>(ts - static_cast<uint64_t>(info_.syncTimeTicks));
+  return static_cast<double>(rel) * 1000.0 / static_cast<double>(info_.tickFrequency);
+}
+
+void JitStats::OnEvent(const EventRecord& e, uint64_t processId, uint64_t threadId) {
+  auto k = kinds_.find(e.metadataId);
+  if (k == kinds_.end()) return;
+  const DecodedPayload p = DecodePayload(metadata_.at(e.metadataId), e.payload,
+                                         info_.pointerSize ? info_.pointerSize : 8, static_cast<int>(info_.formatMajor));
+  if (k->second == Kind::kModule) {
+    modules_[processId][UInt(p, "ModuleID")] = Text(p, "ModuleILPath");
+    return;
+  }
+  std::vector<size_t>& open = open_[processId][threadId];
+  if (k->second == Kind::kJittingStarted) {
+    JitRecord m;
+    m.processId = processId, m.threadId = threadId, m.timestamp = e.timestamp, m.fileOrder = methods_.size();
+    m.moduleId = UInt(p, "ModuleID");
+    m.name = MethodName(p);
+    m.startMs = Ms(e.timestamp);
+    m.ilSize = static_cast<uint32_t>(UInt(p, "MethodILSize"));
+    open.push_back(methods_.size());
+    methods_.push_back(std::move(m));
+    return;
+  }
+  const uint64_t flags = UInt(p, "MethodFlags");
+  if (!(flags & kMethodFlagJitted)) return;  // TraceEvent's IsJitted
+  if (open.empty()) {  // no JittingStarted: a method of its own, JIT time 0
+    JitRecord m;
+    m.processId = processId, m.threadId = threadId, m.timestamp = e.timestamp, m.fileOrder = methods_.size();
+    m.moduleId = UInt(p, "ModuleID");
+    m.name = k->second == Kind::kLoadVerbose ? MethodName(p) : std::string();
+    m.startMs = Ms(e.timestamp);
+    open.push_back(methods_.size());
+    methods_.push_back(std::move(m));
+  }
+  JitRecord& m = methods_[open.back()];
+  open.pop_back();
+  m.nativeSize = UInt(p, "MethodSize");
+  m.jitTimeMs = Ms(e.timestamp) - m.startMs;
+  if (const uint8_t tier = static_cast<uint8_t>((flags >> 7) & 0x7); tier != 0) m.tier = tier;
+  m.versionId = k->second == Kind::kLoadVerbose ? UInt(p, "ReJITID") : 0;
+  m.completed = true;
+  sorted_ = false;
+}
+
+const std::vector<JitRecord>& JitStats::Methods() const {
+  if (!sorted_) {
+    std::stable_sort(methods_.begin(), methods_.end(), [](const JitRecord& a, const JitRecord& b) {
+      if (a.processId != b.processId) return a.processId < b.processId;
+      return a.timestamp != b.timestamp ? a.timestamp < b.timestamp : a.fileOrder < b.fileOrder;
+    });
+    sorted_ = true;
+  }
+  return methods_;
+}
+
+std::string JitStats::ModulePath(uint64_t processId, uint64_t moduleId) const {
+  auto p = modules_.find(processId);
+  if (p == modules_.end()) return {};
+  auto m = p->second.find(moduleId);
+  return m == p->second.end() ? std::string() : m->second;
+}
+
+std::string JitStats::ToJson() const {
+  const std::vector<JitRecord>& all = Methods();
+  JsonWriter w;
+  w.BeginObject().Key("processes").BeginArray();
+  for (size_t begin = 0; begin < all.size();) {
+    size_t end = begin;
+    while (end < all.size() && all[end].processId == all[begin].processId) ++end;
+    // JITStats.AddMethodToStatistics, for each completed method.
+    uint64_t count = 0, fg = 0, bg = 0, il = 0, native = 0;
+    double total = 0, fgMs = 0, bgMs = 0;
+    for (size_t i = begin; i < end; ++i) {
+      const JitRecord& m = all[i];
+      if (!m.completed) continue;
+      ++count, total += m.jitTimeMs, il += m.ilSize, native += m.nativeSize;
+      if (CompilationThreadKindName(m)[0] == 'F') ++fg, fgMs += m.jitTimeMs;
+      else ++bg, bgMs += m.jitTimeMs;
+    }
+    w.BeginObject().Key("processId").UInt(all[begin].processId);
+    w.Key("totals").BeginObject();
+    w.Key("count").UInt(count).Key("totalJitTimeMs").Fixed(total, 6);
+    w.Key("countForeground").UInt(fg).Key("foregroundJitTimeMs").Fixed(fgMs, 6);
+    w.Key("countBackgroundTieredCompilation").UInt(bg).Key("backgroundTieredCompilationJitTimeMs").Fixed(bgMs, 6);
+    w.Key("totalILSize").UInt(il).Key("totalNativeSize").UInt(native);
+    w.EndObject();
+    w.Key("methods").BeginArray();
+    for (size_t i = begin; i < end; ++i) {
+      const JitRecord& m = all[i];
+      w.BeginObject();
+      w.Key("name").String(m.name);
+      w.Key("module").String(ModulePath(m.processId, m.moduleId));
+      w.Key("threadId").UInt(m.threadId);
+      w.Key("startMs").Fixed(m.startMs, 6);
+      w.Key("jitTimeMs").Fixed(m.jitTimeMs, 6);
+      w.Key("ilSize").UInt(m.ilSize);
+      w.Key("nativeSize").UInt(m.nativeSize);
+      w.Key("tier").String(OptimizationTierName(m.tier));
+      w.Key("r2r").Bool(m.tier == kTierReadyToRun || m.tier == kTierPreJit);
+      w.Key("thread").String(CompilationThreadKindName(m));
+      w.Key("versionId").UInt(m.versionId);
+      w.Key("completed").Bool(m.completed);
+      w.EndObject();
+    }
+    w.EndArray().EndObject();
+    begin = end;
+  }
+  w.EndArray().EndObject();
+  return w.Take();
+}
+
+std::string JitStats::ToCsv() const {
+  auto quote = [](const std::string& s) {
+    std::string q = "\"";
+    for (char c : s) q += c == '"' ? std::string("\"\"") : std::string(1, c);
+    return q + '"';
+  };
+  char buf[64];
+  auto fixed = [&](double v) {
+    std::snprintf(buf, sizeof buf, "%.6f", v);
+    return std::string(buf);
+  };
+  std::string out = "processId,threadId,startMs,jitTimeMs,ilSize,nativeSize,tier,r2r,thread,versionId,completed,name,module\n";
+  for (const JitRecord& m : Methods()) {
+    out += std::to_string(m.processId) + ',' + std::to_string(m.threadId) + ',' + fixed(m.startMs) + ',' +
+           fixed(m.jitTimeMs) + ',' + std::to_string(m.ilSize) + ',' + std::to_string(m.nativeSize) + ',' +
+           OptimizationTierName(m.tier) + ',' + (m.tier == kTierReadyToRun || m.tier == kTierPreJit ? "true" : "false") +
+           ',' + CompilationThreadKindName(m) + ',' + std::to_string(m.versionId) + ',' +
+           (m.completed ? "true" : "false") + ',' + quote(m.name) + ',' + quote(ModulePath(m.processId, m.moduleId)) + '\n';
+  }
+  return out;
+}
+
+}  // namespace nettrace

@@ -1,0 +1,69 @@
+// core/analysis — one record per jitted method, as TraceEvent's TraceJittedMethod
+// (Analysis.JIT, what PerfView's JITStats shows), and the totals of its JITStats.
+//
+// TraceEvent's pairing: Method/JittingStarted opens a method on its thread; the next
+// Method/LoadVerbose or Method/Load flagged Jitted on that thread completes the most recent
+// method still open there (or, with none open, is a method of its own with JIT time 0). A
+// thread's events come in its own time order, so the pairing is done while streaming; only
+// the list's order (TraceEvent's: time order across threads) is sorted at the end. Memory:
+// one record per jitted method (the result itself).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "format/records.h"
+
+namespace nettrace {
+
+struct JitRecord {
+  uint64_t processId = 0;
+  uint64_t threadId = 0;
+  uint64_t timestamp = 0;  // of Method/JittingStarted (or of the load, without one)
+  uint64_t fileOrder = 0;
+  uint64_t moduleId = 0;
+  std::string name;  // Namespace.Name(signature's parameters), as TraceEvent names it
+  double startMs = 0, jitTimeMs = 0;
+  uint32_t ilSize = 0;
+  uint64_t nativeSize = 0;
+  uint8_t tier = 0;  // OptimizationTier (MethodFlags bits 7-9), 0 Unknown
+  uint64_t versionId = 0;
+  bool completed = false;
+};
+
+class JitStats {
+ public:
+  void OnTraceInfo(const TraceInfo& info) { info_ = info; }
+  // @returns whether events of this metadata are read (the sink skips the others).
+  bool OnMetadata(const EventMetadata& m);
+  void OnEvent(const EventRecord& e, uint64_t processId, uint64_t threadId);
+
+  // The methods per process (ascending id), each process's in time order.
+  const std::vector<JitRecord>& Methods() const;
+  // The module path TraceEvent shows (ModuleILPath of the module's load events).
+  std::string ModulePath(uint64_t processId, uint64_t moduleId) const;
+
+  std::string ToJson() const;  // README "jit"
+  std::string ToCsv() const;
+
+ private:
+  enum class Kind : uint8_t { kNone, kJittingStarted, kLoadVerbose, kLoad, kModule };
+  double Ms(uint64_t ts) const;
+
+  TraceInfo info_;
+  std::unordered_map<uint32_t, EventMetadata> metadata_;
+  std::unordered_map<uint32_t, Kind> kinds_;
+  mutable std::vector<JitRecord> methods_;
+  mutable bool sorted_ = false;
+  // Open (not yet loaded) methods per (process, thread), indexes into methods_, newest last.
+  std::unordered_map<uint64_t, std::unordered_map<uint64_t, std::vector<size_t>>> open_;
+  std::unordered_map<uint64_t, std::unordered_map<uint64_t, std::string>> modules_;
+};
+
+// TraceEvent's OptimizationTier name; CompilationThreadKind name for a record.
+std::string OptimizationTierName(uint8_t tier);
+const char* CompilationThreadKindName(const JitRecord& m);
+
+}  // namespace nettrace

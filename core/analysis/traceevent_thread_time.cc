@@ -1,0 +1,131 @@
+#include "analysis/traceevent_thread_time.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+#include "analysis/event_filter.h"
+#include "analysis/event_query.h"
+#include "base/saturating.h"
+
+namespace nettrace {
+namespace {
+
+enum class Driver : uint8_t { kNone, kSample, kRunning };
+
+// Which event types move TraceEvent's simulation: the sample profiler's samples and the
+// runtime's allocation events (GC/AllocationTick 10, GC/SampledObjectAllocation 20 and 32).
+std::vector<Driver> Drivers(const StoreBuilder& model) {
+  std::vector<Driver> out(model.types().size(), Driver::kNone);
+  for (size_t t = 0; t < out.size(); ++t) {
+    const EventType& type = model.types()[EventTypeIndex(static_cast<uint16_t>(t))];
+    const uint32_t id = type.metadata.eventId;
+    if (IsSampleProfilerSample(type)) out[t] = Driver::kSample;
+    else if (type.knownProvider == KnownProvider::kClrRuntime && (id == 10 || id == 20 || id == 32))
+      out[t] = Driver::kRunning;
+  }
+  return out;
+}
+
+// One thread of the simulation. `blockedMs` follows TraceEvent's encoding: 0 not yet seen,
+// negative running, positive blocked since that time.
+struct ThreadState {
+  double blockedMs = 0, cpuMs = 0;
+  uint32_t blockedRow = 0, cpuRow = 0;
+  uint32_t blockedStack = 0, cpuStack = 0;
+};
+
+struct Interval {
+  uint32_t row;
+  uint16_t thread;
+  uint32_t stack;  // without the leaf pseudo-frame
+  bool cpu;
+  uint64_t ns;
+};
+
+// TraceEvent stores the interval as a float32 count of milliseconds.
+uint64_t IntervalNs(double fromMs, double toMs) {
+  const double ms = static_cast<double>(static_cast<float>(toMs - fromMs));
+  return ms <= 0 ? 0 : static_cast<uint64_t>(std::llround(ms * 1e6));
+}
+
+// With groupByProcess the selection's stacks carry the process frame (and the thread frame
+// with groupByThread) above their own frames, as SelectStacks builds them.
+uint32_t WithGroupFrames(const StoreBuilder& model, const SymbolCollector& symbols, StackResolver* resolver,
+                         const StackQuery& q, uint16_t thread, uint32_t cs, std::map<uint64_t, uint32_t>* cache) {
+  auto [it, added] = cache->emplace((uint64_t{thread} << 32) | cs, 0);
+  if (!added) return it->second;
+  uint32_t g = resolver->stacks().Push(0, ProcessFrame(model, symbols, resolver, thread));
+  if (q.groupByThread) g = resolver->stacks().Push(g, ThreadFrame(model, resolver, thread));
+  for (uint32_t f : resolver->stacks().Frames(cs)) g = resolver->stacks().Push(g, f);
+  return it->second = g;
+}
+
+}  // namespace
+
+StackSelection SelectTraceEventThreadTime(const StoreBuilder& model, const SymbolCollector& symbols,
+                                          StackResolver* resolver, const StackQuery& q) {
+  StackSelection sel;
+  sel.unit = WeightUnit::kNanoseconds;
+  const EventStore& store = model.store();
+  const std::vector<Driver> drivers = Drivers(model);
+  std::vector<bool> threadOk = ThreadMask(model, q.thread);
+  if (q.process)
+    for (size_t t = 0; t < threadOk.size(); ++t)
+      if (model.threads()[ThreadIndex(static_cast<uint16_t>(t))].processId != q.process) threadOk[t] = false;
+  const RowRange range = RowsInTime(model, q.fromMs, q.toMs);
+  std::vector<ThreadState> state(model.threads().size());
+  std::vector<Interval> intervals;
+  // The state machine runs to the end of the range's last interval: an event after the
+  // range still closes the interval its predecessor began inside it.
+  for (size_t row = 0; row < store.size(); ++row) {
+    const Driver d = drivers[store.type(row).value];
+    const uint16_t t = store.thread(row).value;
+    if (d == Driver::kNone || !threadOk[t]) continue;
+    ThreadState& s = state[t];
+    if (row >= range.end) {
+      // Past the range, an event only closes the interval its thread began inside it.
+      const uint32_t open = s.blockedMs > 0 ? s.blockedRow : s.cpuRow;
+      if (s.blockedMs == 0 || open < range.begin) continue;
+      threadOk[t] = false;
+    }
+    const bool running = d == Driver::kRunning || !symbols.IsExternalSample(store.ordinal(row));
+    const double ms = TicksToMs(model.info(), store.timestamp(row));
+    // Only intervals begun inside the range are kept (those before it only set the state).
+    auto closeCpu = [&] {
+      if (s.cpuMs > 0 && s.cpuRow >= range.begin) intervals.push_back({s.cpuRow, t, s.cpuStack, true, IntervalNs(s.cpuMs, ms)});
+    };
+    auto closeBlocked = [&] {
+      if (s.blockedMs > 0 && s.blockedRow >= range.begin) intervals.push_back({s.blockedRow, t, s.blockedStack, false, IntervalNs(s.blockedMs, ms)});
+    };
+    const ThreadEntry& thread = model.threads()[store.thread(row)];
+    const uint32_t stack = resolver->Resolve(store.stack(row), store.timestamp(row), thread.processId);
+    if (running) {
+      if (s.blockedMs == 0) closeCpu(), s.blockedMs = -1;
+      else if (s.blockedMs < 0) closeCpu();
+      else closeBlocked(), s.blockedMs = -ms;
+      s.cpuMs = ms, s.cpuRow = static_cast<uint32_t>(row), s.cpuStack = stack;
+    } else {
+      if (s.blockedMs >= 0) closeBlocked();
+      else closeCpu();
+      s.blockedMs = ms, s.blockedRow = static_cast<uint32_t>(row), s.blockedStack = stack;
+    }
+  }
+  std::stable_sort(intervals.begin(), intervals.end(), [](const Interval& a, const Interval& b) { return a.row < b.row; });
+  const uint32_t cpuFrame = resolver->frames().Intern(kCpuTimeFrameName, FrameKind::kSynthetic);
+  const uint32_t blockedFrame = resolver->frames().Intern(kExternalFrameName, FrameKind::kSynthetic);
+  std::map<uint64_t, uint32_t> grouped;  // (thread << 32 | call stack) → with group frames
+  for (const Interval& i : intervals) {
+    if (i.row >= range.end) continue;
+    uint32_t cs = resolver->stacks().Push(i.stack, i.cpu ? cpuFrame : blockedFrame);
+    if (q.groupByProcess) cs = WithGroupFrames(model, symbols, resolver, q, i.thread, cs, &grouped);
+    sel.rows.push_back(i.row);
+    sel.threads.push_back(i.thread);
+    sel.callStacks.push_back(cs);
+    sel.weights.push_back(i.ns);
+    sel.totalWeight = SatAdd(sel.totalWeight, i.ns);
+  }
+  return sel;
+}
+
+}  // namespace nettrace
