@@ -29,6 +29,7 @@ struct Histogram;
 class RuntimeViews;
 class StoreBuilder;
 struct StackQuery;
+struct StackDiff;
 struct TextScanStep;
 class SymbolCollector;
 
@@ -160,5 +161,17 @@ class TraceSession {
   struct Pipeline;
   std::unique_ptr<Pipeline> pipeline_;
 };
+
+// A/B diff of two stack views (issue 13; trace_session_diff.cc): A = baseline, B =
+// comparison, each a session and its query (the same session twice for two time ranges).
+// Both sides are taken root first (a query's `inverted` is ignored).
+StackDiff BuildStackDiff(const TraceSession& a, const StackQuery& queryA, const TraceSession& b,
+                         const StackQuery& queryB);
+/// The diff as JSON (analysis/stack_diff.h), with at most maxFunctions functions.
+std::string StackDiffJson(const TraceSession& a, const StackQuery& queryA, const TraceSession& b,
+                          const StackQuery& queryB, size_t maxFunctions);
+/// The diff as "a;b;c weightA weightB" lines (difffolded.pl's format).
+std::string StackDiffFolded(const TraceSession& a, const StackQuery& queryA, const TraceSession& b,
+                            const StackQuery& queryB);
 
 }  // namespace nettrace

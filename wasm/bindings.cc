@@ -230,6 +230,16 @@ std::string ExportChromeTrace(const TraceSession& s) { return s.ExportChromeTrac
 std::string ExportEventsCsv(const TraceSession& s, bool stackText) { return s.ExportEventsCsv(stackText); }
 std::string ExportStacksCsv(const TraceSession& s) { return s.ExportStacksCsv(); }
 
+// A/B stack diff (issue 13) of two sessions (or one twice, for two time ranges) with a
+// query each; maxFunctions < 0: every function.
+std::string StackDiffJson(const TraceSession& a, const val& qa, const TraceSession& b, const val& qb, double maxFunctions) {
+  const size_t n = maxFunctions < 0 ? SIZE_MAX : static_cast<size_t>(maxFunctions);
+  return nettrace::StackDiffJson(a, ToStackQuery(qa), b, ToStackQuery(qb), n);
+}
+std::string StackDiffFolded(const TraceSession& a, const val& qa, const TraceSession& b, const val& qb) {
+  return nettrace::StackDiffFolded(a, ToStackQuery(qa), b, ToStackQuery(qb));
+}
+
 // The allocator's view of the heap, for leak tests and the memory figures of the benchmark:
 // {heapSize: bytes of linear memory, allocated: bytes in use by malloc, free: bytes free in it}.
 val HeapStats() {
@@ -318,4 +328,6 @@ EMSCRIPTEN_BINDINGS(nettrace) {
       .function("jitText", &JitText)
       .function("eventView", &EventView);
   emscripten::function("heapStats", &HeapStats);
+  emscripten::function("stackDiffJson", &StackDiffJson);
+  emscripten::function("stackDiffFolded", &StackDiffFolded);
 }

@@ -160,6 +160,10 @@ export interface NetTraceModule {
   writeSampleUniversal(): { status: RawStatus; bytes: Uint8Array };
   /** mallinfo() and the heap size: for leak tests and memory figures. */
   heapStats(): RawHeapStats;
+  /** A/B stack diff as JSON (core/analysis/stack_diff.h); maxFunctions < 0: every function. */
+  stackDiffJson(a: RawTraceSession, queryA: RawStackQuery, b: RawTraceSession, queryB: RawStackQuery, maxFunctions: number): string;
+  /** A/B stack diff as "a;b;c weightA weightB" lines. */
+  stackDiffFolded(a: RawTraceSession, queryA: RawStackQuery, b: RawTraceSession, queryB: RawStackQuery): string;
   /** The wasm heap. Replaced when memory grows: read it again after any call that may allocate. */
   readonly HEAPU8: Uint8Array;
   _malloc(size: number): number;

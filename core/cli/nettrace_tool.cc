@@ -18,6 +18,8 @@
 //   nettrace export FILE --format speedscope|chrome|csv|stacks-csv [--stack-text] -o OUT
 //                        csv: one row per event with its call-stack id (--stack-text: the
 //                        stack's frames too); stacks-csv: the frames of each id
+//   nettrace diff A B [--format json|folded] [same selection options] [--a-from MS]
+//                        [--a-to MS] [--b-from MS] [--b-to MS]   A/B stack diff (diff_command.cc)
 //   nettrace gc FILE [--format json|csv]    one row per GC as TraceEvent's TraceGC, totals
 //   nettrace jit FILE [--format json|csv]   one row per jitted method as TraceJittedMethod
 //   nettrace exceptions|contention|activities|counters FILE [--format json|csv]   the event
@@ -45,6 +47,7 @@
 #include "base/json_writer.h"
 #include "model/store_builder.h"
 #include "convert/convert_session.h"
+#include "cli/diff_command.h"
 #include "trace_session.h"
 #include "write/universal_trace_writer.h"
 
@@ -176,6 +179,8 @@ int Usage(FILE* out) {
                "  top       heaviest functions by exclusive weight, with inclusive weight (-n N, default 20)\n"
                "  sandwich  FILE FUNCTION: callers and callees of one frame name, as JSON\n"
                "  export    --format speedscope|chrome|csv|stacks-csv -o OUT: a file other tools open\n"
+               "  diff      A B: stacks of B (comparison) against A (baseline), JSON or --format folded;\n"
+               "            selection options apply to both; --a-from/--a-to/--b-from/--b-to per side\n"
                "  gc        one row per GC (TraceEvent's TraceGC) with totals, --format json|csv\n"
                "  jit       one row per jitted method (TraceEvent's TraceJittedMethod) with totals, --format json|csv\n"
                "  ps        [--json]: .NET processes with a diagnostics port (pid, name, runtime, command line)\n"
@@ -251,6 +256,7 @@ int main(int argc, char** argv) {
   if (argc >= 2 && !std::strcmp(argv[1], "collect")) return nettrace::cli::RunCollect(argc, argv);
   if (argc < 3) return Usage(stderr);
   const std::string command = argv[1];
+  if (command == "diff") return nettrace_cli::RunDiff(argc, argv);  // two files: cli/diff_command.cc
   if (command == "write-sample-universal") {
     std::vector<uint8_t> bytes;
     nettrace::Status st = nettrace::WriteSampleUniversalTrace(&bytes);

@@ -7,6 +7,7 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { diffChecks } from './app_diff_checks.mjs';
 import { partialChecks } from './app_partial_checks.mjs';
 import { weightChecks } from './app_weight_checks.mjs';
 import { uxChecks } from './app_ux_checks.mjs';
@@ -452,6 +453,7 @@ export async function appChecks({ browser, server, check, assert, traces, byName
   const context = { page, server, check, assert, byName, nativeSummary, runNative, open, tmp, eventCountShown };
   await partialChecks(context);
   await uxChecks(context);
+  await diffChecks(context);
   await weightChecks(context);
 
   await check('app: no page errors', async () => {

@@ -19,6 +19,8 @@
 //                                 one frame name, as JSON
 //   nettrace-analyzer export FILE --format speedscope|chrome|csv|stacks-csv [--stack-text] [-o OUT]
 //   nettrace-analyzer convert FILE OUT [--from MS] [--to MS]   rewrite as NetTrace v6 (a time window)
+//   nettrace-analyzer diff A B [--format json|folded] [-n N] [same selection options]
+//                                [--a-from MS] [--a-to MS] [--b-from MS] [--b-to MS]   A/B stack diff
 //   nettrace-analyzer gc FILE [--format json|csv]   one row per GC (TraceEvent's TraceGC), totals
 //   nettrace-analyzer jit FILE [--format json|csv]  one row per jitted method, totals
 //   nettrace-analyzer exceptions|contention|activities|counters FILE [--format json|csv]   the
@@ -28,11 +30,11 @@
 // FILE may be a path, an http(s) URL, or "-" for standard input.
 import { closeSync, openSync, writeFileSync, writeSync } from 'node:fs';
 import { basename } from 'node:path';
-import { convertTrace, openTrace, NetTraceError } from '../index.js';
+import { convertTrace, diffStacksFolded, diffStacksJson, openTrace, NetTraceError } from '../index.js';
 
 const USAGE = `usage: nettrace-analyzer <command> FILE [options]
 commands: summary, counts, events, stack, histogram, flame, top, sandwich, export, convert, gc, jit,
-          exceptions, contention, activities, counters, write-sample-universal
+          exceptions, contention, activities, counters, diff, write-sample-universal
   gc, jit:   --format json|csv (json): GC / JIT statistics as TraceEvent's GCStats / JITStats
   events:    --provider P --name N --thread T --from MS --to MS --limit N (100) --offset N --text STR
              --frames (each event's stack, leaf first)
@@ -50,6 +52,8 @@ commands: summary, counts, events, stack, histogram, flame, top, sandwich, expor
   export:    --format speedscope|chrome|csv|stacks-csv [-o OUT]; csv: --stack-text (frames too)
   convert:   FILE OUT [--from MS --to MS]: rewrite the trace as NetTrace v6 (optionally a time window)
   exceptions/contention/activities/counters: --format json|csv (json)
+  diff:      A B: stacks of B against A (baseline), --format json|folded, -n N functions (all),
+             the flame/top selection options for both, --a-from/--a-to/--b-from/--b-to MS per side
   write-sample-universal OUT: write a small collect-linux-like v6 trace
 FILE: a path, an http(s) URL, or - for standard input`;
 
@@ -65,19 +69,21 @@ if (command === '--help' || command === '-h') {
 }
 const VIEWS = ['exceptions', 'contention', 'activities', 'counters'];
 const commands = ['summary', 'counts', 'events', 'stack', 'histogram', 'flame', 'top', 'sandwich', 'export', 'convert',
-  'write-sample-universal', 'gc', 'jit', ...VIEWS];
+  'write-sample-universal', 'gc', 'jit', 'diff', ...VIEWS];
 if (!commands.includes(command) || file === undefined) fail(`${command ? `unknown command '${command}'\n` : ''}${USAGE}`);
 if (command === 'write-sample-universal') await writeSampleUniversal(file);
 
 const numberFlags = {
   '--thread': 'thread', '--from': 'fromMs', '--to': 'toMs', '--limit': 'limit', '--offset': 'offset', '--buckets': 'buckets', '-n': 'n',
   '--process': 'process', '--chunk-size': 'chunkSize',
+  '--a-from': 'aFromMs', '--a-to': 'aToMs', '--b-from': 'bFromMs', '--b-to': 'bToMs',
 };
 const stringFlags = { '--text': 'text', '--provider': 'provider', '--name': 'name', '--event': 'event', '--format': 'format', '-o': 'out', '--group-by': 'groupBy', '--weight': 'weight', '--exception-type': 'exceptionType' };
 const boolFlags = { '--stitch-async': 'stitchAsync', '--inverted': 'inverted', '--by-thread': 'groupByThread', '--by-process': 'groupByProcess', '--stack-text': 'stackText', '--frames': 'frames' };
 const opts = {};
 // stack FILE ROW, sandwich FILE FUNCTION, convert FILE OUT: a positional argument, as in the native tool.
-const positional = ['stack', 'sandwich', 'convert'].includes(command) ? rest.shift() : undefined;
+const positional = ['stack', 'sandwich', 'convert', 'diff'].includes(command) ? rest.shift() : undefined;
+if (command === 'diff' && positional === undefined) fail(`diff needs A B (two trace files)\n${USAGE}`);
 if (command === 'convert' && positional === undefined) fail(`convert needs FILE OUT\n${USAGE}`);
 if (command === 'stack' && !/^\d+$/.test(positional ?? '')) fail('stack needs FILE ROW (an event index)');
 if (command === 'sandwich' && positional === undefined) fail('sandwich needs FILE FUNCTION (a frame name)');
@@ -109,6 +115,7 @@ const flameDoc = (g) => {
 const stackQuery = () => pick('event', 'provider', 'thread', 'fromMs', 'toMs', 'inverted', 'groupByThread', 'process', 'groupByProcess', 'weight', 'exceptionType', 'stitchAsync');
 
 if (command === 'convert') await convert();
+if (command === 'diff') await diff();
 if ((command === 'gc' || command === 'jit') && !['json', 'csv', undefined].includes(opts.format)) fail(`${command} --format takes json or csv`);
 
 let trace;
@@ -226,6 +233,35 @@ async function convert() {
   }
   if (result.error) fail(`${file}: ${result.error.message} (the output is incomplete: ${result.eventsWritten} events written)`, 1);
   process.stderr.write(`nettrace-analyzer: wrote ${result.eventsWritten} events to ${positional} (NetTrace v6)\n`);
+  process.exit(0);
+}
+
+// As `nettrace diff A B`: both traces read in this thread (the same file once), the engine's
+// document or folded lines printed as they are.
+async function diff() {
+  const format = opts.format ?? 'json';
+  if (format !== 'json' && format !== 'folded') fail('diff --format takes json or folded');
+  const open = async (path) => {
+    try {
+      return await openTrace(path === '-' ? process.stdin : path, { worker: false, keepPartial: true, ...pick('chunkSize') });
+    } catch (e) {
+      if (!(e instanceof NetTraceError)) throw e;
+      fail(`${path}: ${e.message}`, 1);
+    }
+  };
+  const a = await open(file);
+  const b = positional === file ? a : await open(positional);
+  const side = (from, to) => Object.fromEntries([['fromMs', opts[from]], ['toMs', opts[to]]].filter(([, v]) => v !== undefined));
+  const options = { query: stackQuery(), baseline: side('aFromMs', 'aToMs'), comparison: side('bFromMs', 'bToMs') };
+  if (opts.n !== undefined) options.maxFunctions = opts.n;
+  try {
+    const text = format === 'folded' ? await diffStacksFolded(a, b, options) : (await diffStacksJson(a, b, options)) + '\n';
+    await new Promise((resolve) => process.stdout.write(text, resolve)); // written out before exit()
+  } finally {
+    a.close();
+    if (b !== a) b.close();
+  }
+  for (const [t, path] of [[a, file], [b, positional]]) if (t.error) fail(`${path}: ${t.error.message}`, 1);
   process.exit(0);
 }
 

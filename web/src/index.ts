@@ -15,7 +15,7 @@ import { openTraceInThread } from './api/trace.js';
 import type { TraceSource } from './engine/chunk_source.js';
 import { DEFAULT_CHUNK_SIZE, PUSH_SIZE } from './engine/read_trace.js';
 import type { WasmOptions } from './engine/wasm_loader.js';
-import { openTraceInWorker, prewarmEngine } from './engine/worker_client.js';
+import { diffTracesInWorker, openTraceInWorker, prewarmEngine } from './engine/worker_client.js';
 import type { WorkerOptions } from './engine/worker_client.js';
 
 export type { ExportFormat, ExportOptions, OpenTraceOptions, StackQuery, TraceHandle } from './api/handle.js';
@@ -48,6 +48,9 @@ export type {
   Summary,
   SummaryEventType,
   SummaryError,
+  StackDiffFunction,
+  StackDiffResult,
+  StackDiffSide,
   TopFunctions,
   TraceEvent,
 } from './api/types.js';
@@ -70,8 +73,10 @@ export type {
   JitTotals,
 } from './api/types.js';
 export { convertTrace } from './api/convert.js';
+export { diffStacks, diffStacksFolded, diffStacksJson } from './api/diff.js';
+export type { DiffOptions } from './api/diff.js';
 export type { ConvertOptions, ConvertResult } from './api/convert.js';
-export { DEFAULT_CHUNK_SIZE, PUSH_SIZE, openTraceInThread, openTraceInWorker, prewarmEngine };
+export { DEFAULT_CHUNK_SIZE, PUSH_SIZE, diffTracesInWorker, openTraceInThread, openTraceInWorker, prewarmEngine };
 
 export interface OpenOptions extends OpenTraceOptions, WasmOptions, WorkerOptions {
   /**

@@ -17,6 +17,7 @@ import { wireTabs } from '../ui/tab_keys.js';
 import { EventTable } from '../views/events_view.js';
 import type { EventFilter } from '../views/events_view.js';
 import { FlameGraph } from '../views/flame_view.js';
+import { DiffView } from '../views/diff_view.js';
 import { SandwichView } from '../views/sandwich_view.js';
 import { formatMs, topFunctionsTable } from '../views/top_functions.js';
 import { renderEventViews } from '../views/event_views_view.js';
@@ -140,6 +141,7 @@ export function createAnalyzer(host: HTMLElement, root: ShadowRoot, options: Ana
   let eventTableTrace: TraceHandle | null = null;
   let flame: FlameGraph | null = null;
   const sandwich = new SandwichView(byId('g-sandwich'));
+  const diffView = new DiffView(byId('g-diff'), workerOptions); // A/B diff against a baseline (views/diff_view.ts)
   /** The sandwich's trace, query and function, to redo it only when one of them changes. */
   let sandwichKey = '';
   /** The stack query the flame graph shows (also what speedscope/folded exports take). */
@@ -217,6 +219,7 @@ export function createAnalyzer(host: HTMLElement, root: ShadowRoot, options: Ana
     byId('g-top').replaceChildren();
     sandwich.clear();
     sandwichKey = '';
+    diffView.clear();
     headline.replaceChildren();
     summaryTables.replaceChildren();
     summaryPre.textContent = '';
@@ -267,6 +270,7 @@ export function createAnalyzer(host: HTMLElement, root: ShadowRoot, options: Ana
         throw opened.error;
       }
       shown = opened;
+      diffView.setComparison(source);
       const summary = opened.summary();
       const seconds = (performance.now() - started) / 1000;
       // A URL's size is what was read of it (reading reached its end, or a fault).
@@ -654,6 +658,7 @@ export function createAnalyzer(host: HTMLElement, root: ShadowRoot, options: Ana
   const sideTabs = new Map<ViewState['side'], HTMLButtonElement>([
     ['top', byId<HTMLButtonElement>('side-top')],
     ['sandwich', byId<HTMLButtonElement>('side-sandwich')],
+    ['diff', byId<HTMLButtonElement>('side-diff')],
   ]);
 
   function showSide(focus = false): void {
@@ -666,6 +671,8 @@ export function createAnalyzer(host: HTMLElement, root: ShadowRoot, options: Ana
     byId('g-top').hidden = state.side !== 'top';
     byId('g-sandwich').hidden = state.side !== 'sandwich';
     if (state.side === 'sandwich') void showSandwich().catch(reportUnexpected);
+    byId('g-diff').hidden = state.side !== 'diff';
+    if (state.side === 'diff') void diffView.show(sandwichQuery()).catch(reportUnexpected);
   }
 
   /** The flame graph's stacks, not inverted: a sandwich shows both directions anyway. */
@@ -693,6 +700,9 @@ export function createAnalyzer(host: HTMLElement, root: ShadowRoot, options: Ana
     void showSandwich().catch(reportUnexpected);
   }
 
+  diffView.onChange = () => {
+    if (state.side === 'diff') void diffView.show(sandwichQuery()).catch(reportUnexpected);
+  };
   sandwich.onPick = (name) => {
     state = { ...state, fn: name };
     sandwichKey = JSON.stringify([sandwichQuery(), name]);

@@ -210,9 +210,11 @@ function flameView(): HTMLElement {
           { class: 'side-tabs', attrs: { role: 'tablist', 'aria-label': 'Beside the flame graph' } },
           h('button', { text: 'Top functions', attrs: { type: 'button', role: 'tab', id: 'side-top', 'aria-selected': 'true' } }),
           h('button', { text: 'Sandwich', attrs: { type: 'button', role: 'tab', id: 'side-sandwich', 'aria-selected': 'false' } }),
+          h('button', { text: 'Diff', attrs: { type: 'button', role: 'tab', id: 'side-diff', 'aria-selected': 'false' } }),
         ),
         h('div', { class: 'top-functions', attrs: { id: 'g-top' } }),
         h('div', { class: 'sandwich-box', attrs: { id: 'g-sandwich', hidden: '' } }),
+        h('div', { class: 'diff-box', attrs: { id: 'g-diff', hidden: '' } }),
       ),
     ),
   );

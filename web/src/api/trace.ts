@@ -107,6 +107,11 @@ function keepCancelled(M: NetTraceModule, session: RawTraceSession, input: Trace
   return new InThreadTrace(M, session, input, error, JSON.stringify(summary));
 }
 
+/** The engine and session behind a handle opened in this thread (api/diff.ts); null for others. */
+export function inThreadEngine(handle: TraceHandle): { M: NetTraceModule; session: RawTraceSession } | null {
+  return handle instanceof InThreadTrace ? handle.engine() : null;
+}
+
 class InThreadTrace implements TraceHandle {
   readonly bytes: number;
   readonly eventCount: number;
@@ -126,6 +131,10 @@ class InThreadTrace implements TraceHandle {
     this.summaryText = summaryText;
     this.bytes = session.bytesConsumed();
     this.eventCount = session.eventCount();
+  }
+
+  engine(): { M: NetTraceModule; session: RawTraceSession } {
+    return { M: this.M, session: this.live() };
   }
 
   private live(): RawTraceSession {

@@ -158,6 +158,50 @@ export interface TopFunctions {
   [field: string]: unknown;
 }
 
+/** One side of a stack diff: its weight unit and total weight. */
+export interface StackDiffSide {
+  unit: string;
+  total: number;
+}
+
+/** A function (frame name) in a stack diff, with its weights on both sides (A = baseline, B = comparison). */
+export interface StackDiffFunction {
+  name: string;
+  inclusiveA: number;
+  inclusiveB: number;
+  exclusiveA: number;
+  exclusiveB: number;
+  /** Share of B's total minus share of A's total (fractions, 9 decimals). */
+  inclusiveDelta: number;
+  exclusiveDelta: number;
+}
+
+/**
+ * The A/B diff of two stack views (core/analysis/stack_diff.h): per-function changes, by
+ * |exclusiveDelta| then |inclusiveDelta|, and the merged call tree (depth-first, children by
+ * name) laid out on B's weights. A node only in the baseline has start === end (zero width).
+ */
+export interface StackDiffResult {
+  baseline: StackDiffSide;
+  comparison: StackDiffSide;
+  functions: StackDiffFunction[];
+  tree: {
+    layout: string;
+    frames: string[];
+    frame: number[];
+    parent: number[];
+    depth: number[];
+    inclusiveA: number[];
+    exclusiveA: number[];
+    inclusiveB: number[];
+    exclusiveB: number[];
+    start: number[];
+    end: number[];
+    /** Per node: inclusive share in B minus inclusive share in A (a view colours by it). */
+    delta: number[];
+  };
+}
+
 /** Event counts over time buckets, for timelines. */
 export interface Histogram {
   /** The bucketed range in ms from the sync time: the query's, or first to last event. */

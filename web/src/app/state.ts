@@ -30,7 +30,7 @@ export interface ViewState {
   /** Flame graph, dotnet-trace thread time: async stitching turned off (`stitch=0`). */
   noStitch: boolean;
   /** Beside the flame graph: the top functions, or the sandwich of `fn`. */
-  side: 'top' | 'sandwich';
+  side: 'top' | 'sandwich' | 'diff';
   fn: string;
   /** Timeline series: one per provider, or one per event type of the event filter. */
   timelineBy: 'provider' | 'type';
@@ -80,7 +80,8 @@ export function readHash(hash: string): ViewState {
   state.inverted = params.get('inverted') === '1';
   state.noStitch = params.get('stitch') === '0';
   state.timelineBy = params.get('timeline') === 'type' ? 'type' : 'provider';
-  state.side = params.get('side') === 'sandwich' ? 'sandwich' : 'top';
+  const side = params.get('side');
+  state.side = side === 'sandwich' || side === 'diff' ? side : 'top';
   return state;
 }
 
@@ -93,7 +94,7 @@ export function writeHash(state: ViewState): string {
   if (state.inverted) params.set('inverted', '1');
   if (state.noStitch) params.set('stitch', '0');
   if (state.timelineBy === 'type') params.set('timeline', 'type');
-  if (state.side === 'sandwich') params.set('side', 'sandwich');
+  if (state.side !== 'top') params.set('side', state.side);
   return `#${params.toString()}`;
 }
 

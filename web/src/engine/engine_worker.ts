@@ -3,6 +3,7 @@
 // here, off the page's thread: a File is read with Blob.slice() chunks, a URL with fetch().
 // Typed against a minimal worker scope so that it compiles under the DOM lib as well (the
 // npm package ships it).
+import { diffStacksJson } from '../api/diff.js';
 import type { TraceHandle } from '../api/handle.js';
 import { openTraceInThread } from '../api/trace.js';
 import { NetTraceError } from '../api/types.js';
@@ -132,6 +133,20 @@ async function handle(request: EngineRequest): Promise<unknown> {
       traces.get(request.trace)?.close();
       traces.delete(request.trace);
       return null;
+    case 'diff': {
+      // Both traces in this worker's engine, only for the diff (worker_client.ts diffTracesInWorker).
+      const a = await openTraceInThread(request.baseline);
+      try {
+        const b = await openTraceInThread(request.comparison);
+        try {
+          return await diffStacksJson(a, b, request.options);
+        } finally {
+          b.close();
+        }
+      } finally {
+        a.close();
+      }
+    }
     default:
       return query(request);
   }

@@ -2,6 +2,7 @@
 // an id; the worker answers each request with exactly one 'result' or 'error', and may send
 // 'progress' messages with the same id before that. Bulk results (event rows, histogram
 // counts) travel in transfer lists, never copied by structured clone.
+import type { DiffOptions } from '../api/diff.js';
 import type { ExportFormat, ExportOptions, RuntimeStatsKind, StackQuery } from '../api/handle.js';
 import type { EventQuery, HistogramQuery } from '../api/types.js';
 import type { EventViewName } from '../api/event_views.js';
@@ -49,7 +50,19 @@ export interface CloseRequest {
   trace: RequestId;
 }
 
-export type EngineRequest = OpenRequest | CancelRequest | QueryRequest | CloseRequest;
+/**
+ * The A/B stack diff of two sources (api/diff.ts), both read in the worker, diffed, and freed:
+ * answers the engine's JSON document.
+ */
+export interface DiffRequest {
+  id: RequestId;
+  kind: 'diff';
+  baseline: Blob | string;
+  comparison: Blob | string;
+  options: DiffOptions;
+}
+
+export type EngineRequest = OpenRequest | CancelRequest | QueryRequest | CloseRequest | DiffRequest;
 
 export interface ProgressResponse {
   id: RequestId;

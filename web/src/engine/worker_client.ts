@@ -2,6 +2,7 @@
 // worker that owns the engine and returns a TraceHandle whose calls become requests (ids,
 // one promise each). Progress goes to the caller's callback; an AbortSignal becomes a
 // 'cancel' request; close() frees the trace and ends the worker.
+import type { DiffOptions } from '../api/diff.js';
 import type { ExportFormat, ExportOptions, OpenTraceOptions, RuntimeStatsKind, StackQuery, TraceHandle } from '../api/handle.js';
 import type { GcStats, JitStats } from '../api/types.js';
 import type {
@@ -14,6 +15,7 @@ import type {
   Progress,
   Sandwich,
   SearchProgress,
+  StackDiffResult,
   Summary,
   TopFunctions,
   TraceEvent,
@@ -190,6 +192,30 @@ export async function openTraceInWorker(
     throw e;
   } finally {
     options.signal?.removeEventListener('abort', onAbort);
+  }
+}
+
+/**
+ * The A/B stack diff (api/diff.ts) of two traces given by their sources, computed in a new
+ * engine worker that reads both and ends with the answer: the way to diff from a page's
+ * thread, where handles of openTraceInWorker each live in their own worker.
+ */
+export async function diffTracesInWorker(
+  baseline: Blob | URL | string,
+  comparison: Blob | URL | string,
+  options: DiffOptions & WorkerOptions = {},
+): Promise<StackDiffResult> {
+  const base = (globalThis as { location?: { href: string } }).location?.href;
+  const payload = (s: Blob | URL | string): Blob | string => (s instanceof Blob ? s : new URL(s, base).href);
+  const connection = new EngineConnection(startWorker(options));
+  try {
+    const { query, baseline: qa, comparison: qb, maxFunctions } = options;
+    const diffOptions: DiffOptions = { ...(query ? { query } : {}), ...(qa ? { baseline: qa } : {}), ...(qb ? { comparison: qb } : {}) };
+    if (maxFunctions !== undefined) diffOptions.maxFunctions = maxFunctions;
+    const { done } = connection.send({ kind: 'diff', baseline: payload(baseline), comparison: payload(comparison), options: diffOptions });
+    return JSON.parse((await done) as string) as StackDiffResult;
+  } finally {
+    connection.terminate();
   }
 }
 

@@ -1,0 +1,36 @@
+// Browser check of the app's A/B diff (web/src/views/diff_view.ts; issue 13): with a trace
+// open, picking a baseline trace shows the function table of `nettrace diff BASELINE TRACE`
+// (native) row for row, and a differential flame graph; the side tab is kept in the link.
+export async function diffChecks({ page, check, assert, byName, runNative, open }) {
+  await check('app diff: the function table equals nettrace diff; the flame graph is drawn', async () => {
+    const baseline = byName('sentry-net6-profile-with-task');
+    const comparison = byName('only_managed_samples');
+    // The flame graph's default weight for CPU samples (dotnet-trace's thread time), checked below.
+    const run = runNative('diff', baseline.path, [comparison.path, '-n', '200', '--weight', 'traceevent-thread-time']);
+    assert(run.status === 0, run.stderr);
+    const native = JSON.parse(run.stdout.toString('utf8'));
+    await open(comparison.path);
+    await page.click('#tab-flame');
+    assert((await page.inputValue('#g-weight')) === 'traceevent-thread-time', 'the default weight of CPU samples');
+    await page.click('#side-diff');
+    await page.setInputFiles('#diff-baseline', baseline.path);
+    await page.waitForSelector('#g-diff[data-state="done"] .diff-table tbody tr', { timeout: 60_000 });
+    const rows = await page.$$eval('#g-diff .diff-table tbody tr', (trs) => trs.map((tr) => [...tr.cells].map((c) => c.textContent)));
+    const num = (s) => Number(s.replace(/,/g, ''));
+    const pct = (f) => `${f > 0 ? '+' : ''}${(f * 100).toFixed(2)}%`;
+    assert(rows.length === native.functions.length && rows.length > 50, `${rows.length} rows, native ${native.functions.length}`);
+    native.functions.forEach((f, i) => {
+      const r = rows[i];
+      const expected = [f.name, f.exclusiveA, f.exclusiveB, pct(f.exclusiveDelta), f.inclusiveA, f.inclusiveB, pct(f.inclusiveDelta)];
+      const shown = [r[0], num(r[1]), num(r[2]), r[3], num(r[4]), num(r[5]), r[6]];
+      assert(JSON.stringify(shown) === JSON.stringify(expected), `row ${i}: ${JSON.stringify(shown)} != ${JSON.stringify(expected)}`);
+    });
+    const status = await page.textContent('#g-diff .diff-status');
+    const fmt = (n) => new Intl.NumberFormat('en-US').format(n);
+    assert(status.includes(fmt(native.baseline.total)) && status.includes(fmt(native.comparison.total)), `totals not shown: ${status}`);
+    const canvas = await page.$eval('#g-diff canvas.diff-flame', (c) => ({ w: c.width, h: c.height }));
+    assert(canvas.w > 0 && canvas.h >= 16, `canvas ${JSON.stringify(canvas)}`);
+    const params = new URLSearchParams(new URL(page.url()).hash.slice(1));
+    assert(params.get('side') === 'diff', `hash ${page.url()}`);
+  });
+}
