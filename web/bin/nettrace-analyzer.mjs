@@ -20,6 +20,9 @@
 //   nettrace-analyzer export FILE --format speedscope|chrome|csv|stacks-csv [--stack-text] [-o OUT]
 //   nettrace-analyzer convert FILE OUT [--from MS] [--to MS]   rewrite as NetTrace v6 (a time window)
 //   nettrace-analyzer write-sample-universal OUT   a small collect-linux-like v6 trace
+//   nettrace-analyzer ps [--json]                  .NET processes with a diagnostics port
+//   nettrace-analyzer collect --pid N [--providers SPEC,…|--profile NAME,…] [--duration D]
+//                             [--buffer-mb 256] -o OUT   record a live session (Ctrl-C stops)
 // Every command takes --chunk-size BYTES (how much is read at a time; the output is the same).
 // FILE may be a path, an http(s) URL, or "-" for standard input.
 import { closeSync, openSync, writeFileSync, writeSync } from 'node:fs';
@@ -28,7 +31,7 @@ import { convertTrace, openTrace, NetTraceError } from '../index.js';
 
 const USAGE = `usage: nettrace-analyzer <command> FILE [options]
 commands: summary, counts, events, stack, histogram, flame, top, sandwich, export, convert,
-          write-sample-universal
+          write-sample-universal, ps, collect
   events:    --provider P --name N --thread T --from MS --to MS --limit N (100) --offset N --text STR
              --frames (each event's stack, leaf first)
   stack:     FILE ROW (an event's index): its stack as named frames, leaf first
@@ -42,6 +45,9 @@ commands: summary, counts, events, stack, histogram, flame, top, sandwich, expor
   export:    --format speedscope|chrome|csv|stacks-csv [-o OUT]; csv: --stack-text (frames too)
   convert:   FILE OUT [--from MS --to MS]: rewrite the trace as NetTrace v6 (optionally a time window)
   write-sample-universal OUT: write a small collect-linux-like v6 trace
+  ps:        [--json]: the .NET processes with a diagnostics port (pid, name, runtime, command line)
+  collect:   --pid N [--providers SPEC,… | --profile NAME,…] [--duration D (10s, 500ms, 2m, hh:mm:ss)]
+             [--buffer-mb 256] -o OUT.nettrace: record a live session; Ctrl-C or the duration stops it
 FILE: a path, an http(s) URL, or - for standard input`;
 
 function fail(message, code = 2) {
@@ -53,6 +59,11 @@ const [command, file, ...rest] = process.argv.slice(2);
 if (command === '--help' || command === '-h') {
   console.log(USAGE);
   process.exit(0);
+}
+// Live sessions (issue 15): web/src/live, Node's Unix sockets, the protocol through the engine.
+if (command === 'ps' || command === 'collect') {
+  const { runLiveCommand } = await import('../live/index.js');
+  process.exit(await runLiveCommand(command, process.argv.slice(3)));
 }
 const commands = ['summary', 'counts', 'events', 'stack', 'histogram', 'flame', 'top', 'sandwich', 'export', 'convert',
   'write-sample-universal'];
