@@ -1,6 +1,7 @@
 // web/src/live — `nettrace-analyzer ps` and `nettrace-analyzer collect`: the native tool's
 // `nettrace ps` / `nettrace collect` (core/cli/diag_commands.cc) over the package API, printing
 // what it prints (with this tool's name as the prefix). Node only.
+import { NetTraceError } from '../api/types.js';
 import { collect, listProcesses, LiveError } from './collect.js';
 
 interface NodeProcess {
@@ -159,7 +160,9 @@ async function runCollect(args: string[]): Promise<number> {
     say(`wrote ${o.output}: ${events} events, ${live.bytes} bytes, ${live.droppedEventCount} dropped`);
     return 0;
   } catch (e) {
-    if (!(e instanceof LiveError)) throw e;
+    // A LiveError says what the runtime or the system refused; a NetTraceError here is the
+    // source failing (the output file could not be written): the message, not a stack.
+    if (!(e instanceof LiveError) && !(e instanceof NetTraceError)) throw e;
     say(e.message);
     return 1;
   } finally {
