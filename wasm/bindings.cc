@@ -59,6 +59,7 @@ std::string JitText(const TraceSession& session, bool csv) { return csv ? sessio
 // Counters as Numbers (exact below 2^53) rather than BigInt: they feed progress bars.
 double BytesConsumed(const TraceSession& session) { return static_cast<double>(session.bytesConsumed()); }
 double EventCount(const TraceSession& session) { return static_cast<double>(session.eventCount()); }
+double DroppedEventCount(const TraceSession& session) { return static_cast<double>(session.droppedEventCount()); }
 
 // std::vector → a JS-owned typed array (a copy: views into the heap die when memory grows).
 template <typename T>
@@ -305,6 +306,7 @@ EMSCRIPTEN_BINDINGS(nettrace) {
       .function("traceEventCounts", &TraceEventCounts)
       .function("bytesConsumed", &BytesConsumed)
       .function("eventCount", &EventCount)
+      .function("droppedEventCount", &DroppedEventCount)
       .function("queryEvents", &QueryEvents)
       .function("blocksNeeded", &BlocksNeeded)
       .function("provideBlock", &ProvideBlock)

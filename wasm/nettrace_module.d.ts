@@ -32,6 +32,8 @@ export interface RawTraceSession {
   traceEventCounts(): string;
   bytesConsumed(): number;
   eventCount(): number;
+  /** Events the trace says were dropped so far (sequence-number gaps). */
+  droppedEventCount(): number;
   /** Events in time order matching `query`: the page's store rows (a copy) and the match count. */
   queryEvents(query: RawEventQuery): { total: number; rows: Uint32Array };
   /**
@@ -164,6 +166,21 @@ export interface NetTraceModule {
   stackDiffJson(a: RawTraceSession, queryA: RawStackQuery, b: RawTraceSession, queryB: RawStackQuery, maxFunctions: number): string;
   /** A/B stack diff as "a;b;c weightA weightB" lines. */
   stackDiffFolded(a: RawTraceSession, queryA: RawStackQuery, b: RawTraceSession, queryB: RawStackQuery): string;
+  // core/diag, the diagnostics IPC protocol (wasm/diag_bindings.cc): web/src/live/ moves the bytes.
+  /** A CollectTracing request from --profile / --providers (either may be ""), with its fallback state. */
+  DiagCollectPlan: { new (profiles: string, providers: string, bufferMB: number): RawDiagCollectPlan };
+  /** 20 header bytes → size and command. */
+  diagParseHeader(bytes: Uint8Array): RawDiagStatus & { size: number; commandSet: number; commandId: number };
+  /** A whole reply (header + payload). ok: it decoded; success: the runtime said OK. */
+  diagParseReply(bytes: Uint8Array): RawDiagReply;
+  /** StopTracing of a session (its id as the decimal string diagParseReply gave). */
+  diagEncodeStopTracing(sessionId: string): Uint8Array;
+  /** A Process-set command without payload: 0 ProcessInfo, 1 ResumeRuntime, 4 ProcessInfo2, 8 ProcessInfo3. */
+  diagEncodeProcessCommand(commandId: number): Uint8Array;
+  /** The OK payload of ProcessInfo command `commandId` (0, 4 or 8). */
+  diagParseProcessInfo(commandId: number, payload: Uint8Array): RawDiagProcessInfo;
+  /** "UnknownCommand (0x80131385)"-style name of a diagnostics HRESULT. */
+  diagHresultName(hresult: number): string;
   /** The wasm heap. Replaced when memory grows: read it again after any call that may allocate. */
   readonly HEAPU8: Uint8Array;
   _malloc(size: number): number;
@@ -192,4 +209,43 @@ export interface RawFlameGraph {
   end: Float64Array;
   self: Float64Array;
   count: Float64Array;
+}
+
+/** A core/diag result: ok, or what is wrong with the message. */
+export interface RawDiagStatus {
+  ok: boolean;
+  message: string;
+}
+
+/** wasm/diag_bindings.cc CollectPlan. An embind handle: call `delete()`. */
+export interface RawDiagCollectPlan {
+  /** Whether the profiles and providers parsed. */
+  status(): RawDiagStatus;
+  /** "CollectTracing5"-style name of the version message() encodes. */
+  versionName(): string;
+  message(): RawDiagStatus & { bytes: Uint8Array };
+  /** After UnknownCommand: moves to the next older version; `lost` says what it cannot do. */
+  fallback(): { ok: boolean; older?: string; lost?: string };
+  delete(): void;
+}
+
+export interface RawDiagReply extends RawDiagStatus {
+  success: boolean;
+  hresult: number;
+  /** "" when success. */
+  hresultName: string;
+  payload: Uint8Array;
+  /** The session id of an OK CollectTracing/StopTracing reply, as a decimal string ("" otherwise). */
+  sessionId: string;
+}
+
+export interface RawDiagProcessInfo extends RawDiagStatus {
+  processId: number;
+  runtimeCookie: string;
+  commandLine: string;
+  os: string;
+  arch: string;
+  entrypointAssembly: string;
+  clrProductVersion: string;
+  runtimeIdentifier: string;
 }

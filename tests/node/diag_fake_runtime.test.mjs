@@ -6,84 +6,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { createServer } from 'node:net';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { nativeTool, root, runNative, testdata } from './helpers.mjs';
+import { nativeTool, runNative, testdata } from './helpers.mjs';
+import { captured, error, runTool, streamThenEnd, withFakeRuntime } from './fake_runtime.mjs';
 
-const captured = Object.fromEntries(
-  readFileSync(join(root, 'tests/data/diag/ipc_capture.txt'), 'utf8')
-    .split('\n')
-    .filter((l) => l && !l.startsWith('#'))
-    .map((l) => l.split(' '))
-    .map(([name, hex]) => [name, Buffer.from(hex, 'hex')]),
-);
 const trace = readFileSync(join(testdata, 'dotnet10/net10-gc-verbose.nettrace'));
-
-function message(set, id, payload = Buffer.alloc(0)) {
-  const header = Buffer.alloc(20);
-  header.write('DOTNET_IPC_V1\0', 0, 'latin1');
-  header.writeUInt16LE(20 + payload.length, 14);
-  header[16] = set;
-  header[17] = id;
-  return Buffer.concat([header, payload]);
-}
-const ok = (payload) => message(0xff, 0x00, payload);
-function error(hresult) {
-  const p = Buffer.alloc(4);
-  p.writeUInt32LE(hresult);
-  return message(0xff, 0xff, p);
-}
-function sessionOk(id) {
-  const p = Buffer.alloc(8);
-  p.writeBigUInt64LE(BigInt(id));
-  return ok(p);
-}
-
-/** A fake diagnostics port for this process; `answer(request, socket)` handles each request. */
-async function withFakeRuntime(answer, body) {
-  const dir = mkdtempSync(join(tmpdir(), 'nettrace-fake-'));
-  const requests = [];
-  const server = createServer((socket) => {
-    let buf = Buffer.alloc(0);
-    socket.on('data', (d) => {
-      buf = Buffer.concat([buf, d]);
-      if (buf.length >= 20 && buf.length >= buf.readUInt16LE(14)) {
-        const request = buf.subarray(0, buf.readUInt16LE(14));
-        buf = Buffer.alloc(0);
-        requests.push(request);
-        answer(request, socket);
-      }
-    });
-    socket.on('error', () => {});
-  });
-  await new Promise((r) => server.listen(join(dir, `dotnet-diagnostic-${process.pid}-1-socket`), r));
-  try {
-    return await body(dir, requests);
-  } finally {
-    server.close();
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
-
-function runTool(dir, args) {
-  return new Promise((resolve) => {
-    const child = spawn(nativeTool, args, { env: { ...process.env, TMPDIR: dir } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('close', (status) => resolve({ status, stdout, stderr }));
-  });
-}
-
-// Streams `bytes` after the OK reply, in 4 KiB writes, then ends the connection.
-function streamThenEnd(socket, id, bytes) {
-  socket.write(sessionOk(id));
-  for (let i = 0; i < bytes.length; i += 4096) socket.write(bytes.subarray(i, i + 4096));
-  socket.end();
-}
 
 test('an UnknownCommand makes collect retry with the next older CollectTracing, saying what is lost', async () => {
   await withFakeRuntime(

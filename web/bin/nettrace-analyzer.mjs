@@ -26,6 +26,9 @@
 //   nettrace-analyzer exceptions|contention|activities|counters FILE [--format json|csv]   the
 //                                 event views (issue 14), as the native tool prints them
 //   nettrace-analyzer write-sample-universal OUT   a small collect-linux-like v6 trace
+//   nettrace-analyzer ps [--json]                  .NET processes with a diagnostics port
+//   nettrace-analyzer collect --pid N [--providers SPEC,…|--profile NAME,…] [--duration D]
+//                             [--buffer-mb 256] -o OUT   record a live session (Ctrl-C stops)
 // Every command takes --chunk-size BYTES (how much is read at a time; the output is the same).
 // FILE may be a path, an http(s) URL, or "-" for standard input.
 import { closeSync, openSync, writeFileSync, writeSync } from 'node:fs';
@@ -34,7 +37,7 @@ import { convertTrace, diffStacksFolded, diffStacksJson, openTrace, NetTraceErro
 
 const USAGE = `usage: nettrace-analyzer <command> FILE [options]
 commands: summary, counts, events, stack, histogram, flame, top, sandwich, export, convert, gc, jit,
-          exceptions, contention, activities, counters, diff, write-sample-universal
+          exceptions, contention, activities, counters, diff, write-sample-universal, ps, collect
   gc, jit:   --format json|csv (json): GC / JIT statistics as TraceEvent's GCStats / JITStats
   events:    --provider P --name N --thread T --from MS --to MS --limit N (100) --offset N --text STR
              --frames (each event's stack, leaf first)
@@ -55,6 +58,9 @@ commands: summary, counts, events, stack, histogram, flame, top, sandwich, expor
   diff:      A B: stacks of B against A (baseline), --format json|folded, -n N functions (all),
              the flame/top selection options for both, --a-from/--a-to/--b-from/--b-to MS per side
   write-sample-universal OUT: write a small collect-linux-like v6 trace
+  ps:        [--json]: the .NET processes with a diagnostics port (pid, name, runtime, command line)
+  collect:   --pid N [--providers SPEC,… | --profile NAME,…] [--duration D (10s, 500ms, 2m, hh:mm:ss)]
+             [--buffer-mb 256] -o OUT.nettrace: record a live session; Ctrl-C or the duration stops it
 FILE: a path, an http(s) URL, or - for standard input`;
 
 function fail(message, code = 2) {
@@ -68,6 +74,11 @@ if (command === '--help' || command === '-h') {
   process.exit(0);
 }
 const VIEWS = ['exceptions', 'contention', 'activities', 'counters'];
+// Live sessions (issue 15): web/src/live, Node's Unix sockets, the protocol through the engine.
+if (command === 'ps' || command === 'collect') {
+  const { runLiveCommand } = await import('../live/index.js');
+  process.exit(await runLiveCommand(command, process.argv.slice(3)));
+}
 const commands = ['summary', 'counts', 'events', 'stack', 'histogram', 'flame', 'top', 'sandwich', 'export', 'convert',
   'write-sample-universal', 'gc', 'jit', 'diff', ...VIEWS];
 if (!commands.includes(command) || file === undefined) fail(`${command ? `unknown command '${command}'\n` : ''}${USAGE}`);

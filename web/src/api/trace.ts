@@ -59,16 +59,20 @@ function concatRows(parts: Uint32Array[], count: number): Uint32Array {
 /**
  * Reads a whole trace with the engine in this thread.
  * @param source File/Blob, ArrayBuffer/typed array, URL, stream; in Node also a file path
+ * @param onSession called with the engine session before reading starts: a live session
+ *   (web/src/live) reads its counts while the bytes arrive; it must not push or finish
  * @throws NetTraceError with `code`, `offset` and the `partial` summary read before a fatal
  *   error; code "cancelled" when `signal` aborted; code "source" when the source failed
  */
 export async function openTraceInThread(
   source: TraceSource,
   options: OpenTraceOptions & WasmOptions = {},
+  onSession?: (session: RawTraceSession) => void,
 ): Promise<TraceHandle> {
   const M = await loadNetTraceModule(options);
   const input = await toTraceInput(source, options);
   const session = new M.TraceSession();
+  onSession?.(session);
   let status;
   try {
     status = await readIntoSession(M, session, input, options);

@@ -1,0 +1,183 @@
+// web/src/live — `nettrace-analyzer ps` and `nettrace-analyzer collect`: the native tool's
+// `nettrace ps` / `nettrace collect` (core/cli/diag_commands.cc) over the package API, printing
+// what it prints (with this tool's name as the prefix). Node only.
+import { NetTraceError } from '../api/types.js';
+import { collect, listProcesses, LiveError } from './collect.js';
+
+interface NodeProcess {
+  stdout: { write(text: string): boolean };
+  stderr: { write(text: string): boolean };
+  on(signal: 'SIGINT' | 'SIGTERM', listener: () => void): void;
+  removeListener(signal: 'SIGINT' | 'SIGTERM', listener: () => void): void;
+}
+interface NodeFs {
+  openSync(path: string, flags: string): number;
+  writeSync(fd: number, bytes: Uint8Array): number;
+  closeSync(fd: number): void;
+}
+const proc = (): NodeProcess => (globalThis as unknown as { process: NodeProcess }).process;
+const say = (line: string) => proc().stderr.write(`nettrace-analyzer: ${line}\n`);
+
+/** "10", "10s", "500ms", "2m", or dotnet-trace's "hh:mm:ss" → seconds; negative on error (as the native tool). */
+export function parseDuration(text: string): number {
+  if (text.includes(':')) {
+    let total = 0;
+    for (const part of text.split(':')) {
+      if (part === '' || !/^\s*[-+]?(\d+\.?\d*|\.\d+)$/.test(part)) return -1;
+      total = total * 60 + Number(part);
+    }
+    return total;
+  }
+  const m = /^\s*([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)(.*)$/.exec(text);
+  if (!m || Number(m[1]) < 0) return -1;
+  const v = Number(m[1]);
+  const unit = m[2];
+  if (unit === '' || unit === 's') return v;
+  if (unit === 'ms') return v / 1000;
+  if (unit === 'm') return v * 60;
+  return -1;
+}
+
+/** C's %-Ns. */
+const left = (s: string, n: number) => s.padEnd(n);
+
+async function runPs(args: string[]): Promise<number> {
+  const json = args[0] === '--json';
+  const list = await listProcesses({ onSkip: (pid, reason) => say(`pid ${pid}: ${reason}`) });
+  if (json) {
+    proc().stdout.write(JSON.stringify(list.map((p) => ({ pid: p.pid, name: p.name, runtimeVersion: p.runtimeVersion, os: p.os, arch: p.arch, commandLine: p.commandLine, socket: p.socket }))) + '\n');
+  } else {
+    for (const p of list) proc().stdout.write(`${String(p.pid).padStart(7)}  ${left(p.name, 24)} ${left(p.runtimeVersion, 10)} ${p.commandLine}\n`);
+  }
+  return 0;
+}
+
+interface CollectArgs {
+  pid: number;
+  providers: string;
+  profile: string;
+  output: string;
+  duration: number;
+  bufferMB: number;
+}
+
+const COLLECT_USAGE =
+  'usage: nettrace-analyzer collect --pid N [--providers SPEC,… | --profile NAME,…]\n' +
+  '                                 [--duration D] [--buffer-mb 256] -o OUT.nettrace\n';
+
+function parseCollect(args: string[]): CollectArgs | number {
+  const o: CollectArgs = { pid: 0, providers: '', profile: '', output: '', duration: 0, bufferMB: 256 };
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    const value = i + 1 < args.length ? args[i + 1]! : undefined;
+    if (value === undefined) {
+      say(`collect: unknown or incomplete option '${a}'`);
+      return 2;
+    }
+    i++;
+    if (a === '--pid') o.pid = Math.trunc(Number(value)) || 0;
+    else if (a === '--providers') o.providers = value;
+    else if (a === '--profile') o.profile = value;
+    else if (a === '--duration') {
+      o.duration = parseDuration(value);
+      if (o.duration < 0) {
+        say(`--duration: '${value}' is not a duration (10, 10s, 500ms, 2m, hh:mm:ss)`);
+        return 2;
+      }
+    } else if (a === '--buffer-mb') o.bufferMB = Math.trunc(Number(value)) || 0;
+    else if (a === '-o') o.output = value;
+    else {
+      say(`collect: unknown or incomplete option '${a}'`);
+      return 2;
+    }
+  }
+  if (o.pid <= 0 || o.output === '') {
+    proc().stderr.write(COLLECT_USAGE);
+    return 2;
+  }
+  return o;
+}
+
+/** "%.1f s  events N  bytes B  events/s R  dropped D", the native tool's live line. */
+function liveLine(elapsed: number, events: number, bytes: number, rate: number, dropped: number): string {
+  return `${elapsed.toFixed(1)} s  events ${events}  bytes ${bytes}  events/s ${rate.toFixed(0)}  dropped ${dropped}`;
+}
+
+async function runCollect(args: string[]): Promise<number> {
+  const o = parseCollect(args);
+  if (typeof o === 'number') return o;
+  const fs = (await import(/* @vite-ignore */ 'node:fs' as string)) as NodeFs;
+  const stopper = new AbortController();
+  const onSignal = () => stopper.abort();
+  proc().on('SIGINT', onSignal);
+  proc().on('SIGTERM', onSignal);
+  let fd = -1;
+  const pending: Uint8Array[] = [];
+  try {
+    const started = Date.now();
+    const live = await collect({
+      pid: o.pid,
+      providers: o.providers,
+      profile: o.profile,
+      bufferMB: o.bufferMB,
+      signal: stopper.signal,
+      onMessage: say,
+      // The file is created once the session exists (as the native tool does); bytes that
+      // arrive before wait for it.
+      onChunk: (bytes) => (fd >= 0 ? writeAll(fs, fd, bytes) : pending.push(bytes.slice())),
+    });
+    try {
+      fd = fs.openSync(o.output, 'w');
+      for (const bytes of pending.splice(0)) writeAll(fs, fd, bytes);
+    } catch {
+      await live.stop().catch(() => {});
+      throw new LiveError(`cannot write ${o.output}`);
+    }
+    say(`session ${live.sessionId} on pid ${o.pid}; writing ${o.output} (Ctrl-C stops)`);
+    const seconds = () => (Date.now() - started) / 1000;
+    stopper.signal.addEventListener('abort', () => say('stopping the session (StopTracing); waiting for the rundown'), { once: true });
+    const timer = o.duration > 0 ? setTimeout(() => stopper.abort(), o.duration * 1000) : null;
+    let last = { at: seconds(), events: 0 };
+    const ticker = setInterval(() => {
+      const now = seconds();
+      say(liveLine(now, live.eventCount, live.bytes, (live.eventCount - last.events) / (now - last.at), live.droppedEventCount));
+      last = { at: now, events: live.eventCount };
+    }, 1000);
+    const trace = await live.trace.finally(() => {
+      clearInterval(ticker);
+      if (timer) clearTimeout(timer);
+    });
+    const elapsed = seconds();
+    say(`end ${liveLine(elapsed, live.eventCount, live.bytes, elapsed > 0 ? live.eventCount / elapsed : 0, live.droppedEventCount)}`);
+    const events = trace.eventCount;
+    const error = trace.error;
+    trace.close();
+    if (error) {
+      const at = error.offset === null ? '' : ` at offset ${error.offset} (0x${error.offset.toString(16)})`;
+      say(`the stream ended early: ${error.code}${at}: ${error.reason}; ${o.output} keeps the ${events} events read before that`);
+      return 3;
+    }
+    say(`wrote ${o.output}: ${events} events, ${live.bytes} bytes, ${live.droppedEventCount} dropped`);
+    return 0;
+  } catch (e) {
+    // A LiveError says what the runtime or the system refused; a NetTraceError here is the
+    // source failing (the output file could not be written): the message, not a stack.
+    if (!(e instanceof LiveError) && !(e instanceof NetTraceError)) throw e;
+    say(e.message);
+    return 1;
+  } finally {
+    if (fd >= 0) fs.closeSync(fd);
+    proc().removeListener('SIGINT', onSignal);
+    proc().removeListener('SIGTERM', onSignal);
+  }
+}
+
+function writeAll(fs: NodeFs, fd: number, bytes: Uint8Array): void {
+  for (let at = 0; at < bytes.length; ) at += fs.writeSync(fd, bytes.subarray(at));
+}
+
+/** Runs `ps` or `collect` with the arguments after the command; @returns the exit status. */
+export async function runLiveCommand(command: string, args: string[]): Promise<number> {
+  if (command === 'ps') return runPs(args);
+  return runCollect(args);
+}
