@@ -3,6 +3,8 @@
 #include <cstdio>
 #include <cstring>
 
+#include "io/byte_cursor.h"
+
 namespace nettrace::diag {
 namespace {
 
@@ -42,24 +44,6 @@ std::vector<uint16_t> ToUtf16(const std::string& s) {
     }
   }
   return out;
-}
-
-void AppendUtf8(uint32_t cp, std::string* out) {
-  if (cp < 0x80) {
-    out->push_back(static_cast<char>(cp));
-  } else if (cp < 0x800) {
-    out->push_back(static_cast<char>(0xC0 | (cp >> 6)));
-    out->push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-  } else if (cp < 0x10000) {
-    out->push_back(static_cast<char>(0xE0 | (cp >> 12)));
-    out->push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
-    out->push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-  } else {
-    out->push_back(static_cast<char>(0xF0 | (cp >> 18)));
-    out->push_back(static_cast<char>(0x80 | ((cp >> 12) & 0x3F)));
-    out->push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
-    out->push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-  }
 }
 
 }  // namespace
@@ -174,24 +158,13 @@ Status PayloadReader::String(std::string* utf8, const char* what) {
     pos_ -= 4;  // name the string's start, its length field
     return Short(4 + size_t{units} * 2, what);
   }
+  // The terminator, if any, must be the last unit: a NUL inside would hide the rest.
+  const uint8_t* p = data_.data() + pos_;
+  uint32_t length = 0;
+  while (length < units && (p[2 * length] | p[2 * length + 1]) != 0) ++length;
+  if (length + 1 < units) return Status::Error(ErrorCode::kCorrupt, start, std::string(what) + ": NUL inside the string");
   utf8->clear();
-  for (uint32_t i = 0; i < units; ++i) {
-    uint32_t u = static_cast<uint32_t>(ReadLE(data_.data() + pos_ + 2 * i, 2));
-    if (u == 0) {
-      if (i + 1 != units) {
-        return Status::Error(ErrorCode::kCorrupt, start, std::string(what) + ": NUL inside the string");
-      }
-      break;
-    }
-    if (u >= 0xD800 && u < 0xDC00 && i + 1 < units) {
-      const uint32_t lo = static_cast<uint32_t>(ReadLE(data_.data() + pos_ + 2 * (i + 1), 2));
-      if (lo >= 0xDC00 && lo < 0xE000) {
-        u = 0x10000 + ((u - 0xD800) << 10) + (lo - 0xDC00);
-        ++i;
-      }
-    }
-    AppendUtf8(u, utf8);
-  }
+  AppendUtf16AsUtf8(p, length, utf8);
   pos_ += size_t{units} * 2;
   return Status::Ok();
 }
