@@ -9,6 +9,7 @@ import type { ActivitiesView, ContentionView, CountersView, ExceptionsView, Wait
 import type { TraceHandle } from '../api/handle.js';
 import { fmt, h } from '../ui/dom.js';
 import { sortableTable } from '../ui/sortable_table.js';
+import { threadPoolSection } from './threadpool_section.js';
 
 const SVG = 'http://www.w3.org/2000/svg';
 const WATERFALL_ROWS = 200;
@@ -196,14 +197,16 @@ function countersSection(text: string): HTMLElement {
   );
 }
 
-/** Fills `box` with the four views of `trace` (replacing what was there). */
+/** Fills `box` with the five views of `trace` (replacing what was there). */
 export async function renderEventViews(box: HTMLElement, trace: TraceHandle): Promise<void> {
-  const [exceptions, contention, activities, counters] = await Promise.all([
+  const [exceptions, contention, activities, counters, threadPool] = await Promise.all([
     trace.eventView('exceptions'),
     trace.eventView('contention'),
     trace.eventView('activities'),
     trace.eventView('counters'),
+    trace.eventView('threadpool'),
   ]);
-  box.replaceChildren(exceptionsSection(exceptions), contentionSection(contention), activitiesSection(activities), countersSection(counters));
+  box.replaceChildren(exceptionsSection(exceptions), contentionSection(contention), activitiesSection(activities), countersSection(counters),
+    threadPoolSection(threadPool));
   box.dataset['ready'] = 'true';
 }
