@@ -177,10 +177,16 @@ test("threadpool view = TraceEvent's ThreadPool events: net10-cpu-async-http", (
     limits.map((f) => [f.MinWorkerThreads, f.MaxWorkerThreads, f.MinIOCompletionThreads, f.MaxIOCompletionThreads].map(Number)));
 });
 
-// Every committed trace TraceEvent decoded: the adjustments (time, reason, new count) equal
-// its ThreadPoolWorkerThreadAdjustment/Adjustment events (eventpipe-dotnetcore3.0 has 8
+// Every committed trace TraceEvent decoded: the events counted per kind and the adjustments
+// (time, reason, new count) equal
+// TraceEvent's events of those runtime ids and its ThreadPoolWorkerThreadAdjustment/Adjustment events (eventpipe-dotnetcore3.0 has 8
 // starvation injections; the truncated 3.0 preview one, 1).
-test("threadpool view adjustments = TraceEvent's on every oracle trace", () => {
+const THREADPOOL_IDS = {
+  44: 'ioThreadCreate', 45: 'ioThreadTerminate', 46: 'ioThreadRetire', 47: 'ioThreadUnretire', 50: 'workerStart', 51: 'workerStop',
+  52: 'retirementStart', 53: 'retirementStop', 54: 'adjustmentSample', 55: 'adjustment', 56: 'adjustmentStats', 57: 'workerWait',
+  59: 'minMaxThreads', 60: 'workingThreadCount', 61: 'enqueue', 62: 'dequeue', 63: 'ioEnqueue', 64: 'ioDequeue', 65: 'ioPack',
+};
+test("threadpool view counts and adjustments = TraceEvent's on every oracle trace", () => {
   const names = readdirSync(oracleDir, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name);
   assert.ok(names.length >= 15);
   let withAdjustments = 0;
@@ -190,7 +196,12 @@ test("threadpool view adjustments = TraceEvent's on every oracle trace", () => {
     const r = runNative('threadpool', path);
     assert.ok(r.status === 0 || r.status === 1, r.stderr);  // a damaged trace: what was read
     const v = JSON.parse(r.stdout.toString('utf8'));
-    const adjustments = lines(join(oracleDir, name, 'events.jsonl.gz'))
+    const runtime = lines(join(oracleDir, name, 'events.jsonl.gz')).filter((e) => e.p === RUNTIME);
+    // Counted per kind = TraceEvent's events with those runtime ids (58, YieldProcessorMeasurement, is not one).
+    const expected = Object.fromEntries(Object.keys(v.events).map((k) => [k, 0]));
+    for (const e of runtime) if (THREADPOOL_IDS[e.id]) expected[THREADPOOL_IDS[e.id]]++;
+    assert.deepEqual(v.events, expected, name);
+    const adjustments = runtime
       .filter((e) => e.p === RUNTIME && e.n === 'ThreadPoolWorkerThreadAdjustment/Adjustment')
       .sort((a, b) => Number(a.ms) - Number(b.ms));
     if (adjustments.length > 0) withAdjustments++;
