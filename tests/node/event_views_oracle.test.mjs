@@ -177,10 +177,10 @@ test("threadpool view = TraceEvent's ThreadPool events: net10-cpu-async-http", (
     limits.map((f) => [f.MinWorkerThreads, f.MaxWorkerThreads, f.MinIOCompletionThreads, f.MaxIOCompletionThreads].map(Number)));
 });
 
-// Every committed trace TraceEvent decoded: the events counted per kind and the adjustments
-// (time, reason, new count) equal
-// TraceEvent's events of those runtime ids and its ThreadPoolWorkerThreadAdjustment/Adjustment events (eventpipe-dotnetcore3.0 has 8
-// starvation injections; the truncated 3.0 preview one, 1).
+// Every committed trace TraceEvent decoded: the events counted per kind equal TraceEvent's
+// events of those runtime ids, and the adjustments (time, reason, new count) its
+// ThreadPoolWorkerThreadAdjustment/Adjustment events (eventpipe-dotnetcore3.0 has 8 starvation
+// injections; the truncated 3.0 preview one, 1).
 const THREADPOOL_IDS = {
   44: 'ioThreadCreate', 45: 'ioThreadTerminate', 46: 'ioThreadRetire', 47: 'ioThreadUnretire', 50: 'workerStart', 51: 'workerStop',
   52: 'retirementStart', 53: 'retirementStop', 54: 'adjustmentSample', 55: 'adjustment', 56: 'adjustmentStats', 57: 'workerWait',
