@@ -252,4 +252,7 @@ std::string TraceSession::ActivitiesView(bool csv) const {
 std::string TraceSession::CountersView(bool csv) const {
   return pipeline_->views.Counters(csv ? ViewFormat::kCsv : ViewFormat::kJson);
 }
+std::string TraceSession::ThreadPoolView(bool csv) const {
+  return pipeline_->views.ThreadPool(csv ? ViewFormat::kCsv : ViewFormat::kJson);
+}
 }  // namespace nettrace

@@ -154,6 +154,8 @@ class TraceSession {
   std::string ActivitiesView(bool csv = false) const;
   /// EventCounters and System.Diagnostics.Metrics time series.
   std::string CountersView(bool csv = false) const;
+  /// Thread pool: worker/IO thread counts over time, hill-climbing adjustments, starvation.
+  std::string ThreadPoolView(bool csv = false) const;
   /// What the event views gathered (for stack queries that narrow or weigh by them).
   const RuntimeViews& views() const;
 

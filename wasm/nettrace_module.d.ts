@@ -77,7 +77,7 @@ export interface RawTraceSession {
   /** JIT statistics (README "jit"): JSON, or CSV when `csv`. */
   jitText(csv: boolean): string;
   /** Issue 14's event views (core/analysis/runtime_views.h) as JSON, or CSV when `csv`; "" for an unknown view. */
-  eventView(view: 'exceptions' | 'contention' | 'activities' | 'counters', csv: boolean): string;
+  eventView(view: 'exceptions' | 'contention' | 'activities' | 'counters' | 'threadpool', csv: boolean): string;
   delete(): void;
   isDeleted(): boolean;
 }

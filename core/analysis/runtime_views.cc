@@ -33,6 +33,7 @@ Status RuntimeViews::OnTraceInfo(const TraceInfo& info) {
   contention_.OnTraceInfo(info.tickFrequency, info.syncTimeTicks);
   activities_.OnTraceInfo(info.tickFrequency, info.syncTimeTicks);
   counters_.OnTraceInfo(info.tickFrequency, info.syncTimeTicks);
+  threadPool_.OnTraceInfo(info.tickFrequency, info.syncTimeTicks);
   return Status::Ok();
 }
 
@@ -48,7 +49,9 @@ Status RuntimeViews::OnMetadata(const EventMetadata& m) {
       case 91: kind = Kind::kContentionStop; break;
       case 301: kind = Kind::kWaitStart; break;
       case 302: kind = Kind::kWaitStop; break;
-      default: break;
+      default:
+        if (ThreadPoolView::Reads(m.eventId)) kind = Kind::kThreadPool;
+        break;
     }
   } else if (m.eventName == "EventCounters") {
     kind = Kind::kEventCounters;
@@ -173,6 +176,7 @@ Status RuntimeViews::OnEvent(const EventRecord& e) {
     }
     case Kind::kEventCounters: counters_.OnEventCounters(e.timestamp, m.providerName, decode()); break;
     case Kind::kMetric: counters_.OnMetric(e.timestamp, m.eventName, decode()); break;
+    case Kind::kThreadPool: threadPool_.OnEvent(m.eventId, e.timestamp, thread, decode()); break;
     case Kind::kNone: break;
   }
   return Status::Ok();
@@ -184,6 +188,7 @@ std::string RuntimeViews::Exceptions(const StoreBuilder& model, const SymbolColl
 std::string RuntimeViews::Contention(const StoreBuilder& model, ViewFormat f) const { return contention_.Write(model, f); }
 std::string RuntimeViews::Activities(ViewFormat f) const { return activities_.Write(f); }
 std::string RuntimeViews::Counters(ViewFormat f) const { return counters_.Write(f); }
+std::string RuntimeViews::ThreadPool(ViewFormat f) const { return threadPool_.Write(f); }
 
 void RuntimeViews::Refine(const StoreBuilder& model, const StackQuery& query, StackSelection* sel) const {
   const bool byType = !query.exceptionType.empty(), byWait = query.weight == WeightKind::kWaitTime;

@@ -16,6 +16,7 @@
 #include "analysis/contention_view.h"
 #include "analysis/counter_view.h"
 #include "analysis/exception_view.h"
+#include "analysis/threadpool_view.h"
 #include "analysis/view_format.h"
 #include "format/record_sink.h"
 
@@ -39,6 +40,7 @@ class RuntimeViews final : public RecordSink {
   std::string Contention(const StoreBuilder& model, ViewFormat f) const;
   std::string Activities(ViewFormat f) const;
   std::string Counters(ViewFormat f) const;
+  std::string ThreadPool(ViewFormat f) const;
 
   // Narrows or re-weighs a stack selection for the view-specific parts of a query:
   // StackQuery::exceptionType keeps the throws of one type; WeightKind::kWaitTime weighs
@@ -59,6 +61,7 @@ class RuntimeViews final : public RecordSink {
     kActivityStop,      // opcode 2
     kEventCounters,     // "EventCounters" of any provider
     kMetric,            // System.Diagnostics.Metrics *ValuePublished
+    kThreadPool,        // runtime 44–65: ThreadPool and IOThread events (ThreadPoolView::Reads)
   };
   struct Meta {
     Kind kind = Kind::kNone;
@@ -78,6 +81,7 @@ class RuntimeViews final : public RecordSink {
   ContentionView contention_;
   ActivityView activities_;
   CounterView counters_;
+  ThreadPoolView threadPool_;
 };
 
 }  // namespace nettrace

@@ -22,7 +22,7 @@
 //                        [--a-to MS] [--b-from MS] [--b-to MS]   A/B stack diff (diff_command.cc)
 //   nettrace gc FILE [--format json|csv]    one row per GC as TraceEvent's TraceGC, totals
 //   nettrace jit FILE [--format json|csv]   one row per jitted method as TraceJittedMethod
-//   nettrace exceptions|contention|activities|counters FILE [--format json|csv]   the event
+//   nettrace exceptions|contention|activities|counters|threadpool FILE [--format json|csv]   the event
 //                        views of issue 14 (analysis/runtime_views.h)
 //   flame/top/sandwich/export also take --weight wait-time (Contention/Start weighs the time
 //                        waited) and --exception-type T (Exception/Start throws of one type)
@@ -190,6 +190,7 @@ int Usage(FILE* out) {
                "  contention  lock contention and wait-handle waits as durations (--format json|csv)\n"
                "  activities  Start/Stop activities paired by activity id, nested (--format json|csv)\n"
                "  counters    EventCounters and System.Diagnostics.Metrics time series (--format json|csv)\n"
+               "  threadpool  thread pool worker/IO counts over time, adjustments, starvation (--format json|csv)\n"
                "  write-sample-universal OUT: write a small collect-linux-like v6 trace\n"
                "options:\n"
                "  --chunk-size BYTES   read the file in chunks of this size (default 1 MiB)\n"
@@ -298,7 +299,8 @@ int main(int argc, char** argv) {
   const bool stackCommand = command == "flame" || command == "top" || command == "sandwich" || command == "export";
   nettrace::StackQuery stackQuery;
   const bool viewCommand =
-      command == "exceptions" || command == "contention" || command == "activities" || command == "counters";
+      command == "exceptions" || command == "contention" || command == "activities" || command == "counters" ||
+      command == "threadpool";
   std::string format = command == "export" ? "" : "json";
   size_t topN = 20;
   nettrace::V6Converter::Options convertOptions;
@@ -475,6 +477,7 @@ int main(int argc, char** argv) {
     out = command == "exceptions"   ? session.ExceptionsView(csv)
           : command == "contention" ? session.ContentionView(csv)
           : command == "activities" ? session.ActivitiesView(csv)
+          : command == "threadpool" ? session.ThreadPoolView(csv)
                                     : session.CountersView(csv);
     if (!csv) out += "\n";
   } else if (stackCommand) {

@@ -1,7 +1,7 @@
 // Browser check of the Diagnostics tab (web/src/views/event_views_view.ts) in the built app
 // (build/site), in Debian's Chromium: for .NET 10 traces recorded from the scenario program
-// (tests/data/dotnet10/MANIFEST.md), each of the four views shows exactly the document
-// `build/native/nettrace exceptions|contention|activities|counters FILE` prints, and its
+// (tests/data/dotnet10/MANIFEST.md), each of the five views shows exactly the document
+// `build/native/nettrace exceptions|contention|activities|counters|threadpool FILE` prints, and its
 // tables show that document's rows (types and counts, waits, activity percentiles, counter
 // totals). Prints "N passed, N failed" last; exits non-zero on any failure.
 //
@@ -13,7 +13,7 @@ import { root, runNative, testdata } from '../node/helpers.mjs';
 import { assert, checkRunner, launchChromium } from './harness.mjs';
 
 mkdirSync(join(root, 'build/screenshots'), { recursive: true });
-const VIEWS = ['exceptions', 'contention', 'activities', 'counters'];
+const VIEWS = ['exceptions', 'contention', 'activities', 'counters', 'threadpool'];
 const fmt = (n) => new Intl.NumberFormat('en-US').format(n);
 const { check, finish } = checkRunner();
 const server = await startServer({ root: join(root, 'build/site'), port: 0 });
@@ -101,6 +101,31 @@ try {
     const total = (name) => rows.find((r) => r[1] === name)?.[6];
     assert(total('requests') === '25' && total('bytes') === '32,500', `${total('requests')} ${total('bytes')}`);
     assert(total('orders [region=eu]') === '13' && total('orders [region=us]') === '12', `${total('orders [region=eu]')}`);
+  });
+
+  // The thread pool section where the program forced starvation (MANIFEST.md "threadpool").
+  const httpTrace = join(testdata, 'dotnet10/net10-cpu-async-http.nettrace');
+  const http = await diagnosticsOf(httpTrace);
+  await page.screenshot({ path: join(root, 'build/screenshots/diagnostics-threadpool.png'), fullPage: true });
+  await check('Diagnostics: thread pool adjustments, starvation rows and worker step chart = the JSON (net10-cpu-async-http)', async () => {
+    for (const view of VIEWS) assert(http[view].json + '\n' === native(view, httpTrace), `${view}: the page's JSON differs`);
+    const doc = JSON.parse(native('threadpool', httpTrace));
+    const rows = http.threadpool.tables[0];
+    assert(rows.length === doc.adjustments.length, `${rows.length} rows`);
+    doc.adjustments.forEach((a, i) => {
+      const cells = [a.timeMs.toFixed(3), a.reason, fmt(a.newWorkerThreadCount), a.averageThroughput.toFixed(3), String(a.thread)];
+      assert(JSON.stringify(rows[i]) === JSON.stringify(cells), `row ${i}: ${rows[i]} != ${cells}`);
+    });
+    const drawn = await page.evaluate(() => {
+      const s = appRoot().querySelector('#diagnostics-box section[data-view="threadpool"]');
+      return {
+        starved: [...s.querySelectorAll('tbody tr.starvation')].map((r) => r.cells[1].textContent),
+        points: s.querySelector('svg.step-chart polyline')?.getAttribute('points').split(' ').length ?? 0,
+      };
+    });
+    assert(drawn.starved.length === doc.starvationAdjustments && doc.starvationAdjustments >= 2, JSON.stringify(drawn.starved));
+    assert(drawn.starved.every((r) => r === 'Starvation'), JSON.stringify(drawn.starved));
+    assert(drawn.points === 2 * doc.workers.length - 1, `${drawn.points} step points for ${doc.workers.length} changes`);
   });
 
   await check('Diagnostics: no page errors', async () => {

@@ -1,5 +1,5 @@
 // The event views of issue 14 through the package API (wasm) and the npm CLI equal the
-// native tool's output byte for byte: `nettrace exceptions|contention|activities|counters
+// native tool's output byte for byte: `nettrace exceptions|contention|activities|counters|threadpool
 // FILE [--format csv]`, and the stack queries that narrow or weigh by them (flame
 // --exception-type T, --weight wait-time), on every .NET 10 trace and a few published ones.
 import { test } from 'node:test';
@@ -11,7 +11,7 @@ import { root, runNative, testdata } from './helpers.mjs';
 
 const { openTrace } = await import(join(root, 'dist/index.js'));
 const bin = join(root, 'dist/bin/nettrace-analyzer.mjs');
-const VIEWS = ['exceptions', 'contention', 'activities', 'counters'];
+const VIEWS = ['exceptions', 'contention', 'activities', 'counters', 'threadpool'];
 const TRACES = [
   'dotnet10/net10-eventsource.nettrace',
   'dotnet10/net10-counters.nettrace',
@@ -48,6 +48,7 @@ test('event views: the API equals the native tool (JSON and CSV)', async () => {
       assert.deepEqual(await trace.contention(), JSON.parse(await trace.eventView('contention')));
       assert.deepEqual(await trace.activities(), JSON.parse(await trace.eventView('activities')));
       assert.deepEqual(await trace.counters(), JSON.parse(await trace.eventView('counters')));
+      assert.deepEqual(await trace.threadPool(), JSON.parse(await trace.eventView('threadpool')));
 
       // Stack queries the views add: throws of each type, contention weighed by time waited.
       const exceptions = await trace.exceptions();
@@ -75,6 +76,13 @@ test('event views: the npm CLI prints what the native tool prints', () => {
         assert.equal(npm.stdout.toString('utf8'), runNative(view, t.path, args).stdout.toString('utf8'), `${t.name} ${view} ${args}`);
       }
     }
+  }
+  // The thread pool view where the program forced starvation (the first two have few ThreadPool events).
+  const tp = TRACES.find((t) => t.name === 'dotnet10/net10-cpu-async-http.nettrace');
+  for (const args of [[], ['--format', 'csv']]) {
+    const npm = spawnSync(process.execPath, [bin, 'threadpool', tp.path, ...args], { maxBuffer: 1 << 28 });
+    assert.equal(npm.status, 0, npm.stderr.toString());
+    assert.equal(npm.stdout.toString('utf8'), runNative('threadpool', tp.path, args).stdout.toString('utf8'), `threadpool ${args}`);
   }
   const bad = spawnSync(process.execPath, [bin, 'counters', TRACES[0].path, '--format', 'xml']);
   assert.equal(bad.status, 2);

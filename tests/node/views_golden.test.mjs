@@ -1,4 +1,4 @@
-// Golden files of the event views (issue 14): `nettrace exceptions|contention|activities|counters`
+// Golden files of the event views (issue 14): `nettrace exceptions|contention|activities|counters|threadpool`
 // of every committed trace compared whole with tests/data/golden/views/<trace>.<view>.json —
 // every type, wait, activity and sample, not substrings. A change that is meant regenerates
 // them; read the diff:
@@ -12,7 +12,7 @@ import { root, runNative } from './helpers.mjs';
 const testdata = join(root, 'build/native/testdata');
 const goldenDir = join(root, 'tests/data/golden/views');
 const update = process.env.UPDATE_GOLDEN === '1';
-const VIEWS = ['exceptions', 'contention', 'activities', 'counters'];
+const VIEWS = ['exceptions', 'contention', 'activities', 'counters', 'threadpool'];
 
 function traces(dir) {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {

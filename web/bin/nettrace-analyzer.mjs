@@ -23,7 +23,7 @@
 //                                [--a-from MS] [--a-to MS] [--b-from MS] [--b-to MS]   A/B stack diff
 //   nettrace-analyzer gc FILE [--format json|csv]   one row per GC (TraceEvent's TraceGC), totals
 //   nettrace-analyzer jit FILE [--format json|csv]  one row per jitted method, totals
-//   nettrace-analyzer exceptions|contention|activities|counters FILE [--format json|csv]   the
+//   nettrace-analyzer exceptions|contention|activities|counters|threadpool FILE [--format json|csv]   the
 //                                 event views (issue 14), as the native tool prints them
 //   nettrace-analyzer write-sample-universal OUT   a small collect-linux-like v6 trace
 //   nettrace-analyzer ps [--json]                  .NET processes with a diagnostics port
@@ -37,7 +37,7 @@ import { convertTrace, diffStacksFolded, diffStacksJson, openTrace, NetTraceErro
 
 const USAGE = `usage: nettrace-analyzer <command> FILE [options]
 commands: summary, counts, events, stack, histogram, flame, top, sandwich, export, convert, gc, jit,
-          exceptions, contention, activities, counters, diff, write-sample-universal, ps, collect
+          exceptions, contention, activities, counters, threadpool, diff, write-sample-universal, ps, collect
   gc, jit:   --format json|csv (json): GC / JIT statistics as TraceEvent's GCStats / JITStats
   events:    --provider P --name N --thread T --from MS --to MS --limit N (100) --offset N --text STR
              --frames (each event's stack, leaf first)
@@ -54,7 +54,7 @@ commands: summary, counts, events, stack, histogram, flame, top, sandwich, expor
   all:       --chunk-size BYTES (1 MiB)
   export:    --format speedscope|chrome|csv|stacks-csv [-o OUT]; csv: --stack-text (frames too)
   convert:   FILE OUT [--from MS --to MS]: rewrite the trace as NetTrace v6 (optionally a time window)
-  exceptions/contention/activities/counters: --format json|csv (json)
+  exceptions/contention/activities/counters/threadpool: --format json|csv (json)
   diff:      A B: stacks of B against A (baseline), --format json|folded, -n N functions (all),
              the flame/top selection options for both, --a-from/--a-to/--b-from/--b-to MS per side
   write-sample-universal OUT: write a small collect-linux-like v6 trace
@@ -73,7 +73,7 @@ if (command === '--help' || command === '-h') {
   console.log(USAGE);
   process.exit(0);
 }
-const VIEWS = ['exceptions', 'contention', 'activities', 'counters'];
+const VIEWS = ['exceptions', 'contention', 'activities', 'counters', 'threadpool'];
 // Live sessions (issue 15): web/src/live, Node's Unix sockets, the protocol through the engine.
 if (command === 'ps' || command === 'collect') {
   const { runLiveCommand } = await import('../live/index.js');
@@ -145,7 +145,8 @@ try {
     case 'exceptions':
     case 'contention':
     case 'activities':
-    case 'counters': {
+    case 'counters':
+    case 'threadpool': {
       const format = opts.format ?? 'json';
       out = await trace.eventView(command, format);
       if (format === 'json') out += '\n';

@@ -27,6 +27,8 @@ export type {
   EventViewName,
   ExceptionsView,
   MethodCount,
+  ThreadPoolPoint,
+  ThreadPoolView,
   WaitAggregate,
   WaitSummary,
 } from './api/event_views.js';

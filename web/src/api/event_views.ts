@@ -2,7 +2,7 @@
 // `nettrace exceptions|contention|activities|counters FILE` prints, typed. Times are ms from
 // the trace's sync time (as `timeMs` elsewhere), durations in ns or ms as the key says.
 
-export type EventViewName = 'exceptions' | 'contention' | 'activities' | 'counters';
+export type EventViewName = 'exceptions' | 'contention' | 'activities' | 'counters' | 'threadpool';
 
 export interface MethodCount {
   method: string;
@@ -133,5 +133,38 @@ export interface CountersView {
     /** sum, rate, updown: the increments added up. */
     total?: number | null;
     samples: CounterSample[];
+  }[];
+}
+
+/** A change of the thread pool's worker (or IO) thread counts, as the event after it says. */
+export interface ThreadPoolPoint {
+  timeMs: number;
+  thread: number;
+  event: string;
+  active: number;
+  retired: number;
+}
+
+/** `nettrace threadpool`: worker/IO thread counts over time, hill-climbing adjustments, starvation. */
+export interface ThreadPoolView {
+  /** Events seen, by kind (workerStart, adjustment, enqueue, ioDequeue, ...). */
+  events: Record<string, number>;
+  notKept: number;
+  maxActiveWorkers: number;
+  maxIoThreads: number;
+  maxWorkingThreads: number;
+  starvationAdjustments: number;
+  minMax: { timeMs: number; minWorkerThreads: number; maxWorkerThreads: number; minIOCompletionThreads: number; maxIOCompletionThreads: number }[];
+  workers: ThreadPoolPoint[];
+  ioThreads: ThreadPoolPoint[];
+  adjustments: {
+    timeMs: number;
+    thread: number;
+    /** The manifest's ThreadAdjustmentReason name (Warmup, Starvation, ...). */
+    reason: string;
+    reasonCode: number;
+    newWorkerThreadCount: number;
+    averageThroughput: number;
+    starvation: boolean;
   }[];
 }

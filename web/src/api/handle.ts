@@ -19,7 +19,7 @@ import type { GcStats, JitStats } from './types.js';
 
 /** The statistics `runtimeStatsText` gives. */
 export type RuntimeStatsKind = 'gc' | 'jit';
-import type { ActivitiesView, ContentionView, CountersView, EventViewName, ExceptionsView } from './event_views.js';
+import type { ActivitiesView, ContentionView, CountersView, EventViewName, ExceptionsView, ThreadPoolView } from './event_views.js';
 
 export interface OpenTraceOptions {
   /** Called after every ≤ 1 MiB decoded (PUSH_SIZE; ~25 ms apart in Chromium), then once with phase "done".
@@ -150,6 +150,8 @@ export interface TraceHandle {
   activities(): Promise<ActivitiesView>;
   /** EventCounters and Metrics time series (`nettrace counters`), parsed. */
   counters(): Promise<CountersView>;
+  /** Thread pool counts, adjustments and starvation (`nettrace threadpool`), parsed. */
+  threadPool(): Promise<ThreadPoolView>;
   /** Frees the engine's memory; the handle is unusable afterwards. */
   close(): void;
 }

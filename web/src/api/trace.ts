@@ -21,9 +21,9 @@ import type {
   TraceEvent,
 } from './types.js';
 import { NetTraceError } from './types.js';
-import type { ActivitiesView, ContentionView, CountersView, EventViewName, ExceptionsView } from './event_views.js';
+import type { ActivitiesView, ContentionView, CountersView, EventViewName, ExceptionsView, ThreadPoolView } from './event_views.js';
 
-const EVENT_VIEWS: readonly EventViewName[] = ['exceptions', 'contention', 'activities', 'counters'];
+const EVENT_VIEWS: readonly EventViewName[] = ['exceptions', 'contention', 'activities', 'counters', 'threadpool'];
 
 const GROUP_BY = { none: 0, provider: 1, eventType: 2 } as const;
 
@@ -320,6 +320,9 @@ class InThreadTrace implements TraceHandle {
   }
   async counters(): Promise<CountersView> {
     return JSON.parse(await this.eventView('counters')) as CountersView;
+  }
+  async threadPool(): Promise<ThreadPoolView> {
+    return JSON.parse(await this.eventView('threadpool')) as ThreadPoolView;
   }
 
   close(): void {

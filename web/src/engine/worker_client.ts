@@ -21,7 +21,7 @@ import type {
   TraceEvent,
 } from '../api/types.js';
 import { NetTraceError } from '../api/types.js';
-import type { ActivitiesView, ContentionView, CountersView, EventViewName, ExceptionsView } from '../api/event_views.js';
+import type { ActivitiesView, ContentionView, CountersView, EventViewName, ExceptionsView, ThreadPoolView } from '../api/event_views.js';
 import type { EngineRequest, EngineResponse, OpenResult, QueryRequest, RequestId } from './protocol.js';
 
 export interface WorkerOptions {
@@ -314,6 +314,9 @@ class WorkerTrace implements TraceHandle {
   }
   async counters(): Promise<CountersView> {
     return JSON.parse(await this.eventView('counters')) as CountersView;
+  }
+  async threadPool(): Promise<ThreadPoolView> {
+    return JSON.parse(await this.eventView('threadpool')) as ThreadPoolView;
   }
   close(): void {
     if (this.closed) return;

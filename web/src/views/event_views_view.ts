@@ -1,14 +1,16 @@
 // web/src/views — the Diagnostics tab (issue 14): exceptions by type and throwing method,
 // lock contention and waits, Start/Stop activities (a per-name table with percentiles and a
 // waterfall of the first ones, indented by nesting) and counters over time (one sparkline per
-// series). Every number comes from the engine's event views (core/analysis/runtime_views.h),
-// the documents `nettrace exceptions|contention|activities|counters` prints; each section
+// series) and the thread pool (views/threadpool_section.ts). Every number comes from the
+// engine's event views (core/analysis/runtime_views.h), the documents
+// `nettrace exceptions|contention|activities|counters|threadpool` prints; each section
 // keeps that document under "JSON" so what is shown can be checked against the CLI. Trace
 // strings (type names, messages, method and counter names) are written as text only.
 import type { ActivitiesView, ContentionView, CountersView, ExceptionsView, WaitSummary } from '../api/event_views.js';
 import type { TraceHandle } from '../api/handle.js';
 import { fmt, h } from '../ui/dom.js';
 import { sortableTable } from '../ui/sortable_table.js';
+import { threadPoolSection } from './threadpool_section.js';
 
 const SVG = 'http://www.w3.org/2000/svg';
 const WATERFALL_ROWS = 200;
@@ -196,14 +198,16 @@ function countersSection(text: string): HTMLElement {
   );
 }
 
-/** Fills `box` with the four views of `trace` (replacing what was there). */
+/** Fills `box` with the five views of `trace` (replacing what was there). */
 export async function renderEventViews(box: HTMLElement, trace: TraceHandle): Promise<void> {
-  const [exceptions, contention, activities, counters] = await Promise.all([
+  const [exceptions, contention, activities, counters, threadPool] = await Promise.all([
     trace.eventView('exceptions'),
     trace.eventView('contention'),
     trace.eventView('activities'),
     trace.eventView('counters'),
+    trace.eventView('threadpool'),
   ]);
-  box.replaceChildren(exceptionsSection(exceptions), contentionSection(contention), activitiesSection(activities), countersSection(counters));
+  box.replaceChildren(exceptionsSection(exceptions), contentionSection(contention), activitiesSection(activities), countersSection(counters),
+    threadPoolSection(threadPool));
   box.dataset['ready'] = 'true';
 }
