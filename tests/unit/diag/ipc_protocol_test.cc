@@ -131,7 +131,7 @@ TEST_CASE("profiles give exactly the requests dotnet-trace 10 sends", "[diag]") 
   }
 }
 
-TEST_CASE("--providers overrides a profile's provider of the same name", "[diag]") {
+TEST_CASE("a --providers entry overrides a profile's provider of the same name", "[diag]") {
   CollectRequest r;
   REQUIRE(BuildCollectRequest("gc-verbose,dotnet-sampled-thread-time", "microsoft-windows-dotnetruntime:0x10:verbose", &r).ok());
   REQUIRE(r.providers.size() == 2);
