@@ -7,19 +7,11 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
-import { root, runNative } from './helpers.mjs';
+import { root, runNative, traceFilesUnder as traces } from './helpers.mjs';
 
 const testdata = join(root, 'build/native/testdata');
 const goldenDir = join(root, 'tests/data/golden/summary');
 const update = process.env.UPDATE_GOLDEN === '1';
-
-function traces(dir) {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
-    const p = join(dir, e.name);
-    if (e.isDirectory()) return traces(p);
-    return /\.(nettrace|netperf)$/.test(e.name) ? [p] : [];
-  }).sort();
-}
 
 const all = traces(testdata);
 test('every committed trace has a golden summary, and every golden a trace', () => {

@@ -10,6 +10,15 @@ export const nativeTool = join(root, 'build/native/nettrace');
 export const wasmDir = join(root, 'build/wasm/wasm');
 
 /** Every unpacked trace: complete ones first, then those under truncated/. */
+/** Every .nettrace / .netperf file below `dir`, in any subfolder, as sorted paths (golden tests). */
+export function traceFilesUnder(dir) {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const p = join(dir, e.name);
+    if (e.isDirectory()) return traceFilesUnder(p);
+    return /\.(nettrace|netperf)$/.test(e.name) ? [p] : [];
+  }).sort();
+}
+
 export function corpusTraces() {
   if (!existsSync(testdata)) throw new Error(`${testdata} is missing: run scripts/build.sh first`);
   const isTrace = (f) => f.endsWith('.nettrace') || f.endsWith('.netperf');

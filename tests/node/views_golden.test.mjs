@@ -5,22 +5,14 @@
 //   UPDATE_GOLDEN=1 node --test tests/node/views_golden.test.mjs
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
-import { root, runNative } from './helpers.mjs';
+import { root, runNative, traceFilesUnder as traces } from './helpers.mjs';
 
 const testdata = join(root, 'build/native/testdata');
 const goldenDir = join(root, 'tests/data/golden/views');
 const update = process.env.UPDATE_GOLDEN === '1';
 const VIEWS = ['exceptions', 'contention', 'activities', 'counters', 'threadpool'];
-
-function traces(dir) {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
-    const p = join(dir, e.name);
-    if (e.isDirectory()) return traces(p);
-    return /\.(nettrace|netperf)$/.test(e.name) ? [p] : [];
-  }).sort();
-}
 
 const all = traces(testdata);
 test('every committed trace has golden views', () => {
