@@ -17,6 +17,7 @@
 #include "format/tee_sink.h"
 #include "format/trace_reader.h"
 #include "model/store_builder.h"
+#include "resolve/type_resolver.h"
 #include "symbols/symbol_collector.h"
 
 namespace nettrace {
@@ -28,20 +29,23 @@ constexpr size_t kBlockCacheEntries = 64;
 static_assert(kMaxBlocksPerStep < kBlockCacheEntries, "a text-search step's blocks must fit in the cache");
 }  // namespace
 
-// The pipeline: TraceReader (chunks → blocks → records, reference checks) feeding both
-// the SummaryBuilder and the StoreBuilder (tables, sorter, columnar store).
+// The pipeline: TraceReader (chunks → blocks → records, reference checks) → TypeResolver
+// (what each metadata id is, decided once) feeding the SummaryBuilder, the StoreBuilder
+// (tables, sorter, columnar store) and the sinks that read CLR payloads, which ask the
+// resolver rather than classifying events themselves.
 struct TraceSession::Pipeline {
   Stats stats;
-  SummaryBuilder summary{&stats};
+  SummaryBuilder summary{&stats, &resolver};  // (resolver is declared below: its address is enough)
   StoreBuilder store{&stats};
-  SymbolCollector symbols;  // method ranges and payload facts for stacks (issue 4)
-  ClrStatsSink clrStats;  // GC and JIT statistics (issue 14)
-  RuntimeViews views;      // exceptions, contention, activities, counters (issue 14)
+  SymbolCollector symbols{&resolver};  // method ranges and payload facts for stacks (issue 4)
+  ClrStatsSink clrStats{&resolver};    // GC and JIT statistics (issue 14)
+  RuntimeViews views{&resolver};       // exceptions, contention, activities, counters (issue 14)
   TeeSink symbolsAndClr{&symbols, &clrStats};
   TeeSink symbolsClrViews{&symbolsAndClr, &views};
   TeeSink storeAndSymbols{&store, &symbolsClrViews};
   TeeSink tee{&summary, &storeAndSymbols};
-  TraceReader reader{&tee, &stats};
+  TypeResolver resolver{&tee};
+  TraceReader reader{&resolver, &stats};
   bool flushed = false;
   // Provided event blocks by offset, with their rows decoded once.
   struct CachedBlock {

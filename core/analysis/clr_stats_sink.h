@@ -10,11 +10,13 @@
 #include "analysis/gc_stats.h"
 #include "analysis/jit_stats.h"
 #include "format/record_sink.h"
+#include "resolve/type_resolver.h"
 
 namespace nettrace {
 
 class ClrStatsSink final : public RecordSink {
  public:
+  explicit ClrStatsSink(const TypeResolver* types) : types_(types) {}
   Status OnTraceInfo(const TraceInfo& info) override {
     info_ = info;
     gc_.OnTraceInfo(info);
@@ -22,13 +24,9 @@ class ClrStatsSink final : public RecordSink {
     return Status::Ok();
   }
   Status OnMetadata(const EventMetadata& m) override {
-    // Both analyses must see every metadata (no short-circuit).
-    const bool gcWants = gc_.OnMetadata(m), jitWants = jit_.OnMetadata(m);
-    const bool wanted = gcWants || jitWants;
-    if (m.id < kDenseIds) {
-      if (wanted && m.id >= wanted_.size()) wanted_.resize(m.id + 1);
-      if (m.id < wanted_.size()) wanted_[m.id] = wanted;
-    }
+    // Both analyses must see every metadata (no short-circuit): a redefined id forgets.
+    const EventKind kind = types_->KindOf(m.id);
+    gc_.OnMetadata(m, kind), jit_.OnMetadata(m, kind);
     return Status::Ok();
   }
   Status OnThread(const ThreadInfo& t) override {
@@ -36,9 +34,8 @@ class ClrStatsSink final : public RecordSink {
     return Status::Ok();
   }
   Status OnEvent(const EventRecord& e) override {
-    // Most events are of other types: one array lookup skips them (ids beyond the dense
-    // range, rare, go to both analyses, which look them up themselves).
-    if (e.metadataId < kDenseIds && (e.metadataId >= wanted_.size() || !wanted_[e.metadataId])) return Status::Ok();
+    // Most events are of no kind the analyses read: the resolver's one lookup skips them.
+    if (!Reads(types_->KindOf(e.metadataId))) return Status::Ok();
     uint64_t process = info_.processId, thread = e.thread;
     if (info_.formatMajor >= 6) {
       auto it = threads_.find(e.thread);
@@ -50,12 +47,24 @@ class ClrStatsSink final : public RecordSink {
     return Status::Ok();
   }
 
+  // The kinds GcStats and JitStats read (their OnMetadata's), so that the rundown's many
+  // method events cost one lookup here.
+  static bool Reads(EventKind k) {
+    switch (k) {
+      case EventKind::kGcStart: case EventKind::kGcStop: case EventKind::kGcRestartEEStop:
+      case EventKind::kGcHeapStats: case EventKind::kGcSuspendEEStop: case EventKind::kGcSuspendEEStart:
+      case EventKind::kGcAllocationTick: case EventKind::kGcPerHeapHistory: case EventKind::kMethodLoad:
+      case EventKind::kMethodLoadVerbose: case EventKind::kMethodJittingStarted: case EventKind::kModuleLoad:
+      case EventKind::kModuleUnload: case EventKind::kRundownModuleDCEnd: return true;
+      default: return false;
+    }
+  }
+
   const GcStats& gc() const { return gc_; }
   const JitStats& jit() const { return jit_; }
 
  private:
-  static constexpr uint32_t kDenseIds = 1u << 16;
-  std::vector<uint8_t> wanted_;  // metadata id → read by either analysis
+  const TypeResolver* types_;  // what each metadata id is (the stage before this one)
   TraceInfo info_;
   GcStats gc_;
   JitStats jit_;

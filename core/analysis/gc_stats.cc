@@ -36,20 +36,18 @@ std::string GcTypeName(uint32_t type) { return EnumName("GCType", type); }
 std::string GcReasonName(uint32_t reason) { return EnumName("GCReason", reason); }
 bool GcIsInduced(uint32_t reason) { return GcReasonName(reason).rfind("Induced", 0) == 0; }
 
-bool GcStats::OnMetadata(const EventMetadata& m) {
+bool GcStats::OnMetadata(const EventMetadata& m, EventKind resolved) {
   Kind kind = Kind::kNone;
-  if (ClassifyProvider(m.providerName) == KnownProvider::kClrRuntime) {
-    switch (m.eventId) {
-      case 1: kind = Kind::kGcStart; break;
-      case 2: kind = Kind::kGcStop; break;
-      case 3: kind = Kind::kRestartStop; break;
-      case 4: kind = Kind::kHeapStats; break;
-      case 8: kind = Kind::kSuspendStop; break;
-      case 9: kind = Kind::kSuspendStart; break;
-      case 10: kind = Kind::kAllocTick; break;
-      case 204: kind = Kind::kPerHeap; break;
-      default: break;
-    }
+  switch (resolved) {
+    case EventKind::kGcStart: kind = Kind::kGcStart; break;
+    case EventKind::kGcStop: kind = Kind::kGcStop; break;
+    case EventKind::kGcRestartEEStop: kind = Kind::kRestartStop; break;
+    case EventKind::kGcHeapStats: kind = Kind::kHeapStats; break;
+    case EventKind::kGcSuspendEEStop: kind = Kind::kSuspendStop; break;
+    case EventKind::kGcSuspendEEStart: kind = Kind::kSuspendStart; break;
+    case EventKind::kGcAllocationTick: kind = Kind::kAllocTick; break;
+    case EventKind::kGcPerHeapHistory: kind = Kind::kPerHeap; break;
+    default: break;
   }
   if (kind == Kind::kNone) {
     kinds_.erase(m.id), metadata_.erase(m.id);

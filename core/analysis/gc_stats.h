@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "format/records.h"
+#include "resolve/event_kind.h"
 
 namespace nettrace {
 
@@ -68,7 +69,7 @@ class GcStats {
 
   void OnTraceInfo(const TraceInfo& info) { info_ = info; }
   // @returns whether events of this metadata are read (the sink skips the others).
-  bool OnMetadata(const EventMetadata& m);
+  bool OnMetadata(const EventMetadata& m, EventKind kind);
   // processId / threadId: OS ids of the event's thread (v4/v5: the trace's process).
   void OnEvent(const EventRecord& e, uint64_t processId, uint64_t threadId);
 

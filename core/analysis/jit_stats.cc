@@ -47,20 +47,16 @@ const char* CompilationThreadKindName(const JitRecord& m) {
   return m.versionId == 0 ? "Foreground" : "TieredCompilationBackground";
 }
 
-bool JitStats::OnMetadata(const EventMetadata& m) {
+bool JitStats::OnMetadata(const EventMetadata& m, EventKind resolved) {
   Kind kind = Kind::kNone;
-  const KnownProvider p = ClassifyProvider(m.providerName);
-  if (p == KnownProvider::kClrRuntime) {
-    switch (m.eventId) {
-      case 141: kind = Kind::kLoad; break;
-      case 143: kind = Kind::kLoadVerbose; break;
-      case 145: kind = Kind::kJittingStarted; break;
-      case 152:
-      case 153: kind = Kind::kModule; break;
-      default: break;
-    }
-  } else if (p == KnownProvider::kClrRundown && m.eventId == 154) {
-    kind = Kind::kModule;
+  switch (resolved) {
+    case EventKind::kMethodLoad: kind = Kind::kLoad; break;
+    case EventKind::kMethodLoadVerbose: kind = Kind::kLoadVerbose; break;
+    case EventKind::kMethodJittingStarted: kind = Kind::kJittingStarted; break;
+    case EventKind::kModuleLoad:
+    case EventKind::kModuleUnload:
+    case EventKind::kRundownModuleDCEnd: kind = Kind::kModule; break;
+    default: break;
   }
   if (kind == Kind::kNone) {
     kinds_.erase(m.id), metadata_.erase(m.id);

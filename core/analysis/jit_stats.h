@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "format/records.h"
+#include "resolve/event_kind.h"
 
 namespace nettrace {
 
@@ -37,7 +38,7 @@ class JitStats {
  public:
   void OnTraceInfo(const TraceInfo& info) { info_ = info; }
   // @returns whether events of this metadata are read (the sink skips the others).
-  bool OnMetadata(const EventMetadata& m);
+  bool OnMetadata(const EventMetadata& m, EventKind kind);
   void OnEvent(const EventRecord& e, uint64_t processId, uint64_t threadId);
 
   // The methods per process (ascending id), each process's in time order.

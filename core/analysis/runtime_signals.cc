@@ -24,21 +24,19 @@ uint64_t UIntField(const DecodedPayload& p, const char* name, uint64_t fallback 
 }
 }  // namespace
 
-void RuntimeSignals::OnMetadata(const EventMetadata& m) {
+void RuntimeSignals::OnMetadata(const EventMetadata& m, EventKind resolved) {
   Kind kind = Kind::kNone;
-  if (ClassifyProvider(m.providerName) == KnownProvider::kClrRuntime) {
-    switch (m.eventId) {
-      case 1: kind = Kind::kGcStart; break;
-      case 3: kind = Kind::kRestartEEStop; break;
-      case 9: kind = Kind::kSuspendEEStart; break;
-      case 10: kind = Kind::kAllocationTick; break;
-      case 80: kind = Kind::kException; break;
-      case 81: kind = Kind::kContention; break;
-      case 141:
-      case 143: kind = Kind::kMethodLoad; break;
-      case 145: kind = Kind::kJittingStarted; break;
-      default: break;
-    }
+  switch (resolved) {
+    case EventKind::kGcStart: kind = Kind::kGcStart; break;
+    case EventKind::kGcRestartEEStop: kind = Kind::kRestartEEStop; break;
+    case EventKind::kGcSuspendEEStart: kind = Kind::kSuspendEEStart; break;
+    case EventKind::kGcAllocationTick: kind = Kind::kAllocationTick; break;
+    case EventKind::kExceptionThrown: kind = Kind::kException; break;
+    case EventKind::kContentionStart: kind = Kind::kContention; break;
+    case EventKind::kMethodLoad:
+    case EventKind::kMethodLoadVerbose: kind = Kind::kMethodLoad; break;
+    case EventKind::kMethodJittingStarted: kind = Kind::kJittingStarted; break;
+    default: break;
   }
   if (kind == Kind::kNone) {
     kinds_.erase(m.id);

@@ -20,6 +20,7 @@
 
 #include "base/json_writer.h"
 #include "format/records.h"
+#include "resolve/event_kind.h"
 
 namespace nettrace {
 
@@ -30,7 +31,7 @@ class RuntimeSignals {
   static constexpr size_t kMaxGcMarks = size_t{1} << 20;  // 32 MiB of pause marks at most
 
   void OnTraceInfo(const TraceInfo& info) { info_ = info; }
-  void OnMetadata(const EventMetadata& m);
+  void OnMetadata(const EventMetadata& m, EventKind kind);
   // processId: the OS process of the event's thread (v4/v5: the trace's process).
   void OnEvent(const EventRecord& e, uint64_t processId);
 

@@ -39,18 +39,19 @@ Status RuntimeViews::OnTraceInfo(const TraceInfo& info) {
 
 Status RuntimeViews::OnMetadata(const EventMetadata& m) {
   Kind kind = Kind::kNone;
+  const EventKind resolved = types_->KindOf(m.id);
   const KnownProvider provider = ClassifyProvider(m.providerName);
   if (provider == KnownProvider::kClrRuntime) {
-    switch (m.eventId) {
-      case 80: kind = Kind::kExceptionThrown; break;
-      case 250: kind = Kind::kExceptionCatch, exceptions_.SawCatchEvents(); break;
-      case 256: kind = Kind::kExceptionStop; break;
-      case 81: kind = Kind::kContentionStart; break;
-      case 91: kind = Kind::kContentionStop; break;
-      case 301: kind = Kind::kWaitStart; break;
-      case 302: kind = Kind::kWaitStop; break;
+    switch (resolved) {
+      case EventKind::kExceptionThrown: kind = Kind::kExceptionThrown; break;
+      case EventKind::kExceptionCatchStart: kind = Kind::kExceptionCatch, exceptions_.SawCatchEvents(); break;
+      case EventKind::kExceptionStop: kind = Kind::kExceptionStop; break;
+      case EventKind::kContentionStart: kind = Kind::kContentionStart; break;
+      case EventKind::kContentionStop: kind = Kind::kContentionStop; break;
+      case EventKind::kWaitHandleWaitStart: kind = Kind::kWaitStart; break;
+      case EventKind::kWaitHandleWaitStop: kind = Kind::kWaitStop; break;
       default:
-        if (ThreadPoolView::Reads(m.eventId)) kind = Kind::kThreadPool;
+        if (IsThreadPoolKind(resolved)) kind = Kind::kThreadPool;
         break;
     }
   } else if (m.eventName == "EventCounters") {

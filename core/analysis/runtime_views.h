@@ -19,6 +19,7 @@
 #include "analysis/threadpool_view.h"
 #include "analysis/view_format.h"
 #include "format/record_sink.h"
+#include "resolve/type_resolver.h"
 
 namespace nettrace {
 
@@ -29,6 +30,7 @@ struct StackSelection;
 
 class RuntimeViews final : public RecordSink {
  public:
+  explicit RuntimeViews(const TypeResolver* types) : types_(types) {}
   Status OnTraceInfo(const TraceInfo& info) override;
   Status OnMetadata(const EventMetadata& m) override;
   Status OnThread(const ThreadInfo& t) override;
@@ -48,6 +50,7 @@ class RuntimeViews final : public RecordSink {
   void Refine(const StoreBuilder& model, const StackQuery& query, StackSelection* sel) const;
 
  private:
+  const TypeResolver* types_;  // what each metadata id is (the stage before this one)
   enum class Kind : uint8_t {
     kNone,
     kExceptionThrown,   // runtime 80
@@ -61,7 +64,7 @@ class RuntimeViews final : public RecordSink {
     kActivityStop,      // opcode 2
     kEventCounters,     // "EventCounters" of any provider
     kMetric,            // System.Diagnostics.Metrics *ValuePublished
-    kThreadPool,        // runtime 44–65: ThreadPool and IOThread events (ThreadPoolView::Reads)
+    kThreadPool,        // runtime 44–65: ThreadPool and IOThread events (resolve/event_kind.h IsThreadPoolKind)
   };
   struct Meta {
     Kind kind = Kind::kNone;

@@ -37,7 +37,7 @@ uint32_t SummaryBuilder::TypeFor(const EventMetadata& m, const LabelOverrides& o
   t.name = std::move(name);
   t.eventId = m.eventId;
   t.version = o.version ? *o.version : m.version;
-  t.knownProvider = ClassifyProvider(m.providerName);
+  t.kind = resolved_->KindOf(m.id);
   return index;
 }
 
@@ -45,7 +45,7 @@ Status SummaryBuilder::OnMetadata(const EventMetadata& m) {
   ++metadataCount_;
   metadataToType_[m.id] = TypeFor(m, {});
   metadata_[m.id] = m;
-  runtime_.OnMetadata(m);
+  runtime_.OnMetadata(m, resolved_->KindOf(m.id));
   return Status::Ok();
 }
 
@@ -109,14 +109,14 @@ Status SummaryBuilder::OnEvent(const EventRecord& e) {
     if (auto o = regionOverrides_.find(e.labelListId); o != regionOverrides_.end())
       typeIndex = TypeFor(metadata_.at(e.metadataId), o->second);
   }
-  if (types_[typeIndex].knownProvider == KnownProvider::kClrRuntime && types_[typeIndex].eventId == clr::kGcDynamicEventId) {
+  if (types_[typeIndex].kind == EventKind::kGcDynamicEvent) {
     const EventMetadata& m = metadata_.at(e.metadataId);
     if (std::optional<std::string> name = GcDynamicEventName(m, e.payload)) typeIndex = TypeFor(m, {}, *name);
   }
   EventTypeSummary& type = types_[typeIndex];
   ++type.count;
   if (e.stackId != 0 && !emptyStacks_.count(e.stackId)) ++type.withStacks;
-  if (!IsTraceLogBookkeeping(type.knownProvider, type.eventId, e.payload)) ++type.traceLogCount;
+  if (!IsTraceLogBookkeeping(type.kind, e.payload)) ++type.traceLogCount;
   ThreadSummary& thread = Thread(e.thread);
   ++thread.eventCount;
   // v6 threads name their process; v4/v5 traces are one process.

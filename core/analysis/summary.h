@@ -18,6 +18,7 @@
 #include "base/status.h"
 #include "format/record_sink.h"
 #include "model/event_naming.h"
+#include "resolve/type_resolver.h"
 
 namespace nettrace {
 
@@ -26,7 +27,7 @@ struct EventTypeSummary {
   std::string name;
   uint32_t eventId = 0;
   uint32_t version = 0;
-  KnownProvider knownProvider = KnownProvider::kOther;
+  EventKind kind = EventKind::kNone;  // the resolver's, for the first metadata of this type
   uint64_t count = 0;
   uint64_t withStacks = 0;     // events whose stack has at least one frame
   uint64_t traceLogCount = 0;  // count minus TraceLog's bookkeeping events
@@ -45,7 +46,7 @@ struct ThreadSummary {
 
 class SummaryBuilder final : public RecordSink {
  public:
-  explicit SummaryBuilder(Stats* stats) : stats_(stats) {}
+  SummaryBuilder(Stats* stats, const TypeResolver* resolved) : stats_(stats), resolved_(resolved) {}
 
   Status OnTraceInfo(const TraceInfo& info) override;
   Status OnBlock(const BlockInfo& block) override;
@@ -76,6 +77,7 @@ class SummaryBuilder final : public RecordSink {
   uint32_t TypeFor(const EventMetadata& m, const LabelOverrides& overrides, std::optional<std::string> rename = {});
 
   Stats* stats_;
+  const TypeResolver* resolved_;  // what each metadata id is (the stage before this one)
   DropTracker drops_;
   TraceInfo info_;
   bool haveInfo_ = false;

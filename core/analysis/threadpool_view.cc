@@ -45,8 +45,6 @@ double F64(const DecodedPayload& p, const char* name) {
 }
 }  // namespace
 
-bool ThreadPoolView::Reads(uint32_t eventId) { return Slot(eventId) >= 0; }
-
 void ThreadPoolView::AddPoint(std::vector<Point>* series, const Point& p, uint64_t* notKept) {
   if (series->size() >= kMaxPoints) {
     ++*notKept;

@@ -28,7 +28,6 @@ class ThreadPoolView {
   static constexpr size_t kMaxPoints = 100000;  // count events and adjustments kept (each list, ~32 B each)
 
   // The runtime event ids this view reads.
-  static bool Reads(uint32_t eventId);
   void OnTraceInfo(int64_t frequency, int64_t syncTicks) { frequency_ = frequency, syncTicks_ = syncTicks; }
   void OnEvent(uint32_t eventId, uint64_t timestamp, uint64_t thread, const DecodedPayload& p);
 

@@ -20,20 +20,21 @@ bool MethodFlags(std::span<const uint8_t> payload, uint32_t* flags) {
 
 }  // namespace
 
-bool IsTraceLogBookkeeping(KnownProvider provider, uint32_t id, std::span<const uint8_t> payload) {
+bool IsTraceLogBookkeeping(EventKind kind, std::span<const uint8_t> payload) {
   uint32_t flags = 0;
-  switch (provider) {
-    case KnownProvider::kClrRundown:
-      if (id == 144 || id == 150) return true;  // Method/DCStopVerbose, ILToNativeMapDCStop
-      if (id == 143) return MethodFlags(payload, &flags) && !(flags & (kMethodFlagJitted | kMethodFlagDynamic));
-      return false;
-    case KnownProvider::kClrRuntime:
-      if (id == 190 || id == 139 || id == 140 || id == 82) return true;  // ILToNativeMap, DC*VerboseV2, ClrStackWalk
-      if (id == 143) return MethodFlags(payload, &flags) && !(flags & (kMethodFlagJitted | kMethodFlagDynamic));
-      if (id == 144) return MethodFlags(payload, &flags) && !(flags & kMethodFlagJitted);
-      return false;
-    case KnownProvider::kClrPrivate: return id == 151;      // ClrStackWalk
-    case KnownProvider::kSampleProfiler: return id == 1;    // Thread/StackWalk
+  switch (kind) {
+    case EventKind::kRundownMethodDCEndVerbose:  // Method/DCStopVerbose
+    case EventKind::kRundownILToNativeMapDCEnd:
+    case EventKind::kMethodILToNativeMap:
+    case EventKind::kMethodDCStartVerboseV2:
+    case EventKind::kMethodDCEndVerboseV2:
+    case EventKind::kClrStackWalk:
+    case EventKind::kPrivateClrStackWalk:
+    case EventKind::kThreadStackWalk: return true;
+    case EventKind::kRundownMethodDCStartVerbose:
+    case EventKind::kMethodLoadVerbose:
+      return MethodFlags(payload, &flags) && !(flags & (kMethodFlagJitted | kMethodFlagDynamic));
+    case EventKind::kMethodUnloadVerbose: return MethodFlags(payload, &flags) && !(flags & kMethodFlagJitted);
     default: return false;
   }
 }

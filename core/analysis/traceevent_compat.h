@@ -7,10 +7,10 @@
 #include <cstdint>
 #include <span>
 
-#include "model/event_naming.h"
+#include "resolve/event_kind.h"
 
 namespace nettrace {
 
-bool IsTraceLogBookkeeping(KnownProvider provider, uint32_t eventId, std::span<const uint8_t> payload);
+bool IsTraceLogBookkeeping(EventKind kind, std::span<const uint8_t> payload);
 
 }  // namespace nettrace

@@ -3,7 +3,6 @@
 #include <algorithm>
 
 #include "io/byte_cursor.h"
-#include "model/event_naming.h"
 
 namespace nettrace {
 
@@ -13,86 +12,67 @@ Status SymbolCollector::OnTraceInfo(const TraceInfo& info) {
   return Status::Ok();
 }
 
-// Event ids and layouts from ClrEtwAll.man (the generated table's MethodLoad*,
-// MethodDC*, ModuleLoad*, DomainModule*, GCAllocationTick* templates).
+// The Linux-profiler tables read their own metadata; what a CLR event is, the resolver says.
 Status SymbolCollector::OnMetadata(const EventMetadata& m) {
-  MetaKind k;
-  k.version = m.version;
-  if (universal_.OnMetadata(m)) {
-    if (m.id < kinds_.size()) kinds_[m.id] = MetaKind{};  // an id redefined after a flush
-    return Status::Ok();
-  }
-  const KnownProvider provider = ClassifyProvider(m.providerName);
-  const uint32_t id = m.eventId;
-  if (provider == KnownProvider::kClrRuntime) {
-    if (id == 141 || id == 143) k.kind = Kind::kMethodLoad;
-    if (id == 142 || id == 144) k.kind = Kind::kMethodUnload;
-    k.verbose = id == 143 || id == 144;
-    if (id == 152) k.kind = Kind::kModule;
-    if (id == 151) k.kind = Kind::kDomainModule;
-    if (id == 10) k.kind = Kind::kAllocationTick;
-    if (id >= 61 && id <= 65) {
-      k.kind = Kind::kThreadPoolWork;
-      k.verbose = id >= 63;  // here: the id is a pointer (NativeOverlapped)
-    }
-  } else if (provider == KnownProvider::kClrRundown) {
-    if (id >= 141 && id <= 144) k.kind = Kind::kMethodRundown;
-    k.verbose = id == 143 || id == 144;
-    if (id == 153 || id == 154) k.kind = Kind::kModule;
-    if (id == 151 || id == 152) k.kind = Kind::kDomainModule;
-  } else if (provider == KnownProvider::kSampleProfiler && id == 0) {
-    k.kind = Kind::kSample;
-  }
-  // Hostile ids are not worth a huge table: beyond 1 Mi they are simply not looked at.
-  if (m.id >= (1u << 20)) return Status::Ok();
-  if (m.id >= kinds_.size()) {
-    if (k.kind == Kind::kNone) return Status::Ok();
-    kinds_.resize(m.id + 1);
-  }
-  kinds_[m.id] = k;
+  universal_.OnMetadata(m);
   return Status::Ok();
 }
 
+// Layouts from ClrEtwAll.man (the generated table's MethodLoad*, MethodDC*, ModuleLoad*,
+// DomainModule*, GCAllocationTick*, ThreadPool* templates).
 Status SymbolCollector::OnEvent(const EventRecord& e) {
   const uint32_t ordinal = nextOrdinal_++;  // mirrors StoreBuilder's numbering
   if (!universal_.OnEvent(e, ordinal)) ++malformed_;
-  if (e.metadataId >= kinds_.size()) return Status::Ok();
-  const MetaKind& k = kinds_[e.metadataId];
+  const ResolvedType& t = types_->Of(e.metadataId);
   bool ok = true;
-  switch (k.kind) {
-    case Kind::kMethodLoad:
-    case Kind::kMethodUnload:
-    case Kind::kMethodRundown:
-      ok = DecodeMethod(e, k);
+  switch (t.kind) {
+    case EventKind::kMethodLoad:
+    case EventKind::kMethodLoadVerbose:
+    case EventKind::kMethodUnload:
+    case EventKind::kMethodUnloadVerbose:
+    case EventKind::kRundownMethodDCStart:
+    case EventKind::kRundownMethodDCEnd:
+    case EventKind::kRundownMethodDCStartVerbose:
+    case EventKind::kRundownMethodDCEndVerbose:
+      ok = DecodeMethod(e, t);
       if (std::optional<uint64_t> pid = universal_.ProcessOf(e.thread);
           pid && std::find(runtimePids_.begin(), runtimePids_.end(), *pid) == runtimePids_.end())
         runtimePids_.push_back(*pid);
       break;
-    case Kind::kModule:
-    case Kind::kDomainModule:
-      ok = DecodeModule(e, k);
+    case EventKind::kModuleLoad:
+    case EventKind::kDomainModuleLoad:
+    case EventKind::kRundownModuleDCStart:
+    case EventKind::kRundownModuleDCEnd:
+    case EventKind::kRundownDomainModuleDCStart:
+    case EventKind::kRundownDomainModuleDCEnd:
+      ok = DecodeModule(e, t);
       break;
-    case Kind::kAllocationTick:
-      ok = DecodeAllocation(e, k, ordinal);
+    case EventKind::kGcAllocationTick:
+      ok = DecodeAllocation(e, t, ordinal);
       break;
-    case Kind::kSample: {
+    case EventKind::kThreadSample: {
       // SampleProfiler Thread/Sample payload: uint32 type (1 external, 2 managed).
       uint32_t type = 0;
       ByteCursor c(e.payload, e.payloadOffset);
       if (c.ReadU32(&type) && type == 1) externalSamples_.push_back(ordinal);
       break;
     }
-    case Kind::kThreadPoolWork: {
+    case EventKind::kThreadPoolEnqueue:
+    case EventKind::kThreadPoolDequeue:
+    case EventKind::kThreadPoolIoEnqueue:
+    case EventKind::kThreadPoolIoDequeue:
+    case EventKind::kThreadPoolIoPack: {
       // The id is the first field: UInt64 WorkID (61/62) or a pointer (63/64/65).
+      const bool pointer = t.kind != EventKind::kThreadPoolEnqueue && t.kind != EventKind::kThreadPoolDequeue;
       ByteCursor c(e.payload, e.payloadOffset);
       uint64_t id = 0;
       uint32_t id32 = 0;
-      if (!k.verbose || pointerSize_ == 8) ok = c.ReadU64(&id);
+      if (!pointer || pointerSize_ == 8) ok = c.ReadU64(&id);
       else if ((ok = c.ReadU32(&id32))) id = id32;
       if (ok) workIds_.emplace_back(ordinal, id);
       break;
     }
-    case Kind::kNone:
+    default:
       break;
   }
   if (!ok) ++malformed_;
@@ -104,7 +84,7 @@ Status SymbolCollector::OnEndOfStream() {
   return Status::Ok();
 }
 
-bool SymbolCollector::DecodeMethod(const EventRecord& e, const MetaKind& k) {
+bool SymbolCollector::DecodeMethod(const EventRecord& e, const ResolvedType& t) {
   // MethodID, ModuleID, MethodStartAddress (UInt64 whatever the pointer size), MethodSize,
   // MethodToken, MethodFlags [, MethodNamespace, MethodName, MethodSignature]
   // [V1+: ClrInstanceID] [V2+: ReJITID].
@@ -114,23 +94,23 @@ bool SymbolCollector::DecodeMethod(const EventRecord& e, const MetaKind& k) {
   if (!c.ReadU64(&r.methodId) || !c.ReadU64(&r.moduleId) || !c.ReadU64(&r.start) || !c.ReadU32(&r.size) ||
       !c.ReadU32(&token) || !c.ReadU32(&flags))
     return false;
-  if (k.verbose) {
+  if (IsVerboseMethod(t.kind)) {
     if (!methods_.names().Read(&c, &r.names)) return false;
     r.verbose = true;
   }
   uint16_t clrInstance = 0;
-  if (k.version >= 2 && c.ReadU16(&clrInstance)) c.ReadU64(&r.rejitId);
-  if (k.kind == Kind::kMethodUnload) {
+  if (t.version >= 2 && c.ReadU16(&clrInstance)) c.ReadU64(&r.rejitId);
+  if (t.kind == EventKind::kMethodUnload || t.kind == EventKind::kMethodUnloadVerbose) {
     methods_.AddUnload(r.methodId, r.start, e.timestamp);
     return true;
   }
   // Rundown ranges describe code that exists for the whole session (see MethodMap).
-  r.loadTime = k.kind == Kind::kMethodRundown ? 0 : e.timestamp;
+  r.loadTime = IsRundownMethod(t.kind) ? 0 : e.timestamp;
   methods_.AddLoad(r);
   return true;
 }
 
-bool SymbolCollector::DecodeModule(const EventRecord& e, const MetaKind& k) {
+bool SymbolCollector::DecodeModule(const EventRecord& e, const ResolvedType& t) {
   // ModuleID, AssemblyID, [DomainModule: AppDomainID], ModuleFlags, Reserved1,
   // ModuleILPath, ModuleNativePath, ...
   ByteCursor c(e.payload, e.payloadOffset);
@@ -138,7 +118,9 @@ bool SymbolCollector::DecodeModule(const EventRecord& e, const MetaKind& k) {
   uint32_t flags = 0, reserved = 0;
   std::string il, native;
   if (!c.ReadU64(&moduleId) || !c.ReadU64(&assemblyId)) return false;
-  if (k.kind == Kind::kDomainModule && !c.ReadU64(&domainId)) return false;
+  const bool domain = t.kind == EventKind::kDomainModuleLoad || t.kind == EventKind::kRundownDomainModuleDCStart ||
+                      t.kind == EventKind::kRundownDomainModuleDCEnd;
+  if (domain && !c.ReadU64(&domainId)) return false;
   if (!c.ReadU32(&flags) || !c.ReadU32(&reserved) || !c.ReadNullTerminatedUtf16(&il) ||
       !c.ReadNullTerminatedUtf16(&native))
     return false;
@@ -146,7 +128,7 @@ bool SymbolCollector::DecodeModule(const EventRecord& e, const MetaKind& k) {
   return true;
 }
 
-bool SymbolCollector::DecodeAllocation(const EventRecord& e, const MetaKind& k, uint32_t ordinal) {
+bool SymbolCollector::DecodeAllocation(const EventRecord& e, const ResolvedType& t, uint32_t ordinal) {
   // AllocationAmount (UInt32), AllocationKind, [V1+: ClrInstanceID] [V2+: AllocationAmount64].
   ByteCursor c(e.payload, e.payloadOffset);
   uint32_t amount = 0, kind = 0;
@@ -154,7 +136,7 @@ bool SymbolCollector::DecodeAllocation(const EventRecord& e, const MetaKind& k, 
   uint64_t amount64 = 0;
   if (!c.ReadU32(&amount) || !c.ReadU32(&kind)) return false;
   uint64_t bytes = amount;
-  if (k.version >= 2 && c.ReadU16(&clrInstance) && c.ReadU64(&amount64)) bytes = amount64;
+  if (t.version >= 2 && c.ReadU16(&clrInstance) && c.ReadU64(&amount64)) bytes = amount64;
   allocations_.emplace_back(ordinal, bytes);
   return true;
 }

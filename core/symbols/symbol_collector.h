@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "format/record_sink.h"
+#include "resolve/type_resolver.h"
 #include "symbols/method_map.h"
 #include "symbols/module_map.h"
 #include "symbols/universal_collector.h"
@@ -21,6 +22,7 @@ namespace nettrace {
 
 class SymbolCollector final : public RecordSink {
  public:
+  explicit SymbolCollector(const TypeResolver* types) : types_(types) {}
   Status OnTraceInfo(const TraceInfo& info) override;
   Status OnMetadata(const EventMetadata& m) override;
   Status OnThread(const ThreadInfo& t) override {
@@ -58,29 +60,12 @@ class SymbolCollector final : public RecordSink {
   uint64_t malformedPayloads() const { return malformed_; }
 
  private:
-  enum class Kind : uint8_t {
-    kNone,
-    kMethodLoad,       // runtime 141/143
-    kMethodUnload,     // runtime 142/144
-    kMethodRundown,    // rundown 141-144
-    kModule,           // runtime 152, rundown 153/154
-    kDomainModule,     // runtime 151, rundown 151/152
-    kAllocationTick,   // runtime 10
-    kSample,           // SampleProfiler 0
-    kThreadPoolWork,   // runtime 61/62 (WorkID), 63/64/65 (NativeOverlapped, a pointer)
-  };
-  struct MetaKind {
-    Kind kind = Kind::kNone;
-    bool verbose = false;
-    uint32_t version = 0;
-  };
-  bool DecodeMethod(const EventRecord& e, const MetaKind& k);
-  bool DecodeModule(const EventRecord& e, const MetaKind& k);
-  bool DecodeAllocation(const EventRecord& e, const MetaKind& k, uint32_t ordinal);
+  bool DecodeMethod(const EventRecord& e, const ResolvedType& t);
+  bool DecodeModule(const EventRecord& e, const ResolvedType& t);
+  bool DecodeAllocation(const EventRecord& e, const ResolvedType& t, uint32_t ordinal);
 
   uint32_t pointerSize_ = 8;
-  // By metadata id: a vector, since ids are small and every event looks its id up.
-  std::vector<MetaKind> kinds_;
+  const TypeResolver* types_;  // what each metadata id is (the resolver stage before this one)
   MethodMap methods_;
   ModuleMap modules_;
   std::vector<std::pair<uint32_t, uint64_t>> allocations_;  // (ordinal, bytes), ascending

@@ -1,0 +1,66 @@
+// core/resolve — what a CLR event is, decided once per metadata: the (provider, event id)
+// pairs the analyses read, as one enum. Every stage after the reader asks this table (through
+// the TypeResolver stage, or EventKindOf for a type of the store) instead of comparing
+// provider names and event ids itself. Ids are ClrEtwAll.man's, as the generated table
+// (format/clr_events.generated.h) holds them; event_kind_test checks each against its name.
+#pragma once
+
+#include <cstdint>
+
+#include "format/clr_events.generated.h"
+#include "format/records.h"
+
+namespace nettrace {
+
+enum class EventKind : uint8_t {
+  kNone,
+  // Microsoft-Windows-DotNETRuntime
+  kGcStart, kGcStop, kGcRestartEEStop, kGcHeapStats, kGcSuspendEEStop, kGcSuspendEEStart,
+  kGcAllocationTick, kGcSampledObjectAllocationHigh, kGcSampledObjectAllocationLow, kGcDynamicEvent,
+  kGcPerHeapHistory,
+  kThreadPool,  // worker/IO thread and thread injection events, ids 44..60 (ThreadPoolView's)
+  kThreadPoolEnqueue, kThreadPoolDequeue, kThreadPoolIoEnqueue, kThreadPoolIoDequeue, kThreadPoolIoPack,
+  kExceptionThrown, kExceptionCatchStart, kExceptionStop,
+  kContentionStart, kContentionStop, kWaitHandleWaitStart, kWaitHandleWaitStop,
+  kClrStackWalk,
+  kMethodLoad, kMethodUnload, kMethodLoadVerbose, kMethodUnloadVerbose, kMethodJittingStarted,
+  kMethodDCStartVerboseV2, kMethodDCEndVerboseV2, kMethodILToNativeMap,
+  kDomainModuleLoad, kModuleLoad, kModuleUnload,
+  // Microsoft-Windows-DotNETRuntimeRundown
+  kRundownMethodDCStart, kRundownMethodDCEnd, kRundownMethodDCStartVerbose, kRundownMethodDCEndVerbose,
+  kRundownILToNativeMapDCEnd, kRundownDomainModuleDCStart, kRundownDomainModuleDCEnd,
+  kRundownModuleDCStart, kRundownModuleDCEnd,
+  // Microsoft-Windows-DotNETRuntimePrivate
+  kPrivateClrStackWalk,
+  // Microsoft-DotNETCore-SampleProfiler
+  kThreadSample, kThreadStackWalk,
+  kCount
+};
+
+// The kind of (provider, event id); kNone for every event no analysis singles out.
+EventKind EventKindOf(clr::Provider provider, uint32_t eventId);
+// The same for a metadata record (its provider name compared as the CLR table does).
+EventKind EventKindOf(const EventMetadata& m);
+
+// One (provider, id) → kind entry, for tests and tools; TraceEvent's name for the event.
+struct EventKindEntry {
+  clr::Provider provider;
+  uint16_t eventId;
+  EventKind kind;
+  const char* traceEventName;  // nullptr: not in the generated table
+};
+const EventKindEntry* AllEventKinds(size_t* count);
+
+// Groups several analyses read alike.
+inline bool IsThreadPoolKind(EventKind k) { return k >= EventKind::kThreadPool && k <= EventKind::kThreadPoolIoPack; }
+inline bool IsMethodLoadOrUnload(EventKind k) { return k >= EventKind::kMethodLoad && k <= EventKind::kMethodUnloadVerbose; }
+inline bool IsRundownMethod(EventKind k) {
+  return k >= EventKind::kRundownMethodDCStart && k <= EventKind::kRundownMethodDCEndVerbose;
+}
+// MethodLoadVerbose, MethodUnloadVerbose and the rundown's verbose DCStart/DCEnd carry names.
+inline bool IsVerboseMethod(EventKind k) {
+  return k == EventKind::kMethodLoadVerbose || k == EventKind::kMethodUnloadVerbose ||
+         k == EventKind::kRundownMethodDCStartVerbose || k == EventKind::kRundownMethodDCEndVerbose;
+}
+
+}  // namespace nettrace
