@@ -32,10 +32,10 @@ AsyncStitcher::AsyncStitcher(const StoreBuilder& model, const SymbolCollector& s
   for (size_t t = 0; t < kind_.size(); ++t) {
     const EventType& type = model.types()[EventTypeIndex(static_cast<uint16_t>(t))];
     if (SameIgnoreCase(type.metadata.providerName, "System.Threading.Tasks.TplEventSource")) tpl_ = true;
-    if (type.knownProvider != KnownProvider::kClrRuntime) continue;
-    const uint32_t id = type.metadata.eventId;
-    if (id == 61 || id == 63 || id == 65) kind_[t] = kCreate;
-    if (id == 62 || id == 64) kind_[t] = kStart;
+    const EventKind k = type.kind;
+    if (k == EventKind::kThreadPoolEnqueue || k == EventKind::kThreadPoolIoEnqueue || k == EventKind::kThreadPoolIoPack)
+      kind_[t] = kCreate;
+    if (k == EventKind::kThreadPoolDequeue || k == EventKind::kThreadPoolIoDequeue) kind_[t] = kStart;
     if (kind_[t] != kNone) available_ = true;
   }
   startingTaskFrame_ = resolver->frames().Intern(kStartingTaskFrameName, FrameKind::kSynthetic);

@@ -50,7 +50,7 @@ StackSelection SelectStacks(const StoreBuilder& model, const SymbolCollector& sy
     const bool sample = IsSampleProfilerSample(type);
     // The default event means the sample profiler's, even if an EventSource reuses the name.
     if (q.event == "Thread/Sample" && q.provider.empty()) ok = ok && sample;
-    if (ok && type.knownProvider == KnownProvider::kClrRuntime && type.metadata.eventId == 10) allocation = true;
+    if (ok && type.kind == EventKind::kGcAllocationTick) allocation = true;
     if (ok && SameIgnoreCase(type.metadata.providerName, kUniversalEventsProvider)) universal = true;
     typeOk[t] = ok ? (sample ? 2 : 1) : 0;
   }

@@ -15,7 +15,7 @@ namespace {
 constexpr std::string_view kDispatchPrefix = "System.Private.CoreLib!System.Runtime.EH.";
 constexpr const char* kNoStack = "(no stack)";
 
-bool IsThrowEvent(const EventType& t) { return t.knownProvider == KnownProvider::kClrRuntime && t.metadata.eventId == 80; }
+bool IsThrowEvent(const EventType& t) { return t.kind == EventKind::kExceptionThrown; }
 
 // Sorted (name, count) pairs, heaviest first, ties by name.
 template <typename Map>

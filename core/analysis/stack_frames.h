@@ -33,7 +33,7 @@ inline constexpr const char* kExternalFrameName = "UNMANAGED_CODE_TIME";
 // The sample profiler's CPU samples (Microsoft-DotNETCore-SampleProfiler event 0,
 // Thread/Sample): the events whose samples taken outside managed code get that frame.
 inline bool IsSampleProfilerSample(const EventType& type) {
-  return type.knownProvider == KnownProvider::kSampleProfiler && type.metadata.eventId == 0;
+  return type.kind == EventKind::kThreadSample;
 }
 
 class FrameTable {

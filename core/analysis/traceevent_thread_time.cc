@@ -20,9 +20,9 @@ std::vector<Driver> Drivers(const StoreBuilder& model) {
   std::vector<Driver> out(model.types().size(), Driver::kNone);
   for (size_t t = 0; t < out.size(); ++t) {
     const EventType& type = model.types()[EventTypeIndex(static_cast<uint16_t>(t))];
-    const uint32_t id = type.metadata.eventId;
     if (IsSampleProfilerSample(type)) out[t] = Driver::kSample;
-    else if (type.knownProvider == KnownProvider::kClrRuntime && (id == 10 || id == 20 || id == 32))
+    else if (type.kind == EventKind::kGcAllocationTick || type.kind == EventKind::kGcSampledObjectAllocationHigh ||
+             type.kind == EventKind::kGcSampledObjectAllocationLow)
       out[t] = Driver::kRunning;
   }
   return out;

@@ -37,6 +37,7 @@ std::optional<EventTypeIndex> EventTypeTable::Intern(const EventMetadata& m, con
   EventType& t = types_.emplace_back();
   t.name = std::move(name);
   t.knownProvider = ClassifyProvider(copy.providerName);
+  t.kind = EventKindOf(copy);
   t.metadata = std::move(copy);
   byKey_.emplace(std::move(key), index);
   return EventTypeIndex(index);

@@ -17,6 +17,7 @@
 #include "format/records.h"
 #include "model/event_naming.h"
 #include "model/ids.h"
+#include "resolve/event_kind.h"
 
 namespace nettrace {
 
@@ -24,6 +25,7 @@ struct EventType {
   EventMetadata metadata;  // id zeroed: several metadata ids may share one type
   std::string name;        // PerfView-style display name
   KnownProvider knownProvider = KnownProvider::kOther;
+  EventKind kind = EventKind::kNone;  // the resolver's kind (resolve/event_kind.h)
 };
 
 class EventTypeTable {
