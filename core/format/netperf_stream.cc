@@ -74,10 +74,11 @@ Status FindNetPerfEndOfEvents(std::span<const uint8_t> tail, uint64_t fileSize, 
     return Status::Error(ErrorCode::kTruncated, fileSize, "the file is too short for the NetPerf trailer");
   const uint32_t table = ReadU32At(tail, tail.size() - 8);
   const uint32_t trailer = ReadU32At(tail, tail.size() - 4);
+  // The writer's last act: a file cut short (the usual damage) ends in other bytes.
   if (trailer != fileSize - 8)
-    return CorruptAt(fileSize - 4, "the NetPerf trailer names offset " + std::to_string(trailer) +
-                                       " as its own, but it is at " + std::to_string(fileSize - 8) +
-                                       " (a truncated or extended file)");
+    return Status::Error(ErrorCode::kTruncated, fileSize - 4,
+                         "the NetPerf trailer names offset " + std::to_string(trailer) + " as its own, but it is at " +
+                             std::to_string(fileSize - 8) + ": the file is truncated (or damaged at its end)");
   if (table < tailStart || uint64_t{table} + 4 > trailer)
     return CorruptAt(fileSize - 8, "the forward-reference table offset " + std::to_string(table) +
                                        " is outside the last " + std::to_string(tail.size()) + " bytes");
