@@ -444,7 +444,11 @@ Status TraceReader::Finish() {
   if (impl_->state_ != State::kDone) {
     const uint64_t at = impl_->queue_.position();
     const uint64_t left = impl_->queue_.available();
-    std::string what = impl_->state_ == State::kDetect ? "the file is too short to be a trace"
+    std::string what = impl_->state_ == State::kNetPerfTail
+                           ? "NetPerf version " + std::to_string(impl_->info_.formatMajor) +
+                                 " needs the end of the file before its events (the forward-reference table there says "
+                                 "where they end), and this source gave none"
+                       : impl_->state_ == State::kDetect ? "the file is too short to be a trace"
                        : left == 0 ? "the stream ends without its end-of-stream marker"
                                    : "the stream ends inside a block: " + std::to_string(left) +
                                          " bytes remain after the last complete block";

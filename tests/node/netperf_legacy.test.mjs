@@ -86,6 +86,17 @@ test('wasm (openTrace of a Blob, of bytes in 7-byte chunks) = native; the end of
   }
 });
 
+test('the npm CLI (a file: read from its end first; stdin: refused with the reason) = native', () => {
+  const bin = join(root, 'dist/bin/nettrace-analyzer.mjs');
+  for (const t of traces) {
+    const r = spawnSync(process.execPath, [bin, 'summary', t.path], { maxBuffer: 64 << 20 });
+    assert.equal(r.stdout.toString(), runNative('summary', t.path).stdout.toString(), t.name);
+  }
+  const t = traces.find((x) => x.name === 'eventpipe-netperf-v1-tracelogging.netperf');
+  const r = spawnSync(process.execPath, [bin, 'summary', '-'], { input: readFileSync(t.path) });
+  assert.match(r.stderr.toString(), /NetPerf version 1 needs the end of the file before its events/);
+});
+
 test('a stream (no end to read first) is refused with the reason', async () => {
   const t = traces.find((x) => x.name === 'eventpipe-netperf-v2-tracelogging.netperf');
   const bytes = readFileSync(t.path);
