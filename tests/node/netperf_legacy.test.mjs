@@ -146,3 +146,18 @@ test('damaged v1/v2 files: errors name the offset', () => {
     assert.match(e.message, message);
   }
 });
+
+test('every event (fields, decoded payload, stack) equals the v3 original\'s, but the process id (not stored: 0) and the payload offset', () => {
+  const v3 = join(tmp, 'v3-tracelogging.netperf');
+  writeFileSync(v3, gunzipSync(readFileSync(join(root, 'tests/data/eventpipe-dotnetcore2.1-linux-x64-tracelogging.netperf.gz'))));
+  const strip = (text) => text.replace(/"(processId|payloadOffset)":\d+,/g, '');
+  const original = strip(runNative('events', v3, ['--limit', '100', '--frames']).stdout.toString());
+  assert.equal(original.split('\n').length, 13);
+  for (const t of traces.filter((x) => x.source === 'tracelogging')) {
+    const raw = runNative('events', t.path, ['--limit', '100', '--frames']).stdout.toString();
+    assert.equal(raw.match(/"processId":0,/g).length, 12, 'no process id is stored: 0, as TraceEvent');
+    let events = strip(raw);
+    if (t.version === 1) events = events.replaceAll('"provider":"Provider(a61ea624-4944-55fc-c2a8-37838829438d)"', '"provider":"MySource"');
+    assert.equal(events, original, t.name);
+  }
+});
