@@ -77,6 +77,14 @@ Status TraceSession::PushChunk(const uint8_t* data, size_t size) {
   return s;
 }
 
+size_t TraceSession::TailWanted() const { return pipeline_->reader.tailWanted(); }
+
+Status TraceSession::ProvideTail(const uint8_t* data, size_t size, uint64_t fileSize) {
+  Status s = pipeline_->reader.ProvideTail(data, size, fileSize);
+  if (!s.ok()) pipeline_->FlushOnce();
+  return s;
+}
+
 Status TraceSession::Finish() {
   Status s = pipeline_->reader.Finish();
   pipeline_->FlushOnce();

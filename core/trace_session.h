@@ -50,6 +50,11 @@ class TraceSession {
   /// @returns the first fatal error (the same one again on later calls), or Ok.
   Status PushChunk(const uint8_t* data, size_t size);
 
+  /// NetPerf v1/v2 (format/netperf_stream.h): bytes wanted from the end of the file before
+  /// the next PushChunk (0: none), and their delivery (see TraceReader::tailWanted).
+  size_t TailWanted() const;
+  Status ProvideTail(const uint8_t* data, size_t size, uint64_t fileSize);
+
   /// Declares the end of input. @returns an error when the stream ended early.
   Status Finish();
 

@@ -50,6 +50,11 @@ val PushChunk(TraceSession& session, std::uintptr_t data, std::size_t size) {
   return StatusToJs(session.PushChunk(reinterpret_cast<const uint8_t*>(data), size));
 }
 val Finish(TraceSession& session) { return StatusToJs(session.Finish()); }
+// NetPerf v1/v2: the bytes wanted from the end of the file, and their delivery.
+double TailWanted(const TraceSession& session) { return static_cast<double>(session.TailWanted()); }
+val ProvideTail(TraceSession& session, std::uintptr_t data, std::size_t size, double fileSize) {
+  return StatusToJs(session.ProvideTail(reinterpret_cast<const uint8_t*>(data), size, static_cast<uint64_t>(fileSize)));
+}
 val GetStatus(const TraceSession& session) { return StatusToJs(session.status()); }
 std::string SummaryJson(const TraceSession& session) { return session.SummaryJson(); }
 std::string TraceEventCounts(const TraceSession& session) { return session.TraceEventCounts(); }
@@ -263,6 +268,10 @@ val ConvertPushChunk(nettrace::ConvertSession& c, std::uintptr_t data, std::size
   return StatusToJs(c.PushChunk(reinterpret_cast<const uint8_t*>(data), size));
 }
 val ConvertFinish(nettrace::ConvertSession& c) { return StatusToJs(c.Finish()); }
+double ConvertTailWanted(const nettrace::ConvertSession& c) { return static_cast<double>(c.TailWanted()); }
+val ConvertProvideTail(nettrace::ConvertSession& c, std::uintptr_t data, std::size_t size, double fileSize) {
+  return StatusToJs(c.ProvideTail(reinterpret_cast<const uint8_t*>(data), size, static_cast<uint64_t>(fileSize)));
+}
 val ConvertFlushStatus(const nettrace::ConvertSession& c) { return StatusToJs(c.flushStatus()); }
 val ConvertTakeOutput(nettrace::ConvertSession& c) { return CopyToJs("Uint8Array", c.TakeOutput()); }
 double ConvertEventsWritten(const nettrace::ConvertSession& c) { return static_cast<double>(c.eventsWritten()); }
@@ -294,6 +303,8 @@ EMSCRIPTEN_BINDINGS(nettrace) {
   emscripten::class_<nettrace::ConvertSession>("ConvertSession")
       .constructor(&NewConvertSession, emscripten::allow_raw_pointers())
       .function("pushChunk", &ConvertPushChunk)
+      .function("tailWanted", &ConvertTailWanted)
+      .function("provideTail", &ConvertProvideTail)
       .function("finish", &ConvertFinish)
       .function("flushStatus", &ConvertFlushStatus)
       .function("takeOutput", &ConvertTakeOutput)
@@ -302,6 +313,8 @@ EMSCRIPTEN_BINDINGS(nettrace) {
   emscripten::class_<TraceSession>("TraceSession")
       .constructor<>()
       .function("pushChunk", &PushChunk)
+      .function("tailWanted", &TailWanted)
+      .function("provideTail", &ProvideTail)
       .function("finish", &Finish)
       .function("status", &GetStatus)
       .function("summaryJson", &SummaryJson)

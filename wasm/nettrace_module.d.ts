@@ -22,6 +22,10 @@ export interface RawTraceSession {
    * @returns the first fatal error so far (the same one again on later calls), or ok
    */
   pushChunk(pointer: number, length: number): RawStatus;
+  /** NetPerf v1/v2: bytes wanted from the end of the file before the next push (0: none). */
+  tailWanted(): number;
+  /** Hands over the file's last bytes [fileSize - length, fileSize). */
+  provideTail(pointer: number, length: number, fileSize: number): RawStatus;
   /** Declares the end of input. @returns an error when the stream ended early. */
   finish(): RawStatus;
   /** First fatal error so far. */
@@ -144,6 +148,8 @@ export interface RawHeapStats {
 /** core/convert/convert_session.h: any readable trace in, NetTrace v6 out, chunk by chunk. */
 export interface RawConvertSession {
   pushChunk(pointer: number, size: number): RawStatus;
+  tailWanted(): number;
+  provideTail(pointer: number, length: number, fileSize: number): RawStatus;
   /** End of input; after an input error, flushes what was read before the fault. */
   finish(): RawStatus;
   /** Whether that flush worked (ok when nothing needed flushing). */

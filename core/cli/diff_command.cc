@@ -17,6 +17,21 @@ constexpr size_t kChunkSize = 1 << 20;
 
 // Streams a whole file into a session; prints the error and returns false on failure. A
 // damaged trace still diffs what was read before the fault (like the other commands).
+// NetPerf v1/v2: the file's last bytes, read with one seek, before reading on.
+nettrace::Status ProvideTail(FILE* f, nettrace::TraceSession* session) {
+  const off_t here = ftello(f);
+  std::vector<uint8_t> tail;
+  if (here >= 0 && fseeko(f, 0, SEEK_END) == 0) {
+    const uint64_t size = static_cast<uint64_t>(ftello(f));
+    tail.resize(static_cast<size_t>(std::min<uint64_t>(session->TailWanted(), size)));
+    if (fseeko(f, static_cast<off_t>(size - tail.size()), SEEK_SET) == 0 &&
+        std::fread(tail.data(), 1, tail.size(), f) == tail.size() && fseeko(f, here, SEEK_SET) == 0)
+      return session->ProvideTail(tail.data(), tail.size(), size);
+  }
+  return nettrace::Status::Error(nettrace::ErrorCode::kInvalidArgument, nettrace::kNoOffset,
+                                 "the file cannot be read from its end (NetPerf versions 1 and 2 need it)");
+}
+
 bool Load(const char* path, nettrace::TraceSession* session) {
   FILE* f = std::fopen(path, "rb");
   if (!f) {
@@ -28,6 +43,7 @@ bool Load(const char* path, nettrace::TraceSession* session) {
   for (;;) {
     const size_t n = std::fread(buffer.data(), 1, buffer.size(), f);
     if (n > 0 && !(status = session->PushChunk(buffer.data(), n)).ok()) break;
+    if (n > 0 && session->TailWanted() > 0 && !(status = ProvideTail(f, session)).ok()) break;  // NetPerf v1/v2
     if (n < buffer.size()) {
       if (std::ferror(f)) {
         std::fprintf(stderr, "nettrace: read error on %s\n", path);

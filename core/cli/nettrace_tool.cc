@@ -55,15 +55,41 @@ namespace {
 
 constexpr size_t kDefaultChunkSize = 1 << 20;
 
+// Reads the last bytes of f that session asks for and hands them over; f's position is kept.
+template <typename Session>
+bool ReadTail(FILE* f, const char* path, Session* session, nettrace::Status* status) {
+  const off_t here = ftello(f);
+  if (here < 0 || fseeko(f, 0, SEEK_END) != 0) {
+    std::fprintf(stderr, "nettrace: %s cannot be read from its end (NetPerf versions 1 and 2 need it)\n", path);
+    return false;
+  }
+  const uint64_t fileSize = static_cast<uint64_t>(ftello(f));
+  std::vector<uint8_t> tail(static_cast<size_t>(std::min<uint64_t>(session->TailWanted(), fileSize)));
+  if (fseeko(f, static_cast<off_t>(fileSize - tail.size()), SEEK_SET) != 0 ||
+      std::fread(tail.data(), 1, tail.size(), f) != tail.size() || fseeko(f, here, SEEK_SET) != 0) {
+    std::fprintf(stderr, "nettrace: read error on %s: %s\n", path, std::strerror(errno));
+    return false;
+  }
+  *status = session->ProvideTail(tail.data(), tail.size(), fileSize);
+  return true;
+}
+
 // Reads f to its end in chunks of chunkSize, handing each to push, then calls finish; stops
 // at the first error either returns (left in *status). A read error of the file itself is
 // printed and returns false, so it is not mistaken for a truncated trace.
-template <typename Push, typename Finish>
-bool StreamFile(FILE* f, const char* path, size_t chunkSize, Push&& push, Finish&& finish, nettrace::Status* status) {
+// A session that reads NetPerf v1/v2 asks for the file's last bytes first (tailWanted); they
+// are read with one seek and the reading goes on where it was.
+template <typename Push, typename Finish, typename Session>
+bool StreamFile(FILE* f, const char* path, size_t chunkSize, Push&& push, Finish&& finish, nettrace::Status* status,
+                Session* session) {
   std::vector<uint8_t> buffer(chunkSize);
   for (;;) {
     size_t n = std::fread(buffer.data(), 1, buffer.size(), f);
     if (n > 0 && !(*status = push(buffer.data(), n)).ok()) return true;
+    if (n > 0 && session->TailWanted() > 0) {
+      if (!ReadTail(f, path, session, status)) return false;
+      if (!status->ok()) return true;
+    }
     if (n < buffer.size()) {
       if (std::ferror(f)) {
         std::fprintf(stderr, "nettrace: read error on %s: %s\n", path, std::strerror(errno));
@@ -110,7 +136,7 @@ int Convert(const char* in, const char* outPath, const nettrace::V6Converter::Op
         nettrace::Status s = session.Finish();
         return drain() ? s : writeError();
       },
-      &status);
+      &status, &session);
   std::fclose(f);
   // A trace that ends early or breaks: the output keeps every event read before the fault.
   if (readOk && !status.ok() && !writeFailed) (void)session.Finish(), drain();
@@ -458,7 +484,7 @@ int main(int argc, char** argv) {
   nettrace::Status status;
   if (!StreamFile(
           f, path, chunkSize, [&](const uint8_t* d, size_t n) { return session.PushChunk(d, n); },
-          [&] { return session.Finish(); }, &status)) {
+          [&] { return session.Finish(); }, &status, &session)) {
     std::fclose(f);
     return 1;
   }

@@ -20,6 +20,13 @@ Status ConvertSession::PushChunk(const uint8_t* data, size_t size) {
   return status_;
 }
 
+size_t ConvertSession::TailWanted() const { return status_.ok() && !finished_ ? reader_->tailWanted() : 0; }
+
+Status ConvertSession::ProvideTail(const uint8_t* data, size_t size, uint64_t fileSize) {
+  if (status_.ok() && !finished_) status_ = reader_->ProvideTail(data, size, fileSize);
+  return status_;
+}
+
 Status ConvertSession::Finish() {
   if (finished_) return status_;
   finished_ = true;

@@ -29,6 +29,9 @@ class ConvertSession {
   /// Decodes the next bytes of the input and converts what they complete.
   /// @returns the first fatal error (again on later calls), or Ok.
   Status PushChunk(const uint8_t* data, size_t size);
+  /// NetPerf v1/v2: the end of the file first (as TraceSession::TailWanted/ProvideTail).
+  size_t TailWanted() const;
+  Status ProvideTail(const uint8_t* data, size_t size, uint64_t fileSize);
   /// End of input (or the caller's stop after an error): the end marker is written, or, when
   /// the input failed, every record read before the fault is flushed (flushStatus() says
   /// whether that worked). @returns the input's error, if any.

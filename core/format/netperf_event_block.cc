@@ -4,6 +4,7 @@
 
 #include "format/decode_util.h"
 #include "format/fast_serialization/metadata_payload.h"
+#include "format/netperf_stream.h"
 
 namespace nettrace {
 
@@ -46,6 +47,7 @@ Status DecodeNetPerfRow(ByteCursor& c, NetPerfRow* row) {
   if (total < kRowHeaderBytes + uint64_t{payloadSize} + 4)
     return CorruptAt(rowOffset, "event size " + std::to_string(eventSize) + " is smaller than its header, payload (" +
                                     std::to_string(payloadSize) + " bytes) and stack size");
+  row->offset = rowOffset;
   EventRecord& r = row->record;
   r = EventRecord{};
   r.metadataId = metadataId;
@@ -92,7 +94,11 @@ Status NetPerfEventDecoder::DecodeBlock(ByteCursor c, BlockContext& ctx) {
 Status NetPerfEventDecoder::OnMetadataRow(const NetPerfRow& row, BlockContext& ctx) {
   EventMetadata m;
   MetadataParseResult r;
-  NETTRACE_RETURN_IF_ERROR(ParseMetadataV4V5(row.record.payload, row.record.payloadOffset, &m, &r));
+  if (streamVersion_ < 3)
+    NETTRACE_RETURN_IF_ERROR(
+        ParseNetPerfStreamMetadata(row.record.payload, row.record.payloadOffset, streamVersion_, row.offset, &m, &r));
+  else
+    NETTRACE_RETURN_IF_ERROR(ParseMetadataV4V5(row.record.payload, row.record.payloadOffset, &m, &r));
   ctx.stats->unknownMetadataTags += r.unknownTags;
   if (StacksAreBookkeeping(m)) stacklessMetadata_.insert(m.id);
   else stacklessMetadata_.erase(m.id);

@@ -24,6 +24,7 @@ namespace nettrace {
 struct NetPerfRow {
   EventRecord record;
   std::span<const uint8_t> stack;
+  uint64_t offset = 0;  // of its EventSize: a v1/v2 metadata row's id
 };
 
 // Decodes the row at the cursor and leaves the cursor at the next one.
@@ -38,11 +39,15 @@ Status DecodeNetPerfEventRows(ByteCursor content, std::vector<EventRecord>* rows
 class NetPerfEventDecoder {
  public:
   Status DecodeBlock(ByteCursor content, BlockContext& ctx);
+  // NetPerf versions 1 and 2 (format/netperf_stream.h): metadata payloads in their layout,
+  // metadata ids = row offsets. Rows (and so DecodeBlock) are the same as version 3's.
+  void SetStreamVersion(int32_t version) { streamVersion_ = version; }
 
  private:
   Status OnMetadataRow(const NetPerfRow& row, BlockContext& ctx);
   Status OnEventRow(NetPerfRow& row, BlockContext& ctx);
 
+  int32_t streamVersion_ = 3;
   // Metadata ids whose events' stacks are bookkeeping, not data (see the .cc).
   std::unordered_set<uint32_t> stacklessMetadata_;
   // Stack bytes → the id they were given; ids count up from 1 (0 is "no stack").

@@ -15,6 +15,7 @@
 #include "format/fast_serialization/sequence_point_block.h"
 #include "format/fast_serialization/trace_object.h"
 #include "format/netperf_event_block.h"
+#include "format/netperf_stream.h"
 #include "format/reference_tracker.h"
 #include "format/stack_block.h"
 #include "format/trace_type.h"
@@ -35,9 +36,12 @@ constexpr char kFastSerializationSignature[] = "!FastSerialization.1";
 // Type names are short ASCII words; anything longer is not a NetTrace object.
 constexpr uint32_t kMaxTypeNameLength = 64;
 // The Trace object's version in NetPerf files that TraceEvent reads by default; versions
-// 1 and 2 (.NET Core 2.0) named it "Microsoft.DotNet.Runtime.EventPipeFile".
+// 1 and 2 (.NET Core 2.0) named it "Microsoft.DotNet.Runtime.EventPipeFile" and have no
+// blocks (format/netperf_stream.h).
 constexpr int32_t kNetPerfTraceVersion = 3;
-constexpr char kNetPerfV1V2TraceName[] = "Microsoft.DotNet.Runtime.EventPipeFile";
+// NetPerf v1/v2 events are handed on in runs of about this many bytes, each run a block of
+// rows (re-read later like a v3 EventBlock); the runs do not depend on the chunk sizes.
+constexpr uint64_t kNetPerfStreamRun = 64 * 1024;
 // v4/v5 BlockSize is an int32. Real blocks are ~100 KB; this bound only stops a corrupt
 // size from making us wait for (and buffer) gigabytes that will never form a block.
 constexpr int32_t kMaxFastSerializationBlock = 1 << 30;
@@ -48,6 +52,8 @@ enum class State : uint8_t {
   kFsObject,
   kV6Header,
   kV6Block,
+  kNetPerfTail,    // v1/v2: waiting for the caller's read of the file's last bytes
+  kNetPerfEvents,  // v1/v2: events up to the offset the forward-reference table names
   kDone,
 };
 
@@ -86,6 +92,8 @@ class TraceReader::Impl {
       case State::kFsObject: return FsObject(step);
       case State::kV6Header: return V6Header(step);
       case State::kV6Block: return V6Block(step);
+      case State::kNetPerfTail: *step = Step::kNeedMore; return Status::Ok();
+      case State::kNetPerfEvents: return NetPerfEvents(step);
       case State::kDone: *step = Step::kNeedMore; return Status::Ok();
     }
     return Status::Ok();
@@ -170,10 +178,7 @@ class TraceReader::Impl {
     const std::string name(reinterpret_cast<const char*>(b.data() + kTypeFixed), nameLength);
 
     if (name == "Trace") return FsTraceObject(at, headerSize, version, minReader, step);
-    if (netPerf_ && name == kNetPerfV1V2TraceName)
-      return Status::Error(ErrorCode::kUnsupportedVersion, at,
-                           "NetPerf version " + std::to_string(version) +
-                               " (.NET Core 2.0, '" + name + "') is not supported; versions 3 and later are");
+    if (netPerf_ && name == kNetPerfStreamTypeName) return NetPerfStreamObject(at, headerSize, version, step);
     if (!sawTrace_) return CorruptAt(at, "expected the Trace object first, found '" + name + "'");
     BlockKind kind;
     if (name == "EventBlock") kind = BlockKind::kEvent;
@@ -249,6 +254,82 @@ class TraceReader::Impl {
     }
   }
 
+  // ---- NetPerf v1/v2: events straight after the EventPipeFile object's fields ----------
+
+  Status NetPerfStreamObject(uint64_t at, size_t headerSize, int32_t version, Step* step) {
+    if (sawTrace_) return CorruptAt(at, "a second EventPipeFile object");
+    if (version != 1 && version != 2)
+      return Status::Error(ErrorCode::kUnsupportedVersion, at,
+                           "NetPerf EventPipeFile object version " + std::to_string(version) + " is not 1 or 2");
+    const size_t total = headerSize + kNetPerfStreamFieldBytes;
+    std::span<const uint8_t> b;
+    if (!Need(total, &b, step)) return Status::Ok();
+    ByteCursor c(b.subspan(headerSize, kNetPerfStreamFieldBytes), at + headerSize);
+    NETTRACE_RETURN_IF_ERROR(DecodeNetPerfStreamFields(c, version, &info_, &endReference_));
+    sawTrace_ = true;
+    NETTRACE_RETURN_IF_ERROR(tracker_.OnBlock({BlockKind::kTrace, 0, at, kNetPerfStreamFieldBytes, at + headerSize}));
+    NETTRACE_RETURN_IF_ERROR(tracker_.OnTraceInfo(info_));
+    netPerfEvents_.SetStreamVersion(version);
+    queue_.Consume(total);
+    eventsStart_ = at + total;
+    state_ = State::kNetPerfTail;  // the end of the events is only written at the end of the file
+    *step = Step::kNeedMore;
+    return Status::Ok();
+  }
+
+  Status NetPerfEvents(Step* step) {
+    const uint64_t at = queue_.position();
+    std::span<const uint8_t> b;
+    if (at == endOfEvents_) {  // the EventPipeFile object's end tag; the table and trailer follow
+      if (!Need(1, &b, step)) return Status::Ok();
+      if (b[0] != kTagEndObject)
+        return CorruptAt(at, "expected the end tag (6) where the forward-reference table says the events end, found byte " +
+                                 std::to_string(b[0]));
+      queue_.Consume(1);
+      state_ = State::kDone;
+      *step = Step::kProgressed;
+      return tracker_.OnEndOfStream();
+    }
+    // A run of whole rows: at least kNetPerfStreamRun bytes or up to the end of the events.
+    const uint64_t left = endOfEvents_ - at;
+    if (!Need(static_cast<size_t>(std::min(left, kNetPerfStreamRun)), &b, step)) return Status::Ok();
+    size_t run = 0;
+    for (;;) {
+      if (run + 4 > left) return CorruptAt(at + run, "an event header runs past the end of the events");
+      if (!Need(run + 4, &b, step)) return Status::Ok();
+      uint32_t eventSize;
+      std::memcpy(&eventSize, b.data() + run, 4);
+      const uint64_t next = run + uint64_t{eventSize} + 4;
+      if (next > left)
+        return CorruptAt(at + run, "event of " + std::to_string(eventSize) + " bytes runs past the end of the events at " +
+                                       std::to_string(endOfEvents_));
+      if (!Need(static_cast<size_t>(next), &b, step)) return Status::Ok();
+      run = static_cast<size_t>(next);
+      if (run >= kNetPerfStreamRun || run == left) break;
+    }
+    ByteCursor content(b.subspan(0, run), at);
+    NETTRACE_RETURN_IF_ERROR(tracker_.OnBlock({BlockKind::kEvent, 0, at, run, at}));
+    ctx_.generation = RowGeneration::kNetPerf;
+    NETTRACE_RETURN_IF_ERROR(netPerfEvents_.DecodeBlock(content, ctx_));
+    queue_.Consume(run);
+    *step = Step::kProgressed;
+    return Status::Ok();
+  }
+
+ public:
+  Status ProvideTail(std::span<const uint8_t> tail, uint64_t fileSize) {
+    if (state_ != State::kNetPerfTail)
+      return Status::Error(ErrorCode::kInvalidArgument, kNoOffset, "the reader did not ask for the end of the file");
+    NETTRACE_RETURN_IF_ERROR(FindNetPerfEndOfEvents(tail, fileSize, endReference_, eventsStart_, &endOfEvents_));
+    state_ = State::kNetPerfEvents;
+    return Run();
+  }
+
+  uint32_t endReference_ = 0;
+  uint64_t eventsStart_ = 0;
+  uint64_t endOfEvents_ = 0;
+
+ private:
   // ---- NetTrace v6: blocks ------------------------------------------------------------
 
   Status V6Header(Step* step) {
@@ -345,6 +426,11 @@ TraceReader::~TraceReader() = default;
 
 Status TraceReader::Push(const uint8_t* data, size_t size) {
   if (!status_.ok()) return status_;
+  if (impl_->state_ == State::kNetPerfTail && size > 0)  // pushing on would hold the file
+    return status_ = Status::Error(ErrorCode::kInvalidArgument, impl_->queue_.received(),
+                                   "NetPerf version " + std::to_string(impl_->info_.formatMajor) +
+                                       " needs the end of the file before its events (the forward-reference table there "
+                                       "says where they end): this source cannot read the file's end first");
   if (impl_->state_ == State::kDone) return status_;  // bytes after the end marker are ignored
   // The chunk is parsed where it lies; only what this push leaves unread is copied.
   impl_->queue_.Lend(data, size);
@@ -358,12 +444,28 @@ Status TraceReader::Finish() {
   if (impl_->state_ != State::kDone) {
     const uint64_t at = impl_->queue_.position();
     const uint64_t left = impl_->queue_.available();
-    std::string what = impl_->state_ == State::kDetect ? "the file is too short to be a trace"
+    std::string what = impl_->state_ == State::kNetPerfTail
+                           ? "NetPerf version " + std::to_string(impl_->info_.formatMajor) +
+                                 " needs the end of the file before its events (the forward-reference table there says "
+                                 "where they end), and this source gave none"
+                       : impl_->state_ == State::kDetect ? "the file is too short to be a trace"
                        : left == 0 ? "the stream ends without its end-of-stream marker"
                                    : "the stream ends inside a block: " + std::to_string(left) +
                                          " bytes remain after the last complete block";
     status_ = Status::Error(ErrorCode::kTruncated, at, what);
   }
+  return status_;
+}
+
+size_t TraceReader::tailWanted() const {
+  return impl_->state_ == State::kNetPerfTail ? kNetPerfTailBytes : 0;
+}
+
+Status TraceReader::ProvideTail(const uint8_t* data, size_t size, uint64_t fileSize) {
+  if (!status_.ok()) return status_;
+  impl_->queue_.Lend(nullptr, 0);
+  status_ = impl_->ProvideTail({data, size}, fileSize);
+  impl_->queue_.KeepUnread();
   return status_;
 }
 

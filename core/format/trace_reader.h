@@ -28,6 +28,13 @@ class TraceReader {
   /// Appends bytes and decodes every complete block they finish.
   /// @returns the first fatal error (again on later calls), else Ok.
   Status Push(const uint8_t* data, size_t size);
+  /// NetPerf versions 1 and 2 say where their events end only in the file's last bytes:
+  /// after the Push that read their header, tailWanted() is how many bytes from the end of
+  /// the file the reader needs (0: none); the caller reads them (one range read: a seek, a
+  /// Blob.slice) and hands them over with the file's size before pushing on.
+  size_t tailWanted() const;
+  /// tail: the file's bytes [fileSize - size, fileSize) (size = min(tailWanted(), fileSize)).
+  Status ProvideTail(const uint8_t* data, size_t size, uint64_t fileSize);
   /// End of input: an error unless the stream's end marker was read.
   Status Finish();
 

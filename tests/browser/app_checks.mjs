@@ -7,10 +7,14 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gunzipSync } from 'node:zlib';
 import { diffChecks } from './app_diff_checks.mjs';
 import { partialChecks } from './app_partial_checks.mjs';
 import { weightChecks } from './app_weight_checks.mjs';
 import { uxChecks } from './app_ux_checks.mjs';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
 
 export async function appChecks({ browser, server, check, assert, traces, byName, nativeSummary, runNative, screenshots }) {
   const page = await browser.newPage({ viewport: { width: 1280, height: 720 }, acceptDownloads: true });
@@ -70,6 +74,20 @@ export async function appChecks({ browser, server, check, assert, traces, byName
     assert(native.eventCount === 12 && facts.includes('12'), `event count ${native.eventCount} not shown in: ${facts}`);
     const expected = native.types.map((t) => `${t.provider}/${t.name} ${t.count}`).sort();
     assert(JSON.stringify(await typeLines()) === JSON.stringify(expected), 'types differ from the native tool');
+  });
+
+  await check('app summary of NetPerf versions 1 and 2 (their end read first with Blob.slice): format named, counts equal native', async () => {
+    for (const name of ['eventpipe-netperf-v1-tracelogging.netperf', 'eventpipe-netperf-v2-objver3.netperf']) {
+      const path = join(tmp, name);
+      writeFileSync(path, gunzipSync(readFileSync(join(root, 'tests/netperf_legacy/data', `${name}.gz`))));
+      const native = nativeSummary(path);
+      await open(path);
+      const facts = await page.textContent('#headline');
+      assert(facts.includes(`NetPerf FastSerialization, version ${native.format.major}.0`), `${name}: format not named in: ${facts}`);
+      assert(facts.includes(new Intl.NumberFormat('en-US').format(native.eventCount)), `${name}: event count not shown in: ${facts}`);
+      const expected = native.types.map((t) => `${t.provider}/${t.name} ${t.count}`).sort();
+      assert(JSON.stringify(await typeLines()) === JSON.stringify(expected), `${name}: types differ from the native tool`);
+    }
   });
 
   const heart = byName('HeartRateMonitor');

@@ -92,14 +92,19 @@ Status ReadV2Fields(ByteCursor& c, int depth, std::vector<FieldDescription>* fie
 Status ParseMetadataV4V5(std::span<const uint8_t> payload, uint64_t payloadOffset, EventMetadata* m,
                          MetadataParseResult* result) {
   ByteCursor c(payload, payloadOffset);
-  int32_t id, eventId, version, level;
-  int64_t keywords;
+  int32_t id;
   if (!c.ReadI32(&id)) return Overrun(c, "a metadata id");
   if (!c.ReadNullTerminatedUtf16(&m->providerName)) return Overrun(c, "a metadata provider name");
+  m->id = static_cast<uint32_t>(id);
+  return ParseEventDescription(c, m, result);
+}
+
+Status ParseEventDescription(ByteCursor& c, EventMetadata* m, MetadataParseResult* result) {
+  int32_t eventId, version, level;
+  int64_t keywords;
   if (!c.ReadI32(&eventId)) return Overrun(c, "a metadata event id");
   if (!c.ReadNullTerminatedUtf16(&m->eventName)) return Overrun(c, "a metadata event name");
   if (!c.ReadI64(&keywords) || !c.ReadI32(&version) || !c.ReadI32(&level)) return Overrun(c, "a metadata header");
-  m->id = static_cast<uint32_t>(id);
   m->eventId = static_cast<uint32_t>(eventId);
   m->keywords = static_cast<uint64_t>(keywords);
   m->version = static_cast<uint32_t>(version);

@@ -8,6 +8,7 @@
 
 #include "base/status.h"
 #include "format/records.h"
+#include "io/byte_cursor.h"
 
 namespace nettrace {
 
@@ -19,5 +20,10 @@ struct MetadataParseResult {
 // payloadOffset: absolute file offset of the payload, for error messages.
 Status ParseMetadataV4V5(std::span<const uint8_t> payload, uint64_t payloadOffset, EventMetadata* out,
                          MetadataParseResult* result);
+
+// The event description that follows the provider in a metadata record: EventId, UTF-16
+// name, keywords, version, level, V1 fields, then (v5) tags, up to the cursor's end.
+// NetPerf versions 1 and 2 carry the same description after their own provider header.
+Status ParseEventDescription(ByteCursor& c, EventMetadata* out, MetadataParseResult* result);
 
 }  // namespace nettrace

@@ -204,7 +204,7 @@ export function createAnalyzer(host: HTMLElement, root: ShadowRoot, options: Ana
     progressBar.max = Math.max(1, p.total || p.bytes);
     progressBar.value = p.bytes;
     const of = p.total > 0 ? ` of ${formatBytes(p.total)} (${percent(p.bytes, p.total)})` : '';
-    progressText.textContent = `${p.phase === 'done' ? 'Indexed' : 'Reading'}: ${formatBytes(p.bytes)}${of} · ${fmt(p.events)} events`;
+    progressText.textContent = `${p.phase === 'done' ? 'Indexed' : p.phase === 'reading-end' ? 'Reading the end of the file first (NetPerf 1/2), then' : 'Reading'}: ${formatBytes(p.bytes)}${of} · ${fmt(p.events)} events`;
     result.dataset['progressCount'] = String(progressCount);
   }
 

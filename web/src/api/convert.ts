@@ -6,7 +6,7 @@
 //   if (result.error) … // the output holds every event read before the fault, without an end marker
 import { toTraceInput } from '../engine/chunk_source.js';
 import type { SourceOptions, TraceSource } from '../engine/chunk_source.js';
-import { DEFAULT_CHUNK_SIZE, HeapBuffer, PUSH_SIZE } from '../engine/read_trace.js';
+import { DEFAULT_CHUNK_SIZE, HeapBuffer, PUSH_SIZE, provideTail } from '../engine/read_trace.js';
 import { loadNetTraceModule } from '../engine/wasm_loader.js';
 import type { WasmOptions } from '../engine/wasm_loader.js';
 import type { RawStatus } from '../nettrace_wasm.mjs';
@@ -58,6 +58,11 @@ export async function convertTrace(
         status = session.pushChunk(heap.put(bytes), bytes.length);
         await drain();
         if (!status.ok) break read;
+        const tail = await provideTail(session, input, heap);
+        if (tail && !tail.ok) {
+          status = tail;
+          break read;
+        }
       }
     }
     // finish() also flushes what was read before an input error.

@@ -8,8 +8,9 @@ export interface Progress {
   total: number;
   /** Events the engine has decoded so far. */
   events: number;
-  /** "reading": one report per chunk; "done": one last report once the engine has finished. */
-  phase: 'reading' | 'done';
+  /** "reading": one report per chunk; "reading-end": the file's last bytes are read first (NetPerf
+   *  versions 1 and 2 say there where their events end); "done": one last report once the engine has finished. */
+  phase: 'reading' | 'reading-end' | 'done';
 }
 
 /** A filter over the time-ordered events (every field optional; absent = any). */

@@ -70,7 +70,7 @@ export interface ProgressResponse {
   bytes: number;
   total: number;
   events: number;
-  phase: 'reading' | 'done';
+  phase: 'reading' | 'reading-end' | 'done';
 }
 /** Progress of the text search of an 'events' request (api/types.ts SearchProgress). */
 export interface SearchProgressResponse {

@@ -77,6 +77,9 @@ export async function readIntoSession(
         offset += bytes.length;
         options.onProgress?.({ bytes: offset, total: input.size ?? 0, events: session.eventCount(), phase: 'reading' });
         if (!status.ok) return status;
+        const tail = await provideTail(session, input, heap, () =>
+          options.onProgress?.({ bytes: offset, total: input.size ?? 0, events: session.eventCount(), phase: 'reading-end' }));
+        if (tail && !tail.ok) return tail;
       }
     }
     if (options.signal?.aborted) throw new ReadCancelled();
@@ -88,4 +91,30 @@ export async function readIntoSession(
   } finally {
     heap.free();
   }
+}
+
+/**
+ * NetPerf versions 1 and 2 say where their events end only in the file's last bytes: when the
+ * session asks for them, they are read with one range read (Blob.slice, a byte view) and
+ * handed over. A source without a known size or re-reads (a stream) leaves the session
+ * waiting, and its next push says the source cannot be read from its end.
+ * @returns the session's status after the hand-over, or null when nothing was wanted.
+ */
+export async function provideTail(
+  session: Pick<RawTraceSession, 'tailWanted' | 'provideTail'>,
+  input: TraceInput,
+  heap: HeapBuffer,
+  onReadingEnd?: () => void,
+): Promise<RawStatus | null> {
+  const wanted = session.tailWanted();
+  if (wanted === 0 || input.size === null) return null;
+  onReadingEnd?.();
+  const start = Math.max(0, input.size - wanted);
+  let bytes: Uint8Array;
+  try {
+    bytes = await input.reread(start, input.size);
+  } catch {
+    return null;  // the next push reports that the end could not be read first
+  }
+  return session.provideTail(heap.put(bytes), bytes.length, input.size);
 }
