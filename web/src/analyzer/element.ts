@@ -73,6 +73,18 @@ export class NetTraceAnalyzerElement extends HTMLElement {
     return this.instance.open(source, name);
   }
 
+  /** Reads a session still recording from an HTTP stream (`nettrace-analyzer live`): the
+   *  views grow while it runs ("live" events), then show the whole trace. */
+  openLive(url: string, name: string): Promise<void> {
+    if (this.instance === null) return Promise.reject(new Error('nettrace-analyzer: openLive() before the element is in the document'));
+    return this.instance.openLive(url, name);
+  }
+
+  /** Computes the flame graph again over what has been read so far. */
+  refreshFlame(): void {
+    this.instance?.refreshFlame();
+  }
+
   /** The trace shown (the engine handle: events, flame graphs, exports), or null. */
   get trace(): TraceHandle | null {
     return this.instance?.trace ?? null;
