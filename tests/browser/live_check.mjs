@@ -5,15 +5,16 @@
 // CLI's summary of the .nettrace the page offers for download (which is the runtime's bytes).
 // Prints the page's update latency: from the runtime writing a byte to a snapshot including it.
 import { spawn } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { root, testdata } from '../node/helpers.mjs';
 import { sessionOk, withFakeRuntime } from '../node/fake_runtime.mjs';
 
 const TRACE = join(testdata, 'dotnet10/net10-cpu-async-http.nettrace');
-const PIECE = 64 * 1024;
+const PIECE = 16 * 1024;
 const PIECE_MS = 100;
-const BEFORE_STOP = 1024 * 1024;
+// All but the last 64 KiB before Stop: ~9 s of a program at work, whatever the page's pace.
+const BEFORE_STOP = statSync(TRACE).size - 64 * 1024;
 
 /** Sends BEFORE_STOP bytes, PIECE every PIECE_MS; the rest after StopTracing, then ends. */
 function slowRuntime(trace, written) {
@@ -85,6 +86,26 @@ export async function liveChecks({ browser, check, assert, runNative, screenshot
           const counts = [...new Set(globalThis.__live.map((s) => s.events))];
           return counts.length >= 3 && counts.every((c, i) => i === 0 || c > counts[i - 1]);
         }, null, { timeout: 30_000, polling: 50 });
+        // The event table grows under the reader, who keeps their place in it.
+        await page.click('#tab-events');
+        await page.waitForFunction(() => Number(appRoot().getElementById('event-scroller').dataset.total ?? 0) > 100, null, { timeout: 30_000 });
+        const before = await page.evaluate(() => {
+          const scroller = appRoot().getElementById('event-scroller');
+          scroller.scrollTop = 1000;
+          return { total: Number(scroller.dataset.total), top: scroller.scrollTop };
+        });
+        await page
+          .waitForFunction((n) => Number(appRoot().getElementById('event-scroller').dataset.total) > n, before.total, { timeout: 30_000 })
+          .catch(async (e) => {
+            const now = await page.evaluate(() => ({ rows: appRoot().getElementById('result').dataset.liveRows, total: appRoot().getElementById('event-scroller').dataset.total, live: globalThis.__live.slice(-3) }));
+            throw new Error(`the event table did not grow from ${before.total}: ${JSON.stringify(now)}\n${e.message}`);
+          });
+        const after = await page.evaluate(() => {
+          const scroller = appRoot().getElementById('event-scroller');
+          return { total: Number(scroller.dataset.total), top: scroller.scrollTop, rows: scroller.querySelectorAll('[role="row"]').length };
+        });
+        assert(after.top === before.top && after.rows > 0, `the table moved: ${JSON.stringify({ before, after })}`);
+        console.log(`     event table mid-session: ${before.total} → ${after.total} rows, scroll position kept`);
         // What the page shows mid-session: the status line, the event table's rows.
         const mid = await page.evaluate(() => ({
           state: appRoot().getElementById('result').dataset.state,

@@ -277,7 +277,7 @@ export function createAnalyzer(host: HTMLElement, root: ShadowRoot, options: Ana
         opened.close();
         throw opened.error;
       }
-      if (live) timelineKey = eventFiltersApplied = flameQueryKey = ''; // the snapshots' views follow the final trace
+      if (live) timelineKey = flameQueryKey = ''; // the snapshots' views follow the final trace (the event table keeps its place)
       shown = opened;
       diffView.setComparison(source);
       const summary = opened.summary();
@@ -317,7 +317,7 @@ export function createAnalyzer(host: HTMLElement, root: ShadowRoot, options: Ana
     const summary = snapshot.summary();
     const first = shown === null;
     shown = snapshot;
-    timelineKey = eventFiltersApplied = '';
+    timelineKey = '';
     const seconds = (performance.now() - started) / 1000;
     hideProgress();
     showTrace(summary, name, snapshot.bytes, seconds, null, first);
@@ -535,6 +535,7 @@ export function createAnalyzer(host: HTMLElement, root: ShadowRoot, options: Ana
 
   async function showEvents(): Promise<void> {
     if (shown === null) return;
+    let traceChanged = false;
     if (eventTable === null) {
       eventTable = new EventTable(shown, byId('event-scroller'), byId('event-count'), byId('event-detail'));
       eventTable.onSelect = (event) =>
@@ -543,6 +544,7 @@ export function createAnalyzer(host: HTMLElement, root: ShadowRoot, options: Ana
     } else if (eventTableTrace !== shown) {
       eventTable.setTrace(shown);
       eventTableTrace = shown;
+      traceChanged = true;
     }
     fProvider.value = state.provider;
     fillEventNames();
@@ -552,9 +554,11 @@ export function createAnalyzer(host: HTMLElement, root: ShadowRoot, options: Ana
     fFrom.value = state.fromMs;
     fTo.value = state.toMs;
     const key = JSON.stringify(eventFilter());
-    if (key === eventFiltersApplied) return;
+    if (key === eventFiltersApplied && !traceChanged) return;
+    // The same filter over another trace is a live session's next snapshot: keep the place.
+    const keepPosition = key === eventFiltersApplied;
     eventFiltersApplied = key;
-    await eventTable.setFilter(eventFilter());
+    await eventTable.setFilter(eventFilter(), { keepPosition });
   }
 
   function onFilterChange(): void {
