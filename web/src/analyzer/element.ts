@@ -11,7 +11,7 @@
 // Attributes: src (a trace URL, opened when set), sample (a URL offered as "Try the sample
 // trace"), sync-hash (keep the view state in the page's URL hash). Events (CustomEvent, not
 // bubbling): load {name, summary}, error {name, code, offset, message, partial},
-// selection {kind: 'range' | 'event' | 'frame', …}.
+// selection {kind: 'range' | 'event' | 'frame', …}, live {name, summary} (openLive's snapshots).
 import type { TraceHandle } from '../api/handle.js';
 import type { Summary } from '../api/types.js';
 import { h } from '../ui/dom.js';
