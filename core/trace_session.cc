@@ -96,6 +96,15 @@ uint64_t TraceSession::bytesConsumed() const { return pipeline_->reader.bytesCon
 uint64_t TraceSession::eventCount() const { return pipeline_->summary.eventCount(); }
 uint64_t TraceSession::droppedEventCount() const { return pipeline_->summary.droppedEventCount(); }
 
+StoreSnapshot TraceSession::Snapshot() {
+  Pipeline& p = *pipeline_;
+  if (!p.flushed) {
+    p.store.SealReleased();
+    p.symbols.FinishMethods();  // sorts what was added since; later adds need it again
+  }
+  return {p.store.store().size(), p.store.sorter().pending()};
+}
+
 std::string TraceSession::SummaryJson() const {
   SummaryBuilder::ReaderState state;
   state.formatMajor = pipeline_->reader.formatMajor();

@@ -38,6 +38,12 @@ struct ByteRange {
   uint64_t size = 0;
 };
 
+// What a live session's queries see before Finish (TraceSession::Snapshot).
+struct StoreSnapshot {
+  uint64_t rows = 0;     // events released by the sorter, in time order: the store's rows
+  uint64_t pending = 0;  // events read but still held by the sorter (their region is open)
+};
+
 class TraceSession {
  public:
   TraceSession();
@@ -64,6 +70,13 @@ class TraceSession {
   uint64_t eventCount() const;
   /// Events the trace says were dropped so far (sequence-number gaps), as the summary counts them.
   uint64_t droppedEventCount() const;
+
+  /// Makes what has been read so far queryable before Finish (live sessions): the events the
+  /// sorter has released are put in their final order (late ones merged) and the method
+  /// ranges seen so far sorted, so that event, histogram and stack queries answer over
+  /// them. Reading may continue afterwards; later rows only add to these (or, for late
+  /// events, fall between them). After Finish it only counts.
+  StoreSnapshot Snapshot();
 
   /// The trace summary as one JSON object (see README "Summary JSON").
   std::string SummaryJson() const;

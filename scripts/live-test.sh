@@ -132,5 +132,60 @@ else
   echo "skip another user's process: needs root and setpriv"
 fi
 
+# 8. `nettrace-analyzer live` (the npm CLI's page server): the stream a page reads while the
+#    program works, Stop through the page's endpoint, then the download: the same bytes as the
+#    -o file, a complete trace whose per-type counts equal TraceEvent's
+NPM="node dist/bin/nettrace-analyzer.mjs"
+dotnet "$APP" run jit,threadpool,gc --wait-session >"$W/l.out" 2>"$W/l.err" &
+L=$!
+wait_socket $L
+$NPM live --pid $L --profile dotnet-common --providers TraceScenarios-Control -o "$W/live.nettrace" --port 0 2>"$W/live.err" &
+LV=$!
+wait_line "$W/live.err" "serving http"
+URL=$(grep -o 'http://127.0.0.1:[0-9]*/' "$W/live.err" | head -1)
+wait_line "$W/live.err" "^nettrace-analyzer: session "
+curl -sN "${URL}live/stream" -o "$W/live-stream.nettrace" &
+CURL=$!
+for _ in $(seq 1 100); do
+  curl -s "${URL}live/info" >>"$W/live-info.txt" && echo >>"$W/live-info.txt"
+  grep -q scenarios-done "$W/l.out" && break
+  sleep 0.05
+done
+curl -s -X POST "${URL}live/stop" >/dev/null
+wait $CURL
+wait_line "$W/live.err" "session ended"
+curl -s "${URL}live/trace.nettrace" -o "$W/live-download.nettrace"
+kill -INT $LV
+wait $LV
+check "live: Ctrl-C after the session ended quits, exit 0" test $? -eq 0
+wait $L
+check "live: the program saw its session end (exit 0)" test $? -eq 0
+check "live: the stream a page read equals the -o file" cmp -s "$W/live-stream.nettrace" "$W/live.nettrace"
+check "live: the download equals the -o file" cmp -s "$W/live-download.nettrace" "$W/live.nettrace"
+check "live: the file is complete" complete "$W/live.nettrace"
+check "live: the event count grew at least twice while the program worked" \
+  node -e "const c=require('fs').readFileSync('$W/live-info.txt','utf8').split('\n').filter(Boolean).map(l=>JSON.parse(l).events); let g=0; for (let i=1;i<c.length;i++) if (c[i]>c[i-1]) g++; process.exit(g>=2?0:1)"
+events=$("$NT" summary "$W/live.nettrace" | node -e "let s='';process.stdin.on('data',d=>s+=d).on('end',()=>console.log(JSON.parse(s).eventCount))")
+check "live: its final count equals the file's ($events)" grep -q "session ended: $events events" "$W/live.err"
+# The page's engine (wasm, as `nettrace-analyzer counts`) and TraceEvent read the file alike.
+$NPM counts "$W/live.nettrace" >"$W/live.npm.txt"
+"$NT" counts "$W/live.nettrace" >"$W/live.ours.txt"
+check "live: the page's engine counts the file as the native tool does" cmp -s "$W/live.npm.txt" "$W/live.ours.txt"
+nice dotnet "$ORACLE" "$W/oracle-live" "$W/live.nettrace" >/dev/null 2>"$W/oracle-live.err"
+sed "s/, <Event .*//" "$W/oracle-live/live.nettrace/counts.txt" >"$W/live.theirs.txt"
+check "live: per-type counts equal TraceEvent's ($(wc -l <"$W/live.ours.txt") types)" diff "$W/live.theirs.txt" "$W/live.ours.txt"
+
+# 9. start-up tracing from the npm CLI (--diagnostic-port): the reverse port in Node
+$NPM collect --diagnostic-port "$W/npm-port.sock" --providers Microsoft-Windows-DotNETRuntime:0x8:4 -o "$W/npm-startup.nettrace" 2>"$W/npm-startup.err" &
+S=$!
+for _ in $(seq 1 50); do [ -S "$W/npm-port.sock" ] && break; sleep 0.1; done
+DOTNET_DiagnosticPorts="$W/npm-port.sock,connect,suspend" dotnet "$APP" run gc >"$W/n.out" 2>"$W/n.err"
+wait $S
+check "npm start-up collect: exit 0 after the program ends" test $? -eq 0
+check "npm start-up trace is complete" complete "$W/npm-startup.nettrace"
+check "npm start-up trace has the load of TraceScenarios itself" bash -c \
+  "'$NT' events '$W/npm-startup.nettrace' --name Loader/AssemblyLoad | grep -q 'TraceScenarios, Version'"
+check "npm start-up: the port's socket file is removed" test ! -e "$W/npm-port.sock"
+
 echo "live sessions: $failures failed"
 [ "$failures" -eq 0 ]

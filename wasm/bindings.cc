@@ -65,6 +65,14 @@ std::string JitText(const TraceSession& session, bool csv) { return csv ? sessio
 double BytesConsumed(const TraceSession& session) { return static_cast<double>(session.bytesConsumed()); }
 double EventCount(const TraceSession& session) { return static_cast<double>(session.eventCount()); }
 double DroppedEventCount(const TraceSession& session) { return static_cast<double>(session.droppedEventCount()); }
+// A live session's snapshot (TraceSession::Snapshot): {rows, pending}.
+emscripten::val Snapshot(TraceSession& session) {
+  const nettrace::StoreSnapshot s = session.Snapshot();
+  emscripten::val out = emscripten::val::object();
+  out.set("rows", static_cast<double>(s.rows));
+  out.set("pending", static_cast<double>(s.pending));
+  return out;
+}
 
 // std::vector → a JS-owned typed array (a copy: views into the heap die when memory grows).
 template <typename T>
@@ -322,6 +330,7 @@ EMSCRIPTEN_BINDINGS(nettrace) {
       .function("bytesConsumed", &BytesConsumed)
       .function("eventCount", &EventCount)
       .function("droppedEventCount", &DroppedEventCount)
+      .function("snapshot", &Snapshot)
       .function("queryEvents", &QueryEvents)
       .function("blocksNeeded", &BlocksNeeded)
       .function("provideBlock", &ProvideBlock)

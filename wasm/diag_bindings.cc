@@ -129,6 +129,15 @@ val ParseProcessInfo(uint32_t commandId, const val& payload) {
 
 std::string HresultName(uint32_t hresult) { return diag::HresultName(hresult); }
 
+// The 34-byte advertise of a reverse diagnostic port → {ok, message, processId, runtimeCookie}.
+val ParseAdvertise(const val& bytes) {
+  diag::Advertise adv;
+  val out = WithStatus(diag::ParseAdvertise(FromJs(bytes), &adv));
+  out.set("processId", static_cast<double>(adv.processId));
+  out.set("runtimeCookie", adv.runtimeCookie);
+  return out;
+}
+
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(nettrace_diag) {
@@ -144,4 +153,5 @@ EMSCRIPTEN_BINDINGS(nettrace_diag) {
   emscripten::function("diagEncodeProcessCommand", &EncodeProcessCommand);
   emscripten::function("diagParseProcessInfo", &ParseProcessInfo);
   emscripten::function("diagHresultName", &HresultName);
+  emscripten::function("diagParseAdvertise", &ParseAdvertise);
 }

@@ -38,6 +38,9 @@ export interface RawTraceSession {
   eventCount(): number;
   /** Events the trace says were dropped so far (sequence-number gaps). */
   droppedEventCount(): number;
+  /** Live sessions: makes what was read so far queryable before finish() (TraceSession::Snapshot):
+   *  rows = events released by the sorter (the store's rows), pending = events it still holds. */
+  snapshot(): { rows: number; pending: number };
   /** Events in time order matching `query`: the page's store rows (a copy) and the match count. */
   queryEvents(query: RawEventQuery): { total: number; rows: Uint32Array };
   /**
@@ -187,6 +190,8 @@ export interface NetTraceModule {
   diagParseProcessInfo(commandId: number, payload: Uint8Array): RawDiagProcessInfo;
   /** "UnknownCommand (0x80131385)"-style name of a diagnostics HRESULT. */
   diagHresultName(hresult: number): string;
+  /** The 34-byte ADVR_V1 message a runtime sends first on a reverse diagnostic port. */
+  diagParseAdvertise(bytes: Uint8Array): { ok: boolean; message: string; processId: number; runtimeCookie: string };
   /** The wasm heap. Replaced when memory grows: read it again after any call that may allocate. */
   readonly HEAPU8: Uint8Array;
   _malloc(size: number): number;

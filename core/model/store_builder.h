@@ -32,6 +32,9 @@ class StoreBuilder final : public RecordSink, private SortedSink {
   // Releases everything still pending in the sorter: at the end of input, and after a
   // fatal error so that every event read before the fault is in the store.
   void Flush();
+  // Merges the late events released so far into the store (a live session's snapshot);
+  // the sorter keeps what it holds.
+  void SealReleased() { store_.Seal(); }
 
   const TraceInfo& info() const { return info_; }
   const EventStore& store() const { return store_; }

@@ -84,7 +84,9 @@ void MethodMap::Finish() {
       }
     }
   }
-  pendingUnloads_.clear();
+  // Kept: a live session sorts the map at each snapshot (TraceSession::Snapshot), and an
+  // unload read before its load (another thread's buffer) must still apply at the next Finish.
+  // Applying one again is a no-op (only a range still alive takes it).
 
   maxEndUpTo_.resize(ranges_.size());
   uint64_t maxEnd = 0;

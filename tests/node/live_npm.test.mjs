@@ -22,7 +22,7 @@ function normalize(stderr, dir) {
     .replace(/^nettrace(-analyzer)?: /gm, 'P: ')
     .replace(/^P: [\d.]+ s {2}events.*\n/gm, '')
     .replace(/^P: end [\d.]+ s {2}(events \d+ {2}bytes \d+) {2}events\/s \d+ {2}(dropped \d+)$/gm, 'P: end $1  $2')
-    // The usage text names the tool and its options (the npm tool has no --diagnostic-port).
+    // The usage text names the tool (and is indented to its name).
     .replace(/^usage: nettrace(-analyzer)? collect [^]*$/, 'USAGE');
 }
 

@@ -29,6 +29,8 @@
 //   nettrace-analyzer ps [--json]                  .NET processes with a diagnostics port
 //   nettrace-analyzer collect --pid N [--providers SPEC,…|--profile NAME,…] [--duration D]
 //                             [--buffer-mb 256] -o OUT   record a live session (Ctrl-C stops)
+//   nettrace-analyzer live --pid N [collect's options] [-o OUT] [--port P]   the same, served
+//                             with the app on localhost: the page grows while it runs
 // Every command takes --chunk-size BYTES (how much is read at a time; the output is the same).
 // FILE may be a path, an http(s) URL, or "-" for standard input.
 import { closeSync, openSync, writeFileSync, writeSync } from 'node:fs';
@@ -37,7 +39,7 @@ import { convertTrace, diffStacksFolded, diffStacksJson, openTrace, NetTraceErro
 
 const USAGE = `usage: nettrace-analyzer <command> FILE [options]
 commands: summary, counts, events, stack, histogram, flame, top, sandwich, export, convert, gc, jit,
-          exceptions, contention, activities, counters, threadpool, diff, write-sample-universal, ps, collect
+          exceptions, contention, activities, counters, threadpool, diff, write-sample-universal, ps, collect, live
   gc, jit:   --format json|csv (json): GC / JIT statistics as TraceEvent's GCStats / JITStats
   events:    --provider P --name N --thread T --from MS --to MS --limit N (100) --offset N --text STR
              --frames (each event's stack, leaf first)
@@ -61,6 +63,9 @@ commands: summary, counts, events, stack, histogram, flame, top, sandwich, expor
   ps:        [--json]: the .NET processes with a diagnostics port (pid, name, runtime, command line)
   collect:   --pid N [--providers SPEC,… | --profile NAME,…] [--duration D (10s, 500ms, 2m, hh:mm:ss)]
              [--buffer-mb 256] -o OUT.nettrace: record a live session; Ctrl-C or the duration stops it
+             (--diagnostic-port PATH instead of --pid: start-up tracing, DOTNET_DiagnosticPorts=PATH)
+  live:      collect's options, -o optional, [--port P (0: any)]: serve the app on 127.0.0.1 and stream
+             the session into it; the page's Stop ends it and offers the .nettrace; Ctrl-C quits
 FILE: a path, an http(s) URL, or - for standard input`;
 
 function fail(message, code = 2) {
@@ -75,7 +80,7 @@ if (command === '--help' || command === '-h') {
 }
 const VIEWS = ['exceptions', 'contention', 'activities', 'counters', 'threadpool'];
 // Live sessions (issue 15): web/src/live, Node's Unix sockets, the protocol through the engine.
-if (command === 'ps' || command === 'collect') {
+if (command === 'ps' || command === 'collect' || command === 'live') {
   const { runLiveCommand } = await import('../live/index.js');
   process.exit(await runLiveCommand(command, process.argv.slice(3)));
 }

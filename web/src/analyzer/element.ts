@@ -11,7 +11,7 @@
 // Attributes: src (a trace URL, opened when set), sample (a URL offered as "Try the sample
 // trace"), sync-hash (keep the view state in the page's URL hash). Events (CustomEvent, not
 // bubbling): load {name, summary}, error {name, code, offset, message, partial},
-// selection {kind: 'range' | 'event' | 'frame', …}.
+// selection {kind: 'range' | 'event' | 'frame', …}, live {name, summary} (openLive's snapshots).
 import type { TraceHandle } from '../api/handle.js';
 import type { Summary } from '../api/types.js';
 import { h } from '../ui/dom.js';
@@ -71,6 +71,18 @@ export class NetTraceAnalyzerElement extends HTMLElement {
   open(source: Blob | URL | string, name?: string): Promise<void> {
     if (this.instance === null) return Promise.reject(new Error('nettrace-analyzer: open() before the element is in the document'));
     return this.instance.open(source, name);
+  }
+
+  /** Reads a session still recording from an HTTP stream (`nettrace-analyzer live`): the
+   *  views grow while it runs ("live" events), then show the whole trace. */
+  openLive(url: string, name: string): Promise<void> {
+    if (this.instance === null) return Promise.reject(new Error('nettrace-analyzer: openLive() before the element is in the document'));
+    return this.instance.openLive(url, name);
+  }
+
+  /** Computes the flame graph again over what has been read so far. */
+  refreshFlame(): void {
+    this.instance?.refreshFlame();
   }
 
   /** The trace shown (the engine handle: events, flame graphs, exports), or null. */

@@ -67,12 +67,12 @@ function concatRows(parts: Uint32Array[], count: number): Uint32Array {
 export async function openTraceInThread(
   source: TraceSource,
   options: OpenTraceOptions & WasmOptions = {},
-  onSession?: (session: RawTraceSession) => void,
+  onSession?: (session: RawTraceSession, view: () => TraceHandle) => void,
 ): Promise<TraceHandle> {
   const M = await loadNetTraceModule(options);
   const input = await toTraceInput(source, options);
   const session = new M.TraceSession();
-  onSession?.(session);
+  onSession?.(session, () => liveView(M, session, input));
   let status;
   try {
     status = await readIntoSession(M, session, input, options);
@@ -109,6 +109,19 @@ function keepCancelled(M: NetTraceModule, session: RawTraceSession, input: Trace
   summary.complete = false;
   const error = new NetTraceError('cancelled', offset, message, summary);
   return new InThreadTrace(M, session, input, error, JSON.stringify(summary));
+}
+
+/**
+ * A handle over a session still reading (live sessions: web/src/engine/engine_worker.ts):
+ * session.snapshot() first makes what was read so far queryable; the handle's counts and
+ * summary are those of that moment, its queries answer over the rows released so far. It does
+ * not own the session: close() on it does nothing (the finished trace's handle frees it).
+ */
+function liveView(M: NetTraceModule, session: RawTraceSession, input: TraceInput): TraceHandle {
+  session.snapshot();
+  const view = new InThreadTrace(M, session, input, null);
+  view.close = () => undefined;
+  return view;
 }
 
 /** The engine and session behind a handle opened in this thread (api/diff.ts); null for others. */

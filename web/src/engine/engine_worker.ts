@@ -7,6 +7,7 @@ import { diffStacksJson } from '../api/diff.js';
 import type { TraceHandle } from '../api/handle.js';
 import { openTraceInThread } from '../api/trace.js';
 import { NetTraceError } from '../api/types.js';
+import type { RawTraceSession } from '../nettrace_wasm.mjs';
 import { loadNetTraceModule } from './wasm_loader.js';
 import type { EngineRequest, EngineResponse, OpenResult, QueryRequest, RequestId } from './protocol.js';
 
@@ -21,6 +22,8 @@ const PROGRESS_INTERVAL_MS = 50;
 
 const traces = new Map<RequestId, TraceHandle>();
 const running = new Map<RequestId, AbortController>();
+/** Live opens still reading (OpenRequest.live): their queries bypass the queue. */
+const reading = new Set<RequestId>();
 
 function post(message: EngineResponse, transfer: Transferable[] = []): void {
   ctx.postMessage(message, transfer);
@@ -105,6 +108,18 @@ async function handle(request: EngineRequest): Promise<unknown> {
       const controller = new AbortController();
       running.set(request.id, controller);
       let lastPost = -Infinity;
+      let timer: ReturnType<typeof setInterval> | null = null;
+      // A live open: a snapshot every `live` ms, between two chunks (this thread pushes them).
+      const onSession = (session: RawTraceSession, view: () => TraceHandle): void => {
+        if (request.live === undefined) return;
+        reading.add(request.id);
+        timer = setInterval(() => {
+          const v = view();
+          traces.set(request.id, v);
+          const rows = session.snapshot().rows; // already taken by view(): only counts now
+          post({ id: request.id, kind: 'live', summaryJson: v.summaryJson(), bytes: v.bytes, eventCount: v.eventCount, rows });
+        }, request.live);
+      };
       try {
         const t = await openTraceInThread(request.source, {
           ...(request.chunkSize !== undefined ? { chunkSize: request.chunkSize } : {}),
@@ -117,13 +132,15 @@ async function handle(request: EngineRequest): Promise<unknown> {
             lastPost = now;
             post({ id: request.id, kind: 'progress', ...p });
           },
-        });
+        }, onSession);
         traces.set(request.id, t);
         const error = t.error === null ? null : { code: t.error.code, offset: t.error.offset, message: t.error.reason };
         const result: OpenResult = { summaryJson: t.summaryJson(), bytes: t.bytes, eventCount: t.eventCount, error };
         return result;
       } finally {
         running.delete(request.id);
+        reading.delete(request.id);
+        if (timer !== null) clearInterval(timer);
       }
     }
     case 'cancel':
@@ -173,6 +190,7 @@ ctx.addEventListener('message', (event: MessageEvent<EngineRequest>) => {
         });
       },
     );
-  if (request.kind === 'cancel') void run();
+  const live = 'trace' in request && reading.has(request.trace);
+  if (request.kind === 'cancel' || live) void run();
   else queue = queue.then(run);
 });

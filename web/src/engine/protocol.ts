@@ -19,6 +19,13 @@ export interface OpenRequest {
   keepStreamedBytes?: boolean;
   /** Answer a damaged or cancelled read with what was read before (api/handle.ts keepPartial). */
   keepPartial?: boolean;
+  /**
+   * A live source (a session still recording, e.g. `nettrace-analyzer live`'s HTTP stream):
+   * every `live` ms while reading, the worker snapshots what was read so far and answers a
+   * 'live' message; queries naming this open's id then answer over that snapshot at once,
+   * before the read ends (they do not wait behind it).
+   */
+  live?: number;
 }
 /**
  * Stop the 'open' request `target` between two chunks, or the text search of the 'events'
@@ -107,10 +114,21 @@ export interface ErrorResponse {
   summaryJson: string | null;
 }
 
+/** A live open's snapshot (OpenRequest.live): what was read so far, queryable under the open's id. */
+export interface LiveResponse {
+  id: RequestId;
+  kind: 'live';
+  summaryJson: string;
+  bytes: number;
+  eventCount: number;
+  /** Events released by the sorter so far: the rows the event table and timeline see. */
+  rows: number;
+}
+
 /** Sent once, unasked (id 0), when the worker has loaded the wasm engine. */
 export interface ReadyResponse {
   id: 0;
   kind: 'ready';
 }
 
-export type EngineResponse = ProgressResponse | SearchProgressResponse | ResultResponse | ErrorResponse | ReadyResponse;
+export type EngineResponse = ProgressResponse | SearchProgressResponse | ResultResponse | ErrorResponse | ReadyResponse | LiveResponse;

@@ -29,11 +29,21 @@ export interface WorkerOptions {
   workerUrl?: URL | string;
 }
 
+/** A source still being recorded (openTraceInWorker's `live`): snapshots while it is read. */
+export interface LiveOpenOptions {
+  /** Milliseconds between two snapshots. */
+  intervalMs: number;
+  /** A handle over what was read so far (its summary, events, histogram, flame graph); it
+   *  shares the final handle's worker: closing it does nothing. */
+  onSnapshot(handle: TraceHandle, rows: number): void;
+}
+
 interface Pending {
   resolve(value: unknown): void;
   reject(error: NetTraceError): void;
   onProgress?: ((progress: Progress) => void) | undefined;
   onSearchProgress?: ((progress: SearchProgress) => void) | undefined;
+  onLive?: ((snapshot: OpenResult, rows: number) => void) | undefined;
 }
 
 // Distributes Omit over the union, so each request keeps its own fields.
@@ -67,6 +77,12 @@ class EngineConnection {
     return { id, done };
   }
 
+  /** Where the 'live' messages of request `id` go (openTraceInWorker's `live`). */
+  onLive(id: RequestId, listener: (snapshot: OpenResult, rows: number) => void): void {
+    const pending = this.pending.get(id);
+    if (pending !== undefined) pending.onLive = listener;
+  }
+
   terminate(): void {
     this.worker.terminate();
     const error = new NetTraceError('closed', null, 'the trace handle was closed');
@@ -80,6 +96,9 @@ class EngineConnection {
     switch (response.kind) {
       case 'progress':
         pending.onProgress?.({ bytes: response.bytes, total: response.total, events: response.events, phase: response.phase });
+        return;
+      case 'live':
+        pending.onLive?.({ summaryJson: response.summaryJson, bytes: response.bytes, eventCount: response.eventCount, error: null }, response.rows);
         return;
       case 'searchProgress':
         pending.onSearchProgress?.({ scanned: response.scanned, total: response.total, matches: response.matches });
@@ -163,7 +182,7 @@ function takeWorker(options: WorkerOptions): Worker {
  */
 export async function openTraceInWorker(
   source: Blob | ArrayBuffer | ArrayBufferView | URL | string,
-  options: OpenTraceOptions & WorkerOptions = {},
+  options: OpenTraceOptions & WorkerOptions & { live?: LiveOpenOptions } = {},
 ): Promise<TraceHandle> {
   const connection = new EngineConnection(takeWorker(options));
   let payload: Blob | ArrayBuffer | string;
@@ -180,7 +199,10 @@ export async function openTraceInWorker(
   if (options.chunkSize !== undefined) body.chunkSize = options.chunkSize;
   if (options.keepStreamedBytes !== undefined) body.keepStreamedBytes = options.keepStreamedBytes;
   if (options.keepPartial !== undefined) body.keepPartial = options.keepPartial;
+  const live = options.live;
+  if (live !== undefined) body.live = live.intervalMs;
   const { id, done } = connection.send(body, options.onProgress, transfer);
+  if (live !== undefined) connection.onLive(id, (snapshot, rows) => live.onSnapshot(new WorkerTrace(connection, id, snapshot, false), rows));
   const onAbort = (): void => void connection.send({ kind: 'cancel', target: id }).done.catch(() => undefined);
   options.signal?.addEventListener('abort', onAbort, { once: true });
   if (options.signal?.aborted) onAbort();
@@ -230,6 +252,8 @@ class WorkerTrace implements TraceHandle {
     private readonly connection: EngineConnection,
     private readonly id: RequestId,
     private readonly opened: OpenResult,
+    /** false for a live snapshot's handle: the final handle owns the worker. */
+    private readonly owner = true,
   ) {
     this.bytes = opened.bytes;
     this.eventCount = opened.eventCount;
@@ -319,7 +343,7 @@ class WorkerTrace implements TraceHandle {
     return JSON.parse(await this.eventView('threadpool')) as ThreadPoolView;
   }
   close(): void {
-    if (this.closed) return;
+    if (this.closed || !this.owner) return;
     this.closed = true;
     // The worker owns all of the trace's memory: ending it frees everything at once.
     this.connection.terminate();

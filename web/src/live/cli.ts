@@ -52,8 +52,9 @@ async function runPs(args: string[]): Promise<number> {
   return 0;
 }
 
-interface CollectArgs {
+export interface CollectArgs {
   pid: number;
+  diagnosticPort: string;
   providers: string;
   profile: string;
   output: string;
@@ -62,20 +63,22 @@ interface CollectArgs {
 }
 
 const COLLECT_USAGE =
-  'usage: nettrace-analyzer collect --pid N [--providers SPEC,… | --profile NAME,…]\n' +
+  'usage: nettrace-analyzer collect (--pid N | --diagnostic-port PATH) [--providers SPEC,… | --profile NAME,…]\n' +
   '                                 [--duration D] [--buffer-mb 256] -o OUT.nettrace\n';
 
-function parseCollect(args: string[]): CollectArgs | number {
-  const o: CollectArgs = { pid: 0, providers: '', profile: '', output: '', duration: 0, bufferMB: 256 };
+/** collect's options (`live` adds its own first: live_server.ts). */
+export function parseCollect(args: string[], command = 'collect', usage = COLLECT_USAGE, needOutput = true): CollectArgs | number {
+  const o: CollectArgs = { pid: 0, diagnosticPort: '', providers: '', profile: '', output: '', duration: 0, bufferMB: 256 };
   for (let i = 0; i < args.length; i++) {
     const a = args[i]!;
     const value = i + 1 < args.length ? args[i + 1]! : undefined;
     if (value === undefined) {
-      say(`collect: unknown or incomplete option '${a}'`);
+      say(`${command}: unknown or incomplete option '${a}'`);
       return 2;
     }
     i++;
     if (a === '--pid') o.pid = Math.trunc(Number(value)) || 0;
+    else if (a === '--diagnostic-port') o.diagnosticPort = value;
     else if (a === '--providers') o.providers = value;
     else if (a === '--profile') o.profile = value;
     else if (a === '--duration') {
@@ -87,19 +90,19 @@ function parseCollect(args: string[]): CollectArgs | number {
     } else if (a === '--buffer-mb') o.bufferMB = Math.trunc(Number(value)) || 0;
     else if (a === '-o') o.output = value;
     else {
-      say(`collect: unknown or incomplete option '${a}'`);
+      say(`${command}: unknown or incomplete option '${a}'`);
       return 2;
     }
   }
-  if (o.pid <= 0 || o.output === '') {
-    proc().stderr.write(COLLECT_USAGE);
+  if (o.pid > 0 === (o.diagnosticPort !== '') || (needOutput && o.output === '')) {
+    proc().stderr.write(usage);
     return 2;
   }
   return o;
 }
 
 /** "%.1f s  events N  bytes B  events/s R  dropped D", the native tool's live line. */
-function liveLine(elapsed: number, events: number, bytes: number, rate: number, dropped: number): string {
+export function liveLine(elapsed: number, events: number, bytes: number, rate: number, dropped: number): string {
   return `${elapsed.toFixed(1)} s  events ${events}  bytes ${bytes}  events/s ${rate.toFixed(0)}  dropped ${dropped}`;
 }
 
@@ -115,8 +118,11 @@ async function runCollect(args: string[]): Promise<number> {
   const pending: Uint8Array[] = [];
   try {
     const started = Date.now();
+    if (o.diagnosticPort !== '') say(`waiting for a runtime on ${o.diagnosticPort} (start it with DOTNET_DiagnosticPorts=${o.diagnosticPort})`);
     const live = await collect({
       pid: o.pid,
+      diagnosticPort: o.diagnosticPort,
+      onConnected: (pid) => say(`runtime of pid ${pid} connected`),
       providers: o.providers,
       profile: o.profile,
       bufferMB: o.bufferMB,
@@ -133,7 +139,7 @@ async function runCollect(args: string[]): Promise<number> {
       await live.stop().catch(() => {});
       throw new LiveError(`cannot write ${o.output}`);
     }
-    say(`session ${live.sessionId} on pid ${o.pid}; writing ${o.output} (Ctrl-C stops)`);
+    say(`session ${live.sessionId} on pid ${live.pid}; writing ${o.output} (Ctrl-C stops)`);
     const seconds = () => (Date.now() - started) / 1000;
     stopper.signal.addEventListener('abort', () => say('stopping the session (StopTracing); waiting for the rundown'), { once: true });
     const timer = o.duration > 0 ? setTimeout(() => stopper.abort(), o.duration * 1000) : null;
@@ -176,8 +182,9 @@ function writeAll(fs: NodeFs, fd: number, bytes: Uint8Array): void {
   for (let at = 0; at < bytes.length; ) at += fs.writeSync(fd, bytes.subarray(at));
 }
 
-/** Runs `ps` or `collect` with the arguments after the command; @returns the exit status. */
+/** Runs `ps`, `collect` or `live` with the arguments after the command; @returns the exit status. */
 export async function runLiveCommand(command: string, args: string[]): Promise<number> {
   if (command === 'ps') return runPs(args);
+  if (command === 'live') return (await import('./live_server.js')).runLive(args);
   return runCollect(args);
 }

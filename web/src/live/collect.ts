@@ -11,6 +11,7 @@ import { loadNetTraceModule } from '../engine/wasm_loader.js';
 import type { WasmOptions } from '../engine/wasm_loader.js';
 import type { NetTraceModule, RawTraceSession } from '../nettrace_wasm.mjs';
 import { DiagConnection, exchange, findDiagnosticSocket, findDiagnosticSockets, LiveError } from './diag_socket.js';
+import { ReversePort } from './reverse_port.js';
 
 export { LiveError } from './diag_socket.js';
 
@@ -69,7 +70,16 @@ export async function listProcesses(
 }
 
 export interface CollectOptions extends WasmOptions {
+  /** The process (0 with `diagnosticPort`: the one that connects). */
   pid: number;
+  /**
+   * Start-up tracing: listen on this path for a runtime started with
+   * DOTNET_DiagnosticPorts=PATH (connect, suspended); the session starts, then the runtime
+   * is resumed (ResumeRuntime), so its first events are in the trace. Replaces `pid`.
+   */
+  diagnosticPort?: string;
+  /** Said once the runtime of `diagnosticPort` has connected (its pid). */
+  onConnected?: (pid: number) => void;
   /** dotnet-trace's --providers syntax: `name[:keywords[:level[:filter]]]`, comma-separated. */
   providers?: string;
   /** dotnet-trace profile names, comma-separated (neither given: dotnet-common + dotnet-sampled-thread-time). */
@@ -104,7 +114,7 @@ export interface LiveTrace {
 }
 
 /** Opens the session, falling back to older CollectTracing versions on UnknownCommand. */
-async function startSession(M: NetTraceModule, path: string, options: CollectOptions) {
+async function startSession(M: NetTraceModule, connect: () => Promise<DiagConnection>, options: CollectOptions) {
   const plan = new M.DiagCollectPlan(options.profile ?? '', options.providers ?? '', options.bufferMB ?? 256);
   try {
     const status = plan.status();
@@ -112,7 +122,7 @@ async function startSession(M: NetTraceModule, path: string, options: CollectOpt
     while (true) {
       const message = plan.message();
       if (!message.ok) throw new LiveError(message.message);
-      const connection = await DiagConnection.open(M, path);
+      const connection = await connect();
       const reply = await connection.request(message.bytes).catch((e: unknown) => {
         connection.close();
         throw e;
@@ -136,8 +146,38 @@ async function startSession(M: NetTraceModule, path: string, options: CollectOpt
  */
 export async function collect(options: CollectOptions): Promise<LiveTrace> {
   const M = await loadNetTraceModule(options);
-  const path = await findDiagnosticSocket(options.pid);
-  const { connection, sessionId } = await startSession(M, path, options);
+  let port: ReversePort | null = null;
+  let connect: () => Promise<DiagConnection>;
+  if (options.diagnosticPort !== undefined && options.diagnosticPort !== '') {
+    port = await ReversePort.listen(M, options.diagnosticPort);
+    connect = () => port!.next();
+  } else {
+    const path = await findDiagnosticSocket(options.pid);
+    connect = () => DiagConnection.open(M, path);
+  }
+  const request = async (message: Uint8Array) => {
+    const c = await connect();
+    try {
+      return await c.request(message);
+    } finally {
+      c.close();
+    }
+  };
+  let started;
+  try {
+    started = await startSession(M, connect, options);
+  } catch (e) {
+    port?.close();
+    throw e;
+  }
+  const { connection, sessionId } = started;
+  const pid = port === null ? options.pid : port.pid;
+  if (port !== null) {
+    options.onConnected?.(pid);
+    // The runtime waits, suspended, for ResumeRuntime on its next connection.
+    const resumed = await request(M.diagEncodeProcessCommand(1)).catch((e: unknown) => ({ success: false, hresultName: (e as Error).message }));
+    if (!resumed.success) options.onMessage?.(`could not resume the runtime: ResumeRuntime: ${resumed.hresultName}`);
+  }
   let bytes = 0;
   let session: RawTraceSession | null = null;
   let finished: TraceHandle | null = null;
@@ -150,7 +190,7 @@ export async function collect(options: CollectOptions): Promise<LiveTrace> {
   }
   let stopping: Promise<void> | null = null;
   const stop = (): Promise<void> =>
-    (stopping ??= exchange(M, path, M.diagEncodeStopTracing(sessionId)).then((reply) => {
+    (stopping ??= request(M.diagEncodeStopTracing(sessionId)).then((reply) => {
       if (!reply.success) throw new LiveError(`StopTracing: ${reply.hresultName}`);
     }));
   const onAbort = () => void stop().catch((e: unknown) => options.onMessage?.(`StopTracing failed (${(e as Error).message}); reading what the runtime still sends`));
@@ -168,13 +208,14 @@ export async function collect(options: CollectOptions): Promise<LiveTrace> {
   });
   trace.finally(() => {
     connection.close();
+    port?.close();
     options.signal?.removeEventListener('abort', onAbort);
   }).catch(() => {});
   // While reading, the counts come from the engine session; once finished, from the handle
   // (which owns the session and deletes it on close).
   const live = (): RawTraceSession | null => (finished === null ? session : null);
   return {
-    pid: options.pid,
+    pid,
     sessionId,
     get bytes() {
       return bytes;

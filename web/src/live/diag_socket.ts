@@ -7,7 +7,7 @@
 import type { NetTraceModule, RawDiagReply } from '../nettrace_wasm.mjs';
 
 /** The few members of node:net's Socket used here (the package builds without @types/node). */
-interface NodeSocket extends AsyncIterable<Uint8Array> {
+export interface NodeSocket extends AsyncIterable<Uint8Array> {
   write(bytes: Uint8Array): boolean;
   end(): void;
   destroy(): void;
@@ -144,6 +144,11 @@ export class DiagConnection {
       });
     });
     socket.removeAllListeners('error');
+    return new DiagConnection(M, socket);
+  }
+
+  /** A connection the runtime opened (a reverse diagnostic port: reverse_port.ts). */
+  static fromSocket(M: NetTraceModule, socket: NodeSocket): DiagConnection {
     return new DiagConnection(M, socket);
   }
 

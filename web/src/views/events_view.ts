@@ -79,14 +79,21 @@ export class EventTable {
     this.total = 0;
   }
 
-  /** Shows the events matching `filter`, from the first. */
-  async setFilter(filter: EventFilter): Promise<void> {
+  /**
+   * Shows the events matching `filter`, from the first. keepPosition: the same filter over a
+   * trace that grew (a live session's next snapshot): the scroll position, the selection and
+   * its details stay.
+   */
+  async setFilter(filter: EventFilter, options: { keepPosition?: boolean } = {}): Promise<void> {
+    const keep = options.keepPosition === true;
     this.filter = filter;
     const generation = ++this.generation;
     this.pages.clear();
-    this.selectedRow = -1;
-    this.detailToken++;
-    this.detail.replaceChildren(h('p', { class: 'muted', text: 'Click an event to see its fields.' }));
+    if (!keep) {
+      this.selectedRow = -1;
+      this.detailToken++;
+      this.detail.replaceChildren(h('p', { class: 'muted', text: 'Click an event to see its fields.' }));
+    }
     // A text search may re-read the whole file: it shows its progress, and a newer filter
     // cancels it. Later pages of the same query come from the engine's kept match list.
     this.search?.abort();
@@ -119,7 +126,7 @@ export class EventTable {
     const contentPx = this.total * ROW_PX;
     this.scale = contentPx > MAX_CONTENT_PX ? MAX_CONTENT_PX / contentPx : 1;
     this.spacer.style.height = `${Math.min(contentPx, MAX_CONTENT_PX) + ROW_PX}px`;
-    this.scroller.scrollTop = 0;
+    if (!keep) this.scroller.scrollTop = 0;
     this.countLine.textContent = `${fmt(this.total)} events`;
     this.scroller.dataset['total'] = String(this.total);
     this.render();

@@ -1,0 +1,161 @@
+// Browser check of `nettrace-analyzer live` (issue 15) against a fake runtime (no dotnet:
+// tests/node/fake_runtime.mjs): the runtime sends a real .NET 10 trace slowly, the page's
+// event count grows in successive snapshots while it runs, the flame graph can be refreshed
+// mid-session, Stop sends StopTracing, and afterwards the page's summary equals the native
+// CLI's summary of the .nettrace the page offers for download (which is the runtime's bytes).
+// Prints the page's update latency: from the runtime writing a byte to a snapshot including it.
+import { spawn } from 'node:child_process';
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { root, testdata } from '../node/helpers.mjs';
+import { sessionOk, withFakeRuntime } from '../node/fake_runtime.mjs';
+
+const TRACE = join(testdata, 'dotnet10/net10-cpu-async-http.nettrace');
+const PIECE = 16 * 1024;
+const PIECE_MS = 100;
+// All but the last 64 KiB before Stop: ~9 s of a program at work, whatever the page's pace.
+const BEFORE_STOP = statSync(TRACE).size - 64 * 1024;
+
+/** Sends BEFORE_STOP bytes, PIECE every PIECE_MS; the rest after StopTracing, then ends. */
+function slowRuntime(trace, written) {
+  let stream = null;
+  let timer = null;
+  return (req, socket) => {
+    if (req[16] === 0x02 && req[17] === 0x01) {
+      clearInterval(timer);
+      socket.end(sessionOk(7));
+      const at = written.at(-1)?.bytes ?? 0;
+      stream.end(trace.subarray(at));
+      written.push({ at: Date.now(), bytes: trace.length });
+      return;
+    }
+    stream = socket;
+    socket.write(sessionOk(7));
+    let sent = 0;
+    timer = setInterval(() => {
+      if (sent >= BEFORE_STOP) return clearInterval(timer);
+      const end = Math.min(BEFORE_STOP, sent + PIECE);
+      socket.write(trace.subarray(sent, end));
+      sent = end;
+      written.push({ at: Date.now(), bytes: sent });
+    }, PIECE_MS);
+  };
+}
+
+function startLive(dir) {
+  const child = spawn(process.execPath, [join(root, 'dist/bin/nettrace-analyzer.mjs'), 'live', '--pid', String(process.pid), '--port', '0'], {
+    env: { ...process.env, TMPDIR: dir },
+  });
+  let stderr = '';
+  const exited = new Promise((resolve) => child.on('close', resolve));
+  const url = new Promise((resolve, reject) => {
+    child.stderr.on('data', (d) => {
+      stderr += d;
+      const m = /serving (http:\/\/127\.0\.0\.1:\d+\/)/.exec(stderr);
+      if (m) resolve(m[1]);
+    });
+    child.on('close', () => reject(new Error(`live exited: ${stderr}`)));
+  });
+  url.catch(() => undefined);
+  return { child, url, exited, stderr: () => stderr };
+}
+
+export async function liveChecks({ browser, check, assert, runNative, screenshots }) {
+  await check('live page: counts grow while the session runs; Stop; the download = the runtime bytes; summary = native', async () => {
+    const trace = readFileSync(TRACE);
+    const written = [];
+    await withFakeRuntime(slowRuntime(trace, written), async (dir, requests) => {
+      const live = startLive(dir);
+      const page = await browser.newPage({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
+      const pageErrors = [];
+      page.on('pageerror', (e) => pageErrors.push(String(e)));
+      try {
+        const base = await live.url;
+        await page.addInitScript(() => {
+          globalThis.appRoot = () => document.querySelector('nettrace-analyzer')?.shadowRoot ?? document;
+          globalThis.__live = [];
+          document.addEventListener('DOMContentLoaded', () => {
+            document.querySelector('nettrace-analyzer').addEventListener('live', (e) =>
+              globalThis.__live.push({ at: Date.now(), events: e.detail.summary.eventCount, bytes: e.detail.summary.bytesRead }),
+            );
+          });
+        });
+        await page.goto(base);
+        // Three successive snapshots, each with more events, before Stop.
+        await page.waitForFunction(() => {
+          const counts = [...new Set(globalThis.__live.map((s) => s.events))];
+          return counts.length >= 3 && counts.every((c, i) => i === 0 || c > counts[i - 1]);
+        }, null, { timeout: 30_000, polling: 50 });
+        // The event table grows under the reader, who keeps their place in it.
+        await page.click('#tab-events');
+        await page.waitForFunction(() => Number(appRoot().getElementById('event-scroller').dataset.total ?? 0) > 100, null, { timeout: 30_000 });
+        const before = await page.evaluate(() => {
+          const scroller = appRoot().getElementById('event-scroller');
+          scroller.scrollTop = 1000;
+          return { total: Number(scroller.dataset.total), top: scroller.scrollTop };
+        });
+        await page
+          .waitForFunction((n) => Number(appRoot().getElementById('event-scroller').dataset.total) > n, before.total, { timeout: 30_000 })
+          .catch(async (e) => {
+            const now = await page.evaluate(() => ({ rows: appRoot().getElementById('result').dataset.liveRows, total: appRoot().getElementById('event-scroller').dataset.total, live: globalThis.__live.slice(-3) }));
+            throw new Error(`the event table did not grow from ${before.total}: ${JSON.stringify(now)}\n${e.message}`);
+          });
+        const after = await page.evaluate(() => {
+          const scroller = appRoot().getElementById('event-scroller');
+          return { total: Number(scroller.dataset.total), top: scroller.scrollTop, rows: scroller.querySelectorAll('[role="row"]').length };
+        });
+        assert(after.top === before.top && after.rows > 0, `the table moved: ${JSON.stringify({ before, after })}`);
+        console.log(`     event table mid-session: ${before.total} → ${after.total} rows, scroll position kept`);
+        // What the page shows mid-session: the status line, the event table's rows.
+        const mid = await page.evaluate(() => ({
+          state: appRoot().getElementById('result').dataset.state,
+          status: appRoot().getElementById('status').textContent,
+          rows: Number(appRoot().getElementById('result').dataset.liveRows),
+        }));
+        assert(mid.state === 'live', `state ${mid.state}`);
+        assert(/^Live: [\d,]+ events read/.test(mid.status), mid.status);
+        // The flame graph, refreshed mid-session, weighs the samples read so far.
+        await page.click('#tab-flame');
+        await page.click('[data-role="refresh-flame"]');
+        await page.waitForFunction(() => Number(appRoot().getElementById('g-canvas-box').dataset.total ?? 0) > 0, null, { timeout: 30_000 });
+        const midTotal = await page.evaluate(() => Number(appRoot().getElementById('g-canvas-box').dataset.total));
+        assert(requests.length === 1, 'no StopTracing before Stop');
+        await page.click('[data-role="stop"]');
+        await page.waitForSelector('body[data-live="ended"]', { timeout: 30_000 });
+        await page.waitForSelector('#result[data-state="done"]', { timeout: 30_000 });
+        assert(requests.length === 2 && requests[1].subarray(16, 18).toString('hex') === '0201', 'Stop sent StopTracing');
+        const shown = await page.evaluate(() => JSON.parse(appRoot().getElementById('summary').textContent));
+        const [download] = await Promise.all([page.waitForEvent('download'), page.click('[data-role="download"]')]);
+        const saved = join(dir, 'downloaded.nettrace');
+        await download.saveAs(saved);
+        assert(readFileSync(saved).equals(trace), 'the download is the bytes the runtime sent');
+        const native = JSON.parse(runNative('summary', saved).stdout.toString('utf8'));
+        assert(JSON.stringify(shown) === JSON.stringify(native), `page summary differs from native\n page:   ${JSON.stringify(shown).slice(0, 300)}\n native: ${JSON.stringify(native).slice(0, 300)}`);
+        const snapshots = await page.evaluate(() => globalThis.__live);
+        const grew = snapshots.filter((s, i) => i > 0 && s.events > snapshots[i - 1].events).length;
+        assert(grew >= 2, `the count grew ${grew} times before Stop`);
+        assert(snapshots.every((s) => s.events <= native.eventCount), 'a snapshot counted more than the trace');
+        assert(mid.rows <= native.eventCount && midTotal > 0, `mid rows ${mid.rows}`);
+        // Latency: a snapshot's bytes were first all written at `sent`; the page had them at `s.at`.
+        const latencies = snapshots
+          .map((s) => ({ s, sent: written.find((w) => w.bytes >= s.bytes) }))
+          .filter((x) => x.sent !== undefined && x.s.bytes > 0 && x.s.bytes < BEFORE_STOP)
+          .map((x) => x.s.at - x.sent.at);
+        latencies.sort((a, b) => a - b);
+        const gaps = snapshots.slice(1).map((s, i) => s.at - snapshots[i].at);
+        console.log(
+          `     ${snapshots.length} snapshots before the end (count grew ${grew} times); gaps between snapshots ` +
+            `median ${gaps.sort((a, b) => a - b)[gaps.length >> 1]} ms; update latency (runtime write → page snapshot) ` +
+            `median ${latencies[latencies.length >> 1]} ms, max ${latencies.at(-1)} ms over ${latencies.length}`,
+        );
+        writeFileSync(join(screenshots, 'live-latency.json'), JSON.stringify({ latencies, gaps }));
+        await page.screenshot({ path: join(screenshots, 'live.png') });
+        assert(pageErrors.length === 0, `page errors:\n  ${pageErrors.join('\n  ')}`);
+      } finally {
+        await page.close();
+        live.child.kill('SIGINT');
+        await live.exited;
+      }
+    });
+  });
+}

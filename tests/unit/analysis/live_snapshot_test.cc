@@ -1,0 +1,124 @@
+// TraceSession::Snapshot (live sessions, issue 15): the store is queryable before Finish,
+// over exactly the events the sorter has released, whatever the chunk size, and taking
+// snapshots changes nothing in the finished trace.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "analysis/event_query.h"
+#include "model/store_builder.h"
+#include "analysis/call_tree.h"
+#include "test_support.h"
+
+namespace nettrace {
+namespace {
+
+// One snapshot: where it was taken, and the store's rows then as (timestamp, type).
+struct Taken {
+  uint64_t offset = 0;
+  StoreSnapshot counts;
+  uint64_t queried = 0;  // QueryEvents' total over every event
+  std::vector<std::pair<uint64_t, uint16_t>> rows;
+};
+
+std::vector<std::pair<uint64_t, uint16_t>> Rows(const TraceSession& s) {
+  std::vector<std::pair<uint64_t, uint16_t>> out;
+  const EventStore& store = s.model().store();
+  for (size_t r = 0; r < store.size(); ++r) out.emplace_back(store.timestamp(r), store.type(r).value);
+  return out;
+}
+
+uint64_t QueriedTotal(const TraceSession& s) {
+  EventQuery all;
+  all.limit = 1;
+  uint64_t total = 0;
+  s.QueryEvents(all, &total);
+  return total;
+}
+
+// Reads the file in `chunk`-byte pieces; a snapshot after each piece ending on a multiple
+// of `every` bytes (and at the end of input, before Finish).
+std::vector<Taken> ReadWithSnapshots(const std::vector<uint8_t>& bytes, size_t chunk, size_t every, TraceSession* s) {
+  std::vector<Taken> taken;
+  for (size_t at = 0; at < bytes.size();) {
+    const size_t n = std::min(chunk, bytes.size() - at);
+    REQUIRE(s->PushChunk(bytes.data() + at, n).ok());
+    at += n;
+    if (at % every != 0 && at != bytes.size()) continue;
+    Taken t;
+    t.offset = at;
+    t.counts = s->Snapshot();
+    t.queried = QueriedTotal(*s);
+    t.rows = Rows(*s);
+    taken.push_back(std::move(t));
+  }
+  REQUIRE(s->Finish().ok());
+  return taken;
+}
+
+std::string Folded(const TraceSession& s) {
+  StackQuery q;
+  return s.FoldedStacks(q);
+}
+
+}  // namespace
+
+TEST_CASE("a live snapshot is the released rows, chunk-size independent, and leaves the result unchanged", "[live][snapshot]") {
+  for (const char* name : {"dotnet10/net10-cpu-async-http.nettrace", "dotnet10/net10-gc-verbose.nettrace",
+                           "sentry-net6-profile-with-task.nettrace", "eventpipe-dotnetcore3.0-win-x64-objver4.nettrace"}) {
+    INFO(name);
+    const std::vector<uint8_t> bytes = test::ReadFile(test::DataPath(name));
+    REQUIRE(!bytes.empty());
+    constexpr size_t kEvery = 64 * 1024;
+
+    TraceSession plain;  // no snapshot at all
+    REQUIRE(plain.PushChunk(bytes.data(), bytes.size()).ok());
+    REQUIRE(plain.Finish().ok());
+    const uint64_t finalRows = plain.model().store().size();
+
+    TraceSession small, large;
+    const std::vector<Taken> bySmall = ReadWithSnapshots(bytes, 4096, kEvery, &small);
+    const std::vector<Taken> byLarge = ReadWithSnapshots(bytes, kEvery, kEvery, &large);
+    REQUIRE(bySmall.size() == byLarge.size());
+
+    uint64_t lastRows = 0;
+    bool grewBeforeTheEnd = false;
+    for (size_t i = 0; i < bySmall.size(); ++i) {
+      const Taken& a = bySmall[i];
+      const Taken& b = byLarge[i];
+      INFO("snapshot at byte " << a.offset);
+      REQUIRE(a.offset == b.offset);
+      // Readable: the store's rows are what the queries count, and they are time-ordered.
+      CHECK(a.counts.rows == a.rows.size());
+      CHECK(a.queried == a.counts.rows);
+      CHECK(std::is_sorted(a.rows.begin(), a.rows.end(),
+                           [](const auto& x, const auto& y) { return x.first < y.first; }));
+      // Never more than the finished trace; never fewer than the snapshot before.
+      CHECK(a.counts.rows <= finalRows);
+      CHECK(a.counts.rows >= lastRows);
+      if (a.offset < bytes.size() && a.counts.rows > 0) grewBeforeTheEnd = true;
+      lastRows = a.counts.rows;
+      // The same bytes read give the same snapshot, whatever the pieces were.
+      CHECK(a.counts.rows == b.counts.rows);
+      CHECK(a.counts.pending == b.counts.pending);
+      CHECK(a.rows == b.rows);
+    }
+    CHECK(grewBeforeTheEnd);
+
+    // After Finish a snapshot only counts: every row, nothing pending.
+    const StoreSnapshot done = small.Snapshot();
+    CHECK(done.rows == finalRows);
+    CHECK(done.pending == 0);
+    // Snapshots leave no trace in the result.
+    CHECK(Rows(small) == Rows(plain));
+    CHECK(Rows(large) == Rows(plain));
+    CHECK(small.SummaryJson() == plain.SummaryJson());
+    CHECK(small.TraceEventCounts() == plain.TraceEventCounts());
+    CHECK(Folded(small) == Folded(plain));
+    CHECK(Folded(large) == Folded(plain));
+  }
+}
+
+}  // namespace nettrace

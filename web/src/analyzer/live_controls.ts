@@ -1,0 +1,70 @@
+// web/src/analyzer — the page `nettrace-analyzer live` serves (web/src/live/live_server.ts):
+// the analyzer reading the session's HTTP stream (/live/stream) as it is recorded, and a bar
+// above it: what is happening, Refresh flame graph (the flame graph weighs every stack, so it
+// is computed when asked, not at each snapshot), Stop (StopTracing: the runtime writes the
+// rundown and ends the stream), and once the stream has ended, the .nettrace to download.
+// The server's answers are data: shown with textContent only.
+import './element.js';
+import { h } from '../ui/dom.js';
+
+const found = document.querySelector('nettrace-analyzer');
+const bar = document.getElementById('live-bar');
+if (found === null || bar === null) throw new Error('the live page needs #live-bar and <nettrace-analyzer>');
+const analyzer = found;
+
+const stateText = h('span', { attrs: { 'data-role': 'state' } });
+const stop = h('button', { attrs: { type: 'button', 'data-role': 'stop' } });
+stop.textContent = 'Stop';
+const refresh = h('button', { attrs: { type: 'button', 'data-role': 'refresh-flame' } });
+refresh.textContent = 'Refresh flame graph';
+const download = h('a', { attrs: { 'data-role': 'download', href: '/live/trace.nettrace' } });
+download.hidden = true;
+bar.replaceChildren(h('strong', { text: 'Live session' }), stateText, stop, refresh, download);
+
+interface LiveInfo {
+  pid: number;
+  sessionId: string;
+  ended: boolean;
+}
+
+async function info(): Promise<LiveInfo> {
+  const response = await fetch('/live/info', { cache: 'no-store' });
+  if (!response.ok) throw new Error(`/live/info: HTTP ${response.status}`);
+  return (await response.json()) as LiveInfo;
+}
+
+stop.addEventListener('click', () => {
+  stop.disabled = true;
+  stateText.textContent = 'Stopping: the runtime writes the rundown…';
+  void fetch('/live/stop', { method: 'POST' }).catch((e: unknown) => {
+    stop.disabled = false;
+    stateText.textContent = `Stop failed: ${e instanceof Error ? e.message : String(e)}`;
+  });
+});
+refresh.addEventListener('click', () => analyzer.refreshFlame());
+
+async function run(): Promise<void> {
+  // The session may still be starting (a reverse port waits for its runtime): ask until it runs.
+  let session = await info();
+  while (session.sessionId === '') {
+    stateText.textContent = 'Waiting for the session to start…';
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    session = await info();
+  }
+  const name = `pid ${session.pid} (live session ${session.sessionId})`;
+  stateText.textContent = `Recording pid ${session.pid}…`;
+  document.body.dataset['live'] = 'running';
+  await analyzer.openLive('/live/stream', name);
+  // The stream has ended (Stop, the duration, or the program exited): the file is complete.
+  stop.disabled = true;
+  stateText.textContent = `Session ended (pid ${session.pid}).`;
+  download.download = `pid-${session.pid}-live.nettrace`;
+  download.textContent = 'Download .nettrace';
+  download.hidden = false;
+  document.body.dataset['live'] = 'ended';
+}
+
+run().catch((e: unknown) => {
+  stateText.textContent = `Failed: ${e instanceof Error ? e.message : String(e)}`;
+  document.body.dataset['live'] = 'error';
+});

@@ -1,0 +1,293 @@
+// web/src/live — `nettrace-analyzer live`: a live session (collect.ts) served with the app on
+// 127.0.0.1 by a small Node http server. The page (web/src/analyzer/live_controls.ts) reads
+// the session's bytes from /live/stream — everything received so far, then each piece as it
+// arrives, until the runtime ends the stream — as one more URL source of the engine
+// (engine/chunk_source.ts): the same parsing path as a file. Node only; no dependency.
+//
+//   GET  /                     the live page (the package's analyzer, dist/analyzer/live_controls.js)
+//   GET  /live/info            {pid, sessionId, ended, bytes, events}
+//   GET  /live/stream          the session's bytes (application/octet-stream, no length)
+//   POST /live/stop            StopTracing (as Ctrl-C): the runtime writes the rundown, then ends
+//   GET  /live/trace.nettrace  the whole file once the session ended (409 before)
+//   GET  /…                    the package's files (dist/), read-only
+import { collect, LiveError } from './collect.js';
+import type { LiveTrace } from './collect.js';
+import { liveLine, parseCollect } from './cli.js';
+
+interface NodeProcess {
+  stderr: { write(text: string): boolean };
+  on(signal: 'SIGINT' | 'SIGTERM', listener: () => void): void;
+  removeListener(signal: 'SIGINT' | 'SIGTERM', listener: () => void): void;
+}
+interface Request {
+  method?: string;
+  url?: string;
+  on(event: 'close', listener: () => void): void;
+}
+interface Response {
+  writeHead(status: number, headers: Record<string, string | number>): void;
+  write(bytes: Uint8Array | string): boolean;
+  end(bytes?: Uint8Array | string): void;
+}
+interface HttpServer {
+  listen(port: number, host: string, callback: () => void): void;
+  once(event: 'error', listener: (e: Error) => void): void;
+  address(): { port: number };
+  close(): void;
+  closeAllConnections?(): void;
+}
+interface NodeHttp {
+  createServer(handler: (req: Request, res: Response) => void): HttpServer;
+}
+interface NodeFs {
+  readFileSync(path: URL): Uint8Array;
+  openSync(path: string, flags: string): number;
+  writeSync(fd: number, bytes: Uint8Array): number;
+  closeSync(fd: number): void;
+}
+
+const proc = (): NodeProcess => (globalThis as unknown as { process: NodeProcess }).process;
+const say = (line: string) => proc().stderr.write(`nettrace-analyzer: ${line}\n`);
+
+const USAGE =
+  'usage: nettrace-analyzer live (--pid N | --diagnostic-port PATH) [--providers SPEC,… | --profile NAME,…]\n' +
+  '                              [--duration D] [--buffer-mb 256] [-o OUT.nettrace] [--port P]\n';
+
+/** The package's top (dist/): the live page's scripts, the engine worker, the wasm module. */
+const PACKAGE_ROOT = new URL('../', import.meta.url);
+
+const TYPES: Record<string, string> = {
+  '.js': 'text/javascript',
+  '.mjs': 'text/javascript',
+  '.wasm': 'application/wasm',
+  '.css': 'text/css',
+  '.json': 'application/json',
+};
+
+// The same policy as the site's index.html: no inline script or style; traces stay data.
+const PAGE = `<!doctype html>
+<html lang="en">
+<head>
+  <meta charset="utf-8">
+  <meta name="viewport" content="width=device-width, initial-scale=1">
+  <meta name="color-scheme" content="light dark">
+  <meta http-equiv="Content-Security-Policy"
+        content="default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data:; connect-src 'self'; worker-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'">
+  <title>NetTrace Analyzer — live session</title>
+  <link rel="icon" href="data:,">
+  <link rel="stylesheet" href="/live/page.css">
+  <script type="module" src="/analyzer/live_controls.js"></script>
+</head>
+<body>
+  <div id="live-bar" role="toolbar" aria-label="Live session"></div>
+  <nettrace-analyzer></nettrace-analyzer>
+</body>
+</html>
+`;
+const PAGE_CSS = `html, body { margin: 0; height: 100%; }
+body { display: flex; flex-direction: column; font: 14px system-ui, sans-serif; }
+#live-bar { display: flex; gap: 0.75em; align-items: center; padding: 0.4em 0.8em; border-bottom: 1px solid #8886; }
+#live-bar [data-role="state"] { font-variant-numeric: tabular-nums; }
+nettrace-analyzer { display: block; flex: 1; min-height: 0; }
+`;
+
+/** What the session has sent, kept for every page that asks (each replays from the start). */
+class Broadcast {
+  readonly chunks: Uint8Array[] = [];
+  bytes = 0;
+  ended = false;
+  private readonly listeners = new Set<(chunk: Uint8Array | null) => void>();
+  add(chunk: Uint8Array): void {
+    this.chunks.push(chunk);
+    this.bytes += chunk.length;
+    for (const l of this.listeners) l(chunk);
+  }
+  end(): void {
+    this.ended = true;
+    for (const l of this.listeners) l(null);
+    this.listeners.clear();
+  }
+  /** Everything so far, then each new piece, then null at the end. */
+  follow(listener: (chunk: Uint8Array | null) => void): () => void {
+    for (const c of this.chunks) listener(c);
+    if (this.ended) {
+      listener(null);
+      return () => undefined;
+    }
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+}
+
+interface LiveState {
+  broadcast: Broadcast;
+  live: LiveTrace | null;
+  stop(): void;
+}
+
+function serveFile(fs: NodeFs, path: string, res: Response): void {
+  // Only plain relative paths under the package: no "..", no encoded separators.
+  const clean = decodeURIComponent(path).replace(/^\/+/, '');
+  const dot = clean.lastIndexOf('.');
+  const type = TYPES[dot < 0 ? '' : clean.slice(dot)];
+  if (clean === '' || clean.split('/').some((p) => p === '..' || p === '' || p.startsWith('.')) || clean.includes('\\') || type === undefined) {
+    res.writeHead(404, { 'content-type': 'text/plain' });
+    res.end('not found\n');
+    return;
+  }
+  let bytes: Uint8Array;
+  try {
+    bytes = fs.readFileSync(new URL(clean, PACKAGE_ROOT));
+  } catch {
+    res.writeHead(404, { 'content-type': 'text/plain' });
+    res.end('not found\n');
+    return;
+  }
+  res.writeHead(200, { 'content-type': type, 'content-length': bytes.length, 'cache-control': 'no-cache' });
+  res.end(bytes);
+}
+
+function handler(fs: NodeFs, state: LiveState) {
+  return (req: Request, res: Response): void => {
+    const path = new URL(req.url ?? '/', 'http://localhost').pathname;
+    const { broadcast, live } = state;
+    if (path === '/' || path === '/index.html') {
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
+      res.end(PAGE);
+    } else if (path === '/live/page.css') {
+      res.writeHead(200, { 'content-type': 'text/css' });
+      res.end(PAGE_CSS);
+    } else if (path === '/live/info') {
+      res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' });
+      res.end(JSON.stringify({ pid: live?.pid ?? 0, sessionId: live?.sessionId ?? '', ended: broadcast.ended, bytes: broadcast.bytes, events: live?.eventCount ?? 0 }));
+    } else if (path === '/live/stream') {
+      // No length and no Accept-Ranges: the page keeps the bytes it reads for event details.
+      res.writeHead(200, { 'content-type': 'application/octet-stream', 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' });
+      const unfollow = broadcast.follow((chunk) => (chunk === null ? res.end() : void res.write(chunk)));
+      req.on('close', unfollow);
+    } else if (path === '/live/stop' && req.method === 'POST') {
+      state.stop();
+      res.writeHead(202, { 'content-type': 'application/json' });
+      res.end('{"stopping":true}');
+    } else if (path === '/live/trace.nettrace') {
+      if (!broadcast.ended) {
+        res.writeHead(409, { 'content-type': 'text/plain' });
+        res.end('the session is still running: Stop it first\n');
+        return;
+      }
+      const name = `pid-${live?.pid ?? 0}-live.nettrace`;
+      res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': broadcast.bytes, 'content-disposition': `attachment; filename="${name}"` });
+      for (const c of broadcast.chunks) res.write(c);
+      res.end();
+    } else {
+      serveFile(fs, path, res);
+    }
+  };
+}
+
+/** `live` only: --port P (default 0, any free port). @returns the rest, or an exit status. */
+function takePort(args: string[]): { port: number; rest: string[] } | number {
+  const rest: string[] = [];
+  let port = 0;
+  for (let i = 0; i < args.length; i++) {
+    if (args[i] !== '--port') {
+      rest.push(args[i]!);
+      continue;
+    }
+    const value = Number(args[++i]);
+    if (!Number.isInteger(value) || value < 0 || value > 65535) {
+      say(`--port: '${args[i] ?? ''}' is not a port number`);
+      return 2;
+    }
+    port = value;
+  }
+  return { port, rest };
+}
+
+/** Runs `live` with the arguments after the command; @returns the exit status (after Ctrl-C). */
+export async function runLive(args: string[]): Promise<number> {
+  const taken = takePort(args);
+  if (typeof taken === 'number') return taken;
+  const o = parseCollect(taken.rest, 'live', USAGE, false);
+  if (typeof o === 'number') return o;
+  const fs = (await import(/* @vite-ignore */ 'node:fs' as string)) as NodeFs;
+  const http = (await import(/* @vite-ignore */ 'node:http' as string)) as NodeHttp;
+  const stopper = new AbortController();
+  let quit: () => void = () => undefined;
+  const quitting = new Promise<void>((resolve) => (quit = resolve));
+  const state: LiveState = { broadcast: new Broadcast(), live: null, stop: () => stopper.abort() };
+  // Ctrl-C stops the session; once it has ended, Ctrl-C quits (the page may still download).
+  const onSignal = () => (state.broadcast.ended ? quit() : stopper.abort());
+  proc().on('SIGINT', onSignal);
+  proc().on('SIGTERM', onSignal);
+  const server = http.createServer(handler(fs, state));
+  let fd = -1;
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', (e) => reject(new LiveError(`cannot serve on 127.0.0.1:${taken.port}: ${e.message}`)));
+      server.listen(taken.port, '127.0.0.1', resolve);
+    });
+    say(`serving http://127.0.0.1:${server.address().port}/ (the page's Stop or Ctrl-C ends the session)`);
+    if (o.diagnosticPort !== '') say(`waiting for a runtime on ${o.diagnosticPort} (start it with DOTNET_DiagnosticPorts=${o.diagnosticPort})`);
+    if (o.output !== '') {
+      try {
+        fd = fs.openSync(o.output, 'w');
+      } catch {
+        throw new LiveError(`cannot write ${o.output}`);
+      }
+    }
+    const started = Date.now();
+    const live = await collect({
+      pid: o.pid,
+      diagnosticPort: o.diagnosticPort,
+      onConnected: (pid) => say(`runtime of pid ${pid} connected`),
+      providers: o.providers,
+      profile: o.profile,
+      bufferMB: o.bufferMB,
+      signal: stopper.signal,
+      onMessage: say,
+      onChunk: (bytes) => {
+        // Socket reads are fresh buffers, but a copy costs little and keeps this independent.
+        const chunk = bytes.slice();
+        if (fd >= 0) for (let at = 0; at < chunk.length; ) at += fs.writeSync(fd, chunk.subarray(at));
+        state.broadcast.add(chunk);
+      },
+    });
+    state.live = live;
+    say(`session ${live.sessionId} on pid ${live.pid}${o.output === '' ? '' : `; writing ${o.output}`}`);
+    stopper.signal.addEventListener('abort', () => say('stopping the session (StopTracing); waiting for the rundown'), { once: true });
+    const timer = o.duration > 0 ? setTimeout(() => stopper.abort(), o.duration * 1000) : null;
+    const seconds = () => (Date.now() - started) / 1000;
+    let last = { at: seconds(), events: 0 };
+    const ticker = setInterval(() => {
+      const now = seconds();
+      say(liveLine(now, live.eventCount, live.bytes, (live.eventCount - last.events) / (now - last.at), live.droppedEventCount));
+      last = { at: now, events: live.eventCount };
+    }, 1000);
+    const trace = await live.trace.finally(() => {
+      clearInterval(ticker);
+      if (timer) clearTimeout(timer);
+      state.broadcast.end();
+    });
+    const events = trace.eventCount;
+    const error = trace.error;
+    trace.close();
+    if (error) {
+      const at = error.offset === null ? '' : ` at offset ${error.offset} (0x${error.offset.toString(16)})`;
+      say(`the stream ended early: ${error.code}${at}: ${error.reason}; the ${events} events read before that are kept`);
+    }
+    say(`session ended: ${events} events, ${live.bytes} bytes, ${live.droppedEventCount} dropped; the page offers the .nettrace (Ctrl-C quits)`);
+    await quitting;
+    return error ? 3 : 0;
+  } catch (e) {
+    if (!(e instanceof LiveError)) throw e;
+    say(e.message);
+    return 1;
+  } finally {
+    if (fd >= 0) fs.closeSync(fd);
+    server.closeAllConnections?.();
+    server.close();
+    proc().removeListener('SIGINT', onSignal);
+    proc().removeListener('SIGTERM', onSignal);
+  }
+}
