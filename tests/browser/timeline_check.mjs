@@ -8,7 +8,8 @@
 // - activity slices: one per activity of `nettrace activities`, each one's readout naming its
 //   duration;
 // - time order: the chart's samples for a thread are the CLI's `events --name Thread/Sample
-//   --thread T` rows, and the frame under the cursor is the sample's root frame (`--frames`);
+//   --thread T` rows, the frame under the cursor is the sample's root frame (`--frames`), and a
+//   click zooms to the run of samples with that root frame;
 // - JIT table: its rows are `nettrace jit --format json`'s methods, slowest first.
 import { join } from 'node:path';
 import { root, testdata } from '../node/helpers.mjs';
@@ -184,6 +185,23 @@ export async function timelineChecks({ browser, server, check, assert, runNative
       const text = await readout(page, '#to-readout');
       const root = sample.frames[sample.frames.length - 1];
       assert(text.includes(`sample at ${sample.timeMs.toFixed(3)} ms`) && text.endsWith(root), `thread ${thread}: "${text}" vs ${sample.timeMs} ${root}`);
+      // A click zooms to the box: the run of samples around it with the same frames down to
+      // its depth (the shallowest depth whose run ends before the thread's last sample).
+      const prefixOf = (r, d) => (r.frames?.length > d ? r.frames.slice(r.frames.length - 1 - d).join('\n') : null);
+      let box = null;
+      for (let d = 0; d < Math.min(sample.frames.length, 20) && box === null; d++) {
+        const p = prefixOf(sample, d);
+        let first = k;
+        while (first > 0 && prefixOf(rows[first - 1], d) === p) first--;
+        let last = k;
+        while (last + 1 < rows.length && prefixOf(rows[last + 1], d) === p) last++;
+        if (last + 1 < rows.length) box = { d, from: rows[first].timeMs, to: rows[last + 1].timeMs };
+      }
+      assert(box !== null, `thread ${thread}: no box to click`);
+      await page.mouse.click(Math.ceil(g.x(sample.timeMs) + 0.5), g.box.y + box.d * 16 + 8);
+      const zoomed = await geometry(page, '#to-chart');
+      assert(zoomed.from.toFixed(3) === box.from.toFixed(3) && zoomed.to.toFixed(3) === box.to.toFixed(3),
+        `thread ${thread}: click at depth ${box.d} zoomed to ${zoomed.from}–${zoomed.to}, the box is ${box.from}–${box.to}`);
       await page.click('#tl-reset');
     }
     await page.screenshot({ path: join(screenshots, 'time-order.png') });

@@ -69,7 +69,7 @@ export class TimeOrderChart {
   private samples: ThreadSamples | null = null;
   /** ms a sample spans when no next sample bounds it (the median gap between samples). */
   private lastSpanMs = 1;
-  private drag: { lastPx: number } | null = null;
+  private drag: { startPx: number; lastPx: number } | null = null;
   private readonly g: CanvasRenderingContext2D;
 
   constructor(
@@ -86,7 +86,7 @@ export class TimeOrderChart {
     }, { passive: false });
     canvas.addEventListener('pointerdown', (e) => {
       canvas.setPointerCapture(e.pointerId);
-      this.drag = { lastPx: e.offsetX };
+      this.drag = { startPx: e.offsetX, lastPx: e.offsetX };
     });
     canvas.addEventListener('pointermove', (e) => {
       if (this.drag !== null) {
@@ -95,7 +95,12 @@ export class TimeOrderChart {
       }
       this.showReadout(e.offsetX, e.offsetY);
     });
-    canvas.addEventListener('pointerup', () => (this.drag = null));
+    canvas.addEventListener('pointerup', (e) => {
+      const click = this.drag !== null && Math.abs(e.offsetX - this.drag.startPx) < 3;
+      this.drag = null;
+      const box = click ? this.boxAt(e.offsetX, e.offsetY) : null;
+      if (box !== null) this.view.set({ fromMs: box[0], toMs: box[1] });
+    });
     canvas.addEventListener('pointerleave', () => (this.readout.textContent = ''));
   }
 
@@ -184,6 +189,26 @@ export class TimeOrderChart {
         i = j;
       }
     }
+  }
+
+  /** The time span (ms) of the box under the cursor: the run of samples sharing its frames down to its depth. */
+  boxAt(xPx: number, yPx: number): [number, number] | null {
+    const s = this.samples;
+    if (s === null || xPx < GUTTER_PX) return null;
+    const ms = this.msAt(xPx);
+    const i = lastAtOrBefore(s.times, ms);
+    const d = Math.floor(yPx / ROW_PX);
+    const prefixAt = (k: number): number => {
+      const st = s.stackOf[k]!;
+      return st < 0 ? -1 : (s.stacks[st]!.prefixIds[d] ?? -1);
+    };
+    if (i < 0 || ms >= this.endOf(i) || prefixAt(i) < 0) return null;
+    const prefix = prefixAt(i);
+    let first = i;
+    while (first > 0 && prefixAt(first - 1) === prefix) first--;
+    let last = i;
+    while (last + 1 < s.times.length && prefixAt(last + 1) === prefix) last++;
+    return [s.times[first]!, this.endOf(last)];
   }
 
   private showReadout(xPx: number, yPx: number): void {
