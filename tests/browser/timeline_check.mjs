@@ -4,7 +4,8 @@
 // - GC pause bars: one per row of `nettrace gc`; the heap readout at each GC equals its
 //   before/after sizes; a click on a pause narrows the event table to `events --from --to`;
 // - zoom: a drag selects the axis range, the wheel zooms by 1.2^(deltaY/100) around the
-//   cursor, "Reset zoom" shows the whole trace again; the tick labels follow;
+//   cursor, shift+drag pans, + / arrows / 0 zoom, pan and reset from the keyboard, "Reset
+//   zoom" shows the whole trace again; the tick labels follow;
 // - activity slices: one per activity of `nettrace activities`, each one's readout naming its
 //   duration;
 // - time order: the chart's samples for a thread are the CLI's `events --name Thread/Sample
@@ -97,6 +98,28 @@ export async function timelineChecks({ browser, server, check, assert, runNative
     const wheeled = await geometry(page, '#tl-lanes');
     const ratio = (wheeled.to - wheeled.from) / (zoomed.to - zoomed.from);
     assert(Math.abs(ratio - Math.pow(1.2, -2)) < 1e-4, `span ratio ${ratio}`);
+    // Shift+drag pans: 100 px to the left moves the range 100 px' worth of ms later, its span kept.
+    await page.keyboard.down('Shift');
+    await page.mouse.move(wheeled.x(450), wheeled.box.y + heap.top + 5);
+    await page.mouse.down();
+    await page.mouse.move(wheeled.x(450) - 100, wheeled.box.y + heap.top + 5, { steps: 5 });
+    await page.mouse.up();
+    await page.keyboard.up('Shift');
+    const panned = await geometry(page, '#tl-lanes');
+    const pannedMs = 100 / wheeled.pxPerMs;
+    assert(Math.abs(panned.from - (wheeled.from + pannedMs)) < 2e-3 && Math.abs((panned.to - panned.from) - (wheeled.to - wheeled.from)) < 2e-3,
+      `pan: ${panned.from}–${panned.to} after ${wheeled.from}–${wheeled.to} + ${pannedMs} ms`);
+    // Keys: "+" zooms in by 1.5 around the middle, ArrowRight pans a tenth, "0" resets.
+    await page.focus('#tl-lanes');
+    await page.keyboard.press('+');
+    const keyed = await geometry(page, '#tl-lanes');
+    assert(Math.abs((keyed.to - keyed.from) * 1.5 - (panned.to - panned.from)) < 3e-3 && Math.abs(keyed.from + keyed.to - panned.from - panned.to) < 3e-3, `+: ${keyed.from}–${keyed.to}`);
+    await page.keyboard.press('ArrowRight');
+    const right = await geometry(page, '#tl-lanes');
+    assert(Math.abs(right.from - keyed.from - (keyed.to - keyed.from) / 10) < 2e-3, `ArrowRight: ${right.from}–${right.to}`);
+    await page.keyboard.press('0');
+    assert((await geometry(page, '#tl-lanes')).from === full.from, '0 resets');
+    await page.keyboard.press('+');
     await page.click('#tl-reset');
     const reset = await geometry(page, '#tl-lanes');
     assert(reset.from === full.from && reset.to === full.to, `reset: ${reset.from}–${reset.to}`);

@@ -99,6 +99,19 @@ export class TimelineLanes {
       if (!d.pan) this.view.set({ fromMs: this.msAt(Math.min(d.startPx, e.offsetX)), toMs: this.msAt(Math.max(d.startPx, e.offsetX)) });
     });
     canvas.addEventListener('pointerleave', () => (this.readout.textContent = ''));
+    // Keys: + / - zoom around the middle, arrows pan by a tenth, 0 shows the whole trace.
+    canvas.tabIndex = 0;
+    canvas.addEventListener('keydown', (e) => {
+      const { fromMs, toMs } = this.view.range;
+      const span = toMs - fromMs;
+      if (e.key === '+' || e.key === '=') this.view.zoomAt((fromMs + toMs) / 2, 1 / 1.5);
+      else if (e.key === '-') this.view.zoomAt((fromMs + toMs) / 2, 1.5);
+      else if (e.key === 'ArrowLeft') this.view.panBy(-span / 10);
+      else if (e.key === 'ArrowRight') this.view.panBy(span / 10);
+      else if (e.key === '0') this.view.set(this.view.bounds);
+      else return;
+      e.preventDefault();
+    });
   }
 
   setThreads(threads: ThreadDensity[], unit: string): void {

@@ -58,7 +58,7 @@ export class TimelinePanel {
       { class: 'timeline-lanes', attrs: { id: 'timeline-lanes', hidden: '' } },
       h('summary', { text: 'Lanes and time order: threads, GC heap and pauses, activities, one thread\'s stacks along time' }),
       h('div', { class: 'timeline-head' },
-        h('span', { class: 'muted', text: 'Wheel: zoom · drag: zoom to a range · shift+drag: pan · click a GC pause or an activity: select its time range' }),
+        h('span', { class: 'muted', text: 'Wheel or +/-: zoom · drag: zoom to a range · shift+drag or arrows: pan · 0: reset · click a GC pause or an activity: select its time range' }),
         reset, select),
       h('div', { class: 'timeline-box' }, lanesCanvas),
       readout,
