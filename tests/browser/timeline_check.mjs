@@ -10,7 +10,7 @@
 //   duration;
 // - time order: the chart's samples for a thread are the CLI's `events --name Thread/Sample
 //   --thread T` rows, the frame under the cursor is the sample's root frame (`--frames`), and a
-//   click zooms to the run of samples with that root frame;
+//   click zooms to the run of samples with the same frames down to the clicked depth;
 // - JIT table: its rows are `nettrace jit --format json`'s methods, slowest first.
 import { join } from 'node:path';
 import { root, testdata } from '../node/helpers.mjs';

@@ -375,12 +375,17 @@ export function createAnalyzer(host: HTMLElement, root: ShadowRoot, options: Ana
   async function showGcs(trace: TraceHandle): Promise<void> {
     const stats = await trace.gc();
     if (shown !== trace) return;
-    renderGcView(stats, summaryTables, selectRangeInEvents);
+    renderGcView(stats, summaryTables, (fromMs, toMs) => {
+      state = { ...state, fromMs: fromMs.toFixed(3), toMs: toMs.toFixed(3) };
+      rangeChanged();
+      showTab('events');
+    });
     const jit = await trace.jit();
     if (shown === trace) renderJitView(jit, summaryTables);
   }
 
-  /** A GC's (or an activity's) time range, selected in every view; the event table shows it. */
+  /** A time range from the timeline's lanes (a GC pause, an activity), selected in every view
+   *  as the GC table's rows select theirs; the event table shows it. */
   function selectRangeInEvents(fromMs: number, toMs: number): void {
     state = { ...state, fromMs: fromMs.toFixed(3), toMs: toMs.toFixed(3) };
     rangeChanged();
