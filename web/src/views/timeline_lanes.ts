@@ -333,7 +333,7 @@ export class TimelineLanes {
     for (const t of this.threads) {
       const n = t.counts.length;
       const b = Math.floor(((ms - t.fromMs) / (t.toMs - t.fromMs)) * n);
-      if (b >= 0 && b < n && t.counts[b]! > 0) parts.push(`${t.label}: ${t.counts[b]} ${this.densityUnit}`);
+      if (b >= 0 && b < n && t.counts[b]! > 0) parts.push(`thread ${t.threadId}: ${t.counts[b]} ${this.densityUnit}`);
     }
     const heap = heapAt(this.gcs, ms);
     if (heap !== null) parts.push(heap);
