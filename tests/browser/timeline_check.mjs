@@ -8,6 +8,7 @@
 //   zoom" shows the whole trace again; the tick labels follow;
 // - activity slices: one per activity of `nettrace activities`, each one's readout naming its
 //   duration;
+// - thread lanes: each one's sample count is the CLI's count of that thread's Thread/Sample rows;
 // - time order: the chart's samples for a thread are the CLI's `events --name Thread/Sample
 //   --thread T` rows, the frame under the cursor is the sample's root frame (`--frames`), and a
 //   click zooms to the run of samples with the same frames down to the clicked depth;
@@ -180,6 +181,14 @@ export async function timelineChecks({ browser, server, check, assert, runNative
     await page.waitForSelector('#time-order[data-ready="true"]', { timeout: 60_000 });
     const options = await page.$$eval('#to-thread option', (os) => os.map((o) => o.value));
     assert(options.length >= 2, `${options.length} threads offered`);
+    // Each thread lane's sample count (its label) is the CLI's count of that thread's samples.
+    const threadLanes = (await geometry(page, '#tl-lanes')).lanes.filter((l) => l.kind === 'thread');
+    assert(threadLanes.length === options.length && threadLanes.length >= 2, `${threadLanes.length} thread lanes`);
+    for (const lane of threadLanes) {
+      const [, id, count] = /(\d+) \(([\d,]+)\)$/.exec(lane.label);
+      const n = runNative('events', path, ['--name', 'Thread/Sample', '--thread', id, '--limit', '100000000']).stdout.toString('utf8').trim().split('\n').filter(Boolean).length;
+      assert(Number(count.replace(/,/g, '')) === n, `lane ${lane.label}: the CLI has ${n} samples`);
+    }
     for (const thread of options.slice(0, 2)) {
       if ((await page.inputValue('#to-thread')) !== thread) {
         await page.selectOption('#to-thread', thread);
