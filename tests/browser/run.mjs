@@ -10,6 +10,7 @@ import { corpusTraces, root, runNative } from '../node/helpers.mjs';
 import { appChecks } from './app_checks.mjs';
 import { gcViewChecks } from './gc_view_check.mjs';
 import { liveChecks } from './live_check.mjs';
+import { timelineChecks } from './timeline_check.mjs';
 import { assert, checkRunner, launchChromium } from './harness.mjs';
 
 const site = join(root, 'build/site');
@@ -225,6 +226,7 @@ try {
   await appChecks({ browser, server, check, assert, traces, byName, nativeSummary, runNative, screenshots });
   await gcViewChecks({ browser, server, check, assert, byName, runNative, screenshots });
   await liveChecks({ browser, check, assert, runNative, screenshots });
+  await timelineChecks({ browser, server, check, assert, runNative, screenshots });
 
   await check('no page errors', async () => {
     assert(pageErrors.length === 0, `page errors:\n  ${pageErrors.join('\n  ')}`);

@@ -24,6 +24,8 @@ import { renderEventViews } from '../views/event_views_view.js';
 import { eventTypes, processes, renderSummary, threads } from '../views/summary_view.js';
 import { renderGcView } from '../views/gc_view.js';
 import { Timeline } from '../views/timeline_view.js';
+import { TimelinePanel } from '../views/timeline_panel.js';
+import { renderJitView } from '../views/jit_view.js';
 import { wireHome } from './home.js';
 import { wireExports } from './exports.js';
 import { buildLayout } from './layout.js';
@@ -159,6 +161,8 @@ export function createAnalyzer(host: HTMLElement, root: ShadowRoot, options: Ana
     state = { ...state, fromMs: range === null ? '' : range[0].toFixed(3), toMs: range === null ? '' : range[1].toFixed(3) };
     rangeChanged();
   });
+  // Lanes (threads, GC heap and pauses, activities) and the time-order chart (views/timeline_panel.ts).
+  const timelinePanel = new TimelinePanel(timelineBox, (fromMs, toMs) => selectRangeInEvents(fromMs, toMs), (e) => reportUnexpected(e));
 
   // ---- state and tabs --------------------------------------------------------------------
 
@@ -227,6 +231,7 @@ export function createAnalyzer(host: HTMLElement, root: ShadowRoot, options: Ana
     sandwich.clear();
     sandwichKey = '';
     diffView.clear();
+    timelinePanel.clear();
     headline.replaceChildren();
     summaryTables.replaceChildren();
     summaryPre.textContent = '';
@@ -285,6 +290,7 @@ export function createAnalyzer(host: HTMLElement, root: ShadowRoot, options: Ana
       // A URL's size is what was read of it (reading reached its end, or a fault).
       showTrace(summary, name, size || opened.bytes, seconds, opened.error);
       void showTimeline().catch(reportUnexpected);
+      timelinePanel.show(opened, summary);
       if (opened.error === null) {
         statusLine.textContent = `Read ${name}: ${fmt(summary.eventCount)} events in ${seconds.toFixed(2)} s.`;
         result.dataset['state'] = 'done';
@@ -402,6 +408,16 @@ export function createAnalyzer(host: HTMLElement, root: ShadowRoot, options: Ana
       rangeChanged();
       showTab('events');
     });
+    const jit = await trace.jit();
+    if (shown === trace) renderJitView(jit, summaryTables);
+  }
+
+  /** A time range from the timeline's lanes (a GC pause, an activity), selected in every view
+   *  as the GC table's rows select theirs; the event table shows it. */
+  function selectRangeInEvents(fromMs: number, toMs: number): void {
+    state = { ...state, fromMs: fromMs.toFixed(3), toMs: toMs.toFixed(3) };
+    rangeChanged();
+    showTab('events');
   }
 
   // ---- timeline and the time range (applies to the event table and the flame graph) ------
@@ -449,6 +465,7 @@ export function createAnalyzer(host: HTMLElement, root: ShadowRoot, options: Ana
     rangeChip.hidden = !any;
     byId('range-text').textContent = any ? `${from === null ? 'start' : `${from.toFixed(1)} ms`} – ${to === null ? 'end' : `${to.toFixed(1)} ms`}` : '';
     timeline.setRange(any ? [from ?? -Infinity, to ?? Infinity] : null);
+    timelinePanel.setSelection(any ? [from ?? -Infinity, to ?? Infinity] : null);
   }
 
   /** The time range changed (brush, chip, or the event filter's inputs): every view follows. */
@@ -857,6 +874,7 @@ export function createAnalyzer(host: HTMLElement, root: ShadowRoot, options: Ana
       shown = null;
       lifetime.abort();
       timeline.dispose();
+      timelinePanel.dispose();
       flame?.dispose();
       eventTable?.dispose();
       sandwich.clear();
