@@ -14,7 +14,7 @@ uint64_t OsThreadId(const StoreBuilder& model, ThreadIndex t) {
 }
 }  // namespace
 
-std::string ExportChromeTrace(const StoreBuilder& model, StackResolver* resolver) {
+std::string ExportChromeTrace(const StoreBuilder& model, StackResolver* resolver, const std::vector<ChromeSpan>& spans) {
   const EventStore& store = model.store();
   const uint64_t pid = model.info().processId;
   JsonWriter w;
@@ -30,6 +30,19 @@ std::string ExportChromeTrace(const StoreBuilder& model, StackResolver* resolver
     w.BeginObject().Key("ph").String("M").Key("name").String("thread_name").Key("pid").UInt(pid);
     w.Key("tid").UInt(e.osThreadId.value_or(e.key));
     w.Key("args").BeginObject().Key("name").String(*e.name).EndObject().EndObject();
+  }
+  if (!spans.empty()) {
+    w.BeginObject().Key("ph").String("M").Key("name").String("thread_name").Key("pid").UInt(pid).Key("tid").UInt(0);
+    w.Key("args").BeginObject().Key("name").String("GC").EndObject().EndObject();
+  }
+  // Durations: complete events, ts and dur in microseconds (to the nanosecond).
+  for (const ChromeSpan& span : spans) {
+    w.BeginObject().Key("name").String(span.name).Key("cat").String(span.category).Key("ph").String("X");
+    w.Key("ts").Fixed(span.startMs * 1000.0, 3).Key("dur").Fixed(span.durMs * 1000.0, 3);
+    w.Key("pid").UInt(pid).Key("tid").UInt(span.tid);
+    w.Key("args").BeginObject();
+    for (const auto& [key, value] : span.args) w.Key(key).String(value);
+    w.EndObject().EndObject();
   }
   std::set<uint32_t> usedStacks;
   for (size_t row = 0; row < store.size(); ++row) {

@@ -12,21 +12,47 @@
 #pragma once
 
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "analysis/call_tree.h"
 
 namespace nettrace {
 
-// Frames root first (leaf first when inverted); with groupByThread a "Thread (id)" frame
-// outermost. Events with no stack (and no thread frame) have no line.
+// Frames always root first, also for an inverted view (the tools reading folded stacks take
+// the first frame as the root); with groupByThread a "Thread (id)" frame outermost. Events
+// with no stack (and no thread frame) have no line.
 std::string ExportFolded(const StoreBuilder& model, const StackSelection& selection, StackResolver* resolver,
-                         bool groupByThread, bool inverted = false);
+                         bool groupByThread);
 
 // `name` is the file's profile group name (e.g. the trace's file name).
 std::string ExportSpeedscope(const StoreBuilder& model, const StackSelection& selection, StackResolver* resolver,
                              const std::string& name);
 
-std::string ExportChromeTrace(const StoreBuilder& model, StackResolver* resolver);
+// The evented form (speedscope_evented_export.cc) for selections weighed in time: one
+// "evented" profile per thread, milliseconds, frames opening and closing at real times as
+// dotnet-trace's file has them; activeProfileIndex is the thread with the most weight.
+// spansEndAtEvent: an entry's weight is the time before its event (thread-time,
+// managed-thread-time), not after it (traceevent-thread-time, wait-time).
+std::string ExportSpeedscopeEvented(const StoreBuilder& model, const StackSelection& selection,
+                                    StackResolver* resolver, const std::string& name, bool groupByThread,
+                                    bool spansEndAtEvent);
+
+// A span the Chrome trace shows as a complete ("X") duration event: a Start/Stop activity
+// pair, a GC, its pause and its suspension. Times in ms from the trace's sync time; durNs
+// exact where the source counts ticks (activities), else the source's ms (GC records).
+struct ChromeSpan {
+  std::string name, category;
+  double startMs = 0;
+  double durMs = 0;
+  uint64_t tid = 0;
+  std::vector<std::pair<std::string, std::string>> args;  // shown as strings
+};
+
+// Every event as a thread-scoped instant event, then each span as a duration event
+// (chrome_trace_export.cc). GC spans go to a "GC" track (tid 0) of the process.
+std::string ExportChromeTrace(const StoreBuilder& model, StackResolver* resolver,
+                              const std::vector<ChromeSpan>& spans = {});
 
 // Columns TimeMs,Provider,Event,ThreadId,StackId[,Stack]; StackId is empty for an event
 // without a stack. The ids are those of ExportStacksCsv from the same resolver state.
