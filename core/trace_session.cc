@@ -52,6 +52,8 @@ struct TraceSession::Pipeline {
   };
   std::map<uint64_t, CachedBlock> blocks;
   std::deque<uint64_t> blockOrder;  // FIFO eviction
+  // The Chrome trace being written in pages (ChromeTraceBegin … ChromeTraceEnd).
+  std::unique_ptr<ChromeTraceWriter> chromeWriter;
 
   bool methodsSorted = false;
 
@@ -237,9 +239,69 @@ Status TraceSession::SearchText(const EventQuery& query, const BlockReader& read
 namespace nettrace {
 // The Chrome trace: the events, and activities and GCs as durations (export/chrome_spans.h).
 std::string TraceSession::ExportChromeTrace() const {
-  StackResolver resolver(model(), symbols());
   const std::vector<ChromeSpan> spans = ChromeSpans(model().info(), views().activities(), pipeline_->clrStats.gc().Gcs());
-  return nettrace::ExportChromeTrace(model(), &resolver, spans);
+  return nettrace::ExportChromeTrace(model(), symbols(), spans);
+}
+
+std::string TraceSession::ChromeTraceBegin() const {
+  pipeline_->chromeWriter = std::make_unique<ChromeTraceWriter>(model(), symbols());
+  return pipeline_->chromeWriter->Head(ChromeSpans(model().info(), views().activities(), pipeline_->clrStats.gc().Gcs()));
+}
+
+uint32_t TraceSession::ChromeTracePageEnd(uint32_t beginRow, size_t maxBlocks) const {
+  const EventStore& store = pipeline_->store.store();
+  std::vector<uint64_t> blocks;
+  uint32_t end = beginRow;
+  for (; end < store.size(); ++end) {
+    const uint64_t block = store.Locate(end).blockOffset;
+    if (std::find(blocks.begin(), blocks.end(), block) != blocks.end()) continue;
+    if (blocks.size() == maxBlocks && end > beginRow) break;
+    blocks.push_back(block);
+  }
+  return end;
+}
+
+std::string TraceSession::ChromeTraceEvents(uint32_t beginRow, uint32_t endRow) const {
+  const Pipeline& p = *pipeline_;
+  if (!p.chromeWriter) return "";
+  return p.chromeWriter->Events(beginRow, endRow, [&p](uint32_t row) {
+    std::vector<std::pair<std::string, std::string>> none;
+    const RowLocation loc = p.store.store().Locate(row);
+    auto it = p.blocks.find(loc.blockOffset);
+    if (it == p.blocks.end() || it->second.bytes.size() != loc.blockSize || loc.rowInBlock >= it->second.rows.size())
+      return none;
+    return PayloadCells(p.store, it->second.rows[loc.rowInBlock], row, p.reader.formatMajor());
+  });
+}
+
+std::string TraceSession::ChromeTraceEnd() const {
+  if (!pipeline_->chromeWriter) return "";
+  std::string tail = pipeline_->chromeWriter->Tail();
+  pipeline_->chromeWriter.reset();
+  return tail;
+}
+
+Status TraceSession::ExportChromeTraceWithArgs(const BlockReader& read, std::string* out) {
+  *out = ChromeTraceBegin();
+  std::vector<uint8_t> bytes;
+  std::vector<uint32_t> page;
+  const uint32_t size = static_cast<uint32_t>(model().store().size());
+  for (uint32_t begin = 0; begin < size;) {
+    const uint32_t end = ChromeTracePageEnd(begin);
+    page.clear();
+    for (uint32_t r = begin; r < end; ++r) page.push_back(r);
+    for (const ByteRange& r : BlocksNeeded(page)) {
+      if (!read(r.offset, r.size, &bytes) || bytes.size() != r.size) {
+        ChromeTraceEnd();
+        return Status::Error(ErrorCode::kTruncated, r.offset, "cannot re-read an event block");
+      }
+      ProvideBlock(r.offset, bytes.data(), bytes.size());
+    }
+    *out += ChromeTraceEvents(begin, end);
+    begin = end;
+  }
+  *out += ChromeTraceEnd();
+  return Status::Ok();
 }
 
 std::string TraceSession::GcJson() const { return pipeline_->clrStats.gc().ToJson(); }

@@ -153,6 +153,15 @@ class TraceSession {
                               const std::vector<std::string>& columns) const;
   /// The whole document (native): both passes, the blocks read through `read`.
   Status ExportPayloadCsv(const EventQuery& query, const BlockReader& read, std::string* out);
+  // The Chrome trace with each event's payload fields as `args` (export/exports.h
+  // ChromeTraceWriter), in pages of store rows the caller drives with their blocks provided:
+  // Begin, then Events for consecutive pages from row 0 (PageEnd), then End. One at a time.
+  std::string ChromeTraceBegin() const;
+  uint32_t ChromeTracePageEnd(uint32_t beginRow, size_t maxBlocks = 32) const;
+  std::string ChromeTraceEvents(uint32_t beginRow, uint32_t endRow) const;
+  std::string ChromeTraceEnd() const;
+  /// The whole document with args (native), the blocks read through `read`.
+  Status ExportChromeTraceWithArgs(const BlockReader& read, std::string* out);
 
   // GC and JIT statistics as TraceEvent's TraceGC / TraceJittedMethod (issue 14; built
   // while reading: analysis/gc_stats.h, analysis/jit_stats.h). README "gc" and "jit".

@@ -251,6 +251,11 @@ std::string PayloadCsvLines(const TraceSession& s, const val& rows, const val& c
 std::string PayloadCsvHeaderOf(const val& columns) {
   return nettrace::PayloadCsvHeader(emscripten::vecFromJSArray<std::string>(columns));
 }
+// The Chrome trace with payload args, in pages the JS API drives (TraceSession::ChromeTrace*).
+std::string ChromeTraceBegin(const TraceSession& s) { return s.ChromeTraceBegin(); }
+uint32_t ChromeTracePageEnd(const TraceSession& s, uint32_t begin) { return s.ChromeTracePageEnd(begin); }
+std::string ChromeTraceEvents(const TraceSession& s, uint32_t begin, uint32_t end) { return s.ChromeTraceEvents(begin, end); }
+std::string ChromeTraceEnd(const TraceSession& s) { return s.ChromeTraceEnd(); }
 std::string ExportChromeTrace(const TraceSession& s) { return s.ExportChromeTrace(); }
 std::string ExportEventsCsv(const TraceSession& s, bool stackText) { return s.ExportEventsCsv(stackText); }
 std::string ExportStacksCsv(const TraceSession& s) { return s.ExportStacksCsv(); }
@@ -353,6 +358,10 @@ EMSCRIPTEN_BINDINGS(nettrace) {
       .function("payloadCsvPageEnd", &PayloadCsvPageEnd)
       .function("payloadCsvColumns", &PayloadCsvColumns)
       .function("payloadCsvLines", &PayloadCsvLines)
+      .function("chromeTraceBegin", &ChromeTraceBegin)
+      .function("chromeTracePageEnd", &ChromeTracePageEnd)
+      .function("chromeTraceEvents", &ChromeTraceEvents)
+      .function("chromeTraceEnd", &ChromeTraceEnd)
       .function("exportChromeTrace", &ExportChromeTrace)
       .function("exportEventsCsv", &ExportEventsCsv)
       .function("exportStacksCsv", &ExportStacksCsv)

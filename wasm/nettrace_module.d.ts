@@ -77,6 +77,11 @@ export interface RawTraceSession {
   payloadCsvColumns(rows: Uint32Array, columns: string[]): string[];
   /** The page's CSV lines for these columns. */
   payloadCsvLines(rows: Uint32Array, columns: string[]): string;
+  /** The Chrome trace with payload args, by pages of store rows (their blocks provided): head, pages from row 0, tail. */
+  chromeTraceBegin(): string;
+  chromeTracePageEnd(beginRow: number): number;
+  chromeTraceEvents(beginRow: number, endRow: number): string;
+  chromeTraceEnd(): string;
   exportChromeTrace(): string;
   exportEventsCsv(stackText: boolean): string;
   exportStacksCsv(): string;

@@ -484,6 +484,18 @@ int main(int argc, char** argv) {
           : command == "threadpool" ? session.ThreadPoolView(csv)
                                     : session.CountersView(csv);
     if (!csv) out += "\n";
+  } else if (command == "export" && format == "chrome") {
+    // Each event's payload fields as args: the blocks are read again, a page at a time.
+    nettrace::Status exported = session.ExportChromeTraceWithArgs([&](uint64_t offset, uint64_t size, std::vector<uint8_t>* bytes) {
+      bytes->resize(size);
+      return fseeko(f, static_cast<off_t>(offset), SEEK_SET) == 0 && std::fread(bytes->data(), 1, size, f) == size;
+    }, &out);
+    if (!exported.ok()) {
+      std::fprintf(stderr, "nettrace: %s: %s\n", path, exported.ToString().c_str());
+      std::fclose(f);
+      return 1;
+    }
+    out += "\n";
   } else if (command == "export" && format == "csv" && eventGiven) {
     // One event type with its payload fields as columns (export/payload_csv_export.h).
     nettrace::EventQuery typeQuery;

@@ -26,17 +26,18 @@ void Flatten(const std::vector<PayloadField>& fields, const std::string& prefix,
   }
 }
 
-std::vector<std::pair<std::string, std::string>> Cells(const StoreBuilder& model, const EventRecord& record,
-                                                       uint32_t storeRow, uint32_t formatMajor) {
+}  // namespace
+
+std::vector<std::pair<std::string, std::string>> PayloadCells(const StoreBuilder& model, const EventRecord& record,
+                                                              uint32_t storeRow, uint32_t formatMajor) {
   std::vector<std::pair<std::string, std::string>> cells;
   Flatten(Decode(model, record, storeRow, formatMajor).fields, "", &cells);
   return cells;
 }
-}  // namespace
 
 void AddPayloadColumns(const StoreBuilder& model, const EventRecord& record, uint32_t storeRow, uint32_t formatMajor,
                        std::vector<std::string>* columns) {
-  for (const auto& [name, cell] : Cells(model, record, storeRow, formatMajor))
+  for (const auto& [name, cell] : PayloadCells(model, record, storeRow, formatMajor))
     if (std::find(columns->begin(), columns->end(), name) == columns->end()) columns->push_back(name);
 }
 
@@ -63,7 +64,7 @@ std::string PayloadCsvLine(const StoreBuilder& model, const EventRecord* record,
   if (record) {
     // A name that repeats in one payload fills its column once (the first occurrence).
     std::vector<bool> filled(columns.size());
-    for (auto& [name, cell] : Cells(model, *record, storeRow, formatMajor)) {
+    for (auto& [name, cell] : PayloadCells(model, *record, storeRow, formatMajor)) {
       const size_t c = static_cast<size_t>(std::find(columns.begin(), columns.end(), name) - columns.begin());
       if (c < columns.size() && !filled[c]) cells[c] = std::move(cell), filled[c] = true;
     }

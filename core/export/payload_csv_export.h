@@ -8,6 +8,7 @@
 #pragma once
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "analysis/stack_frames.h"
@@ -19,6 +20,11 @@ namespace nettrace {
 // Adds the field names of one event's payload not yet in `columns` (record: its decoded row).
 void AddPayloadColumns(const StoreBuilder& model, const EventRecord& record, uint32_t storeRow, uint32_t formatMajor,
                        std::vector<std::string>* columns);
+
+// One event's payload as (column, text) pairs: struct members as "Field.Member", values as
+// PayloadValue::ToString shows them (also the Chrome trace's args).
+std::vector<std::pair<std::string, std::string>> PayloadCells(const StoreBuilder& model, const EventRecord& record,
+                                                              uint32_t storeRow, uint32_t formatMajor);
 
 std::string PayloadCsvHeader(const std::vector<std::string>& columns);
 

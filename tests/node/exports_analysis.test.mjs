@@ -197,16 +197,24 @@ function csvFields(line) {
 
 // The decoded fields of `nettrace events` as the CSV's columns: structs spread into
 // "Field.Member" (an unnamed field adds no prefix); [column, cell] with the cell as
-// PayloadValue::ToString shows strings, numbers and booleans, null for arrays (presence only).
+// PayloadValue::ToString shows strings, numbers and booleans, null for arrays and DateTimes
+// (presence only).
 function flatten(fields, prefix = '', out = []) {
   for (const [name, value] of fields) {
     const col = prefix === '' ? name : name === '' ? prefix : `${prefix}.${name}`;
-    if (value !== null && typeof value === 'object' && !Array.isArray(value)) flatten(Object.entries(value), col, out);
-    else out.push([col, typeof value === 'string' ? value : typeof value === 'number' || typeof value === 'boolean' ? String(value) : null]);
+    // A struct spreads; a DateTime ({"$dateTime", "$fileTime"}) is one value.
+    const struct = value !== null && typeof value === 'object' && !Array.isArray(value) && !Object.keys(value).some((k) => k.startsWith('$'));
+    if (struct) flatten(Object.entries(value), col, out);
+    else if (typeof value === 'number') out.push([col, value]);
+    else out.push([col, typeof value === 'string' ? value : typeof value === 'boolean' ? String(value) : null]);
   }
   return out;
 }
 const payloadCells = (e) => flatten(e.payload.fields.map((f) => [f.name, f.value]));
+// A number's cell is the same double (its text may use an exponent: 3.09e-05, -0); other cells equal.
+function sameCell(cell, want) {
+  return typeof want === 'number' ? cell !== '' && Object.is(Number(cell), want) : cell === want;
+}
 
 for (const [name, event, provider] of [['net10-gc-verbose.nettrace', 'GC/Start', ''], ['net10-gc-verbose.nettrace', 'GC/AllocationTick', ''],
   ['net10-eventsource.nettrace', 'Note', 'TraceScenarios-Activities'], ['net10-eventsource.nettrace', 'Order', 'TraceScenarios-SelfDescribing'], ['HeartRateMonitor.10068.nettrace', 'GC/RestartEEStop', 'Microsoft-Windows-DotNETRuntime']]) {
@@ -240,7 +248,7 @@ for (const [name, event, provider] of [['net10-gc-verbose.nettrace', 'GC/Start',
       for (const [column, want] of payloadCells(e)) {
         const cell = cells[5 + names.indexOf(column)];
         if (want === null) assert.notEqual(cell, '');
-        else assert.equal(cell, want, `${type} event ${e.index} field ${column}`), compared++;
+        else assert.ok(sameCell(cell, want), `${type} event ${e.index} field ${column}: ${cell} is not ${want}`), compared++;
       }
     });
     assert.ok(compared > 0);
@@ -257,4 +265,26 @@ test('the npm CLI writes the payload CSV as the native tool does', () => {
     assert.equal(r.status, 0, r.stderr.toString());
     assert.ok(readFileSync(npmFile, 'utf8') === native, `csv --event ${type} differs from native`);
   }
+});
+
+test('Chrome trace: each event\'s args are its decoded payload fields (`nettrace events`)', () => {
+  let compared = 0;
+  for (const name of ['net10-gc-verbose.nettrace', 'net10-eventsource.nettrace', 'eventpipe-dotnetcore3.0-win-x64-objver4.nettrace']) {
+    const trace = traceFile(name);
+    const doc = JSON.parse(exportFile(trace, 'chrome', [], join(out, `${name}.args.json`)));
+    const instants = doc.traceEvents.filter((e) => e.ph === 'i');
+    const events = runNative('events', trace, ['--limit', '1000000000']).stdout.toString().split('\n').filter(Boolean).map((l) => JSON.parse(l));
+    assert.equal(instants.length, events.length, name);
+    events.forEach((e, i) => {
+      const c = instants[i];
+      assert.deepEqual([c.cat, c.name, c.tid], [e.provider, e.name, e.threadId]);
+      const cells = payloadCells(e);
+      if (cells.length === 0) return assert.equal(c.args, undefined);
+      const seen = new Set();
+      const want = cells.filter(([k]) => !seen.has(k) && seen.add(k));
+      assert.deepEqual(Object.keys(c.args).sort(), want.map(([k]) => k).sort(), `${name} event ${e.index}`);
+      for (const [k, v] of want) if (v !== null) assert.ok(sameCell(c.args[k], v), `${name} event ${e.index} ${k}: ${c.args[k]} is not ${v}`), compared++;
+    });
+  }
+  assert.ok(compared > 1000, `${compared} fields compared`);
 });

@@ -287,6 +287,29 @@ class InThreadTrace implements TraceHandle {
   }
 
   /**
+   * The Chrome trace with each event's payload fields as args (TraceSession::ChromeTrace*):
+   * pages of store rows in order, each page's blocks re-read (as withBlocks). The same bytes
+   * as `nettrace export --format chrome` (without its final newline).
+   */
+  private async chromeTrace(): Promise<string> {
+    const parts = [this.live().chromeTraceBegin()];
+    try {
+      // A page ends where its blocks would overflow the engine's cache; past the last row it is empty.
+      for (let begin = 0; ; ) {
+        const end = this.live().chromeTracePageEnd(begin);
+        if (end === begin) break;
+        const page = new Uint32Array(end - begin);
+        for (let i = 0; i < page.length; i++) page[i] = begin + i;
+        parts.push(await this.withBlocks(page, (s) => s.chromeTraceEvents(begin, end)));
+        begin = end;
+      }
+    } finally {
+      parts.push(this.live().chromeTraceEnd());
+    }
+    return parts.join('');
+  }
+
+  /**
    * CSV of one event type with its payload fields as columns (TraceSession::PayloadCsv*): two
    * passes over the type's rows a page at a time, each page's blocks re-read (as withBlocks):
    * the columns, then the lines. The same bytes as `nettrace export --format csv --event NAME`.
@@ -313,7 +336,7 @@ class InThreadTrace implements TraceHandle {
       case 'speedscope':
         return speedscope === 'sampled' ? session.exportSpeedscope(query, name) : session.exportSpeedscopeEvented(query, name);
       case 'chrome':
-        return session.exportChromeTrace();
+        return this.chromeTrace();
       case 'csv':
         if (options.event !== undefined && options.csvPayload !== false) return this.payloadCsv(options.event, options.provider);
         return session.exportEventsCsv(stackText);
