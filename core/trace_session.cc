@@ -54,6 +54,9 @@ struct TraceSession::Pipeline {
   std::deque<uint64_t> blockOrder;  // FIFO eviction
   // The Chrome trace being written in pages (ChromeTraceBegin … ChromeTraceEnd).
   std::unique_ptr<ChromeTraceWriter> chromeWriter;
+  // The payload CSV's stack ids: the resolver of the rows before csvNextRow (PayloadCsvLines).
+  std::unique_ptr<StackResolver> csvResolver;
+  uint32_t csvNextRow = 0;
 
   bool methodsSorted = false;
 
@@ -362,7 +365,7 @@ void TraceSession::PayloadCsvColumns(const std::vector<uint32_t>& rows, size_t b
 
 std::string TraceSession::PayloadCsvLines(const std::vector<uint32_t>& rows, size_t begin, size_t end,
                                           const std::vector<std::string>& columns) const {
-  const Pipeline& p = *pipeline_;
+  Pipeline& p = *pipeline_;  // the CSV resolver carries on between pages
   // The decoded row of a store row whose block is provided, else nullptr (as EventJson finds it).
   auto recordOf = [&p](uint32_t row) -> const EventRecord* {
     const RowLocation loc = p.store.store().Locate(row);
@@ -373,15 +376,23 @@ std::string TraceSession::PayloadCsvLines(const std::vector<uint32_t>& rows, siz
   };
   end = std::min(end, rows.size());
   if (begin >= end) return "";
-  // Stack ids are numbered in store order (ExportStacksCsv): resolve every row up to the page's last.
-  const uint32_t last = *std::max_element(rows.begin() + static_cast<std::ptrdiff_t>(begin), rows.begin() + static_cast<std::ptrdiff_t>(end));
-  StackResolver resolver(model(), symbols());
-  std::vector<uint32_t> ids(last + 1);
+  // Stack ids are numbered in store order (ExportStacksCsv): every row before a page's rows is
+  // resolved first. The resolver carries on from page to page (pages come in row order; any
+  // resolver that has resolved rows 0..n-1 in order gives the ids a fresh one gives), and starts
+  // again when a page goes back.
   const EventStore& store = p.store.store();
-  for (uint32_t r = 0; r <= last; ++r) ids[r] = resolver.Resolve(store.stack(r), store.timestamp(r));
+  const uint32_t first = *std::min_element(rows.begin() + static_cast<std::ptrdiff_t>(begin), rows.begin() + static_cast<std::ptrdiff_t>(end));
+  const uint32_t last = *std::max_element(rows.begin() + static_cast<std::ptrdiff_t>(begin), rows.begin() + static_cast<std::ptrdiff_t>(end));
+  if (!p.csvResolver || first < p.csvNextRow) p.csvResolver = std::make_unique<StackResolver>(model(), symbols()), p.csvNextRow = 0;
+  std::vector<uint32_t> ids(last + 1 - first);
+  for (uint32_t r = p.csvNextRow; r <= last; ++r) {
+    const uint32_t id = p.csvResolver->Resolve(store.stack(r), store.timestamp(r));
+    if (r >= first) ids[r - first] = id;
+  }
+  p.csvNextRow = last + 1;
   std::string out;
   for (size_t i = begin; i < end; ++i)
-    out += PayloadCsvLine(p.store, recordOf(rows[i]), rows[i], p.reader.formatMajor(), ids[rows[i]], columns);
+    out += PayloadCsvLine(p.store, recordOf(rows[i]), rows[i], p.reader.formatMajor(), ids[rows[i] - first], columns);
   return out;
 }
 
