@@ -13,6 +13,8 @@
 #include "analysis/text_search.h"
 #include "analysis/universal_summary.h"
 #include "base/stats.h"
+#include "export/chrome_spans.h"
+#include "export/payload_csv_export.h"
 #include "format/event_block.h"
 #include "format/tee_sink.h"
 #include "format/trace_reader.h"
@@ -54,6 +56,11 @@ struct TraceSession::Pipeline {
   };
   std::map<uint64_t, CachedBlock> blocks;
   std::deque<uint64_t> blockOrder;  // FIFO eviction
+  // The Chrome trace being written in pages (ChromeTraceBegin … ChromeTraceEnd).
+  std::unique_ptr<ChromeTraceWriter> chromeWriter;
+  // The payload CSV's stack ids: the resolver of the rows before csvNextRow (PayloadCsvLines).
+  std::unique_ptr<StackResolver> csvResolver;
+  uint32_t csvNextRow = 0;
 
   bool methodsSorted = false;
 
@@ -254,6 +261,73 @@ Status TraceSession::SearchText(const EventQuery& query, const BlockReader& read
 
 // GC and JIT statistics (issue 14).
 namespace nettrace {
+// The Chrome trace: the events, and activities and GCs as durations (export/chrome_spans.h).
+std::string TraceSession::ExportChromeTrace() const {
+  const std::vector<ChromeSpan> spans = ChromeSpans(model().info(), views().activities(), pipeline_->clrStats.gc().Gcs());
+  return nettrace::ExportChromeTrace(model(), symbols(), spans);
+}
+
+std::string TraceSession::ChromeTraceBegin() const {
+  pipeline_->chromeWriter = std::make_unique<ChromeTraceWriter>(model(), symbols());
+  return pipeline_->chromeWriter->Head(ChromeSpans(model().info(), views().activities(), pipeline_->clrStats.gc().Gcs()));
+}
+
+uint32_t TraceSession::ChromeTracePageEnd(uint32_t beginRow, size_t maxBlocks) const {
+  const EventStore& store = pipeline_->store.store();
+  std::vector<uint64_t> blocks;
+  uint32_t end = beginRow;
+  for (; end < store.size(); ++end) {
+    const uint64_t block = store.Locate(end).blockOffset;
+    if (std::find(blocks.begin(), blocks.end(), block) != blocks.end()) continue;
+    if (blocks.size() == maxBlocks && end > beginRow) break;
+    blocks.push_back(block);
+  }
+  return end;
+}
+
+std::string TraceSession::ChromeTraceEvents(uint32_t beginRow, uint32_t endRow) const {
+  const Pipeline& p = *pipeline_;
+  if (!p.chromeWriter) return "";
+  return p.chromeWriter->Events(beginRow, endRow, [&p](uint32_t row) {
+    std::vector<std::pair<std::string, std::string>> none;
+    const RowLocation loc = p.store.store().Locate(row);
+    auto it = p.blocks.find(loc.blockOffset);
+    if (it == p.blocks.end() || it->second.bytes.size() != loc.blockSize || loc.rowInBlock >= it->second.rows.size())
+      return none;
+    return PayloadCells(p.store, it->second.rows[loc.rowInBlock], row, p.reader.formatMajor());
+  });
+}
+
+std::string TraceSession::ChromeTraceEnd() const {
+  if (!pipeline_->chromeWriter) return "";
+  std::string tail = pipeline_->chromeWriter->Tail();
+  pipeline_->chromeWriter.reset();
+  return tail;
+}
+
+Status TraceSession::ExportChromeTraceWithArgs(const BlockReader& read, std::string* out) {
+  *out = ChromeTraceBegin();
+  std::vector<uint8_t> bytes;
+  std::vector<uint32_t> page;
+  const uint32_t size = static_cast<uint32_t>(model().store().size());
+  for (uint32_t begin = 0; begin < size;) {
+    const uint32_t end = ChromeTracePageEnd(begin);
+    page.clear();
+    for (uint32_t r = begin; r < end; ++r) page.push_back(r);
+    for (const ByteRange& r : BlocksNeeded(page)) {
+      if (!read(r.offset, r.size, &bytes) || bytes.size() != r.size) {
+        ChromeTraceEnd();
+        return Status::Error(ErrorCode::kTruncated, r.offset, "cannot re-read an event block");
+      }
+      ProvideBlock(r.offset, bytes.data(), bytes.size());
+    }
+    *out += ChromeTraceEvents(begin, end);
+    begin = end;
+  }
+  *out += ChromeTraceEnd();
+  return Status::Ok();
+}
+
 std::string TraceSession::GcJson() const { return pipeline_->clrStats.gc().ToJson(); }
 std::string TraceSession::GcCsv() const { return pipeline_->clrStats.gc().ToCsv(); }
 std::string TraceSession::JitJson() const { return pipeline_->clrStats.jit().ToJson(); }
@@ -276,4 +350,95 @@ std::string TraceSession::CountersView(bool csv) const {
 std::string TraceSession::ThreadPoolView(bool csv) const {
   return pipeline_->views.ThreadPool(csv ? ViewFormat::kCsv : ViewFormat::kJson);
 }
+}  // namespace nettrace
+
+// CSV of one event type with payload columns (export/payload_csv_export.h).
+namespace nettrace {
+
+size_t TraceSession::PayloadCsvPageEnd(const std::vector<uint32_t>& rows, size_t begin, size_t maxBlocks) const {
+  const EventStore& store = pipeline_->store.store();
+  std::vector<uint64_t> blocks;
+  size_t end = begin;
+  for (; end < rows.size(); ++end) {
+    const uint64_t block = store.Locate(rows[end]).blockOffset;
+    if (std::find(blocks.begin(), blocks.end(), block) != blocks.end()) continue;
+    if (blocks.size() == maxBlocks && end > begin) break;
+    blocks.push_back(block);
+  }
+  return end;
+}
+
+void TraceSession::PayloadCsvColumns(const std::vector<uint32_t>& rows, size_t begin, size_t end,
+                                     std::vector<std::string>* columns) const {
+  const Pipeline& p = *pipeline_;
+  // The decoded row of a store row whose block is provided, else nullptr (as EventJson finds it).
+  auto recordOf = [&p](uint32_t row) -> const EventRecord* {
+    const RowLocation loc = p.store.store().Locate(row);
+    auto it = p.blocks.find(loc.blockOffset);
+    if (it == p.blocks.end() || it->second.bytes.size() != loc.blockSize || loc.rowInBlock >= it->second.rows.size())
+      return nullptr;
+    return &it->second.rows[loc.rowInBlock];
+  };
+  for (size_t i = begin; i < end && i < rows.size(); ++i)
+    if (const EventRecord* record = recordOf(rows[i]))
+      AddPayloadColumns(p.store, *record, rows[i], p.reader.formatMajor(), columns);
+}
+
+std::string TraceSession::PayloadCsvLines(const std::vector<uint32_t>& rows, size_t begin, size_t end,
+                                          const std::vector<std::string>& columns) const {
+  Pipeline& p = *pipeline_;  // the CSV resolver carries on between pages
+  // The decoded row of a store row whose block is provided, else nullptr (as EventJson finds it).
+  auto recordOf = [&p](uint32_t row) -> const EventRecord* {
+    const RowLocation loc = p.store.store().Locate(row);
+    auto it = p.blocks.find(loc.blockOffset);
+    if (it == p.blocks.end() || it->second.bytes.size() != loc.blockSize || loc.rowInBlock >= it->second.rows.size())
+      return nullptr;
+    return &it->second.rows[loc.rowInBlock];
+  };
+  end = std::min(end, rows.size());
+  if (begin >= end) return "";
+  // Stack ids are numbered in store order (ExportStacksCsv): every row before a page's rows is
+  // resolved first. The resolver carries on from page to page (pages come in row order; any
+  // resolver that has resolved rows 0..n-1 in order gives the ids a fresh one gives), and starts
+  // again when a page goes back.
+  const EventStore& store = p.store.store();
+  const uint32_t first = *std::min_element(rows.begin() + static_cast<std::ptrdiff_t>(begin), rows.begin() + static_cast<std::ptrdiff_t>(end));
+  const uint32_t last = *std::max_element(rows.begin() + static_cast<std::ptrdiff_t>(begin), rows.begin() + static_cast<std::ptrdiff_t>(end));
+  if (!p.csvResolver || first < p.csvNextRow) p.csvResolver = std::make_unique<StackResolver>(model(), symbols()), p.csvNextRow = 0;
+  std::vector<uint32_t> ids(last + 1 - first);
+  for (uint32_t r = p.csvNextRow; r <= last; ++r) {
+    const uint32_t id = p.csvResolver->Resolve(store.stack(r), store.timestamp(r));
+    if (r >= first) ids[r - first] = id;
+  }
+  p.csvNextRow = last + 1;
+  std::string out;
+  for (size_t i = begin; i < end; ++i)
+    out += PayloadCsvLine(p.store, recordOf(rows[i]), rows[i], p.reader.formatMajor(), ids[rows[i] - first], columns);
+  return out;
+}
+
+Status TraceSession::ExportPayloadCsv(const EventQuery& query, const BlockReader& read, std::string* out) {
+  EventQuery all = query;
+  all.offset = 0, all.limit = UINT64_MAX;
+  const std::vector<uint32_t> rows = QueryEvents(all, nullptr);
+  std::vector<std::string> columns;
+  std::string body;
+  std::vector<uint8_t> bytes;
+  for (int pass = 0; pass < 2; ++pass) {
+    for (size_t begin = 0; begin < rows.size();) {
+      const size_t end = PayloadCsvPageEnd(rows, begin);
+      for (const ByteRange& r : BlocksNeeded(std::vector<uint32_t>(rows.begin() + static_cast<std::ptrdiff_t>(begin), rows.begin() + static_cast<std::ptrdiff_t>(end)))) {
+        if (!read(r.offset, r.size, &bytes) || bytes.size() != r.size)
+          return Status::Error(ErrorCode::kTruncated, r.offset, "cannot re-read an event block");
+        ProvideBlock(r.offset, bytes.data(), bytes.size());
+      }
+      if (pass == 0) PayloadCsvColumns(rows, begin, end, &columns);
+      else body += PayloadCsvLines(rows, begin, end, columns);
+      begin = end;
+    }
+  }
+  *out = PayloadCsvHeader(columns) + body;
+  return Status::Ok();
+}
+
 }  // namespace nettrace

@@ -135,7 +135,7 @@ class TraceSession {
   std::string FlameGraphJson(const StackQuery& query) const;
   /// The same layout as columns (struct of arrays), for the wasm bridge's typed arrays.
   FlameGraph BuildFlameGraph(const StackQuery& query) const;
-  /// Folded stacks ("a;b;c weight" lines, sorted) of a query.
+  /// Folded stacks ("a;b;c weight" lines, sorted) of a query, root first even when inverted.
   std::string FoldedStacks(const StackQuery& query) const;
   /// The n heaviest functions by exclusive weight, with inclusive weights, as JSON.
   std::string TopFunctionsJson(const StackQuery& query, size_t n) const;
@@ -147,6 +147,10 @@ class TraceSession {
                      FlameGraph* callees) const;
   /// speedscope JSON of a query, one sampled profile per thread.
   std::string ExportSpeedscope(const StackQuery& query, const std::string& name) const;
+  /// The speedscope export: for a selection weighed in time (thread time, wait time) one
+  /// evented profile per thread in milliseconds, as dotnet-trace writes thread time
+  /// (export/exports.h ExportSpeedscopeEvented); for counts and bytes, ExportSpeedscope.
+  std::string ExportSpeedscopeEvented(const StackQuery& query, const std::string& name) const;
   /// Every event as Chrome trace event JSON (chrome://tracing, Perfetto UI).
   std::string ExportChromeTrace() const;
   /// Every event as CSV (time, provider, event, thread, call-stack id; the stack's text too
@@ -154,6 +158,28 @@ class TraceSession {
   std::string ExportEventsCsv(bool stackText = false) const;
   /// Every call stack an event has, as CSV (id, depth, frames root first).
   std::string ExportStacksCsv() const;
+  // CSV of one event type with its payload fields as columns (export/payload_csv_export.h),
+  // in pages the caller drives (the JS API reads blocks asynchronously): `rows` are the
+  // type's rows (QueryEvents), taken a page at a time with the page's blocks provided.
+  /// End of the page from `begin`: the rows after it whose blocks number at most maxBlocks.
+  size_t PayloadCsvPageEnd(const std::vector<uint32_t>& rows, size_t begin, size_t maxBlocks = 32) const;
+  /// Pass 1: adds the page's field names to `columns`.
+  void PayloadCsvColumns(const std::vector<uint32_t>& rows, size_t begin, size_t end,
+                         std::vector<std::string>* columns) const;
+  /// Pass 2: the page's lines; StackIds are those of ExportStacksCsv.
+  std::string PayloadCsvLines(const std::vector<uint32_t>& rows, size_t begin, size_t end,
+                              const std::vector<std::string>& columns) const;
+  /// The whole document (native): both passes, the blocks read through `read`.
+  Status ExportPayloadCsv(const EventQuery& query, const BlockReader& read, std::string* out);
+  // The Chrome trace with each event's payload fields as `args` (export/exports.h
+  // ChromeTraceWriter), in pages of store rows the caller drives with their blocks provided:
+  // Begin, then Events for consecutive pages from row 0 (PageEnd), then End. One at a time.
+  std::string ChromeTraceBegin() const;
+  uint32_t ChromeTracePageEnd(uint32_t beginRow, size_t maxBlocks = 32) const;
+  std::string ChromeTraceEvents(uint32_t beginRow, uint32_t endRow) const;
+  std::string ChromeTraceEnd() const;
+  /// The whole document with args (native), the blocks read through `read`.
+  Status ExportChromeTraceWithArgs(const BlockReader& read, std::string* out);
 
   // GC and JIT statistics as TraceEvent's TraceGC / TraceJittedMethod (issue 14; built
   // while reading: analysis/gc_stats.h, analysis/jit_stats.h). README "gc" and "jit".

@@ -37,7 +37,7 @@ std::string TraceSession::FlameGraphJson(const StackQuery& query) const { return
 std::string TraceSession::FoldedStacks(const StackQuery& query) const {
   StackResolver resolver(model(), symbols());
   StackSelection sel = SelectRefined(*this, &resolver, query);
-  return ExportFolded(model(), sel, &resolver, query.groupByThread && !GroupFramesInStacks(query), query.inverted);
+  return ExportFolded(model(), sel, &resolver, query.groupByThread && !GroupFramesInStacks(query));
 }
 
 std::string TraceSession::TopFunctionsJson(const StackQuery& query, size_t n) const {
@@ -72,9 +72,13 @@ std::string TraceSession::ExportSpeedscope(const StackQuery& query, const std::s
   return nettrace::ExportSpeedscope(model(), sel, &resolver, name);
 }
 
-std::string TraceSession::ExportChromeTrace() const {
+std::string TraceSession::ExportSpeedscopeEvented(const StackQuery& query, const std::string& name) const {
   StackResolver resolver(model(), symbols());
-  return nettrace::ExportChromeTrace(model(), &resolver);
+  StackSelection sel = SelectRefined(*this, &resolver, query);
+  if (sel.unit != WeightUnit::kNanoseconds) return nettrace::ExportSpeedscope(model(), sel, &resolver, name);
+  const bool before = query.weight == WeightKind::kThreadTime || query.weight == WeightKind::kManagedThreadTime;
+  return nettrace::ExportSpeedscopeEvented(model(), sel, &resolver, name,
+                                           query.groupByThread && !GroupFramesInStacks(query), before);
 }
 
 std::string TraceSession::ExportEventsCsv(bool stackText) const {

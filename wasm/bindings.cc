@@ -22,6 +22,7 @@
 #include "base/status.h"
 #include "analysis/flame_graph.h"
 #include "convert/convert_session.h"
+#include "export/payload_csv_export.h"
 #include "trace_session.h"
 #include "write/universal_trace_writer.h"
 
@@ -240,6 +241,34 @@ std::string SandwichJson(const TraceSession& s, const val& q, const std::string&
 std::string ExportSpeedscope(const TraceSession& s, const val& q, const std::string& name) {
   return s.ExportSpeedscope(ToStackQuery(q), name);
 }
+std::string ExportSpeedscopeEvented(const TraceSession& s, const val& q, const std::string& name) {
+  return s.ExportSpeedscopeEvented(ToStackQuery(q), name);
+}
+// CSV of one event type with payload columns, a page of rows at a time (the JS API provides
+// each page's blocks; TraceSession::PayloadCsv*).
+size_t PayloadCsvPageEnd(const TraceSession& s, const val& rows) {
+  return s.PayloadCsvPageEnd(emscripten::convertJSArrayToNumberVector<uint32_t>(rows), 0);
+}
+val PayloadCsvColumns(const TraceSession& s, const val& rows, const val& columns) {
+  const std::vector<uint32_t> page = emscripten::convertJSArrayToNumberVector<uint32_t>(rows);
+  std::vector<std::string> names = emscripten::vecFromJSArray<std::string>(columns);
+  s.PayloadCsvColumns(page, 0, page.size(), &names);
+  val out = val::array();
+  for (const std::string& n : names) out.call<void>("push", n);
+  return out;
+}
+std::string PayloadCsvLines(const TraceSession& s, const val& rows, const val& columns) {
+  const std::vector<uint32_t> page = emscripten::convertJSArrayToNumberVector<uint32_t>(rows);
+  return s.PayloadCsvLines(page, 0, page.size(), emscripten::vecFromJSArray<std::string>(columns));
+}
+std::string PayloadCsvHeaderOf(const val& columns) {
+  return nettrace::PayloadCsvHeader(emscripten::vecFromJSArray<std::string>(columns));
+}
+// The Chrome trace with payload args, in pages the JS API drives (TraceSession::ChromeTrace*).
+std::string ChromeTraceBegin(const TraceSession& s) { return s.ChromeTraceBegin(); }
+uint32_t ChromeTracePageEnd(const TraceSession& s, uint32_t begin) { return s.ChromeTracePageEnd(begin); }
+std::string ChromeTraceEvents(const TraceSession& s, uint32_t begin, uint32_t end) { return s.ChromeTraceEvents(begin, end); }
+std::string ChromeTraceEnd(const TraceSession& s) { return s.ChromeTraceEnd(); }
 std::string ExportChromeTrace(const TraceSession& s) { return s.ExportChromeTrace(); }
 std::string ExportEventsCsv(const TraceSession& s, bool stackText) { return s.ExportEventsCsv(stackText); }
 std::string ExportStacksCsv(const TraceSession& s) { return s.ExportStacksCsv(); }
@@ -347,6 +376,14 @@ EMSCRIPTEN_BINDINGS(nettrace) {
       .function("sandwichJson", &SandwichJson)
       .function("sandwich", &SandwichColumns)
       .function("exportSpeedscope", &ExportSpeedscope)
+      .function("exportSpeedscopeEvented", &ExportSpeedscopeEvented)
+      .function("payloadCsvPageEnd", &PayloadCsvPageEnd)
+      .function("payloadCsvColumns", &PayloadCsvColumns)
+      .function("payloadCsvLines", &PayloadCsvLines)
+      .function("chromeTraceBegin", &ChromeTraceBegin)
+      .function("chromeTracePageEnd", &ChromeTracePageEnd)
+      .function("chromeTraceEvents", &ChromeTraceEvents)
+      .function("chromeTraceEnd", &ChromeTraceEnd)
       .function("exportChromeTrace", &ExportChromeTrace)
       .function("exportEventsCsv", &ExportEventsCsv)
       .function("exportStacksCsv", &ExportStacksCsv)
@@ -354,6 +391,7 @@ EMSCRIPTEN_BINDINGS(nettrace) {
       .function("jitText", &JitText)
       .function("eventView", &EventView);
   emscripten::function("heapStats", &HeapStats);
+  emscripten::function("payloadCsvHeader", &PayloadCsvHeaderOf);
   emscripten::function("stackDiffJson", &StackDiffJson);
   emscripten::function("stackDiffFolded", &StackDiffFolded);
 }

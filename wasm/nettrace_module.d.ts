@@ -76,6 +76,19 @@ export interface RawTraceSession {
   /** The same two layouts as typed columns. */
   sandwich(query: RawStackQuery, functionName: string): { function: string; callers: RawFlameGraph; callees: RawFlameGraph };
   exportSpeedscope(query: RawStackQuery, name: string): string;
+  /** Evented profiles in milliseconds for time weights (thread time, wait time), else as exportSpeedscope. */
+  exportSpeedscopeEvented(query: RawStackQuery, name: string): string;
+  /** CSV of one event type with payload columns, by pages (their blocks provided): the page end in `rows`. */
+  payloadCsvPageEnd(rows: Uint32Array): number;
+  /** `columns` with the page's new payload field names appended. */
+  payloadCsvColumns(rows: Uint32Array, columns: string[]): string[];
+  /** The page's CSV lines for these columns. */
+  payloadCsvLines(rows: Uint32Array, columns: string[]): string;
+  /** The Chrome trace with payload args, by pages of store rows (their blocks provided): head, pages from row 0, tail. */
+  chromeTraceBegin(): string;
+  chromeTracePageEnd(beginRow: number): number;
+  chromeTraceEvents(beginRow: number, endRow: number): string;
+  chromeTraceEnd(): string;
   exportChromeTrace(): string;
   exportEventsCsv(stackText: boolean): string;
   exportStacksCsv(): string;
@@ -171,6 +184,8 @@ export interface NetTraceModule {
   writeSampleUniversal(): { status: RawStatus; bytes: Uint8Array };
   /** mallinfo() and the heap size: for leak tests and memory figures. */
   heapStats(): RawHeapStats;
+  /** The header line of a payload CSV with these columns. */
+  payloadCsvHeader(columns: string[]): string;
   /** A/B stack diff as JSON (core/analysis/stack_diff.h); maxFunctions < 0: every function. */
   stackDiffJson(a: RawTraceSession, queryA: RawStackQuery, b: RawTraceSession, queryB: RawStackQuery, maxFunctions: number): string;
   /** A/B stack diff as "a;b;c weightA weightB" lines. */

@@ -78,6 +78,13 @@ ActivityView::Built ActivityView::Pair() const {
   return b;
 }
 
+std::vector<ActivityView::Finished> ActivityView::FinishedActivities() const {
+  std::vector<Finished> out;
+  for (const Activity& a : Pair().activities)
+    if (a.finished) out.push_back({names_[a.name].first, names_[a.name].second, a.start, a.stop, a.startThread, a.depth});
+  return out;
+}
+
 std::string ActivityView::Write(ViewFormat format) const {
   const Built b = Pair();
   const double freq = frequency_ > 0 ? static_cast<double>(frequency_) : 1.0;

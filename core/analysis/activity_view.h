@@ -33,6 +33,15 @@ class ActivityView {
 
   std::string Write(ViewFormat format) const;
 
+  // The finished activities, by start time (what Write lists with a duration).
+  struct Finished {
+    std::string provider, name;
+    uint64_t start = 0, stop = 0;  // timestamps
+    uint64_t startThread = 0;
+    uint32_t depth = 0;
+  };
+  std::vector<Finished> FinishedActivities() const;
+
  private:
   struct Mark {
     uint64_t timestamp = 0;

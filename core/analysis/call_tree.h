@@ -71,6 +71,9 @@ struct StackSelection {
   std::vector<uint16_t> threads;     // ThreadIndex per entry
   std::vector<uint32_t> callStacks;  // root first; external samples end in UNMANAGED_CODE_TIME
   std::vector<uint64_t> weights;
+  // kTraceEventThreadTime only: each entry's interval as TraceEvent keeps it, a float32
+  // count of milliseconds from the entry's event (the evented speedscope export's times).
+  std::vector<float> spansMs;
   uint64_t totalWeight = 0;
   WeightUnit unit = WeightUnit::kSamples;
   // kTraceEventThreadTime only: "on", "off" or "unavailable" (analysis/async_stitching.h),

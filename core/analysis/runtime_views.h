@@ -43,6 +43,7 @@ class RuntimeViews final : public RecordSink {
   std::string Activities(ViewFormat f) const;
   std::string Counters(ViewFormat f) const;
   std::string ThreadPool(ViewFormat f) const;
+  const ActivityView& activities() const { return activities_; }
 
   // Narrows or re-weighs a stack selection for the view-specific parts of a query:
   // StackQuery::exceptionType keeps the throws of one type; WeightKind::kWaitTime weighs

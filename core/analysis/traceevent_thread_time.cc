@@ -42,13 +42,13 @@ struct Interval {
   uint16_t thread;  // the thread whose stacks it joins (with stitching, maybe not its own)
   uint32_t stack;   // without the leaf pseudo-frame
   bool cpu;
-  uint64_t ns;
+  float ms;
 };
 
 // TraceEvent stores the interval as a float32 count of milliseconds.
-uint64_t IntervalNs(double fromMs, double toMs) {
-  const double ms = static_cast<double>(static_cast<float>(toMs - fromMs));
-  return ms <= 0 ? 0 : static_cast<uint64_t>(std::llround(ms * 1e6));
+float IntervalMs(double fromMs, double toMs) { return static_cast<float>(toMs - fromMs); }
+uint64_t IntervalNs(float ms) {
+  return ms <= 0 ? 0 : static_cast<uint64_t>(std::llround(static_cast<double>(ms) * 1e6));
 }
 
 // With groupByProcess the selection's stacks carry the process frame (and the thread frame
@@ -101,10 +101,10 @@ StackSelection SelectTraceEventThreadTime(const StoreBuilder& model, const Symbo
     const double ms = TicksToMs(model.info(), store.timestamp(row));
     // Only intervals begun inside the range are kept (those before it only set the state).
     auto closeCpu = [&] {
-      if (s.cpuMs > 0 && s.cpuRow >= range.begin) intervals.push_back({s.cpuRow, s.cpuOwner, s.cpuStack, true, IntervalNs(s.cpuMs, ms)});
+      if (s.cpuMs > 0 && s.cpuRow >= range.begin) intervals.push_back({s.cpuRow, s.cpuOwner, s.cpuStack, true, IntervalMs(s.cpuMs, ms)});
     };
     auto closeBlocked = [&] {
-      if (s.blockedMs > 0 && s.blockedRow >= range.begin) intervals.push_back({s.blockedRow, s.blockedOwner, s.blockedStack, false, IntervalNs(s.blockedMs, ms)});
+      if (s.blockedMs > 0 && s.blockedRow >= range.begin) intervals.push_back({s.blockedRow, s.blockedOwner, s.blockedStack, false, IntervalMs(s.blockedMs, ms)});
     };
     const ThreadEntry& thread = model.threads()[store.thread(row)];
     AsyncStitcher::Stitched stack{resolver->Resolve(store.stack(row), store.timestamp(row), thread.processId), t};
@@ -131,8 +131,9 @@ StackSelection SelectTraceEventThreadTime(const StoreBuilder& model, const Symbo
     sel.rows.push_back(i.row);
     sel.threads.push_back(i.thread);
     sel.callStacks.push_back(cs);
-    sel.weights.push_back(i.ns);
-    sel.totalWeight = SatAdd(sel.totalWeight, i.ns);
+    sel.weights.push_back(IntervalNs(i.ms));
+    sel.spansMs.push_back(i.ms);
+    sel.totalWeight = SatAdd(sel.totalWeight, sel.weights.back());
   }
   return sel;
 }

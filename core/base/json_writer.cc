@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 
 namespace nettrace {
 
@@ -131,6 +132,25 @@ JsonWriter& JsonWriter::Fixed(double v, int decimals) {
   char buf[64];
   std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
   out_.append(buf);
+  return *this;
+}
+JsonWriter& JsonWriter::Exact(double v) {
+  Separator();
+  if (!std::isfinite(v)) {
+    out_.append("null");
+    return *this;
+  }
+  char buf[64];
+  for (int digits = 15; digits <= 17; ++digits) {
+    std::snprintf(buf, sizeof buf, "%.*g", digits, v);
+    if (std::strtod(buf, nullptr) == v) break;
+  }
+  out_.append(buf);
+  return *this;
+}
+JsonWriter& JsonWriter::Raw(std::string_view json) {
+  Separator();
+  out_.append(json);
   return *this;
 }
 JsonWriter& JsonWriter::Bool(bool v) {

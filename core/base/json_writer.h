@@ -23,7 +23,11 @@ class JsonWriter {
   JsonWriter& UInt(uint64_t v);
   // Fixed-point with `decimals` digits (no exponent), e.g. milliseconds.
   JsonWriter& Fixed(double v, int decimals);
+  // The shortest of %.15g/%.16g/%.17g that reads back as the same double (exact times).
+  JsonWriter& Exact(double v);
   JsonWriter& Bool(bool v);
+  // A value written by another JsonWriter (a whole array or object), as is.
+  JsonWriter& Raw(std::string_view json);
   JsonWriter& Null();
 
   const std::string& str() const { return out_; }

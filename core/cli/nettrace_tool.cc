@@ -172,7 +172,7 @@ std::string StackOutput(const nettrace::TraceSession& session, const std::string
     if (format == "speedscope") return session.ExportSpeedscope(query, name) + "\n";
     return session.FlameGraphJson(query) + "\n";
   }
-  if (format == "speedscope") return session.ExportSpeedscope(query, name) + "\n";
+  if (format == "speedscope") return session.ExportSpeedscopeEvented(query, name) + "\n";
   if (format == "chrome") return session.ExportChromeTrace() + "\n";
   if (format == "stacks-csv") return session.ExportStacksCsv();
   return session.ExportEventsCsv(stackText);
@@ -205,6 +205,7 @@ int Usage(FILE* out) {
                "  top       heaviest functions by exclusive weight, with inclusive weight (-n N, default 20)\n"
                "  sandwich  FILE FUNCTION: callers and callees of one frame name, as JSON\n"
                "  export    --format speedscope|chrome|csv|stacks-csv -o OUT: a file other tools open\n"
+               "            (speedscope with a time --weight: evented per thread, in ms, as dotnet-trace writes it)\n"
                "  diff      A B: stacks of B (comparison) against A (baseline), JSON or --format folded;\n"
                "            selection options apply to both; --a-from/--a-to/--b-from/--b-to per side\n"
                "  gc        one row per GC (TraceEvent's TraceGC) with totals, --format json|csv\n"
@@ -237,7 +238,8 @@ int Usage(FILE* out) {
                "          --weight wait-time (Contention/Start: ns waited)  --exception-type T (Exception/Start)\n"
                "          --no-stitch-async (with traceevent-thread-time: thread-pool work stays on the thread\n"
                "          that ran it; default --stitch-async: under the stack that queued it, 'STARTING TASK')\n"
-               "  export --format csv: --stack-text (each row's stack frames too, not only its StackId)\n");
+               "  export --format csv: --stack-text (each row's stack frames too, not only its StackId)\n"
+               "  export --format csv --event NAME [--provider P]: that event type only, its payload fields as columns\n");
   return out == stderr ? 2 : 0;
 }
 
@@ -312,6 +314,7 @@ int main(int argc, char** argv) {
   uint32_t stackRow = 0;  // stack
   bool withFrames = false;  // events --frames
   bool stackText = false;   // export --format csv --stack-text
+  bool eventGiven = false;  // export --format csv --event NAME: that type's payload fields as columns
   if (command == "stack") {
     char* end = nullptr;
     const unsigned long long row = argc >= 4 ? std::strtoull(argv[3], &end, 10) : 0;
@@ -361,6 +364,7 @@ int main(int argc, char** argv) {
     if (stackCommand && std::strcmp(argv[i], "--chunk-size") != 0) {
       if (hasValue && !std::strcmp(argv[i], "--event")) {
         stackQuery.event = argv[++i];
+        eventGiven = true;
       } else if (hasValue && !std::strcmp(argv[i], "--provider")) {
         stackQuery.provider = argv[++i];
       } else if (hasValue && !std::strcmp(argv[i], "--thread")) {
@@ -506,6 +510,31 @@ int main(int argc, char** argv) {
           : command == "threadpool" ? session.ThreadPoolView(csv)
                                     : session.CountersView(csv);
     if (!csv) out += "\n";
+  } else if (command == "export" && format == "chrome") {
+    // Each event's payload fields as args: the blocks are read again, a page at a time.
+    nettrace::Status exported = session.ExportChromeTraceWithArgs([&](uint64_t offset, uint64_t size, std::vector<uint8_t>* bytes) {
+      bytes->resize(size);
+      return fseeko(f, static_cast<off_t>(offset), SEEK_SET) == 0 && std::fread(bytes->data(), 1, size, f) == size;
+    }, &out);
+    if (!exported.ok()) {
+      std::fprintf(stderr, "nettrace: %s: %s\n", path, exported.ToString().c_str());
+      std::fclose(f);
+      return 1;
+    }
+    out += "\n";
+  } else if (command == "export" && format == "csv" && eventGiven) {
+    // One event type with its payload fields as columns (export/payload_csv_export.h).
+    nettrace::EventQuery typeQuery;
+    typeQuery.name = stackQuery.event, typeQuery.provider = stackQuery.provider;
+    nettrace::Status exported = session.ExportPayloadCsv(typeQuery, [&](uint64_t offset, uint64_t size, std::vector<uint8_t>* bytes) {
+      bytes->resize(size);
+      return fseeko(f, static_cast<off_t>(offset), SEEK_SET) == 0 && std::fread(bytes->data(), 1, size, f) == size;
+    }, &out);
+    if (!exported.ok()) {
+      std::fprintf(stderr, "nettrace: %s: %s\n", path, exported.ToString().c_str());
+      std::fclose(f);
+      return 1;
+    }
   } else if (stackCommand) {
     out = StackOutput(session, command, format, stackQuery, topN, function, path, stackText);
   } else if (command == "stack") {

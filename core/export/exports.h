@@ -1,32 +1,81 @@
 // core/export — formats other tools open. Each takes the model, the symbols and a stack
 // resolver (analysis/stack_frames) and returns the whole document as a string:
-//   folded stacks   "a;b;c weight" per distinct stack, lines sorted (flamegraph.pl,
-//                   speedscope, pyroscope read it)
+//   folded stacks   "a;b;c weight" per distinct stack, root first, lines sorted
+//                   (flamegraph.pl, speedscope, pyroscope read it)
 //   speedscope      https://www.speedscope.app/file-format-schema.json: one "sampled"
-//                   profile per thread, frames shared, samples root first, in time order
+//                   profile per thread, frames shared, samples root first, in time order;
+//                   for time weights one "evented" profile per thread in milliseconds
 //   Chrome trace    the Trace Event Format's JSON object form (chrome://tracing, Perfetto):
-//                   every event as a thread-scoped instant event, stacks as stackFrames
+//                   every event as a thread-scoped instant event (payload fields as args),
+//                   stacks as stackFrames, activities and GCs as durations
 //   CSV             every event: time, provider, name, thread, call-stack id (and, on
 //                   request, the stack's text); a second CSV has each stack id's frames,
 //                   so rows do not repeat stack text (48 MB for a 3.4 MB trace before)
 #pragma once
 
+#include <functional>
+#include <set>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "analysis/call_tree.h"
 
 namespace nettrace {
 
-// Frames root first (leaf first when inverted); with groupByThread a "Thread (id)" frame
-// outermost. Events with no stack (and no thread frame) have no line.
+// Frames always root first, also for an inverted view (the tools reading folded stacks take
+// the first frame as the root); with groupByThread a "Thread (id)" frame outermost. Events
+// with no stack (and no thread frame) have no line.
 std::string ExportFolded(const StoreBuilder& model, const StackSelection& selection, StackResolver* resolver,
-                         bool groupByThread, bool inverted = false);
+                         bool groupByThread);
 
 // `name` is the file's profile group name (e.g. the trace's file name).
 std::string ExportSpeedscope(const StoreBuilder& model, const StackSelection& selection, StackResolver* resolver,
                              const std::string& name);
 
-std::string ExportChromeTrace(const StoreBuilder& model, StackResolver* resolver);
+// The evented form (speedscope_evented_export.cc) for selections weighed in time: one
+// "evented" profile per thread, milliseconds, frames opening and closing at real times as
+// dotnet-trace's file has them; activeProfileIndex is the thread with the most weight.
+// spansEndAtEvent: an entry's weight is the time before its event (thread-time,
+// managed-thread-time), not after it (traceevent-thread-time, wait-time).
+std::string ExportSpeedscopeEvented(const StoreBuilder& model, const StackSelection& selection,
+                                    StackResolver* resolver, const std::string& name, bool groupByThread,
+                                    bool spansEndAtEvent);
+
+// A span the Chrome trace shows as a complete ("X") duration event: a Start/Stop activity
+// pair, a GC, its pause and its suspension. Times in ms from the trace's sync time; durNs
+// exact where the source counts ticks (activities), else the source's ms (GC records).
+struct ChromeSpan {
+  std::string name, category;
+  double startMs = 0;
+  double durMs = 0;
+  uint64_t tid = 0;
+  std::vector<std::pair<std::string, std::string>> args;  // shown as strings
+};
+
+// The Chrome trace in pieces (chrome_trace_export.cc): Head (metadata, then each span as a
+// duration event; GC spans on a "GC" track, tid 0), Events (store rows as thread-scoped
+// instant events, pages in store order, with `args` from ArgsOf where given), Tail.
+class ChromeTraceWriter {
+ public:
+  // A row's payload fields as (name, text) pairs; empty when not at hand.
+  using ArgsOf = std::function<std::vector<std::pair<std::string, std::string>>(uint32_t row)>;
+  ChromeTraceWriter(const StoreBuilder& model, const SymbolCollector& symbols);
+  std::string Head(const std::vector<ChromeSpan>& spans);
+  std::string Events(uint32_t beginRow, uint32_t endRow, const ArgsOf& args);
+  std::string Tail();
+
+ private:
+  void Item(const std::string& json, std::string* out);
+  const StoreBuilder& model_;
+  StackResolver resolver_;
+  std::set<uint32_t> usedStacks_;
+  bool first_ = true;
+};
+
+// The whole Chrome trace without payload args.
+std::string ExportChromeTrace(const StoreBuilder& model, const SymbolCollector& symbols,
+                              const std::vector<ChromeSpan>& spans = {});
 
 // Columns TimeMs,Provider,Event,ThreadId,StackId[,Stack]; StackId is empty for an event
 // without a stack. The ids are those of ExportStacksCsv from the same resolver state.

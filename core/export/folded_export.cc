@@ -8,7 +8,7 @@
 namespace nettrace {
 
 std::string ExportFolded(const StoreBuilder& model, const StackSelection& sel, StackResolver* resolver,
-                         bool groupByThread, bool inverted) {
+                         bool groupByThread) {
   std::map<uint64_t, uint64_t> weights;  // (thread << 32 | call stack) → weight
   for (size_t i = 0; i < sel.size(); ++i) {
     uint64_t& w = weights[(groupByThread ? uint64_t{sel.threads[i]} << 32 : 0) | sel.callStacks[i]];
@@ -18,7 +18,6 @@ std::string ExportFolded(const StoreBuilder& model, const StackSelection& sel, S
   for (const auto& [key, weight] : weights) {
     std::vector<uint32_t> path = resolver->stacks().Frames(static_cast<uint32_t>(key));
     if (groupByThread) path.insert(path.begin(), ThreadFrame(model, resolver, static_cast<uint16_t>(key >> 32)));
-    if (inverted) std::reverse(path.begin(), path.end());
     std::string line;
     for (uint32_t f : path) {
       if (!line.empty()) line += ';';

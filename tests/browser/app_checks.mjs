@@ -336,6 +336,29 @@ export async function appChecks({ browser, server, check, assert, traces, byName
     assert(json.profiles.length >= 1 && json.shared.frames.some((f) => f.name.includes('HeartRateMonitor.Program.Main')), 'speedscope frames');
   });
 
+  // Issue 13 item 6: the flame graph's default weight (dotnet-trace's thread time) exports as
+  // evented speedscope, the native file byte for byte; with one event type filtered in Events,
+  // CSV is that type with its payload fields as columns, as `export --format csv --event`.
+  await check('app exports: evented speedscope and the payload CSV equal the native exports', async () => {
+    await open(heart.path);
+    const save = async (format) => {
+      const [download] = await Promise.all([page.waitForEvent('download'), page.click(`button[data-export="${format}"]`)]);
+      const path = join(tmp, download.suggestedFilename());
+      await download.saveAs(path);
+      return readFileSync(path, 'utf8');
+    };
+    const nativeOut = join(tmp, 'native.out');
+    runNative('export', heart.path, ['--format', 'speedscope', '--weight', 'traceevent-thread-time', '-o', nativeOut]);
+    const speedscope = await save('speedscope');
+    assert(JSON.parse(speedscope).profiles.every((p) => p.type === 'evented' && p.unit === 'milliseconds'), 'evented profiles in ms');
+    assert(speedscope + '\n' === readFileSync(nativeOut, 'utf8'), 'speedscope differs from `nettrace export --format speedscope --weight traceevent-thread-time`');
+    await page.evaluate(() => { location.hash = 'tab=events&provider=Microsoft-Windows-DotNETRuntime&event=GC%2FRestartEEStop'; });
+    await page.waitForFunction(() => (document.querySelector('#f-event')?.value ?? '') === 'GC/RestartEEStop', null, { timeout: 10_000 }).catch(() => {});
+    runNative('export', heart.path, ['--format', 'csv', '--event', 'GC/RestartEEStop', '--provider', 'Microsoft-Windows-DotNETRuntime', '-o', nativeOut]);
+    const csv = await save('csv');
+    assert(csv === readFileSync(nativeOut, 'utf8'), `payload CSV differs from the native one: ${csv.slice(0, 200)}`);
+  });
+
   await check('app ?url= opens a trace from a URL', async () => {
     await page.goto(`${server.url}?url=samples/only_managed_samples.nettrace`);
     await page.waitForSelector('#result:is([data-state="done"], [data-state="error"])', { timeout: 60_000 });

@@ -55,6 +55,7 @@ commands: summary, counts, events, stack, histogram, flame, top, sandwich, expor
              flame: --format json|folded|speedscope; top: -n N (20)
   all:       --chunk-size BYTES (1 MiB)
   export:    --format speedscope|chrome|csv|stacks-csv [-o OUT]; csv: --stack-text (frames too)
+             csv --event NAME [--provider P]: that type only, payload fields as columns
   convert:   FILE OUT [--from MS --to MS]: rewrite the trace as NetTrace v6 (optionally a time window)
   exceptions/contention/activities/counters/threadpool: --format json|csv (json)
   diff:      A B: stacks of B against A (baseline), --format json|folded, -n N functions (all),
@@ -196,7 +197,7 @@ try {
       const format = opts.format ?? 'json';
       if (format === 'json') out = JSON.stringify(flameDoc(await trace.flameGraph(stackQuery()))) + '\n';
       else if (format === 'folded') out = await trace.export('folded', stackQuery());
-      else if (format === 'speedscope') out = (await trace.export('speedscope', { ...stackQuery(), name: profileName })) + '\n';
+      else if (format === 'speedscope') out = (await trace.export('speedscope', { ...stackQuery(), name: profileName, speedscope: 'sampled' })) + '\n';
       else fail(`--format json|folded|speedscope, not '${format}'`);
       break;
     }

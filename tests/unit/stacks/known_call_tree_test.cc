@@ -157,17 +157,12 @@ TEST_CASE("stacks: folded stacks of a written v6 trace equal the known call tree
       CHECK(session->FoldedStacks(alloc) ==
             "App!Demo.Program.Main;App!Demo.Program.Work 250\n"
             "App!Demo.Program.Main;App!Demo.Program.Work;System.Private.CoreLib!System.Array.Sort 1000\n");
+      // Folded stacks are root first whatever the view (issue 13 item 6): flamegraph.pl,
+      // speedscope and pyroscope read the first frame as the root, so an inverted query
+      // exports the same lines as the plain one.
       StackQuery inverted;
       inverted.inverted = true;
-      CHECK(session->FoldedStacks(inverted) ==
-            "?!?;App!Demo.Program.Main 1\n"
-            "App!Demo.Program.Fast;App!Demo.Program.Main 2\n"
-            "App!Demo.Program.New;App!Demo.Program.Main 1\n"
-            "App!Demo.Program.Old;App!Demo.Program.Main 1\n"
-            "App!Demo.Program.Work;App!Demo.Program.Fast;App!Demo.Program.Main 1\n"
-            "App!Demo.Program.Work;App!Demo.Program.Main 3\n"
-            "System.Private.CoreLib!System.Array.Sort;App!Demo.Program.Work;App!Demo.Program.Main 1\n"
-            "UNMANAGED_CODE_TIME;App!Demo.Program.Work;App!Demo.Program.Main 1\n");
+      CHECK(session->FoldedStacks(inverted) == kFolded);
       // Thread time: thread 100 samples at 11, 31, 40, 41, 42, 46, 47 ms; thread 200 at
       // 43, 44, 45, 48 ms. Each weighs the gap since its thread's previous sample.
       StackQuery time;

@@ -794,6 +794,7 @@ export function createAnalyzer(host: HTMLElement, root: ShadowRoot, options: Ana
   wireExports(exportsBar, {
     shown: () => (shown === null ? null : { trace: shown, name: shownName }),
     stackQuery,
+    csvEvent: () => (state.event === '' ? null : { event: state.event, provider: state.provider }),
     onError: reportUnexpected,
   });
 

@@ -1,6 +1,6 @@
 // web/src/analyzer — the export buttons: each asks the trace shown for one format (with the
 // flame graph's stack query, so speedscope and folded export what is drawn) and downloads it.
-import type { StackQuery, TraceHandle } from '../api/handle.js';
+import type { ExportOptions, StackQuery, TraceHandle } from '../api/handle.js';
 import { download } from '../ui/dom.js';
 
 const EXPORTS = {
@@ -15,7 +15,16 @@ export interface ExportHooks {
   /** The trace shown and its file name, or null. */
   shown(): { trace: TraceHandle; name: string } | null;
   stackQuery(): StackQuery;
+  /** The Events tab's event type filter: CSV then exports that type with its payload fields as columns. */
+  csvEvent?(): { event: string; provider: string } | null;
   onError(e: unknown): void;
+}
+
+// CSV: one event type with its payload columns when the Events tab filters on one, else every event.
+function csvOptions(hooks: ExportHooks): ExportOptions {
+  const type = hooks.csvEvent?.() ?? null;
+  if (type === null) return { csvPayload: false };
+  return type.provider === '' ? { event: type.event } : { event: type.event, provider: type.provider };
 }
 
 /** Wires the `button[data-export]` buttons of `bar`. */
@@ -28,7 +37,7 @@ export function wireExports(bar: HTMLElement, hooks: ExportHooks): void {
       button.disabled = true;
       const base = shown.name.replace(/\.(nettrace|netperf)$/i, '');
       shown.trace
-        .export(format, { ...hooks.stackQuery(), name: shown.name })
+        .export(format, format === 'csv' ? csvOptions(hooks) : { ...hooks.stackQuery(), name: shown.name })
         .then((text) => download(text, `${base}.${EXPORTS[format].ext}`, EXPORTS[format].type))
         .catch(hooks.onError)
         .finally(() => (button.disabled = false));

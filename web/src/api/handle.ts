@@ -88,6 +88,17 @@ export interface ExportOptions extends StackQuery {
   name?: string;
   /** "csv": each row's stack frames as text too, not only its StackId. */
   stackText?: boolean;
+  /**
+   * "speedscope": "evented" (default) writes a time weight (thread time, wait time) as one evented
+   * profile per thread in milliseconds, as dotnet-trace does; "sampled" one sampled profile per thread.
+   * Counts and bytes are always sampled.
+   */
+  speedscope?: 'evented' | 'sampled';
+  /**
+   * "csv" with `event` set: that event type only, its payload fields as columns (default true;
+   * false: every event, as without `event`).
+   */
+  csvPayload?: boolean;
 }
 
 /** A trace read to the end (or, with keepPartial, to a fault). Holds engine memory until close(). */

@@ -299,15 +299,59 @@ class InThreadTrace implements TraceHandle {
     return this.live().sandwich(query, functionName);
   }
 
+  /**
+   * The Chrome trace with each event's payload fields as args (TraceSession::ChromeTrace*):
+   * pages of store rows in order, each page's blocks re-read (as withBlocks). The same bytes
+   * as `nettrace export --format chrome` (without its final newline).
+   */
+  private async chromeTrace(): Promise<string> {
+    const parts = [this.live().chromeTraceBegin()];
+    try {
+      // A page ends where its blocks would overflow the engine's cache; past the last row it is empty.
+      for (let begin = 0; ; ) {
+        const end = this.live().chromeTracePageEnd(begin);
+        if (end === begin) break;
+        const page = new Uint32Array(end - begin);
+        for (let i = 0; i < page.length; i++) page[i] = begin + i;
+        parts.push(await this.withBlocks(page, (s) => s.chromeTraceEvents(begin, end)));
+        begin = end;
+      }
+    } finally {
+      parts.push(this.live().chromeTraceEnd());
+    }
+    return parts.join('');
+  }
+
+  /**
+   * CSV of one event type with its payload fields as columns (TraceSession::PayloadCsv*): two
+   * passes over the type's rows a page at a time, each page's blocks re-read (as withBlocks):
+   * the columns, then the lines. The same bytes as `nettrace export --format csv --event NAME`.
+   */
+  private async payloadCsv(event: string, provider?: string): Promise<string> {
+    const { rows } = this.live().queryEvents({ name: event, provider: provider ?? '', limit: 0xffffffff });
+    const pages: Uint32Array[] = [];
+    for (let begin = 0; begin < rows.length; ) {
+      const end = begin + this.live().payloadCsvPageEnd(rows.subarray(begin, begin + 4096));
+      pages.push(rows.subarray(begin, end));
+      begin = end;
+    }
+    let columns: string[] = [];
+    for (const page of pages) columns = await this.withBlocks(page, (s) => s.payloadCsvColumns(page, columns));
+    const lines: string[] = [];
+    for (const page of pages) lines.push(await this.withBlocks(page, (s) => s.payloadCsvLines(page, columns)));
+    return this.M.payloadCsvHeader(columns) + lines.join('');
+  }
+
   async export(format: ExportFormat, options: ExportOptions = {}): Promise<string> {
     const session = this.live();
-    const { name = 'trace', stackText = false, ...query } = options;
+    const { name = 'trace', stackText = false, speedscope = 'evented', csvPayload: _csvPayload, ...query } = options;
     switch (format) {
       case 'speedscope':
-        return session.exportSpeedscope(query, name);
+        return speedscope === 'sampled' ? session.exportSpeedscope(query, name) : session.exportSpeedscopeEvented(query, name);
       case 'chrome':
-        return session.exportChromeTrace();
+        return this.chromeTrace();
       case 'csv':
+        if (options.event !== undefined && options.csvPayload !== false) return this.payloadCsv(options.event, options.provider);
         return session.exportEventsCsv(stackText);
       case 'stacks-csv':
         return session.exportStacksCsv();
