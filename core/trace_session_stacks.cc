@@ -4,6 +4,7 @@
 #include "analysis/stack_frames.h"
 #include "analysis/flame_graph.h"
 #include "analysis/top_functions.h"
+#include "analysis/stack_transform.h"
 #include "base/json_writer.h"
 #include "export/exports.h"
 #include "analysis/runtime_views.h"
@@ -13,10 +14,13 @@ namespace nettrace {
 
 namespace {
 // The stack selection of a query, narrowed or re-weighed by the event views (an exception
-// type, time waited).
+// type, time waited), then regrouped and filtered by its transform.
 StackSelection SelectRefined(const TraceSession& session, StackResolver* resolver, const StackQuery& query) {
   StackSelection sel = SelectStacks(session.model(), session.symbols(), resolver, query);
   session.views().Refine(session.model(), query, &sel);
+  // Grouping, folding, include/exclude (issue 13 item 3): the one place every stack view,
+  // export and diff gets its stacks from.
+  ApplyStackTransform(query.transform, resolver, &sel);
   return sel;
 }
 }  // namespace

@@ -169,7 +169,8 @@ val BuildHistogram(const TraceSession& session, const val& query, uint32_t bucke
 }
 
 // {event?, provider?, thread?, process?, fromMs?, toMs?, inverted?, groupByThread?, groupByProcess?,
-//  weight?: "auto"|"count"|"bytes"}
+//  weight?: "auto"|"count"|"bytes", groupPats?, foldPats?, excludePats?, includePats?,
+//  groupByModule?, justMyCode?, dropTimeLeaves?}
 // → StackQuery (analysis/call_tree.h).
 nettrace::StackQuery ToStackQuery(const val& js) {
   nettrace::StackQuery q;
@@ -186,6 +187,14 @@ nettrace::StackQuery ToStackQuery(const val& js) {
   if (has("groupByProcess")) q.groupByProcess = js["groupByProcess"].as<bool>();
   if (has("exceptionType")) q.exceptionType = js["exceptionType"].as<std::string>();
   if (has("stitchAsync")) q.stitchAsync = js["stitchAsync"].as<bool>();
+  // Grouping, folding, include/exclude (analysis/stack_transform_options.h).
+  if (has("groupPats")) q.transform.groupPats = js["groupPats"].as<std::string>();
+  if (has("foldPats")) q.transform.foldPats = js["foldPats"].as<std::string>();
+  if (has("excludePats")) q.transform.excludePats = js["excludePats"].as<std::string>();
+  if (has("includePats")) q.transform.includePats = js["includePats"].as<std::string>();
+  if (has("groupByModule")) q.transform.groupByModule = js["groupByModule"].as<bool>();
+  if (has("justMyCode")) q.transform.justMyCode = js["justMyCode"].as<bool>();
+  if (has("dropTimeLeaves")) q.transform.dropTimeLeaves = js["dropTimeLeaves"].as<bool>();
   if (has("weight")) {
     const std::string w = js["weight"].as<std::string>();
     q.weight = w == "count"                 ? nettrace::WeightKind::kCount

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "analysis/stack_frames.h"
+#include "analysis/stack_transform_options.h"
 
 namespace nettrace {
 
@@ -64,6 +65,8 @@ struct StackQuery {
   // With kTraceEventThreadTime: work the thread pool runs is shown under the stack that
   // queued it, as TraceEvent does (analysis/async_stitching.h). Ignored by other weights.
   bool stitchAsync = true;
+  // Grouping, folding, include/exclude (analysis/stack_transform.h), applied to every view.
+  StackTransformOptions transform;
 };
 
 struct StackSelection {

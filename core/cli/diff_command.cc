@@ -86,6 +86,12 @@ bool Option(int argc, char** argv, int* i, nettrace::StackQuery* both, nettrace:
   const bool hasValue = *i + 1 < argc;
   double v;
   auto value = [&] { return argv[++*i]; };
+  // Grouping, folding, include/exclude (analysis/stack_transform_options.h), both sides.
+  if (const int used = nettrace::SetStackTransformOption(opt, hasValue ? argv[*i + 1] : nullptr, &both->transform)) {
+    if (used < 0) std::fprintf(stderr, "nettrace: %s takes a ';'-separated pattern list\n", opt);
+    *i += used > 0 ? used - 1 : 0;
+    return used > 0;
+  }
   if (!std::strcmp(opt, "--by-thread")) return both->groupByThread = true;
   if (!std::strcmp(opt, "--by-process")) return both->groupByProcess = true;
   if (!hasValue) {
@@ -121,7 +127,9 @@ int RunDiff(int argc, char** argv) {
     std::fprintf(stderr,
                  "usage: nettrace diff A B [--format json|folded] [-n N] [--event NAME] [--provider P]\n"
                  "       [--thread T] [--process PID] [--by-thread] [--by-process] [--weight W]\n"
-                 "       [--from MS] [--to MS] [--a-from MS] [--a-to MS] [--b-from MS] [--b-to MS]\n");
+                 "       [--from MS] [--to MS] [--a-from MS] [--a-to MS] [--b-from MS] [--b-to MS]\n"
+                 "       [--group-by-module] [--just-my-code] [--drop-time-leaves] [--group-pats P]\n"
+                 "       [--fold-pats P] [--exclude-pats P] [--include-pats P]\n");
     return 2;
   }
   nettrace::StackQuery both, rangeA, rangeB;

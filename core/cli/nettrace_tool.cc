@@ -238,6 +238,8 @@ int Usage(FILE* out) {
                "          --weight wait-time (Contention/Start: ns waited)  --exception-type T (Exception/Start)\n"
                "          --no-stitch-async (with traceevent-thread-time: thread-pool work stays on the thread\n"
                "          that ran it; default --stitch-async: under the stack that queued it, 'STARTING TASK')\n"
+               "          --group-by-module  --just-my-code  --drop-time-leaves  --group-pats P  --fold-pats P\n"
+               "          --exclude-pats P  --include-pats P (PerfView's GroupPats/FoldPats/ExcPats/IncPats)\n"
                "  export --format csv: --stack-text (each row's stack frames too, not only its StackId)\n"
                "  export --format csv --event NAME [--provider P]: that event type only, its payload fields as columns\n");
   return out == stderr ? 2 : 0;
@@ -362,6 +364,16 @@ int main(int argc, char** argv) {
       continue;
     }
     if (stackCommand && std::strcmp(argv[i], "--chunk-size") != 0) {
+      // Grouping, folding, include/exclude (analysis/stack_transform_options.h).
+      if (const int used = nettrace::SetStackTransformOption(argv[i], hasValue ? argv[i + 1] : nullptr,
+                                                             &stackQuery.transform)) {
+        if (used < 0) {
+          std::fprintf(stderr, "nettrace: %s takes a ';'-separated pattern list\n", argv[i]);
+          return 2;
+        }
+        i += used - 1;
+        continue;
+      }
       if (hasValue && !std::strcmp(argv[i], "--event")) {
         stackQuery.event = argv[++i];
         eventGiven = true;

@@ -52,6 +52,8 @@ commands: summary, counts, events, stack, histogram, flame, top, sandwich, expor
              --exception-type T (Exception/Start throws of one type)
              --stitch-async (default) / --no-stitch-async (traceevent-thread-time: thread-pool work
              under the stack that queued it, or not)
+             --group-by-module --just-my-code --drop-time-leaves --group-pats P --fold-pats P
+             --exclude-pats P --include-pats P (PerfView's GroupPats/FoldPats/ExcPats/IncPats)
              flame: --format json|folded|speedscope; top: -n N (20)
   all:       --chunk-size BYTES (1 MiB)
   export:    --format speedscope|chrome|csv|stacks-csv [-o OUT]; csv: --stack-text (frames too)
@@ -98,6 +100,10 @@ const numberFlags = {
 const stringFlags = { '--text': 'text', '--provider': 'provider', '--name': 'name', '--event': 'event', '--format': 'format', '-o': 'out', '--group-by': 'groupBy', '--weight': 'weight', '--exception-type': 'exceptionType' };
 const boolFlags = { '--stitch-async': 'stitchAsync', '--inverted': 'inverted', '--by-thread': 'groupByThread', '--by-process': 'groupByProcess', '--stack-text': 'stackText', '--frames': 'frames' };
 const opts = {};
+// Grouping, folding, include/exclude (core/analysis/stack_transform_options.h): as the native
+// tool, a repeated pattern flag adds to the ';'-separated list.
+const transformLists = { '--group-pats': 'groupPats', '--fold-pats': 'foldPats', '--exclude-pats': 'excludePats', '--include-pats': 'includePats' };
+const transformFlags = { '--group-by-module': 'groupByModule', '--just-my-code': 'justMyCode', '--drop-time-leaves': 'dropTimeLeaves' };
 // stack FILE ROW, sandwich FILE FUNCTION, convert FILE OUT: a positional argument, as in the native tool.
 const positional = ['stack', 'sandwich', 'convert', 'diff'].includes(command) ? rest.shift() : undefined;
 if (command === 'diff' && positional === undefined) fail(`diff needs A B (two trace files)\n${USAGE}`);
@@ -107,6 +113,11 @@ if (command === 'sandwich' && positional === undefined) fail('sandwich needs FIL
 for (let i = 0; i < rest.length; i++) {
   const flag = rest[i];
   if (flag === '--no-stitch-async') opts.stitchAsync = false;
+  else if (flag in transformFlags) opts[transformFlags[flag]] = true;
+  else if (flag in transformLists && i + 1 < rest.length) {
+    const key = transformLists[flag];
+    opts[key] = opts[key] === undefined ? rest[++i] : `${opts[key]};${rest[++i]}`;
+  }
   else if (flag in boolFlags) opts[boolFlags[flag]] = true;
   else if (flag in numberFlags && i + 1 < rest.length) {
     const v = Number(rest[++i]);
@@ -129,7 +140,8 @@ const flameDoc = (g) => {
   if (g.asyncStitching) doc.asyncStitching = g.asyncStitching;
   return doc;
 };
-const stackQuery = () => pick('event', 'provider', 'thread', 'fromMs', 'toMs', 'inverted', 'groupByThread', 'process', 'groupByProcess', 'weight', 'exceptionType', 'stitchAsync');
+const stackQuery = () => pick('event', 'provider', 'thread', 'fromMs', 'toMs', 'inverted', 'groupByThread', 'process', 'groupByProcess', 'weight', 'exceptionType', 'stitchAsync',
+  ...Object.values(transformLists), ...Object.values(transformFlags));
 
 if (command === 'convert') await convert();
 if (command === 'diff') await diff();

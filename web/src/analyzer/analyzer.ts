@@ -12,6 +12,7 @@ import { defaultState, orderedRange, readHash, TABS, writeHash } from '../app/st
 import type { Tab, ViewState } from '../app/state.js';
 import { debounced } from '../ui/debounce.js';
 import { effectiveWeight, offerWeights, weightChoices } from './weights.js';
+import { readTransform, showTransform, transformQuery, wireTransform } from '../views/stack_transform_controls.js';
 import { fillSelect, fmt, formatBytes, h, percent } from '../ui/dom.js';
 import { wireTabs } from '../ui/tab_keys.js';
 import { EventTable } from '../views/events_view.js';
@@ -625,6 +626,7 @@ export function createAnalyzer(host: HTMLElement, root: ShadowRoot, options: Ana
     if (from !== undefined) query.fromMs = from;
     if (to !== undefined) query.toMs = to;
     if (query.weight === 'traceevent-thread-time') query.stitchAsync = !state.noStitch;
+    Object.assign(query, transformQuery(state));
     return query;
   }
 
@@ -662,6 +664,7 @@ export function createAnalyzer(host: HTMLElement, root: ShadowRoot, options: Ana
     gProcess.value = state.process;
     gInverted.checked = state.inverted;
     offerWeights(gWeight, state.stackEvent, state.weight);
+    showTransform(byId, state);
     const query = stackQuery();
     const key = JSON.stringify(query);
     if (key === flameQueryKey) {
@@ -780,11 +783,12 @@ export function createAnalyzer(host: HTMLElement, root: ShadowRoot, options: Ana
   function onFlameControls(): void {
     // A weight is kept in the link only when it is not the event type's default.
     const weight = gWeight.value === weightChoices(gEvent.value)[0]!.value || !weightChoices(gEvent.value).some((c) => c.value === gWeight.value) ? '' : gWeight.value;
-    state = { ...state, stackEvent: gEvent.value, stackThread: gThread.value, process: gProcess.value, inverted: gInverted.checked, weight, noStitch: !gStitch.checked };
+    state = { ...state, stackEvent: gEvent.value, stackThread: gThread.value, process: gProcess.value, inverted: gInverted.checked, weight, noStitch: !gStitch.checked, ...readTransform(byId) };
     saveState();
     void showFlame().catch(reportFlameError);
   }
   for (const input of [gEvent, gThread, gProcess, gInverted, gWeight, gStitch]) input.addEventListener('change', onFlameControls);
+  wireTransform(byId, onFlameControls);
   gSearch.addEventListener('input', () => flame?.search(gSearch.value));
   byId<HTMLInputElement>('g-flame').addEventListener('change', (e) => flame?.setRootAtBottom((e.target as HTMLInputElement).checked));
   byId('flame-controls').addEventListener('submit', (e) => e.preventDefault());

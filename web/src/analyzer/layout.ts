@@ -3,6 +3,7 @@
 // live on one page. Only static text is written here; trace strings arrive later through
 // textContent.
 import { h } from '../ui/dom.js';
+import { transformControls } from '../views/stack_transform_controls.js';
 
 type Attrs = Record<string, string>;
 
@@ -180,6 +181,7 @@ function flameView(): HTMLElement {
       h('label', { attrs: { id: 'g-process-label', hidden: '' } }, 'Process ', select('g-process')),
       labelled('Weight', select('g-weight')),
       h('span', { attrs: { id: 'g-stitch-box', hidden: '' } }, checkbox('g-stitch', 'Stitch async work'), ' ', h('span', { class: 'muted', attrs: { id: 'g-stitch-note' } })),
+      transformControls(),
       checkbox('g-inverted', 'Inverted (callers below)'),
       checkbox('g-flame', 'Root at the bottom'),
       labelled('Search', h('input', { attrs: { type: 'search', id: 'g-search', placeholder: 'function name' } })),

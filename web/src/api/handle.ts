@@ -79,6 +79,22 @@ export interface StackQuery {
    * queued it, below a "STARTING TASK" frame, as dotnet-trace shows it. Ignored by other weights.
    */
   stitchAsync?: boolean;
+  /**
+   * Grouping, folding and filtering as PerfView's stack views (README "Grouping and folding";
+   * core/analysis/stack_transform_options.h): ';'-separated patterns (`%` a run of letters,
+   * digits, '.', '_' or '?'; `*` anything; `{}` captures for $1), applied to every stack view,
+   * export and diff.
+   */
+  groupPats?: string;
+  foldPats?: string;
+  excludePats?: string;
+  includePats?: string;
+  /** Each frame becomes its module, "Module!". */
+  groupByModule?: boolean;
+  /** Framework frames (System.*, Microsoft.*, runtime native modules) as "OTHER <<entry>>". */
+  justMyCode?: boolean;
+  /** CPU_TIME, UNMANAGED_CODE_TIME and unresolved leaves folded into their caller. */
+  dropTimeLeaves?: boolean;
 }
 
 export type ExportFormat = 'speedscope' | 'chrome' | 'csv' | 'stacks-csv' | 'folded';

@@ -1,6 +1,7 @@
 // web/src/app — the view state that a link reproduces, kept in the URL hash:
 //   #tab=events&provider=…&event=…&thread=…&text=…&from=…&to=…&type=…&process=…&inverted=1
 //   &timeline=type&side=sandwich&fn=…&weight=thread-time&stitch=0
+//   &group=module|jmc&leaves=1&fold=…&exclude=…&include=…&groupPats=…
 // Values are URL-encoded by URLSearchParams; absent keys mean "any".
 
 export type Tab = 'summary' | 'events' | 'flame' | 'diagnostics';
@@ -34,6 +35,13 @@ export interface ViewState {
   fn: string;
   /** Timeline series: one per provider, or one per event type of the event filter. */
   timelineBy: 'provider' | 'type';
+  /** Flame graph grouping and folding (views/stack_transform_controls.ts). */
+  group: string;
+  dropLeaves: string;
+  foldPats: string;
+  excludePats: string;
+  includePats: string;
+  groupPats: string;
 }
 
 export function defaultState(): ViewState {
@@ -54,6 +62,12 @@ export function defaultState(): ViewState {
     side: 'top',
     fn: '',
     timelineBy: 'provider',
+    group: '',
+    dropLeaves: '',
+    foldPats: '',
+    excludePats: '',
+    includePats: '',
+    groupPats: '',
   };
 }
 
@@ -69,6 +83,12 @@ const KEYS: Record<Exclude<keyof ViewState, 'tab' | 'inverted' | 'noStitch' | 't
   process: 'process',
   weight: 'weight',
   fn: 'fn',
+  group: 'group',
+  dropLeaves: 'leaves',
+  foldPats: 'fold',
+  excludePats: 'exclude',
+  includePats: 'include',
+  groupPats: 'groupPats',
 };
 
 export function readHash(hash: string): ViewState {
