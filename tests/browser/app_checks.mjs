@@ -12,6 +12,7 @@ import { gunzipSync } from 'node:zlib';
 import { diffChecks } from './app_diff_checks.mjs';
 import { partialChecks } from './app_partial_checks.mjs';
 import { weightChecks } from './app_weight_checks.mjs';
+import { groupingChecks } from './app_grouping_checks.mjs';
 import { uxChecks } from './app_ux_checks.mjs';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -496,6 +497,7 @@ export async function appChecks({ browser, server, check, assert, traces, byName
   await uxChecks(context);
   await diffChecks(context);
   await weightChecks(context);
+  await groupingChecks(context);
 
   await check('app: no page errors', async () => {
     assert(pageErrors.length === 0, `page errors:\n  ${pageErrors.join('\n  ')}`);
