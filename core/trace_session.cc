@@ -368,17 +368,23 @@ size_t TraceSession::PayloadCsvPageEnd(const std::vector<uint32_t>& rows, size_t
   return end;
 }
 
+namespace {
+// The decoded row of a store row whose block is provided, else nullptr (as EventJson finds it).
+// (A template: TraceSession::Pipeline is private, its type is deduced at the call.)
+template <typename Pipeline>
+const EventRecord* ProvidedRecord(const Pipeline& p, uint32_t row) {
+  const RowLocation loc = p.store.store().Locate(row);
+  auto it = p.blocks.find(loc.blockOffset);
+  if (it == p.blocks.end() || it->second.bytes.size() != loc.blockSize || loc.rowInBlock >= it->second.rows.size())
+    return nullptr;
+  return &it->second.rows[loc.rowInBlock];
+}
+}  // namespace
+
 void TraceSession::PayloadCsvColumns(const std::vector<uint32_t>& rows, size_t begin, size_t end,
                                      std::vector<std::string>* columns) const {
   const Pipeline& p = *pipeline_;
-  // The decoded row of a store row whose block is provided, else nullptr (as EventJson finds it).
-  auto recordOf = [&p](uint32_t row) -> const EventRecord* {
-    const RowLocation loc = p.store.store().Locate(row);
-    auto it = p.blocks.find(loc.blockOffset);
-    if (it == p.blocks.end() || it->second.bytes.size() != loc.blockSize || loc.rowInBlock >= it->second.rows.size())
-      return nullptr;
-    return &it->second.rows[loc.rowInBlock];
-  };
+  auto recordOf = [&p](uint32_t row) { return ProvidedRecord(p, row); };
   for (size_t i = begin; i < end && i < rows.size(); ++i)
     if (const EventRecord* record = recordOf(rows[i]))
       AddPayloadColumns(p.store, *record, rows[i], p.reader.formatMajor(), columns);
@@ -387,14 +393,7 @@ void TraceSession::PayloadCsvColumns(const std::vector<uint32_t>& rows, size_t b
 std::string TraceSession::PayloadCsvLines(const std::vector<uint32_t>& rows, size_t begin, size_t end,
                                           const std::vector<std::string>& columns) const {
   Pipeline& p = *pipeline_;  // the CSV resolver carries on between pages
-  // The decoded row of a store row whose block is provided, else nullptr (as EventJson finds it).
-  auto recordOf = [&p](uint32_t row) -> const EventRecord* {
-    const RowLocation loc = p.store.store().Locate(row);
-    auto it = p.blocks.find(loc.blockOffset);
-    if (it == p.blocks.end() || it->second.bytes.size() != loc.blockSize || loc.rowInBlock >= it->second.rows.size())
-      return nullptr;
-    return &it->second.rows[loc.rowInBlock];
-  };
+  auto recordOf = [&p](uint32_t row) { return ProvidedRecord(p, row); };
   end = std::min(end, rows.size());
   if (begin >= end) return "";
   // Stack ids are numbered in store order (ExportStacksCsv): every row before a page's rows is

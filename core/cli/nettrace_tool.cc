@@ -245,6 +245,15 @@ int Usage(FILE* out) {
   return out == stderr ? 2 : 0;
 }
 
+// The engine's re-reads of byte ranges (text search, Chrome args, payload CSV) served by a seek
+// in the open file, as the browser serves them with Blob.slice().
+auto FileRanges(FILE* f) {
+  return [f](uint64_t offset, uint64_t size, std::vector<uint8_t>* bytes) {
+    bytes->resize(size);
+    return fseeko(f, static_cast<off_t>(offset), SEEK_SET) == 0 && std::fread(bytes->data(), 1, size, f) == size;
+  };
+}
+
 // Event rows as JSON lines, with details re-read from the file the way the browser does
 // (BlocksNeeded → ProvideBlock). Rows go in batches small enough that their blocks fit the
 // session's bounded block cache, so any --limit gets every event's details. withFrames
@@ -524,10 +533,7 @@ int main(int argc, char** argv) {
     if (!csv) out += "\n";
   } else if (command == "export" && format == "chrome") {
     // Each event's payload fields as args: the blocks are read again, a page at a time.
-    nettrace::Status exported = session.ExportChromeTraceWithArgs([&](uint64_t offset, uint64_t size, std::vector<uint8_t>* bytes) {
-      bytes->resize(size);
-      return fseeko(f, static_cast<off_t>(offset), SEEK_SET) == 0 && std::fread(bytes->data(), 1, size, f) == size;
-    }, &out);
+    nettrace::Status exported = session.ExportChromeTraceWithArgs(FileRanges(f), &out);
     if (!exported.ok()) {
       std::fprintf(stderr, "nettrace: %s: %s\n", path, exported.ToString().c_str());
       std::fclose(f);
@@ -538,10 +544,7 @@ int main(int argc, char** argv) {
     // One event type with its payload fields as columns (export/payload_csv_export.h).
     nettrace::EventQuery typeQuery;
     typeQuery.name = stackQuery.event, typeQuery.provider = stackQuery.provider;
-    nettrace::Status exported = session.ExportPayloadCsv(typeQuery, [&](uint64_t offset, uint64_t size, std::vector<uint8_t>* bytes) {
-      bytes->resize(size);
-      return fseeko(f, static_cast<off_t>(offset), SEEK_SET) == 0 && std::fread(bytes->data(), 1, size, f) == size;
-    }, &out);
+    nettrace::Status exported = session.ExportPayloadCsv(typeQuery, FileRanges(f), &out);
     if (!exported.ok()) {
       std::fprintf(stderr, "nettrace: %s: %s\n", path, exported.ToString().c_str());
       std::fclose(f);
@@ -567,10 +570,7 @@ int main(int argc, char** argv) {
     if (query.text.empty()) {
       rows = session.QueryEvents(query, nullptr);
     } else {
-      nettrace::Status searched = session.SearchText(query, [&](uint64_t offset, uint64_t size, std::vector<uint8_t>* bytes) {
-        bytes->resize(size);
-        return fseeko(f, static_cast<off_t>(offset), SEEK_SET) == 0 && std::fread(bytes->data(), 1, size, f) == size;
-      }, &rows);
+      nettrace::Status searched = session.SearchText(query, FileRanges(f), &rows);
       if (!searched.ok()) {
         std::fprintf(stderr, "nettrace: %s: %s\n", path, searched.ToString().c_str());
         std::fclose(f);
