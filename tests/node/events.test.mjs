@@ -293,15 +293,12 @@ test('one option list: every command and option of the native tool exists in the
   const nativeCommands = [...nativeHelp.split('options:')[0].matchAll(/^ {2}([a-z][a-z-]+) /gm)].map((m) => m[1]);
   const npmCommands = npmHelp.match(/commands:([^]*?)\n {2}\S/)[1].split(/[,\s]+/).filter(Boolean);
   assert.ok(nativeCommands.length >= 10, `native commands parsed: ${nativeCommands}`);
-  // The one named exception: start-up tracing through a reverse diagnostic port (issue 15) is
-  // native only: the npm CLI's collect attaches by --pid. Exactly this option, and the npm
-  // CLI must not have it yet, so this line goes when it does.
-  const nativeOnlyFlags = ['--diagnostic-port'];
+  // No exception any more: start-up tracing through a reverse diagnostic port (issue 15) is in
+  // the npm CLI too (collect/live --diagnostic-port).
   const flags = (text) => new Set(text.match(/(?<![\w-])--?[a-z][a-z-]*/g));
   const npmFlags = flags(npmHelp);
-  for (const f of nativeOnlyFlags) assert.ok(flags(nativeHelp).has(f) && !npmFlags.has(f), `native-only option '${f}'`);
   for (const c of nativeCommands) assert.ok(npmCommands.includes(c), `npm CLI lacks the command '${c}'`);
   for (const f of flags(nativeHelp)) {
-    if (f !== '-h' && f !== '--help' && !nativeOnlyFlags.includes(f)) assert.ok(npmFlags.has(f), `npm CLI lacks the option '${f}'`);
+    if (f !== '-h' && f !== '--help') assert.ok(npmFlags.has(f), `npm CLI lacks the option '${f}'`);
   }
 });
