@@ -11,7 +11,7 @@
 import type { TraceHandle } from '../api/handle.js';
 import { FlamePalette, frameHues } from './flame_palette.js';
 import { formatReadoutTime, lastAtOrBefore } from './time_axis.js';
-import { GUTTER_PX } from './timeline_lanes.js';
+import { GUTTER_PX, msAtPx, plotWidthOf, pxAtMs } from './timeline_lanes.js';
 import type { SharedView } from './shared_view.js';
 
 const ROW_PX = 16;
@@ -117,17 +117,15 @@ export class TimeOrderChart {
   }
 
   private plotWidth(): number {
-    return Math.max(1, (this.canvas.clientWidth || 800) - GUTTER_PX);
+    return plotWidthOf(this.canvas);
   }
 
   msAt(xPx: number): number {
-    const v = this.view.range;
-    return v.fromMs + ((xPx - GUTTER_PX) / this.plotWidth()) * (v.toMs - v.fromMs);
+    return msAtPx(this.canvas, this.view.range, xPx);
   }
 
   pxAt(ms: number): number {
-    const v = this.view.range;
-    return GUTTER_PX + ((ms - v.fromMs) / (v.toMs - v.fromMs || 1)) * this.plotWidth();
+    return pxAtMs(this.canvas, this.view.range, ms);
   }
 
   private endOf(i: number): number {

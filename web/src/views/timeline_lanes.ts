@@ -16,6 +16,18 @@ import { gcRange } from './gc_view.js';
 import type { SharedView } from './shared_view.js';
 
 export const GUTTER_PX = 140;
+
+// Canvas x ↔ trace time for a plot right of the lane labels: one mapping for the lanes and the
+// time-order chart, which share the visible range and so must agree to the pixel.
+export function plotWidthOf(canvas: HTMLCanvasElement): number {
+  return Math.max(1, (canvas.clientWidth || 800) - GUTTER_PX);
+}
+export function msAtPx(canvas: HTMLCanvasElement, v: TimeRange, xPx: number): number {
+  return v.fromMs + ((xPx - GUTTER_PX) / plotWidthOf(canvas)) * (v.toMs - v.fromMs);
+}
+export function pxAtMs(canvas: HTMLCanvasElement, v: TimeRange, ms: number): number {
+  return GUTTER_PX + ((ms - v.fromMs) / (v.toMs - v.fromMs || 1)) * plotWidthOf(canvas);
+}
 const AXIS_PX = 20;
 const THREAD_PX = 14;
 const HEAP_PX = 40;
@@ -141,17 +153,15 @@ export class TimelineLanes {
   }
 
   private plotWidth(): number {
-    return Math.max(1, (this.canvas.clientWidth || 800) - GUTTER_PX);
+    return plotWidthOf(this.canvas);
   }
 
   msAt(xPx: number): number {
-    const v = this.view.range;
-    return v.fromMs + ((xPx - GUTTER_PX) / this.plotWidth()) * (v.toMs - v.fromMs);
+    return msAtPx(this.canvas, this.view.range, xPx);
   }
 
   pxAt(ms: number): number {
-    const v = this.view.range;
-    return GUTTER_PX + ((ms - v.fromMs) / (v.toMs - v.fromMs || 1)) * this.plotWidth();
+    return pxAtMs(this.canvas, this.view.range, ms);
   }
 
   private layout(): Lane[] {
