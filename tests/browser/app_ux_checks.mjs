@@ -143,7 +143,11 @@ export async function uxChecks({ page, server, check, assert, byName, nativeSumm
       const { renderSummary } = await import('./views/summary_view.js');
       const headline = document.createElement('dl');
       const tables = document.createElement('div');
+      // A whole summary document (api/summary.ts types every field), with no events' details.
       const summary = {
+        format: { container: 'NetTrace FastSerialization', major: 4, minor: 0, traceObjectVersion: 4 },
+        complete: true, bytesRead: 100, error: null, trace: {}, timeRange: null, eventsWithStacks: 0, payloadBytes: 0,
+        providers: [], processors: 1, blocks: {}, tables: { metadata: 0, stacks: 0, labelLists: 0, sequencePoints: 0 }, stats: [],
         eventCount: 10, types: [], threads: [],
         dropped: { events: 3, gaps: 1, ranges: [{ threadId: 1, count: 3, fromMs: 1, toMs: 2 }], rangesTruncated: false },
         runtime: { gc: { count: 0, induced: 0, background: 0, generations: [] }, exceptions: { count: 0, types: [], otherCount: 0 },

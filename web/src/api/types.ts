@@ -1,4 +1,7 @@
 // web/src/api — the types of the public JS API (browser, worker and Node alike).
+// The summary document's types are in summary.ts (README "Summary JSON"), re-exported here.
+import type { Summary } from './summary.js';
+export type * from './summary.js';
 
 /** Bytes read so far, of how many, and events decoded so far. */
 export interface Progress {
@@ -216,74 +219,6 @@ export interface Histogram {
   series: string[];
   /** Series-major: `counts[s * buckets + b]` is series s in bucket b. */
   counts: Float64Array;
-}
-
-/** The fatal error that stopped reading, as the summary JSON reports it. */
-export interface SummaryError {
-  code: string;
-  offset: number | null;
-  message: string;
-}
-
-/** One entry of the summary's `types` list. */
-export interface SummaryEventType {
-  provider: string;
-  name: string;
-  eventId: number;
-  version: number;
-  count: number;
-  /** Events of this type whose stack has at least one frame (the types a flame graph can show). */
-  withStacks: number;
-}
-
-/** GCs of one generation and their pauses (PerfView's GCStats way; README "Summary JSON"). */
-export interface GcGeneration {
-  /** 0, 1, 2; null for any other GC/Start Depth (listed only when seen). */
-  generation: number | null;
-  count: number;
-  /** GCs of this generation found inside a SuspendEEStart → RestartEEStop pause. */
-  pauses: number;
-  totalPauseMs: number;
-  maxPauseMs: number;
-  meanPauseMs: number;
-}
-
-/** A name (exception type, allocated type) with its count; bytes for allocations. */
-export interface NamedCount {
-  type: string;
-  count: number;
-  bytes?: number;
-}
-
-/** The summary's `runtime` key: .NET runtime signals counted while streaming. */
-export interface RuntimeSignals {
-  gc: { count: number; induced: number; background: number; generations: GcGeneration[] };
-  /** Exception/Start by ExceptionType, most frequent first, top 100; the rest in otherCount. */
-  exceptions: { count: number; types: NamedCount[]; otherCount: number };
-  /** GC/AllocationTick by TypeName, most bytes first, top 100; the rest in otherCount/otherBytes. */
-  allocations: { ticks: number; bytes: number; types: NamedCount[]; otherCount: number; otherBytes: number };
-  /** JIT'd methods and the event they were counted from ("Method/JittingStarted", "Method/Load" or null). */
-  jit: { methods: number; source: string | null };
-  /** Contention/Start events. */
-  contentions: number;
-}
-
-/**
- * The engine's summary (README "Summary JSON"). Only the fields the JS side relies on are
- * typed here; the rest of the document passes through unchanged.
- */
-export interface Summary {
-  /** Event records read. */
-  eventCount: number;
-  /** True when the stream reached its end and nothing went wrong. */
-  complete: boolean;
-  /** Bytes decoded. */
-  bytesRead: number;
-  /** The fatal error that stopped reading, or null. */
-  error: SummaryError | null;
-  /** Runtime signals (GCs, exceptions, allocations, JIT, contentions). */
-  runtime: RuntimeSignals;
-  [field: string]: unknown;
 }
 
 /** Why reading stopped: a fatal input error, a cancel, or a failure to start the engine. */

@@ -2,49 +2,24 @@
 // exceptions, allocation ticks, JIT'd methods, contentions, CPU samples) and the tables behind
 // them — GCs and pauses by generation, exceptions by type, allocations by type — from the
 // engine's `runtime` summary key (core/analysis/runtime_signals.h: pauses as PerfView's GCStats
-// measures them). The summary is data: every field is checked before use.
+// measures them), typed by api/summary.ts.
 import type { Summary } from '../api/types.js';
 import { fmt, formatBytes, h, percent } from '../ui/dom.js';
 import { sortableTable } from '../ui/sortable_table.js';
-import { field, tagged } from './summary_fields.js';
+import { tagged } from './summary_fields.js';
 
-interface Generation {
-  generation: number;
-  count: number;
-  pauses: number;
-  totalPauseMs: number;
-  maxPauseMs: number;
-  meanPauseMs: number;
-}
 interface TypeCount {
   type: string;
   count: number;
   bytes: number;
 }
 
-const num = (v: unknown): number => (typeof v === 'number' ? v : 0);
-const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
-
-function generations(summary: Summary): Generation[] {
-  return list(field(summary, 'runtime', 'gc', 'generations')).map((g) => ({
-    generation: num(field(g, 'generation')),
-    count: num(field(g, 'count')),
-    pauses: num(field(g, 'pauses')),
-    totalPauseMs: num(field(g, 'totalPauseMs')),
-    maxPauseMs: num(field(g, 'maxPauseMs')),
-    meanPauseMs: num(field(g, 'meanPauseMs')),
-  }));
-}
-
 /** Per-type rows, plus one "(other types)" row for what the engine summed beyond its cap. */
 function typeCounts(summary: Summary, key: 'exceptions' | 'allocations'): TypeCount[] {
-  const rows = list(field(summary, 'runtime', key, 'types')).map((t) => ({
-    type: typeof field(t, 'type') === 'string' ? (field(t, 'type') as string) : '',
-    count: num(field(t, 'count')),
-    bytes: num(field(t, 'bytes')),
-  }));
-  const otherCount = num(field(summary, 'runtime', key, 'otherCount'));
-  if (otherCount > 0) rows.push({ type: '(other types)', count: otherCount, bytes: num(field(summary, 'runtime', key, 'otherBytes')) });
+  const signal = summary.runtime[key];
+  const rows = signal.types.map((t) => ({ type: t.type, count: t.count, bytes: t.bytes ?? 0 }));
+  const otherBytes = 'otherBytes' in signal ? signal.otherBytes : 0;
+  if (signal.otherCount > 0) rows.push({ type: '(other types)', count: signal.otherCount, bytes: otherBytes });
   return rows;
 }
 
@@ -62,19 +37,20 @@ export function renderRuntime(
     onPickType === null
       ? {}
       : { onActivate: (t: TypeCount) => onPickType(eventName, t.type), rowTitle: `Show the ${eventName} events that mention this type (a text search)` };
-  const gens = generations(summary);
+  const { gc, exceptions: exceptionSignal, allocations, jit, contentions } = summary.runtime;
+  const gens = gc.generations;
   const pauseMs = gens.reduce((sum, g) => sum + g.totalPauseMs, 0);
-  const gcCount = num(field(summary, 'runtime', 'gc', 'count'));
-  const exceptions = num(field(summary, 'runtime', 'exceptions', 'count'));
-  const ticks = num(field(summary, 'runtime', 'allocations', 'ticks'));
-  const allocatedBytes = num(field(summary, 'runtime', 'allocations', 'bytes'));
+  const gcCount = gc.count;
+  const exceptions = exceptionSignal.count;
+  const ticks = allocations.ticks;
+  const allocatedBytes = allocations.bytes;
   const signals: [string, string, number][] = [
     ['Garbage collections', fmt(gcCount), gcCount],
     ['GC pause time', `${pauseMs.toFixed(1)} ms`, pauseMs],
     ['Exceptions thrown', fmt(exceptions), exceptions],
     ['Allocation ticks (≈100 KB each)', `${fmt(ticks)} · ${formatBytes(allocatedBytes)}`, ticks],
-    ['Methods JIT-compiled', fmt(num(field(summary, 'runtime', 'jit', 'methods'))), num(field(summary, 'runtime', 'jit', 'methods'))],
-    ['Lock contentions', fmt(num(field(summary, 'runtime', 'contentions'))), num(field(summary, 'runtime', 'contentions'))],
+    ['Methods JIT-compiled', fmt(jit.methods), jit.methods],
+    ['Lock contentions', fmt(contentions), contentions],
     ['CPU samples', fmt(cpuSamples), cpuSamples],
   ];
   const present = signals.filter(([, , n]) => n > 0);
@@ -90,7 +66,7 @@ export function renderRuntime(
         caption: `GCs by generation (pauses: suspend → restart)`,
         rows: gens,
         columns: [
-          { label: 'Gen', text: (g) => String(g.generation), key: (g) => g.generation, numeric: true },
+          { label: 'Gen', text: (g) => (g.generation === null ? 'other' : String(g.generation)), key: (g) => g.generation ?? 3, numeric: true },
           { label: 'GCs', text: (g) => fmt(g.count), key: (g) => g.count, numeric: true },
           { label: 'Pause ms', text: (g) => ms(g.totalPauseMs), key: (g) => g.totalPauseMs, numeric: true },
           { label: 'Max ms', text: (g) => ms(g.maxPauseMs), key: (g) => g.maxPauseMs, numeric: true },
