@@ -1,11 +1,11 @@
 // web/src/api — openTrace in the calling thread: the engine (wasm) runs here. Node programs,
 // tests and workers use it directly; the engine worker wraps it for pages.
 import type { NetTraceModule, RawTraceSession } from '../nettrace_wasm.mjs';
-import { toTraceInput } from '../engine/chunk_source.js';
-import type { TraceInput, TraceSource } from '../engine/chunk_source.js';
-import { HeapBuffer, readIntoSession, ReadCancelled } from '../engine/read_trace.js';
-import { loadNetTraceModule } from '../engine/wasm_loader.js';
-import type { WasmOptions } from '../engine/wasm_loader.js';
+import { toTraceInput } from '../reader/chunk_source.js';
+import type { TraceInput, TraceSource } from '../reader/chunk_source.js';
+import { HeapBuffer, readIntoSession, ReadCancelled } from '../reader/read_trace.js';
+import { loadNetTraceModule } from '../reader/wasm_loader.js';
+import type { WasmOptions } from '../reader/wasm_loader.js';
 import type { ExportFormat, ExportOptions, OpenTraceOptions, RuntimeStatsKind, StackQuery, TraceHandle } from './handle.js';
 import type { GcStats, JitStats } from './types.js';
 import type {

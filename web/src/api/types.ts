@@ -1,20 +1,10 @@
 // web/src/api — the types of the public JS API (browser, worker and Node alike).
-// The summary document's types are in summary.ts (README "Summary JSON"), re-exported here.
-import type { Summary } from './summary.js';
-export type * from './summary.js';
-
-/** Bytes read so far, of how many, and events decoded so far. */
-export interface Progress {
-  /** Bytes handed to the engine. */
-  bytes: number;
-  /** Size of the source in bytes; 0 when unknown (a stream, a URL without Content-Length). */
-  total: number;
-  /** Events the engine has decoded so far. */
-  events: number;
-  /** "reading": one report per chunk; "reading-end": the file's last bytes are read first (NetPerf
-   *  versions 1 and 2 say there where their events end); "done": one last report once the engine has finished. */
-  phase: 'reading' | 'reading-end' | 'done';
-}
+// What a read gives — the summary document (README "Summary JSON"), Progress and NetTraceError —
+// is defined by the reading layer (web/src/reader, which imports nothing from here) and
+// re-exported here.
+export type * from '../reader/summary.js';
+export type { Progress } from '../reader/errors.js';
+export { NetTraceError } from '../reader/errors.js';
 
 /** A filter over the time-ordered events (every field optional; absent = any). */
 export interface EventQuery {
@@ -219,28 +209,6 @@ export interface Histogram {
   series: string[];
   /** Series-major: `counts[s * buckets + b]` is series s in bucket b. */
   counts: Float64Array;
-}
-
-/** Why reading stopped: a fatal input error, a cancel, or a failure to start the engine. */
-export class NetTraceError extends Error {
-  /** An engine error code ("truncated", "corrupt", …), "cancelled", "closed", "source"
-   *  (the source could not be read or re-read) or "engine". */
-  readonly code: string;
-  /** Absolute file offset of the fault, when the fault is about a position. */
-  readonly offset: number | null;
-  /** What was read before the fault (the engine keeps it), or null when nothing was. */
-  readonly partial: Summary | null;
-  /** The engine's message alone; `message` adds the offset. */
-  readonly reason: string;
-
-  constructor(code: string, offset: number | null, message: string, partial: Summary | null = null) {
-    super(offset === null ? message : `${message} (at offset ${offset})`);
-    this.name = 'NetTraceError';
-    this.code = code;
-    this.offset = offset;
-    this.partial = partial;
-    this.reason = message;
-  }
 }
 
 // GC and JIT statistics (issue 14; README "gc" and "jit"): TraceEvent's TraceGC / GCStats and

@@ -1,4 +1,4 @@
-// web/src/api — the summary document (README "Summary JSON"; `nettrace summary`,
+// web/src/reader — the summary document (README "Summary JSON"; `nettrace summary`,
 // TraceSession::SummaryJson(), core/analysis/summary.cc, runtime_signals.cc and
 // universal_summary.cc write it), typed whole: every field the engine writes is here, with
 // the type it has in every case the engine writes it, so a view reads fields, never checks them.
