@@ -25,6 +25,26 @@ function typeCounts(summary: Summary, key: 'exceptions' | 'allocations'): TypeCo
 
 const ms = (v: number): string => v.toFixed(3);
 
+/** The headline numbers that are not zero, as cards (null when all are). */
+function signalCards(summary: Summary, cpuSamples: number): HTMLElement | null {
+  const { gc, exceptions, allocations, jit, contentions } = summary.runtime;
+  const pauseMs = gc.generations.reduce((sum, g) => sum + g.totalPauseMs, 0);
+  const signals: [string, string, number][] = [
+    ['Garbage collections', fmt(gc.count), gc.count],
+    ['GC pause time', `${pauseMs.toFixed(1)} ms`, pauseMs],
+    ['Exceptions thrown', fmt(exceptions.count), exceptions.count],
+    ['Allocation ticks (≈100 KB each)', `${fmt(allocations.ticks)} · ${formatBytes(allocations.bytes)}`, allocations.ticks],
+    ['Methods JIT-compiled', fmt(jit.methods), jit.methods],
+    ['Lock contentions', fmt(contentions), contentions],
+    ['CPU samples', fmt(cpuSamples), cpuSamples],
+  ];
+  const present = signals.filter(([, , n]) => n > 0);
+  if (present.length === 0) return null;
+  const cards = h('div', { class: 'signal-list' });
+  for (const [label, value] of present) cards.append(h('div', { class: 'signal' }, h('span', { class: 'signal-value', text: value }), h('span', { class: 'muted', text: label })));
+  return h('section', { class: 'signals', attrs: { 'aria-label': 'Runtime signals' } }, cards);
+}
+
 /** Appends the runtime signals and their tables to `tables` (nothing when the trace has none). */
 export function renderRuntime(
   summary: Summary,
@@ -37,28 +57,14 @@ export function renderRuntime(
     onPickType === null
       ? {}
       : { onActivate: (t: TypeCount) => onPickType(eventName, t.type), rowTitle: `Show the ${eventName} events that mention this type (a text search)` };
-  const { gc, exceptions: exceptionSignal, allocations, jit, contentions } = summary.runtime;
+  const { gc, exceptions: exceptionSignal, allocations } = summary.runtime;
   const gens = gc.generations;
-  const pauseMs = gens.reduce((sum, g) => sum + g.totalPauseMs, 0);
   const gcCount = gc.count;
   const exceptions = exceptionSignal.count;
   const ticks = allocations.ticks;
   const allocatedBytes = allocations.bytes;
-  const signals: [string, string, number][] = [
-    ['Garbage collections', fmt(gcCount), gcCount],
-    ['GC pause time', `${pauseMs.toFixed(1)} ms`, pauseMs],
-    ['Exceptions thrown', fmt(exceptions), exceptions],
-    ['Allocation ticks (≈100 KB each)', `${fmt(ticks)} · ${formatBytes(allocatedBytes)}`, ticks],
-    ['Methods JIT-compiled', fmt(jit.methods), jit.methods],
-    ['Lock contentions', fmt(contentions), contentions],
-    ['CPU samples', fmt(cpuSamples), cpuSamples],
-  ];
-  const present = signals.filter(([, , n]) => n > 0);
-  if (present.length > 0) {
-    const cards = h('div', { class: 'signal-list' });
-    for (const [label, value] of present) cards.append(h('div', { class: 'signal' }, h('span', { class: 'signal-value', text: value }), h('span', { class: 'muted', text: label })));
-    tables.append(h('section', { class: 'signals', attrs: { 'aria-label': 'Runtime signals' } }, cards));
-  }
+  const cards = signalCards(summary, cpuSamples);
+  if (cards !== null) tables.append(cards);
   const runtimeTables: HTMLTableElement[] = [];
   if (gcCount > 0) {
     runtimeTables.push(
