@@ -132,6 +132,18 @@ export async function uxChecks({ page, server, check, assert, byName, nativeSumm
     assert(row[2] === `<0.01% (${tiny.inclusiveCount})`, `"${tiny.name}" total: ${row[2]}`);
   });
 
+  await check('app link: values that are not valid are named and replaced by their defaults; the valid ones are kept', async () => {
+    await page.goto('about:blank');
+    await page.goto(`${server.url}#tab=events&thread=abc&from=oops&to=30&side=left&event=GC%2FStart`);
+    const status = await page.textContent('#status');
+    assert(status.includes('thread=abc') && status.includes('from=oops') && status.includes('side=left') && !status.includes('to=30'), `status: ${status}`);
+    await page.setInputFiles('#file', heart.path);
+    await page.waitForSelector('#result[data-state="done"]', { timeout: 60_000 });
+    assert(await page.getAttribute('#tab-events', 'aria-selected') === 'true', 'the valid tab is kept');
+    assert(await page.inputValue('#f-to') === '30' && await page.inputValue('#f-from') === '' && await page.inputValue('#f-thread') === '', 'to kept, from and thread defaulted');
+    assert(await page.inputValue('#f-event') === 'GC/Start', 'the event filter is kept');
+  });
+
   await check('app summary: "1 gap" in the singular; one wording for events with stack frames', async () => {
     await open(heart.path);
     const facts = await page.textContent('#headline');

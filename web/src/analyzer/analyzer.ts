@@ -7,7 +7,7 @@
 import type { Summary } from '../api/types.js';
 import { NetTraceError } from '../api/types.js';
 import type { TraceHandle } from '../api/handle.js';
-import { defaultState, readHash } from '../app/state.js';
+import { defaultState } from '../app/state.js';
 import type { Tab, ViewState } from '../app/state.js';
 import { wireTabs } from '../ui/tab_keys.js';
 import { wireHome } from './home.js';
@@ -101,6 +101,7 @@ class Analyzer implements Coordinator {
     private readonly options: AnalyzerOptions,
   ) {
     this.state = new AnalyzerState(options.syncHash === true);
+    const rejected = options.syncHash === true ? this.state.readHash() : [];
     const ctx: ControllerContext = { state: this.state, layout, app: this };
     const workerOptions = options.workerUrl === undefined ? {} : { workerUrl: options.workerUrl };
     this.summary = new SummaryController(ctx);
@@ -141,6 +142,15 @@ class Analyzer implements Coordinator {
     // A hash edited by hand (or a link followed within the page) changes the view.
     if (options.syncHash === true) window.addEventListener('hashchange', () => this.onHashChange(), { signal: this.lifetime.signal });
     this.wireSources();
+    this.tellRejected(rejected);
+  }
+
+  /** Values of the link that are not valid were replaced by their defaults: say which. */
+  private tellRejected(rejected: string[]): void {
+    if (rejected.length === 0) return;
+    const status = this.layout.loading.status;
+    status.classList.remove('error');
+    status.textContent = `Ignored in the link (not valid, the default is used): ${rejected.join(', ')}`;
   }
 
   private wireHome(): () => void {
@@ -251,7 +261,7 @@ class Analyzer implements Coordinator {
   // ---- traces -----------------------------------------------------------------------------
 
   private onHashChange(): void {
-    this.state.view = readHash(location.hash);
+    this.tellRejected(this.state.readHash());
     this.events.reset();
     this.timeline.showRange();
     if (this.state.trace !== null) this.showTab(this.state.view.tab);

@@ -3,7 +3,7 @@
 // coordinator's entry points a controller may call (tab, time range, events, failures).
 import type { TraceHandle } from '../api/handle.js';
 import type { Summary } from '../api/types.js';
-import { defaultState, readHash, serialiseHash } from '../app/state.js';
+import { defaultState, orderedRange, parseHash, serialiseHash } from '../app/state.js';
 import type { Tab, ViewState } from '../app/state.js';
 import type { Layout } from './layout.js';
 
@@ -17,7 +17,15 @@ export class AnalyzerState {
   name = '';
 
   constructor(private readonly syncHash: boolean) {
-    this.view = syncHash ? readHash(location.hash) : defaultState();
+    this.view = defaultState();
+  }
+
+  /** Takes the view state of the page's URL hash (its range in order).
+   *  @returns the `key=value` of each value that was not valid and fell back to its default */
+  readHash(): string[] {
+    const { state, rejected } = parseHash(location.hash);
+    this.view = orderedRange(state).state;
+    return rejected;
   }
 
   /** Changes some fields of the view state (a new object: controllers compare by value). */
