@@ -3,6 +3,9 @@
 // Flame graph (with top functions and a sandwich) — under a timeline whose brush narrows them
 // all, plus exports. It lives in a shadow root (see element.ts), talks to the engine in a
 // worker, and tells its host what happens through DOM events (load, error, selection).
+// This file is the coordinator: one AnalyzerState (context.ts) shared by one controller per
+// view (*_controller.ts), over the typed elements of layout.ts. A new view is a Tab in
+// app/state.ts, its panel and parts in layout.ts, a controller, and its refresh in showTab.
 // Trace strings are data: every value reaches the DOM through textContent, never as HTML.
 import type { Summary } from '../api/types.js';
 import { NetTraceError } from '../api/types.js';
@@ -16,7 +19,7 @@ import { buildLayout } from './layout.js';
 import type { Layout } from './layout.js';
 import { nameOfUrl, wireSources } from './sources.js';
 import { AnalyzerState } from './context.js';
-import type { ControllerContext, Coordinator } from './context.js';
+import type { AnalyzerSelection, ControllerContext, Coordinator } from './context.js';
 import { EventsController } from './events_controller.js';
 import { FlameController, stackQueryOf } from './flame_controller.js';
 import { LoadController } from './load_controller.js';
@@ -35,27 +38,7 @@ export interface AnalyzerOptions {
   workerUrl?: URL | string;
 }
 
-/** `detail` of the `selection` event. */
-export type AnalyzerSelection =
-  | { kind: 'range'; fromMs: number | null; toMs: number | null }
-  | { kind: 'event'; index: number; provider: string; name: string; timeMs: number }
-  | { kind: 'frame'; name: string };
-
-/** `detail` of the `load` event. */
-export interface AnalyzerLoad {
-  name: string;
-  summary: Summary;
-}
-
-/** `detail` of the `error` event: the reason reading stopped, with what was read before (a
- *  damaged or cancelled read that read events also leaves `trace` open over them). */
-export interface AnalyzerError {
-  name: string;
-  code: string;
-  offset: number | null;
-  message: string;
-  partial: Summary | null;
-}
+export type { AnalyzerError, AnalyzerLoad, AnalyzerSelection } from './context.js';
 
 export interface AnalyzerInstance {
   /** Reads a session still recording from `url` (an HTTP stream: `nettrace-analyzer live`),

@@ -7,6 +7,30 @@ import { defaultState, orderedRange, parseHash, serialiseHash } from '../app/sta
 import type { Tab, ViewState } from '../app/state.js';
 import type { Layout } from './layout.js';
 
+// ---- what the analyzer tells its host (CustomEvent details; re-exported by analyzer.ts) ----
+
+/** `detail` of the `selection` event. */
+export type AnalyzerSelection =
+  | { kind: 'range'; fromMs: number | null; toMs: number | null }
+  | { kind: 'event'; index: number; provider: string; name: string; timeMs: number }
+  | { kind: 'frame'; name: string };
+
+/** `detail` of the `load` event. */
+export interface AnalyzerLoad {
+  name: string;
+  summary: Summary;
+}
+
+/** `detail` of the `error` event: the reason reading stopped, with what was read before (a
+ *  damaged or cancelled read that read events also leaves `trace` open over them). */
+export interface AnalyzerError {
+  name: string;
+  code: string;
+  offset: number | null;
+  message: string;
+  partial: Summary | null;
+}
+
 /** The state of one analyzer: its view (in the URL hash when synced) and the trace shown. */
 export class AnalyzerState {
   view: ViewState;

@@ -11,7 +11,7 @@ import type { EventFilter } from '../views/events_view.js';
 import { eventTypes, threads } from '../views/summary_view.js';
 import { LastQuery } from './context.js';
 import type { ControllerContext } from './context.js';
-import type { AnalyzerSelection } from './analyzer.js';
+import type { AnalyzerSelection } from './context.js';
 
 /** Typing pause after which the event text search starts (a keystroke later cancels it). */
 const SEARCH_PAUSE_MS = 300;

@@ -13,7 +13,7 @@ import { effectiveWeight, offerWeights, weightChoices } from './weights.js';
 import { fillStackThreads } from './stack_threads.js';
 import { LastQuery } from './context.js';
 import type { ControllerContext } from './context.js';
-import type { AnalyzerSelection } from './analyzer.js';
+import type { AnalyzerSelection } from './context.js';
 
 /** Event types first offered for stacks: CPU samples (sample profiler, Linux profilers). */
 const PREFERRED_STACKS = ['Thread/Sample', 'cpu', 'GC/AllocationTick', 'Exception/Start'];

@@ -11,7 +11,7 @@ import { fmt, formatBytes, percent } from '../ui/dom.js';
 import type { ControllerContext } from './context.js';
 import type { ReadFacts } from './summary_controller.js';
 import { hasSummary, partialText, refusalText } from './read_outcome.js';
-import type { AnalyzerError, AnalyzerLoad } from './analyzer.js';
+import type { AnalyzerError, AnalyzerLoad } from './context.js';
 
 /** What the coordinator does around a read. */
 export interface LoadHooks {
