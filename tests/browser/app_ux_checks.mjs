@@ -155,7 +155,7 @@ export async function uxChecks({ page, server, check, assert, byName, nativeSumm
       const { renderSummary } = await import('./views/summary_view.js');
       const headline = document.createElement('dl');
       const tables = document.createElement('div');
-      // A whole summary document (api/summary.ts types every field), with no events' details.
+      // A whole summary document (reader/summary.ts types every field), with no events' details.
       const summary = {
         format: { container: 'NetTrace FastSerialization', major: 4, minor: 0, traceObjectVersion: 4 },
         complete: true, bytesRead: 100, error: null, trace: {}, timeRange: null, eventsWithStacks: 0, payloadBytes: 0,

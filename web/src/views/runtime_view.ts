@@ -2,7 +2,7 @@
 // exceptions, allocation ticks, JIT'd methods, contentions, CPU samples) and the tables behind
 // them — GCs and pauses by generation, exceptions by type, allocations by type — from the
 // engine's `runtime` summary key (core/analysis/runtime_signals.h: pauses as PerfView's GCStats
-// measures them), typed by api/summary.ts.
+// measures them), typed by reader/summary.ts.
 import type { Summary } from '../api/types.js';
 import { fmt, formatBytes, h, percent } from '../ui/dom.js';
 import { sortableTable } from '../ui/sortable_table.js';

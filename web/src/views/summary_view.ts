@@ -1,6 +1,6 @@
 // web/src/views — the Summary tab: trace facts, event types (click = filter the event
 // table), threads and dropped events, from the engine's summary document (README
-// "Summary JSON"), typed whole by api/summary.ts.
+// "Summary JSON"), typed whole by reader/summary.ts.
 import type { Summary, SummaryEventType } from '../api/types.js';
 import { fmt, formatBytes, formatMs, h, percent } from '../ui/dom.js';
 import { sortableTable } from '../ui/sortable_table.js';
