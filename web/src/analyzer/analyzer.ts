@@ -20,6 +20,7 @@ import type { Layout } from './layout.js';
 import { nameOfUrl, wireSources } from './sources.js';
 import { AnalyzerState } from './context.js';
 import type { AnalyzerSelection, ControllerContext, Coordinator } from './context.js';
+import { DiagnosticsController } from './diagnostics_controller.js';
 import { EventsController } from './events_controller.js';
 import { FlameController, stackQueryOf } from './flame_controller.js';
 import { LoadController } from './load_controller.js';
@@ -71,6 +72,7 @@ class Analyzer implements Coordinator {
   /** Listeners outside the shadow root (host, window) end with destroy(). */
   private readonly lifetime = new AbortController();
   private readonly summary: SummaryController;
+  private readonly diagnostics: DiagnosticsController;
   private readonly events: EventsController;
   private readonly flame: FlameController;
   private readonly side: SideController;
@@ -88,6 +90,7 @@ class Analyzer implements Coordinator {
     const ctx: ControllerContext = { state: this.state, layout, app: this };
     const workerOptions = options.workerUrl === undefined ? {} : { workerUrl: options.workerUrl };
     this.summary = new SummaryController(ctx);
+    this.diagnostics = new DiagnosticsController(ctx);
     this.events = new EventsController(ctx);
     this.flame = new FlameController(ctx);
     this.side = new SideController(ctx, workerOptions);
@@ -182,7 +185,7 @@ class Analyzer implements Coordinator {
     this.state.save();
     if (tab === 'events') this.events.refresh();
     if (tab === 'flame') this.flame.refresh();
-    if (tab === 'diagnostics') this.summary.showDiagnostics();
+    if (tab === 'diagnostics') this.diagnostics.show();
   }
 
   rangeChanged(): void {

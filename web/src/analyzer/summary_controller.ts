@@ -1,10 +1,9 @@
 // web/src/analyzer — the Summary tab: the facts and tables of a trace's summary (a click on
 // an event type, thread or runtime type opens the matching events; "Flame graph" opens the
 // stacks of a type), the GC table under them (a GC's row selects its time range), and the
-// summary JSON. Also the Diagnostics tab (exceptions, contention, activities, counters).
+// summary JSON.
 import type { TraceHandle } from '../api/handle.js';
 import type { NetTraceError, Summary } from '../api/types.js';
-import { renderEventViews } from '../views/event_views_view.js';
 import { renderGcView } from '../views/gc_view.js';
 import { renderJitView } from '../views/jit_view.js';
 import { renderSummary } from '../views/summary_view.js';
@@ -21,9 +20,6 @@ export interface ReadFacts {
 }
 
 export class SummaryController {
-  /** The trace the Diagnostics tab was built for (once per trace). */
-  private diagnosticsTrace: TraceHandle | null = null;
-
   constructor(private readonly ctx: ControllerContext) {}
 
   reset(): void {
@@ -72,16 +68,5 @@ export class SummaryController {
     renderGcView(stats, layout.summary.tables, (fromMs, toMs) => app.selectRange(fromMs, toMs));
     const jit = await trace.jit();
     if (state.trace === trace) renderJitView(jit, layout.summary.tables);
-  }
-
-  /** The Diagnostics tab, built once per trace. */
-  showDiagnostics(): void {
-    const trace = this.ctx.state.trace;
-    if (trace === null || this.diagnosticsTrace === trace) return;
-    this.diagnosticsTrace = trace;
-    const box = this.ctx.layout.diagnostics;
-    delete box.dataset['ready'];
-    box.replaceChildren();
-    renderEventViews(box, trace).catch((e: unknown) => this.ctx.app.reportUnexpected(e));
   }
 }
