@@ -1,8 +1,10 @@
 // web/src/analyzer — one analyzer instance: a landing area (drop zone, file picker, sample,
-// open from URL), then three views of the opened trace — Summary, Events (virtualized table),
-// Flame graph (with top functions and a sandwich) — under a timeline whose brush narrows them
-// all, plus exports. It lives in a shadow root (see element.ts), talks to the engine in a
-// worker, and tells its host what happens through DOM events (load, error, selection).
+// open from URL), then the views of the opened trace — Summary, Events (virtualized table),
+// Flame graph (with top functions, a sandwich and a diff), Diagnostics — under a timeline
+// (with its lanes and time-order chart) whose brush narrows them all, plus exports. A live
+// session (openLive) is shown as it grows. It lives in a shadow root (see element.ts), talks to
+// the engine in a worker, and tells its host what happens through DOM events (load, error,
+// selection, live).
 // This file is the coordinator: one AnalyzerState (context.ts) shared by one controller per
 // view (*_controller.ts), over the typed elements of layout.ts. A new view is a Tab in
 // app/state.ts, its panel and parts in layout.ts, a controller, and its refresh in showTab.
