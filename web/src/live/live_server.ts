@@ -2,7 +2,7 @@
 // 127.0.0.1 by a small Node http server. The page (web/src/analyzer/live_controls.ts) reads
 // the session's bytes from /live/stream — everything received so far, then each piece as it
 // arrives, until the runtime ends the stream — as one more URL source of the engine
-// (engine/chunk_source.ts): the same parsing path as a file. Node only; no dependency.
+// (reader/chunk_source.ts): the same parsing path as a file. Node only; no dependency.
 //
 //   GET  /                     the live page (the package's analyzer, dist/analyzer/live_controls.js)
 //   GET  /live/info            {pid, sessionId, ended, bytes, events}
