@@ -43,7 +43,8 @@ double UserAllocatedPerHeap(const GcRecord* gcs, size_t index, size_t heap, int 
       if (gen >= kLoh && prev == 0 && p.generation < 1) prev = p.heaps[heap][gen];
     }
   }
-  return static_cast<double>(gc.heaps[heap][gen] - prev);
+  // C# long arithmetic, unchecked in TraceEvent: wraps modulo 2^64 (no signed overflow here).
+  return static_cast<double>(static_cast<int64_t>(static_cast<uint64_t>(gc.heaps[heap][gen]) - static_cast<uint64_t>(prev)));
 }
 
 // GetUserAllocated for Gen0, LOH or POH: the per-heap histories of this GC and the one before

@@ -125,10 +125,12 @@ void GcStats::OnEvent(const EventRecord& e, uint64_t processId, uint64_t threadI
       d.genCount = static_cast<uint32_t>(values->items().size());
       for (size_t g = 0; g < values->items().size() && g < 5; ++g) {
         const PayloadValue& v = values->items()[g];
-        auto f = [&](const char* name) { return static_cast<int64_t>(UInt(v.Find(name))); };
+        // TraceEvent subtracts C# longs unchecked: a hostile size field wraps there, so the
+        // differences are taken modulo 2^64 here too (signed overflow would be undefined).
+        auto f = [&](const char* name) { return UInt(v.Find(name)); };
         d.sizes[g] = UInt(v.Find("SizeBefore"));
-        d.heap[g] = f("SizeBefore") - f("FreeListBefore") - f("FreeObjBefore");          // ObjSpaceBefore
-        d.heap[5 + g] = f("SizeAfter") - (f("FreeListAfter") + f("FreeObjAfter"));       // ObjSizeAfter
+        d.heap[g] = static_cast<int64_t>(f("SizeBefore") - f("FreeListBefore") - f("FreeObjBefore"));     // ObjSpaceBefore
+        d.heap[5 + g] = static_cast<int64_t>(f("SizeAfter") - (f("FreeListAfter") + f("FreeObjAfter")));  // ObjSizeAfter
       }
       m.detail = static_cast<uint32_t>(details_.size());
       details_.push_back(d);

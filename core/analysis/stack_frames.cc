@@ -132,7 +132,6 @@ uint32_t StackResolver::FrameInProcess(uint64_t pid, uint64_t address, uint64_t 
   const UniversalSymbols::Answer a = symbols_.universal().symbols().Find(pid, address, timestamp);
   uint64_t from = a.validFrom, until = a.validUntil;
   uint32_t frame;
-  char buf[48];
   const MethodRange* m = nullptr;
   if (!a.symbol && symbols_.MethodsApplyTo(pid)) {
     bool timeDependent = false;
@@ -150,13 +149,11 @@ uint32_t StackResolver::FrameInProcess(uint64_t pid, uint64_t address, uint64_t 
   } else if (m) {
     frame = frames_.Intern(MethodFrameName(*m, symbols_.methods(), symbols_.modules()), FrameKind::kManaged);
   } else if (a.mapping && !a.mapping->fileName.empty()) {
-    // perf's convention: the offset into the mapped FILE, so it matches symbol tables.
-    std::snprintf(buf, sizeof buf, "+0x%llx",
-                  static_cast<unsigned long long>(address - a.mapping->start + a.mapping->fileOffset));
-    frame = frames_.Intern(MappingBaseName(a.mapping->fileName) + buf, FrameKind::kModule);
+    // One naming for every unresolved address, in every trace format (TraceEvent's): the
+    // module's frame when the address lies in a known image, as the runtime's images do above.
+    frame = frames_.Intern(MappingBaseName(a.mapping->fileName) + "!?", FrameKind::kModule);
   } else {
-    std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(address));
-    frame = frames_.Intern(buf, FrameKind::kUnresolved);
+    frame = frames_.Intern("?!?", FrameKind::kUnresolved);
   }
   byProcessAddress_[key] = {frame, from, until};
   *validFrom = std::max(*validFrom, from);

@@ -4,7 +4,8 @@
 // prefix table: stack = (parent stack, leaf frame), root first, so a call tree, an
 // inverted tree and a flame graph are walks over small integer arrays. Frames are
 // interned by display name, PerfView's way: "Module!Namespace.Type.Method" (no signature,
-// so overloads share a frame), "module+0x1a2b" inside a known image, else "0x7ffa12345678".
+// so overloads share a frame); an unresolved address is "module!?" inside a known image (the
+// runtime's or a Linux profiler's mapping), else "?!?", as TraceEvent names them.
 // Invariants: call stack 0 is the empty stack; parent(s) < s (topological order).
 #pragma once
 

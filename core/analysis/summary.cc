@@ -101,8 +101,11 @@ Status SummaryBuilder::OnEvent(const EventRecord& e) {
   maxTimestamp_ = std::max(maxTimestamp_, e.timestamp);
   if (e.processorNumber < processorSeen_.size()) {
     processorSeen_[e.processorNumber] = true;
-  } else {
+  } else if (e.processorNumber != lastOtherProcessor_) {
+    // Traces without processor numbers give every event the same large one: one tree
+    // look-up per change, not per event.
     otherProcessors_.insert(e.processorNumber);
+    lastOtherProcessor_ = e.processorNumber;
   }
   uint32_t typeIndex = metadataToType_.at(e.metadataId);  // the tracker checked the id
   if (e.labelListId != 0) {

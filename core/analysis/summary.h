@@ -96,6 +96,7 @@ class SummaryBuilder final : public RecordSink {
   // Distinct processor numbers seen: a bitmap for the common range, a set beyond it.
   std::vector<bool> processorSeen_ = std::vector<bool>(4096, false);
   std::set<uint32_t> otherProcessors_;
+  uint32_t lastOtherProcessor_ = 0;  // below processorSeen_.size(), so never a real "other" one
   ThreadSummary* lastThread_ = nullptr;
   // File stack ids (this sequence-point region) whose stack has no frames: rare, so a set.
   std::unordered_set<uint32_t> emptyStacks_;

@@ -132,6 +132,18 @@ export async function uxChecks({ page, server, check, assert, byName, nativeSumm
     assert(row[2] === `<0.01% (${tiny.inclusiveCount})`, `"${tiny.name}" total: ${row[2]}`);
   });
 
+  await check('app link: values that are not valid are named and replaced by their defaults; the valid ones are kept', async () => {
+    await page.goto('about:blank');
+    await page.goto(`${server.url}#tab=events&thread=abc&from=oops&to=30&side=left&event=GC%2FStart`);
+    const status = await page.textContent('#status');
+    assert(status.includes('thread=abc') && status.includes('from=oops') && status.includes('side=left') && !status.includes('to=30'), `status: ${status}`);
+    await page.setInputFiles('#file', heart.path);
+    await page.waitForSelector('#result[data-state="done"]', { timeout: 60_000 });
+    assert(await page.getAttribute('#tab-events', 'aria-selected') === 'true', 'the valid tab is kept');
+    assert(await page.inputValue('#f-to') === '30' && await page.inputValue('#f-from') === '' && await page.inputValue('#f-thread') === '', 'to kept, from and thread defaulted');
+    assert(await page.inputValue('#f-event') === 'GC/Start', 'the event filter is kept');
+  });
+
   await check('app summary: "1 gap" in the singular; one wording for events with stack frames', async () => {
     await open(heart.path);
     const facts = await page.textContent('#headline');
@@ -143,7 +155,11 @@ export async function uxChecks({ page, server, check, assert, byName, nativeSumm
       const { renderSummary } = await import('./views/summary_view.js');
       const headline = document.createElement('dl');
       const tables = document.createElement('div');
+      // A whole summary document (reader/summary.ts types every field), with no events' details.
       const summary = {
+        format: { container: 'NetTrace FastSerialization', major: 4, minor: 0, traceObjectVersion: 4 },
+        complete: true, bytesRead: 100, error: null, trace: {}, timeRange: null, eventsWithStacks: 0, payloadBytes: 0,
+        providers: [], processors: 1, blocks: {}, tables: { metadata: 0, stacks: 0, labelLists: 0, sequencePoints: 0 }, stats: [],
         eventCount: 10, types: [], threads: [],
         dropped: { events: 3, gaps: 1, ranges: [{ threadId: 1, count: 3, fromMs: 1, toMs: 2 }], rangesTruncated: false },
         runtime: { gc: { count: 0, induced: 0, background: 0, generations: [] }, exceptions: { count: 0, types: [], otherCount: 0 },

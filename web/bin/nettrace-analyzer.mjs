@@ -296,7 +296,7 @@ async function diff() {
 }
 
 async function writeSampleUniversal(out) {
-  const { loadNetTraceModule } = await import('../engine/wasm_loader.js');
+  const { loadNetTraceModule } = await import('../reader/wasm_loader.js');
   const { status, bytes } = (await loadNetTraceModule()).writeSampleUniversal();
   if (!status.ok) fail(status.message, 1);
   try {

@@ -12,9 +12,9 @@
 // the calling thread.
 import type { OpenTraceOptions, TraceHandle } from './api/handle.js';
 import { openTraceInThread } from './api/trace.js';
-import type { TraceSource } from './engine/chunk_source.js';
-import { DEFAULT_CHUNK_SIZE, PUSH_SIZE } from './engine/read_trace.js';
-import type { WasmOptions } from './engine/wasm_loader.js';
+import type { TraceSource } from './reader/chunk_source.js';
+import { DEFAULT_CHUNK_SIZE, PUSH_SIZE } from './reader/read_trace.js';
+import type { WasmOptions } from './reader/wasm_loader.js';
 import { diffTracesInWorker, openTraceInWorker, prewarmEngine } from './engine/worker_client.js';
 import type { WorkerOptions } from './engine/worker_client.js';
 
@@ -56,10 +56,10 @@ export type {
   TopFunctions,
   TraceEvent,
 } from './api/types.js';
-export type { BlobLike, ByteStream, TraceSource } from './engine/chunk_source.js';
-export type { WasmOptions } from './engine/wasm_loader.js';
+export type { BlobLike, ByteStream, TraceSource } from './reader/chunk_source.js';
+export type { WasmOptions } from './reader/wasm_loader.js';
 export type { RawHeapStats as HeapStats } from './nettrace_wasm.mjs';
-export { engineHeapStats } from './engine/wasm_loader.js';
+export { engineHeapStats } from './reader/wasm_loader.js';
 export type { WorkerOptions } from './engine/worker_client.js';
 export { NetTraceError } from './api/types.js';
 export type { RuntimeStatsKind } from './api/handle.js';

@@ -105,15 +105,15 @@ TEST_CASE("strings: UTF-8 length prefix guarded, UTF-16 converted with surrogate
   }
 }
 
-TEST_CASE("UTF-16 terminator found at every position of the four-unit scan, never at an odd byte", "[io]") {
-  for (size_t len = 0; len < 13; ++len) {
+TEST_CASE("UTF-16 terminator found at every position of the eight- and four-unit scans, never at an odd byte", "[io]") {
+  for (size_t len = 0; len < 41; ++len) {
     // `len` units 'a', then a unit 0x0100 (a 0 byte at an odd offset, not a terminator), then
     // 0x0000; the scan must stop at the real terminator whatever lane it falls in.
     std::vector<uint8_t> b;
     for (size_t i = 0; i < len; ++i) b.push_back('a'), b.push_back(0);
     b.push_back(0), b.push_back(1);
     b.push_back(0), b.push_back(0);
-    b.push_back('x');
+    b.push_back(1), b.push_back(0);  // a 0x0001 after the terminator: a borrow flags it too, never first
     ByteCursor c = Over(b);
     std::span<const uint8_t> units;
     REQUIRE(c.ReadNullTerminatedUtf16Bytes(&units));

@@ -79,9 +79,9 @@ TEST_CASE("universal: extra and reordered fields, and a ProcessId field, do not 
   auto session = test::LoadSession(w.TakeBytes());
   StackQuery q;
   q.event = "cpu";
-  CHECK(session->FoldedStacks(q) == "libx.so+0x0;libx.so!x_run 250\n");
+  CHECK(session->FoldedStacks(q) == "libx.so!?;libx.so!x_run 250\n");
   q.process = 300;
-  CHECK(session->FoldedStacks(q) == "libx.so+0x0;libx.so!x_run 250\n");
+  CHECK(session->FoldedStacks(q) == "libx.so!?;libx.so!x_run 250\n");
   CHECK(session->symbols().malformedPayloads() == 0);
 }
 

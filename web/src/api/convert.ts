@@ -4,11 +4,11 @@
 //
 //   const result = await convertTrace('old.netperf', (bytes) => out.write(bytes), { fromMs: 0, toMs: 500 });
 //   if (result.error) … // the output holds every event read before the fault, without an end marker
-import { toTraceInput } from '../engine/chunk_source.js';
-import type { SourceOptions, TraceSource } from '../engine/chunk_source.js';
-import { DEFAULT_CHUNK_SIZE, HeapBuffer, PUSH_SIZE, provideTail } from '../engine/read_trace.js';
-import { loadNetTraceModule } from '../engine/wasm_loader.js';
-import type { WasmOptions } from '../engine/wasm_loader.js';
+import { toTraceInput } from '../reader/chunk_source.js';
+import type { SourceOptions, TraceSource } from '../reader/chunk_source.js';
+import { DEFAULT_CHUNK_SIZE, HeapBuffer, PUSH_SIZE, provideTail } from '../reader/read_trace.js';
+import { loadNetTraceModule } from '../reader/wasm_loader.js';
+import type { WasmOptions } from '../reader/wasm_loader.js';
 import type { RawStatus } from '../nettrace_wasm.mjs';
 import { NetTraceError } from './types.js';
 

@@ -168,3 +168,30 @@ export interface ThreadPoolView {
     starvation: boolean;
   }[];
 }
+
+/**
+ * The event views parsed, over a handle's `eventView` text: the one place the in-thread handle
+ * (api/trace.ts) and the worker's (engine/worker_client.ts) turn the documents into types.
+ */
+export abstract class ParsedEventViews {
+  abstract eventView(view: EventViewName, format?: 'json' | 'csv'): Promise<string>;
+
+  private async parsed<T>(view: EventViewName): Promise<T> {
+    return JSON.parse(await this.eventView(view)) as T;
+  }
+  exceptions(): Promise<ExceptionsView> {
+    return this.parsed('exceptions');
+  }
+  contention(): Promise<ContentionView> {
+    return this.parsed('contention');
+  }
+  activities(): Promise<ActivitiesView> {
+    return this.parsed('activities');
+  }
+  counters(): Promise<CountersView> {
+    return this.parsed('counters');
+  }
+  threadPool(): Promise<ThreadPoolView> {
+    return this.parsed('threadpool');
+  }
+}

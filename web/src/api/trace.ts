@@ -1,11 +1,11 @@
 // web/src/api — openTrace in the calling thread: the engine (wasm) runs here. Node programs,
 // tests and workers use it directly; the engine worker wraps it for pages.
 import type { NetTraceModule, RawTraceSession } from '../nettrace_wasm.mjs';
-import { toTraceInput } from '../engine/chunk_source.js';
-import type { TraceInput, TraceSource } from '../engine/chunk_source.js';
-import { HeapBuffer, readIntoSession, ReadCancelled } from '../engine/read_trace.js';
-import { loadNetTraceModule } from '../engine/wasm_loader.js';
-import type { WasmOptions } from '../engine/wasm_loader.js';
+import { toTraceInput } from '../reader/chunk_source.js';
+import type { TraceInput, TraceSource } from '../reader/chunk_source.js';
+import { HeapBuffer, readIntoSession, ReadCancelled } from '../reader/read_trace.js';
+import { loadNetTraceModule } from '../reader/wasm_loader.js';
+import type { WasmOptions } from '../reader/wasm_loader.js';
 import type { ExportFormat, ExportOptions, OpenTraceOptions, RuntimeStatsKind, StackQuery, TraceHandle } from './handle.js';
 import type { GcStats, JitStats } from './types.js';
 import type {
@@ -21,7 +21,8 @@ import type {
   TraceEvent,
 } from './types.js';
 import { NetTraceError } from './types.js';
-import type { ActivitiesView, ContentionView, CountersView, EventViewName, ExceptionsView, ThreadPoolView } from './event_views.js';
+import { ParsedEventViews } from './event_views.js';
+import type { EventViewName } from './event_views.js';
 
 const EVENT_VIEWS: readonly EventViewName[] = ['exceptions', 'contention', 'activities', 'counters', 'threadpool'];
 
@@ -129,7 +130,7 @@ export function inThreadEngine(handle: TraceHandle): { M: NetTraceModule; sessio
   return handle instanceof InThreadTrace ? handle.engine() : null;
 }
 
-class InThreadTrace implements TraceHandle {
+class InThreadTrace extends ParsedEventViews implements TraceHandle {
   readonly bytes: number;
   readonly eventCount: number;
   private readonly summaryText: string;
@@ -144,6 +145,7 @@ class InThreadTrace implements TraceHandle {
     readonly error: NetTraceError | null,
     summaryText: string = session.summaryJson(),
   ) {
+    super();
     this.session = session;
     this.summaryText = summaryText;
     this.bytes = session.bytesConsumed();
@@ -362,24 +364,9 @@ class InThreadTrace implements TraceHandle {
     }
   }
 
-  async eventView(view: EventViewName, format: 'json' | 'csv' = 'json'): Promise<string> {
+  override async eventView(view: EventViewName, format: 'json' | 'csv' = 'json'): Promise<string> {
     if (!EVENT_VIEWS.includes(view)) throw new NetTraceError('invalid-argument', null, `unknown view ${String(view)}`);
     return this.live().eventView(view, format === 'csv');
-  }
-  async exceptions(): Promise<ExceptionsView> {
-    return JSON.parse(await this.eventView('exceptions')) as ExceptionsView;
-  }
-  async contention(): Promise<ContentionView> {
-    return JSON.parse(await this.eventView('contention')) as ContentionView;
-  }
-  async activities(): Promise<ActivitiesView> {
-    return JSON.parse(await this.eventView('activities')) as ActivitiesView;
-  }
-  async counters(): Promise<CountersView> {
-    return JSON.parse(await this.eventView('counters')) as CountersView;
-  }
-  async threadPool(): Promise<ThreadPoolView> {
-    return JSON.parse(await this.eventView('threadpool')) as ThreadPoolView;
   }
 
   close(): void {

@@ -1,17 +1,10 @@
 // web/src/api — the types of the public JS API (browser, worker and Node alike).
-
-/** Bytes read so far, of how many, and events decoded so far. */
-export interface Progress {
-  /** Bytes handed to the engine. */
-  bytes: number;
-  /** Size of the source in bytes; 0 when unknown (a stream, a URL without Content-Length). */
-  total: number;
-  /** Events the engine has decoded so far. */
-  events: number;
-  /** "reading": one report per chunk; "reading-end": the file's last bytes are read first (NetPerf
-   *  versions 1 and 2 say there where their events end); "done": one last report once the engine has finished. */
-  phase: 'reading' | 'reading-end' | 'done';
-}
+// What a read gives — the summary document (README "Summary JSON"), Progress and NetTraceError —
+// is defined by the reading layer (web/src/reader, which imports nothing from here) and
+// re-exported here.
+export type * from '../reader/summary.js';
+export type { Progress } from '../reader/errors.js';
+export { NetTraceError } from '../reader/errors.js';
 
 /** A filter over the time-ordered events (every field optional; absent = any). */
 export interface EventQuery {
@@ -216,96 +209,6 @@ export interface Histogram {
   series: string[];
   /** Series-major: `counts[s * buckets + b]` is series s in bucket b. */
   counts: Float64Array;
-}
-
-/** The fatal error that stopped reading, as the summary JSON reports it. */
-export interface SummaryError {
-  code: string;
-  offset: number | null;
-  message: string;
-}
-
-/** One entry of the summary's `types` list. */
-export interface SummaryEventType {
-  provider: string;
-  name: string;
-  eventId: number;
-  version: number;
-  count: number;
-  /** Events of this type whose stack has at least one frame (the types a flame graph can show). */
-  withStacks: number;
-}
-
-/** GCs of one generation and their pauses (PerfView's GCStats way; README "Summary JSON"). */
-export interface GcGeneration {
-  /** 0, 1, 2; null for any other GC/Start Depth (listed only when seen). */
-  generation: number | null;
-  count: number;
-  /** GCs of this generation found inside a SuspendEEStart → RestartEEStop pause. */
-  pauses: number;
-  totalPauseMs: number;
-  maxPauseMs: number;
-  meanPauseMs: number;
-}
-
-/** A name (exception type, allocated type) with its count; bytes for allocations. */
-export interface NamedCount {
-  type: string;
-  count: number;
-  bytes?: number;
-}
-
-/** The summary's `runtime` key: .NET runtime signals counted while streaming. */
-export interface RuntimeSignals {
-  gc: { count: number; induced: number; background: number; generations: GcGeneration[] };
-  /** Exception/Start by ExceptionType, most frequent first, top 100; the rest in otherCount. */
-  exceptions: { count: number; types: NamedCount[]; otherCount: number };
-  /** GC/AllocationTick by TypeName, most bytes first, top 100; the rest in otherCount/otherBytes. */
-  allocations: { ticks: number; bytes: number; types: NamedCount[]; otherCount: number; otherBytes: number };
-  /** JIT'd methods and the event they were counted from ("Method/JittingStarted", "Method/Load" or null). */
-  jit: { methods: number; source: string | null };
-  /** Contention/Start events. */
-  contentions: number;
-}
-
-/**
- * The engine's summary (README "Summary JSON"). Only the fields the JS side relies on are
- * typed here; the rest of the document passes through unchanged.
- */
-export interface Summary {
-  /** Event records read. */
-  eventCount: number;
-  /** True when the stream reached its end and nothing went wrong. */
-  complete: boolean;
-  /** Bytes decoded. */
-  bytesRead: number;
-  /** The fatal error that stopped reading, or null. */
-  error: SummaryError | null;
-  /** Runtime signals (GCs, exceptions, allocations, JIT, contentions). */
-  runtime: RuntimeSignals;
-  [field: string]: unknown;
-}
-
-/** Why reading stopped: a fatal input error, a cancel, or a failure to start the engine. */
-export class NetTraceError extends Error {
-  /** An engine error code ("truncated", "corrupt", …), "cancelled", "closed", "source"
-   *  (the source could not be read or re-read) or "engine". */
-  readonly code: string;
-  /** Absolute file offset of the fault, when the fault is about a position. */
-  readonly offset: number | null;
-  /** What was read before the fault (the engine keeps it), or null when nothing was. */
-  readonly partial: Summary | null;
-  /** The engine's message alone; `message` adds the offset. */
-  readonly reason: string;
-
-  constructor(code: string, offset: number | null, message: string, partial: Summary | null = null) {
-    super(offset === null ? message : `${message} (at offset ${offset})`);
-    this.name = 'NetTraceError';
-    this.code = code;
-    this.offset = offset;
-    this.partial = partial;
-    this.reason = message;
-  }
 }
 
 // GC and JIT statistics (issue 14; README "gc" and "jit"): TraceEvent's TraceGC / GCStats and

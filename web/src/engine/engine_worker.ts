@@ -8,7 +8,7 @@ import type { TraceHandle } from '../api/handle.js';
 import { openTraceInThread } from '../api/trace.js';
 import { NetTraceError } from '../api/types.js';
 import type { RawTraceSession } from '../nettrace_wasm.mjs';
-import { loadNetTraceModule } from './wasm_loader.js';
+import { loadNetTraceModule } from '../reader/wasm_loader.js';
 import type { EngineRequest, EngineResponse, OpenResult, QueryRequest, RequestId } from './protocol.js';
 
 interface WorkerScope {

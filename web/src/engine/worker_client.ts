@@ -21,7 +21,8 @@ import type {
   TraceEvent,
 } from '../api/types.js';
 import { NetTraceError } from '../api/types.js';
-import type { ActivitiesView, ContentionView, CountersView, EventViewName, ExceptionsView, ThreadPoolView } from '../api/event_views.js';
+import { ParsedEventViews } from '../api/event_views.js';
+import type { EventViewName } from '../api/event_views.js';
 import type { EngineRequest, EngineResponse, OpenResult, QueryRequest, RequestId } from './protocol.js';
 
 export interface WorkerOptions {
@@ -241,7 +242,7 @@ export async function diffTracesInWorker(
   }
 }
 
-class WorkerTrace implements TraceHandle {
+class WorkerTrace extends ParsedEventViews implements TraceHandle {
   /** Why reading stopped early (keepPartial), else null. */
   readonly error: NetTraceError | null;
   readonly bytes: number;
@@ -255,6 +256,7 @@ class WorkerTrace implements TraceHandle {
     /** false for a live snapshot's handle: the final handle owns the worker. */
     private readonly owner = true,
   ) {
+    super();
     this.bytes = opened.bytes;
     this.eventCount = opened.eventCount;
     const e = opened.error;
@@ -324,23 +326,8 @@ class WorkerTrace implements TraceHandle {
   export(format: ExportFormat, options: ExportOptions = {}): Promise<string> {
     return this.ask({ kind: 'export', format, options });
   }
-  eventView(view: EventViewName, format: 'json' | 'csv' = 'json'): Promise<string> {
+  override eventView(view: EventViewName, format: 'json' | 'csv' = 'json'): Promise<string> {
     return this.ask({ kind: 'eventView', view, format });
-  }
-  async exceptions(): Promise<ExceptionsView> {
-    return JSON.parse(await this.eventView('exceptions')) as ExceptionsView;
-  }
-  async contention(): Promise<ContentionView> {
-    return JSON.parse(await this.eventView('contention')) as ContentionView;
-  }
-  async activities(): Promise<ActivitiesView> {
-    return JSON.parse(await this.eventView('activities')) as ActivitiesView;
-  }
-  async counters(): Promise<CountersView> {
-    return JSON.parse(await this.eventView('counters')) as CountersView;
-  }
-  async threadPool(): Promise<ThreadPoolView> {
-    return JSON.parse(await this.eventView('threadpool')) as ThreadPoolView;
   }
   close(): void {
     if (this.closed || !this.owner) return;

@@ -7,8 +7,8 @@
 import type { OpenTraceOptions, TraceHandle } from '../api/handle.js';
 import { openTraceInThread } from '../api/trace.js';
 import type { Summary } from '../api/types.js';
-import { loadNetTraceModule } from '../engine/wasm_loader.js';
-import type { WasmOptions } from '../engine/wasm_loader.js';
+import { loadNetTraceModule } from '../reader/wasm_loader.js';
+import type { WasmOptions } from '../reader/wasm_loader.js';
 import type { NetTraceModule, RawTraceSession } from '../nettrace_wasm.mjs';
 import { DiagConnection, exchange, findDiagnosticSocket, findDiagnosticSockets, LiveError } from './diag_socket.js';
 import { ReversePort } from './reverse_port.js';

@@ -2,7 +2,7 @@
 // 127.0.0.1 by a small Node http server. The page (web/src/analyzer/live_controls.ts) reads
 // the session's bytes from /live/stream — everything received so far, then each piece as it
 // arrives, until the runtime ends the stream — as one more URL source of the engine
-// (engine/chunk_source.ts): the same parsing path as a file. The bytes are kept in a file in
+// (reader/chunk_source.ts): the same parsing path as a file. The bytes are kept in a file in
 // a private temporary directory (spool.ts), removed at exit, not in memory: the server's
 // memory does not grow with the session. /live/stream answers Range requests over the bytes
 // received so far, so the page re-reads event details from the server instead of keeping a

@@ -2,53 +2,48 @@
 // exceptions, allocation ticks, JIT'd methods, contentions, CPU samples) and the tables behind
 // them — GCs and pauses by generation, exceptions by type, allocations by type — from the
 // engine's `runtime` summary key (core/analysis/runtime_signals.h: pauses as PerfView's GCStats
-// measures them). The summary is data: every field is checked before use.
+// measures them), typed by reader/summary.ts.
 import type { Summary } from '../api/types.js';
 import { fmt, formatBytes, h, percent } from '../ui/dom.js';
 import { sortableTable } from '../ui/sortable_table.js';
-import { field, tagged } from './summary_fields.js';
+import { tagged } from './summary_fields.js';
 
-interface Generation {
-  generation: number;
-  count: number;
-  pauses: number;
-  totalPauseMs: number;
-  maxPauseMs: number;
-  meanPauseMs: number;
-}
 interface TypeCount {
   type: string;
   count: number;
   bytes: number;
 }
 
-const num = (v: unknown): number => (typeof v === 'number' ? v : 0);
-const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
-
-function generations(summary: Summary): Generation[] {
-  return list(field(summary, 'runtime', 'gc', 'generations')).map((g) => ({
-    generation: num(field(g, 'generation')),
-    count: num(field(g, 'count')),
-    pauses: num(field(g, 'pauses')),
-    totalPauseMs: num(field(g, 'totalPauseMs')),
-    maxPauseMs: num(field(g, 'maxPauseMs')),
-    meanPauseMs: num(field(g, 'meanPauseMs')),
-  }));
-}
-
 /** Per-type rows, plus one "(other types)" row for what the engine summed beyond its cap. */
 function typeCounts(summary: Summary, key: 'exceptions' | 'allocations'): TypeCount[] {
-  const rows = list(field(summary, 'runtime', key, 'types')).map((t) => ({
-    type: typeof field(t, 'type') === 'string' ? (field(t, 'type') as string) : '',
-    count: num(field(t, 'count')),
-    bytes: num(field(t, 'bytes')),
-  }));
-  const otherCount = num(field(summary, 'runtime', key, 'otherCount'));
-  if (otherCount > 0) rows.push({ type: '(other types)', count: otherCount, bytes: num(field(summary, 'runtime', key, 'otherBytes')) });
+  const signal = summary.runtime[key];
+  const rows = signal.types.map((t) => ({ type: t.type, count: t.count, bytes: t.bytes ?? 0 }));
+  const otherBytes = 'otherBytes' in signal ? signal.otherBytes : 0;
+  if (signal.otherCount > 0) rows.push({ type: '(other types)', count: signal.otherCount, bytes: otherBytes });
   return rows;
 }
 
 const ms = (v: number): string => v.toFixed(3);
+
+/** The headline numbers that are not zero, as cards (null when all are). */
+function signalCards(summary: Summary, cpuSamples: number): HTMLElement | null {
+  const { gc, exceptions, allocations, jit, contentions } = summary.runtime;
+  const pauseMs = gc.generations.reduce((sum, g) => sum + g.totalPauseMs, 0);
+  const signals: [string, string, number][] = [
+    ['Garbage collections', fmt(gc.count), gc.count],
+    ['GC pause time', `${pauseMs.toFixed(1)} ms`, pauseMs],
+    ['Exceptions thrown', fmt(exceptions.count), exceptions.count],
+    ['Allocation ticks (≈100 KB each)', `${fmt(allocations.ticks)} · ${formatBytes(allocations.bytes)}`, allocations.ticks],
+    ['Methods JIT-compiled', fmt(jit.methods), jit.methods],
+    ['Lock contentions', fmt(contentions), contentions],
+    ['CPU samples', fmt(cpuSamples), cpuSamples],
+  ];
+  const present = signals.filter(([, , n]) => n > 0);
+  if (present.length === 0) return null;
+  const cards = h('div', { class: 'signal-list' });
+  for (const [label, value] of present) cards.append(h('div', { class: 'signal' }, h('span', { class: 'signal-value', text: value }), h('span', { class: 'muted', text: label })));
+  return h('section', { class: 'signals', attrs: { 'aria-label': 'Runtime signals' } }, cards);
+}
 
 /** Appends the runtime signals and their tables to `tables` (nothing when the trace has none). */
 export function renderRuntime(
@@ -62,27 +57,14 @@ export function renderRuntime(
     onPickType === null
       ? {}
       : { onActivate: (t: TypeCount) => onPickType(eventName, t.type), rowTitle: `Show the ${eventName} events that mention this type (a text search)` };
-  const gens = generations(summary);
-  const pauseMs = gens.reduce((sum, g) => sum + g.totalPauseMs, 0);
-  const gcCount = num(field(summary, 'runtime', 'gc', 'count'));
-  const exceptions = num(field(summary, 'runtime', 'exceptions', 'count'));
-  const ticks = num(field(summary, 'runtime', 'allocations', 'ticks'));
-  const allocatedBytes = num(field(summary, 'runtime', 'allocations', 'bytes'));
-  const signals: [string, string, number][] = [
-    ['Garbage collections', fmt(gcCount), gcCount],
-    ['GC pause time', `${pauseMs.toFixed(1)} ms`, pauseMs],
-    ['Exceptions thrown', fmt(exceptions), exceptions],
-    ['Allocation ticks (≈100 KB each)', `${fmt(ticks)} · ${formatBytes(allocatedBytes)}`, ticks],
-    ['Methods JIT-compiled', fmt(num(field(summary, 'runtime', 'jit', 'methods'))), num(field(summary, 'runtime', 'jit', 'methods'))],
-    ['Lock contentions', fmt(num(field(summary, 'runtime', 'contentions'))), num(field(summary, 'runtime', 'contentions'))],
-    ['CPU samples', fmt(cpuSamples), cpuSamples],
-  ];
-  const present = signals.filter(([, , n]) => n > 0);
-  if (present.length > 0) {
-    const cards = h('div', { class: 'signal-list' });
-    for (const [label, value] of present) cards.append(h('div', { class: 'signal' }, h('span', { class: 'signal-value', text: value }), h('span', { class: 'muted', text: label })));
-    tables.append(h('section', { class: 'signals', attrs: { 'aria-label': 'Runtime signals' } }, cards));
-  }
+  const { gc, exceptions: exceptionSignal, allocations } = summary.runtime;
+  const gens = gc.generations;
+  const gcCount = gc.count;
+  const exceptions = exceptionSignal.count;
+  const ticks = allocations.ticks;
+  const allocatedBytes = allocations.bytes;
+  const cards = signalCards(summary, cpuSamples);
+  if (cards !== null) tables.append(cards);
   const runtimeTables: HTMLTableElement[] = [];
   if (gcCount > 0) {
     runtimeTables.push(
@@ -90,7 +72,7 @@ export function renderRuntime(
         caption: `GCs by generation (pauses: suspend → restart)`,
         rows: gens,
         columns: [
-          { label: 'Gen', text: (g) => String(g.generation), key: (g) => g.generation, numeric: true },
+          { label: 'Gen', text: (g) => (g.generation === null ? 'other' : String(g.generation)), key: (g) => g.generation ?? 3, numeric: true },
           { label: 'GCs', text: (g) => fmt(g.count), key: (g) => g.count, numeric: true },
           { label: 'Pause ms', text: (g) => ms(g.totalPauseMs), key: (g) => g.totalPauseMs, numeric: true },
           { label: 'Max ms', text: (g) => ms(g.maxPauseMs), key: (g) => g.maxPauseMs, numeric: true },

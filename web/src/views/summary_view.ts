@@ -1,20 +1,16 @@
 // web/src/views — the Summary tab: trace facts, event types (click = filter the event
 // table), threads and dropped events, from the engine's summary document (README
-// "Summary JSON"). The summary is data: every field is checked before use.
-import type { Summary } from '../api/types.js';
+// "Summary JSON"), typed whole by reader/summary.ts.
+import type { Summary, SummaryEventType } from '../api/types.js';
 import { fmt, formatBytes, formatMs, h, percent } from '../ui/dom.js';
 import { sortableTable } from '../ui/sortable_table.js';
 import { renderRuntime } from './runtime_view.js';
-import { field, tagged } from './summary_fields.js';
+import { tagged } from './summary_fields.js';
 
-export interface EventType {
-  provider: string;
-  name: string;
-  eventId: number;
-  count: number;
-  /** Events of the type that carry a stack; undefined when the summary does not say. */
-  withStacks: number | undefined;
-}
+/** One event type of the summary. */
+export type EventType = SummaryEventType;
+
+/** A thread of the summary as the pickers and tables show it (a v6 thread without an OS id: 0). */
 export interface ThreadInfo {
   threadId: number;
   /** The thread's name when the trace gives one (v6 thread blocks), else "". */
@@ -24,33 +20,20 @@ export interface ThreadInfo {
   droppedEvents: number;
 }
 
-const num = (v: unknown): number | null => (typeof v === 'number' ? v : null);
-const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
-
 /** The one name of events whose stack has at least one frame (summary facts, pickers). */
 export const STACK_FRAMES_LABEL = 'Events with stack frames';
 
 export function eventTypes(summary: Summary): EventType[] {
-  const list = summary['types'];
-  if (!Array.isArray(list)) return [];
-  return list.map((t: unknown) => ({
-    provider: str(field(t, 'provider')) ?? '',
-    name: str(field(t, 'name')) ?? '',
-    eventId: num(field(t, 'eventId')) ?? 0,
-    count: num(field(t, 'count')) ?? 0,
-    withStacks: num(field(t, 'withStacks')) ?? undefined,
-  }));
+  return summary.types;
 }
 
 export function threads(summary: Summary): ThreadInfo[] {
-  const list = summary['threads'];
-  if (!Array.isArray(list)) return [];
-  return list.map((t: unknown) => ({
-    threadId: num(field(t, 'threadId')) ?? 0,
-    name: str(field(t, 'name')) ?? '',
-    processId: num(field(t, 'processId')),
-    eventCount: num(field(t, 'eventCount')) ?? 0,
-    droppedEvents: num(field(t, 'droppedEvents')) ?? 0,
+  return summary.threads.map((t) => ({
+    threadId: t.threadId ?? 0,
+    name: t.name ?? '',
+    processId: t.processId,
+    eventCount: t.eventCount,
+    droppedEvents: t.droppedEvents,
   }));
 }
 
@@ -59,23 +42,21 @@ export interface ProcessInfo {
   name: string;
   namespace: string;
   events: number;
-  cpuShare: number | null;
+  cpuShare: number;
   cpuMs: number;
   offCpuMs: number;
 }
 
 /** Processes of multi-process v6 traces (Linux profilers' Universal events); empty otherwise. */
 export function processes(summary: Summary): ProcessInfo[] {
-  const list = summary['processes'];
-  if (!Array.isArray(list)) return [];
-  return list.map((p: unknown) => ({
-    pid: num(field(p, 'pid')) ?? 0,
-    name: str(field(p, 'name')) ?? '',
-    namespace: str(field(p, 'namespaceName')) ?? '',
-    events: num(field(p, 'events')) ?? 0,
-    cpuShare: num(field(p, 'cpuShare')),
-    cpuMs: (num(field(p, 'cpuNanoseconds')) ?? 0) / 1e6,
-    offCpuMs: (num(field(p, 'offCpuNanoseconds')) ?? 0) / 1e6,
+  return (summary.processes ?? []).map((p) => ({
+    pid: p.pid,
+    name: p.name,
+    namespace: p.namespaceName,
+    events: p.events,
+    cpuShare: p.cpuShare,
+    cpuMs: p.cpuNanoseconds / 1e6,
+    offCpuMs: p.offCpuNanoseconds / 1e6,
   }));
 }
 
@@ -97,6 +78,12 @@ export interface SummaryViewOptions {
 
 /** Fills `headline` (a <dl>) with the facts and `tables` with the tables. */
 export function renderSummary(summary: Summary, headline: HTMLElement, tables: HTMLElement, options: SummaryViewOptions): void {
+  renderHeadline(summary, headline, options);
+  renderTables(summary, tables, options);
+}
+
+/** The facts: file, format, times, header fields, counts, the v6 trace metadata. */
+function renderHeadline(summary: Summary, headline: HTMLElement, options: SummaryViewOptions): void {
   headline.replaceChildren();
   const add = (term: string, value: string, cls = ''): void => {
     headline.append(h('dt', { text: term }), h('dd', { text: value, class: cls }));
@@ -104,41 +91,30 @@ export function renderSummary(summary: Summary, headline: HTMLElement, tables: H
   add('File', options.fileName);
   if (options.fileSize !== null) add('Size', `${formatBytes(options.fileSize)} (${fmt(options.fileSize)} bytes)`);
   add('Read in', `${options.readSeconds.toFixed(2)} s`);
-  const container = str(field(summary, 'format', 'container'));
-  const major = num(field(summary, 'format', 'major'));
-  const minor = num(field(summary, 'format', 'minor'));
+  const { format, trace, timeRange } = summary;
   // The engine names the container before it has read a header; a version 0 means no
   // header was read: the format was not established, so it is not stated.
-  if (container !== null && major !== null && major > 0) add('Format', `${container}, version ${major}.${minor ?? 0}`);
-  const start = str(field(summary, 'timeRange', 'startUtc')) ?? str(field(summary, 'trace', 'syncTimeUtc'));
-  if (start !== null) add('Start (UTC)', start);
-  const duration = num(field(summary, 'timeRange', 'durationMs'));
-  if (duration !== null) add('Duration', formatMs(duration));
-  const pointerSize = num(field(summary, 'trace', 'pointerSize'));
-  if (pointerSize !== null) add('Pointer size', `${pointerSize} bytes (${pointerSize * 8}-bit)`);
-  const pid = num(field(summary, 'trace', 'processId'));
-  if (pid !== null) add('Process id', String(pid));
-  const cpus = num(field(summary, 'trace', 'numberOfProcessors'));
-  if (cpus !== null) add('Processors', String(cpus));
-  const rate = num(field(summary, 'trace', 'expectedCpuSamplingRate'));
-  if (rate !== null && rate > 0) add('CPU sampling interval', `${(rate / 1e6).toFixed(3)} ms`);
+  if (format.major > 0) add('Format', `${format.container}, version ${format.major}.${format.minor}`);
+  const start = timeRange?.startUtc ?? trace.syncTimeUtc;
+  if (start !== undefined) add('Start (UTC)', start);
+  if (timeRange !== null) add('Duration', formatMs(timeRange.durationMs));
+  if (trace.pointerSize !== undefined) add('Pointer size', `${trace.pointerSize} bytes (${trace.pointerSize * 8}-bit)`);
+  if (trace.processId !== undefined) add('Process id', String(trace.processId));
+  if (trace.numberOfProcessors !== undefined) add('Processors', String(trace.numberOfProcessors));
+  const rate = trace.expectedCpuSamplingRate;
+  if (rate !== undefined && rate > 0) add('CPU sampling interval', `${(rate / 1e6).toFixed(3)} ms`);
   add('Events', fmt(summary.eventCount));
   // Stack frames, not stack references: runtimes attach an empty stack to many events
   // (rundown), which `eventsWithStacks` counts; the per-type `withStacks` does not. One
   // wording everywhere ("with stack frames"), for the one count a flame graph can show.
-  const typeList = eventTypes(summary);
-  add(STACK_FRAMES_LABEL, fmt(typeList.reduce((sum, t) => sum + (t.withStacks ?? 0), 0)));
-  const dropped = num(field(summary, 'dropped', 'events')) ?? 0;
+  add(STACK_FRAMES_LABEL, fmt(summary.types.reduce((sum, t) => sum + t.withStacks, 0)));
+  const dropped = summary.dropped.events;
   add('Dropped events', fmt(dropped), dropped > 0 ? 'warn' : '');
-  const keyValues = field(summary, 'trace', 'keyValues');
-  if (Array.isArray(keyValues)) {
-    for (const kv of keyValues) {
-      const key = str(field(kv, 'key')) ?? str(field(kv, 'name'));
-      const value = field(kv, 'value');
-      if (key !== null) add(key, typeof value === 'string' ? value : JSON.stringify(value));
-    }
-  }
+  for (const kv of trace.keyValues ?? []) add(kv.key, kv.value);
+}
 
+/** The runtime tables, event types, processes, threads, and what was dropped. */
+function renderTables(summary: Summary, tables: HTMLElement, options: SummaryViewOptions): void {
   tables.replaceChildren();
   const types = eventTypes(summary);
   const samples = types.filter((t) => t.provider === 'Microsoft-DotNETCore-SampleProfiler' && t.name === 'Thread/Sample').reduce((sum, t) => sum + t.count, 0);
@@ -157,9 +133,7 @@ export function renderSummary(summary: Summary, headline: HTMLElement, tables: H
           { label: 'Id', text: (t) => String(t.eventId), key: (t) => t.eventId, numeric: true },
           { label: 'Count', text: (t) => fmt(t.count), key: (t) => t.count, numeric: true },
           { label: 'Share', text: (t) => percent(t.count, total), key: (t) => t.count, numeric: true },
-          ...(types.some((t) => t.withStacks !== undefined)
-            ? [{ label: 'With stack frames', text: (t: EventType) => fmt(t.withStacks ?? 0), key: (t: EventType) => t.withStacks ?? 0, numeric: true, cell: (t: EventType) => stacksCell(t, options.onStacksOfType) }]
-            : []),
+          { label: 'With stack frames', text: (t) => fmt(t.withStacks), key: (t) => t.withStacks, numeric: true, cell: (t) => stacksCell(t, options.onStacksOfType) },
         ],
         ...(options.onPickType === null ? {} : { onActivate: options.onPickType, rowTitle: 'Show these events in the event table' }),
       })),
@@ -179,7 +153,7 @@ export function renderSummary(summary: Summary, headline: HTMLElement, tables: H
           { label: 'Namespace', text: (p) => p.namespace, key: (p) => p.namespace },
           { label: 'Events', text: (p) => fmt(p.events), key: (p) => p.events, numeric: true },
           { label: 'CPU ms', text: (p) => p.cpuMs.toFixed(1), key: (p) => p.cpuMs, numeric: true },
-          { label: 'CPU share', text: (p) => (p.cpuShare === null ? '' : `${(p.cpuShare * 100).toFixed(1)}%`), key: (p) => p.cpuShare ?? 0, numeric: true },
+          { label: 'CPU share', text: (p) => `${(p.cpuShare * 100).toFixed(1)}%`, key: (p) => p.cpuShare, numeric: true },
           { label: 'Off-CPU ms', text: (p) => p.offCpuMs.toFixed(1), key: (p) => p.offCpuMs, numeric: true },
         ],
       })),
@@ -205,8 +179,8 @@ export function renderSummary(summary: Summary, headline: HTMLElement, tables: H
       })),
     );
   }
-  const ranges = field(summary, 'dropped', 'ranges');
-  if (dropped > 0 && Array.isArray(ranges) && ranges.length > 0) {
+  const { events: dropped, ranges } = summary.dropped;
+  if (dropped > 0 && ranges.length > 0) {
     const gaps = `${fmt(ranges.length)} ${ranges.length === 1 ? 'gap' : 'gaps'}`;
     tables.append(h('p', { class: 'warn', text: `${fmt(dropped)} ${dropped === 1 ? 'event was' : 'events were'} dropped by the runtime (${gaps} in sequence numbers).` }));
   }
@@ -214,7 +188,7 @@ export function renderSummary(summary: Summary, headline: HTMLElement, tables: H
 
 /** The count of events with stacks and, when there are some, a button to their flame graph. */
 function stacksCell(type: EventType, onStacks: ((type: EventType) => void) | null): Node {
-  const n = type.withStacks ?? 0;
+  const n = type.withStacks;
   const cell = h('span', { class: 'stacks-cell' }, fmt(n));
   if (n > 0 && onStacks !== null) {
     const button = h('button', { text: 'Flame graph', class: 'small', attrs: { type: 'button', title: `Flame graph of the ${type.name} stacks` } });

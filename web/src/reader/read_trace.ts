@@ -2,7 +2,7 @@
 // TraceInput go into the wasm heap and through TraceSession.pushChunk. One heap buffer is
 // allocated and reused (grown when a stream hands over a bigger piece).
 import type { NetTraceModule, RawStatus, RawTraceSession } from '../nettrace_wasm.mjs';
-import type { Progress } from '../api/types.js';
+import type { Progress } from './errors.js';
 import type { TraceInput } from './chunk_source.js';
 
 /**

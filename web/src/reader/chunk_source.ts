@@ -15,7 +15,7 @@
 // Streams cannot be read twice, so by default their bytes are kept (in JS memory, outside the
 // wasm heap) for event details. `keepStreamedBytes: false` drops them: the trace then opens in
 // constant memory and events come without details (`detail: false`).
-import { NetTraceError } from '../api/types.js';
+import { NetTraceError } from './errors.js';
 
 export interface TraceInput {
   /** Total bytes when known, else null. */

@@ -1,0 +1,38 @@
+// web/src/reader — what a read reports besides its summary: its progress, and why it stopped
+// (re-exported by api/types.ts; the reading layer imports nothing from web/src/api).
+import type { Summary } from './summary.js';
+
+/** Bytes read so far, of how many, and events decoded so far. */
+export interface Progress {
+  /** Bytes handed to the engine. */
+  bytes: number;
+  /** Size of the source in bytes; 0 when unknown (a stream, a URL without Content-Length). */
+  total: number;
+  /** Events the engine has decoded so far. */
+  events: number;
+  /** "reading": one report per chunk; "reading-end": the file's last bytes are read first (NetPerf
+   *  versions 1 and 2 say there where their events end); "done": one last report once the engine has finished. */
+  phase: 'reading' | 'reading-end' | 'done';
+}
+
+/** Why reading stopped: a fatal input error, a cancel, or a failure to start the engine. */
+export class NetTraceError extends Error {
+  /** An engine error code ("truncated", "corrupt", …), "cancelled", "closed", "source"
+   *  (the source could not be read or re-read) or "engine". */
+  readonly code: string;
+  /** Absolute file offset of the fault, when the fault is about a position. */
+  readonly offset: number | null;
+  /** What was read before the fault (the engine keeps it), or null when nothing was. */
+  readonly partial: Summary | null;
+  /** The engine's message alone; `message` adds the offset. */
+  readonly reason: string;
+
+  constructor(code: string, offset: number | null, message: string, partial: Summary | null = null) {
+    super(offset === null ? message : `${message} (at offset ${offset})`);
+    this.name = 'NetTraceError';
+    this.code = code;
+    this.offset = offset;
+    this.partial = partial;
+    this.reason = message;
+  }
+}
