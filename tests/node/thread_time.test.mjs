@@ -16,20 +16,20 @@ import { expectedIntervals, groupPrefix, ourIntervals, theirEvents, THREAD_TIME_
 
 const oracleDir = join(root, 'tests/data/oracle');
 
-// Threads whose stacks TraceEvent builds with the parts of its ActivityComputer /
-// StartStopActivityComputer (SampleProfilerThreadTimeComputer's UseTasks and
-// GroupByStartStopActivity, on in dotnet-trace) that we do not build yet: TPL tasks spliced
-// under their creator with "STARTING TASK", TaskWait/Stop logging the activity's stack,
-// AWAIT_TIME for awaited time, TPL events also ending intervals, and threads inside a
-// start-stop activity getting "(Activities)" / "Activity …" group frames in place of
-// "(Non-Activities)". Thread-pool work items (ThreadPool/Enqueue, /Dequeue) are built
-// (core/analysis/async_stitching.h): objver4's threads 8308 and 8340 are exact with them.
-const ACTIVITIES = 'TraceEvent\'s TPL task and start-stop activity stacks (not built yet)';
+// Threads whose stacks TraceEvent builds with the parts of its ActivityComputer
+// (SampleProfilerThreadTimeComputer's UseTasks, on in dotnet-trace) that we do not build yet:
+// TPL tasks spliced under their creator with "STARTING TASK", TaskWait/Stop logging the
+// activity's stack, AWAIT_TIME for awaited time, TPL events also ending intervals (and the
+// start-stop activities that TPL tasks carry to other threads). Built: thread-pool work items
+// (ThreadPool/Enqueue, /Dequeue, core/analysis/async_stitching.h: objver4's threads 8308 and
+// 8340 are exact with them) and start-stop activity group frames "(Activities)" /
+// "Activity …" (core/analysis/start_stop_activities.h: net10-startup-streaming's thread 14404,
+// in four TraceScenarios-Control Scenario activities, is exact with them).
+const ACTIVITIES = 'TraceEvent\'s TPL task stacks (not built yet)';
 const NOT_YET = {
-  // TPL events and TraceScenarios-Control Scenario start/stop activities.
+  // TPL events (TaskWait, AwaitTaskContinuationScheduled, TaskExecute) around the
+  // start-stop activities of TraceScenarios and System.Net.Http.
   'net10-cpu-async-http.nettrace': { reason: ACTIVITIES, threads: ['13891', '13909', '13911', '13917', '13926'] },
-  // TraceScenarios-Control Scenario start/stop activities.
-  'net10-startup-streaming.nettrace': { reason: ACTIVITIES, threads: ['14404'] },
 };
 
 function traceFile(name) {
