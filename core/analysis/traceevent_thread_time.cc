@@ -90,8 +90,10 @@ StackSelection SelectTraceEventThreadTime(const StoreBuilder& model, const Symbo
   // TraceEvent groups by start-stop activity whenever it follows tasks (UseTasks).
   StartStopActivities startStops(model, symbols, resolver);
   const bool group = q.stitchAsync && startStops.available();
-  sel.stitching = stitch ? "on" : stitcher.available() ? "off" : "unavailable";
+  // One toggle for both: "on" when either applies; the reason says what the stitcher lacks.
+  sel.stitching = stitch || group ? "on" : stitcher.available() || startStops.available() ? "off" : "unavailable";
   if (!stitcher.available()) sel.stitchingReason = stitcher.unavailableReason();
+
   // The state machine runs to the end of the range's last interval: an event after the
   // range still closes the interval its predecessor began inside it.
   for (size_t row = 0; row < store.size(); ++row) {

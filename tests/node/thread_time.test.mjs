@@ -111,9 +111,13 @@ test('asyncStitching: on, off, unavailable with the reason', () => {
   assert.deepEqual(state(objver4), { state: 'on' });
   assert.deepEqual(state(objver4, '--no-stitch-async'), { state: 'off' });
   assert.deepEqual(state(objver4, '--no-stitch-async', '--stitch-async'), { state: 'on' });
+  // Start-stop activities are grouped (on, and off with the toggle); the reason says that its
+  // TPL task events are not stitched.
   const tpl = state('net10-cpu-async-http.nettrace');
-  assert.equal(tpl.state, 'unavailable');
+  assert.equal(tpl.state, 'on');
   assert.match(tpl.reason, /TPL task events \(System\.Threading\.Tasks\.TplEventSource\), whose stitching is not implemented yet/);
+  assert.equal(state('net10-cpu-async-http.nettrace', '--no-stitch-async').state, 'off');
+  assert.equal(state('net10-startup-streaming.nettrace').state, 'on');
   const none = state('pyroscope-net5-single-thread.nettrace');
   assert.equal(none.state, 'unavailable');
   assert.match(none.reason, /^the trace has no thread-pool work events .*Threading keyword \(0x10000\) at verbose level/);
