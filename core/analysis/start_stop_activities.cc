@@ -109,7 +109,7 @@ StartStopActivities::StartStopActivities(const StoreBuilder& model, const Symbol
 void StartStopActivities::OnRow(size_t row, AsyncStitcher& tasks) {
   const EventStore& store = model_.store();
   const uint16_t type = store.type(row).value;
-  if (kind_[type] == kNone) return;
+  if (kind_[type] == kNone || (kind_[type] == kStart && activities_.size() >= kMaxActivities)) return;
   Guid id, related;
   for (const Label& l : model_.labels().Get(store.labels(row)).labels) {
     if (l.kind == LabelKind::kActivityId) id = l.guid;

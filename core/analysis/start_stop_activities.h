@@ -25,7 +25,7 @@
 // "… Activities" known-type frames, and UNKNOWN_ASYNC time.
 //
 // Memory: one record per Start event that begins an activity (as the activities view keeps
-// its marks), nothing per other event.
+// its marks), at most kMaxActivities (later Starts are not followed), nothing per other event.
 #pragma once
 
 #include <cstdint>
@@ -47,6 +47,8 @@ std::optional<std::string> ActivityPathString(const Guid& id, uint64_t pid);
 
 class StartStopActivities {
  public:
+  static constexpr size_t kMaxActivities = size_t{1} << 21;
+
   StartStopActivities(const StoreBuilder& model, const SymbolCollector& symbols, StackResolver* resolver);
 
   // Whether the trace has EventSource Start or Stop events.

@@ -50,7 +50,7 @@ const std::string* SymbolCollector::StartInfo(uint32_t ordinal) const {
 Status SymbolCollector::OnEvent(const EventRecord& e) {
   const uint32_t ordinal = nextOrdinal_++;  // mirrors StoreBuilder's numbering
   if (!universal_.OnEvent(e, ordinal)) ++malformed_;
-  if (!startTypes_.empty()) DecodeStartInfo(e, ordinal);
+  if (!startTypes_.empty() && startInfo_.size() < kMaxStartInfo) DecodeStartInfo(e, ordinal);
   const ResolvedType& t = types_->Of(e.metadataId);
   bool ok = true;
   switch (t.kind) {

@@ -62,7 +62,9 @@ class SymbolCollector final : public RecordSink {
   uint64_t malformedPayloads() const { return malformed_; }
   // An EventSource Start event (opcode 1) whose first field is a string: "/<field>=<value>",
   // what TraceEvent's StartStopActivityComputer adds to the activity's name; nullptr for
-  // others. Kept per Start event, as few as the activities (analysis/start_stop_activities.h).
+  // others. Kept per Start event, as few as the activities (analysis/start_stop_activities.h),
+  // for at most kMaxStartInfo events.
+  static constexpr size_t kMaxStartInfo = size_t{1} << 21;
   const std::string* StartInfo(uint32_t ordinal) const;
 
  private:
