@@ -53,6 +53,8 @@ class AsyncStitcher {
   bool available() const { return available_; }
   // Why not, when not available (kStitchingUnavailableReason or kStitchingTplOnlyReason).
   const char* unavailableReason() const { return tpl_ ? kStitchingTplOnlyReason : kStitchingUnavailableReason; }
+  // Whether the trace has TPL task events (which end thread-time intervals when tasks are followed).
+  bool tpl() const { return tpl_; }
 
   // Follows one store row (time order): enqueue and dequeue events change the activities.
   void OnRow(size_t row);

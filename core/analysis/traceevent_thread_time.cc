@@ -13,18 +13,26 @@
 namespace nettrace {
 namespace {
 
-enum class Driver : uint8_t { kNone, kSample, kRunning };
+enum class Driver : uint8_t { kNone, kSample, kRunning, kTplRunning, kTplUnblock };
 
 // Which event types move TraceEvent's simulation: the sample profiler's samples and the
-// runtime's allocation events (GC/AllocationTick 10, GC/SampledObjectAllocation 20 and 32).
+// runtime's allocation events (GC/AllocationTick 10, GC/SampledObjectAllocation 20 and 32);
+// with tasks followed, TPL's TaskScheduled 7, TaskStarted 8, TaskWaitBegin 10 and
+// AwaitTaskContinuationScheduled 12 (running, their own stacks) and TaskWaitEnd 11 (running,
+// the stack of the thread's current activity, without the event's own frames).
 std::vector<Driver> Drivers(const StoreBuilder& model) {
   std::vector<Driver> out(model.types().size(), Driver::kNone);
   for (size_t t = 0; t < out.size(); ++t) {
     const EventType& type = model.types()[EventTypeIndex(static_cast<uint16_t>(t))];
+    const uint32_t id = type.metadata.eventId;
     if (IsSampleProfilerSample(type)) out[t] = Driver::kSample;
     else if (type.kind == EventKind::kGcAllocationTick || type.kind == EventKind::kGcSampledObjectAllocationHigh ||
              type.kind == EventKind::kGcSampledObjectAllocationLow)
       out[t] = Driver::kRunning;
+    else if (type.knownProvider == KnownProvider::kTpl && (id == 7 || id == 8 || id == 10 || id == 12))
+      out[t] = Driver::kTplRunning;
+    else if (type.knownProvider == KnownProvider::kTpl && id == 11)
+      out[t] = Driver::kTplUnblock;
   }
   return out;
 }
@@ -70,6 +78,15 @@ uint32_t WithGroupFrames(const StoreBuilder& model, const SymbolCollector& symbo
   return it->second = g;
 }
 
+// One toggle for all that following tasks adds: "on" when any applies; the reason says what
+// the thread-pool stitcher lacks.
+void SetStitchingState(const AsyncStitcher& stitcher, const StartStopActivities& startStops, const StackQuery& q,
+                       StackSelection* sel) {
+  const bool any = stitcher.available() || startStops.available() || stitcher.tpl();
+  sel->stitching = !any ? "unavailable" : q.stitchAsync ? "on" : "off";
+  if (!stitcher.available()) sel->stitchingReason = stitcher.unavailableReason();
+}
+
 }  // namespace
 
 StackSelection SelectTraceEventThreadTime(const StoreBuilder& model, const SymbolCollector& symbols,
@@ -90,16 +107,16 @@ StackSelection SelectTraceEventThreadTime(const StoreBuilder& model, const Symbo
   // TraceEvent groups by start-stop activity whenever it follows tasks (UseTasks).
   StartStopActivities startStops(model, symbols, resolver);
   const bool group = q.stitchAsync && startStops.available();
-  // One toggle for both: "on" when either applies; the reason says what the stitcher lacks.
-  sel.stitching = stitch || group ? "on" : stitcher.available() || startStops.available() ? "off" : "unavailable";
-  if (!stitcher.available()) sel.stitchingReason = stitcher.unavailableReason();
+  SetStitchingState(stitcher, startStops, q, &sel);
 
   // The state machine runs to the end of the range's last interval: an event after the
   // range still closes the interval its predecessor began inside it.
   for (size_t row = 0; row < store.size(); ++row) {
     if (stitch) stitcher.OnRow(row);
     if (group) startStops.OnRow(row, stitcher);
-    const Driver d = drivers[store.type(row).value];
+    Driver d = drivers[store.type(row).value];
+    // TPL events drive the simulation only when tasks are followed (TraceEvent's UseTasks).
+    if ((d == Driver::kTplRunning || d == Driver::kTplUnblock) && !q.stitchAsync) d = Driver::kNone;
     const uint16_t t = store.thread(row).value;
     if ((stitch || group) && d != Driver::kNone) stitcher.Touch(t);
     if (d == Driver::kNone || !threadOk[t]) continue;
@@ -110,7 +127,7 @@ StackSelection SelectTraceEventThreadTime(const StoreBuilder& model, const Symbo
       if (s.blockedMs == 0 || open < range.begin) continue;
       threadOk[t] = false;
     }
-    const bool running = d == Driver::kRunning || !symbols.IsExternalSample(store.ordinal(row));
+    const bool running = d != Driver::kSample || !symbols.IsExternalSample(store.ordinal(row));
     const double ms = TicksToMs(model.info(), store.timestamp(row));
     // Only intervals begun inside the range are kept (those before it only set the state).
     auto closeCpu = [&] {
@@ -122,7 +139,8 @@ StackSelection SelectTraceEventThreadTime(const StoreBuilder& model, const Symbo
         intervals.push_back({s.blockedRow, s.blockedOwner, s.blockedStack, s.blockedGroup, false, IntervalMs(s.blockedMs, ms)});
     };
     const ThreadEntry& thread = model.threads()[store.thread(row)];
-    AsyncStitcher::Stitched stack{resolver->Resolve(store.stack(row), store.timestamp(row), thread.processId), t};
+    AsyncStitcher::Stitched stack{0, t};
+    if (d != Driver::kTplUnblock) stack.stack = resolver->Resolve(store.stack(row), store.timestamp(row), thread.processId);
     if (stitch) stack = stitcher.Stack(t, stack.stack);
     const uint32_t groupStack = group ? startStops.GroupStack(startStops.Live(*stitcher.StartStopSlot(t))) : 0;
     if (running) {

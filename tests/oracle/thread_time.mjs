@@ -203,6 +203,8 @@ class StartStops {
   }
 }
 
+const TPL_DRIVERS = ['AwaitTaskContinuationScheduled/Send', 'TaskScheduled/Send', 'TaskExecute/Start', 'TaskWait/Send', 'TaskWait/Stop'];
+
 // Step 1: thread id → the intervals TraceEvent's rules give for our events (with `stitch`,
 // thread-pool work under the stack that queued it). `delivered` (rule truncated-tail,
 // incomplete reads only): TraceEvent's events.jsonl.gz.
@@ -220,6 +222,17 @@ export function expectedIntervals(nativeTool, trace, delivered = null, hit = () 
       const external = name === 'Thread/Sample' && e.frames[0] === 'UNMANAGED_CODE_TIME';
       const frames = (external ? e.frames.slice(1) : e.frames).slice().reverse();
       rows.push({ index: e.index, tid: String(e.threadId), ms: toMs(e), on: !external, frames });
+    }
+  }
+  // With tasks followed, TraceEvent also logs a running stack at TPL's scheduling, task start
+  // and wait events (their own stacks) and at a wait's end (the current activity's stack
+  // alone: an empty stack of its own).
+  for (const name of stitch ? TPL_DRIVERS : []) {
+    for (const line of run(nativeTool, ['events', trace, '--name', name, '--frames', '--limit', '1000000000']).split('\n')) {
+      if (!line) continue;
+      const e = JSON.parse(line);
+      if (e.provider !== 'System.Threading.Tasks.TplEventSource') continue;
+      rows.push({ index: e.index, tid: String(e.threadId), ms: toMs(e), on: true, frames: name === 'TaskWait/Stop' ? [] : e.frames.slice().reverse() });
     }
   }
   for (const [name, [activity, idKind]] of stitch ? Object.entries(POOL_EVENTS) : []) {
