@@ -66,6 +66,7 @@ void AsyncStitcher::OnRow(size_t row) {
   if (kind == kCreate) {
     Activity a;
     a.creator = Current(thread);
+    a.startStop = activities_[a.creator].startStop;  // TraceEvent's Create: the creator's start-stop activity
     a.creationStack = resolver_->Resolve(store.stack(row), store.timestamp(row), entry.processId);
     a.refs = 1;  // queued
     const int32_t created = NewActivity(a);

@@ -14,7 +14,8 @@
 // speedscope writer files it.
 //
 // Covered: the runtime's ThreadPool/Enqueue, /Dequeue (61, 62) and ThreadPool/IOEnqueue,
-// /IODequeue, /IOPack (63-65). Not yet: TPL task events, AWAIT_TIME, start-stop activities.
+// /IODequeue, /IOPack (63-65). Not yet: TPL task events, AWAIT_TIME. Each activity also
+// carries the start-stop activity it works in (analysis/start_stop_activities.h).
 // Without CPU context switches (never in EventPipe) TraceEvent stops no thread-pool
 // activity, so a started one stays current on its thread until another starts over it.
 //
@@ -52,6 +53,8 @@ class AsyncStitcher {
   bool available() const { return available_; }
   // Why not, when not available (kStitchingUnavailableReason or kStitchingTplOnlyReason).
   const char* unavailableReason() const { return tpl_ ? kStitchingTplOnlyReason : kStitchingUnavailableReason; }
+  // Whether the trace has TPL task events (which end thread-time intervals when tasks are followed).
+  bool tpl() const { return tpl_; }
 
   // Follows one store row (time order): enqueue and dequeue events change the activities.
   void OnRow(size_t row);
@@ -65,6 +68,10 @@ class AsyncStitcher {
   void Touch(uint16_t thread) { Current(thread); }
   // The stack of an event of `thread` whose own resolved stack is `stack`.
   Stitched Stack(uint16_t thread, uint32_t stack);
+  // The start-stop activity slot (analysis/start_stop_activities.h) of the task activity
+  // current on `thread`: what TraceEvent keeps per TraceActivity. Work inherits its
+  // creator's when queued. Valid until the next call that may add an activity.
+  int32_t* StartStopSlot(uint16_t thread) { return &activities_[Current(thread)].startStop; }
 
  private:
   struct Activity {
@@ -73,6 +80,7 @@ class AsyncStitcher {
     uint32_t refs = 0;         // queued + current on a thread + live activities it created
     uint16_t thread = 0;         // where it runs (for a thread's own activity: that thread)
     uint32_t creationStack = 0;  // resolved, root first
+    int32_t startStop = -1;      // the start-stop activity it works in (-1: none)
   };
   int32_t Current(uint16_t thread);
   int32_t NewActivity(const Activity& a);

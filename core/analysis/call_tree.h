@@ -79,8 +79,9 @@ struct StackSelection {
   std::vector<float> spansMs;
   uint64_t totalWeight = 0;
   WeightUnit unit = WeightUnit::kSamples;
-  // kTraceEventThreadTime only: "on", "off" or "unavailable" (analysis/async_stitching.h),
-  // and why when unavailable; nullptr for other weights.
+  // kTraceEventThreadTime only: "on", "off" or "unavailable" (analysis/async_stitching.h;
+  // "on" also when only start-stop activities are grouped), and why the trace's thread-pool
+  // work cannot be stitched when it cannot; nullptr for other weights.
   const char* stitching = nullptr;
   const char* stitchingReason = nullptr;
   size_t size() const { return rows.size(); }

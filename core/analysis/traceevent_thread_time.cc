@@ -7,23 +7,32 @@
 #include "analysis/async_stitching.h"
 #include "analysis/event_filter.h"
 #include "analysis/event_query.h"
+#include "analysis/start_stop_activities.h"
 #include "base/saturating.h"
 
 namespace nettrace {
 namespace {
 
-enum class Driver : uint8_t { kNone, kSample, kRunning };
+enum class Driver : uint8_t { kNone, kSample, kRunning, kTplRunning, kTplUnblock };
 
 // Which event types move TraceEvent's simulation: the sample profiler's samples and the
-// runtime's allocation events (GC/AllocationTick 10, GC/SampledObjectAllocation 20 and 32).
+// runtime's allocation events (GC/AllocationTick 10, GC/SampledObjectAllocation 20 and 32);
+// with tasks followed, TPL's TaskScheduled 7, TaskStarted 8, TaskWaitBegin 10 and
+// AwaitTaskContinuationScheduled 12 (running, their own stacks) and TaskWaitEnd 11 (running,
+// the stack of the thread's current activity, without the event's own frames).
 std::vector<Driver> Drivers(const StoreBuilder& model) {
   std::vector<Driver> out(model.types().size(), Driver::kNone);
   for (size_t t = 0; t < out.size(); ++t) {
     const EventType& type = model.types()[EventTypeIndex(static_cast<uint16_t>(t))];
+    const uint32_t id = type.metadata.eventId;
     if (IsSampleProfilerSample(type)) out[t] = Driver::kSample;
     else if (type.kind == EventKind::kGcAllocationTick || type.kind == EventKind::kGcSampledObjectAllocationHigh ||
              type.kind == EventKind::kGcSampledObjectAllocationLow)
       out[t] = Driver::kRunning;
+    else if (type.knownProvider == KnownProvider::kTpl && (id == 7 || id == 8 || id == 10 || id == 12))
+      out[t] = Driver::kTplRunning;
+    else if (type.knownProvider == KnownProvider::kTpl && id == 11)
+      out[t] = Driver::kTplUnblock;
   }
   return out;
 }
@@ -34,6 +43,7 @@ struct ThreadState {
   double blockedMs = 0, cpuMs = 0;
   uint32_t blockedRow = 0, cpuRow = 0;
   uint32_t blockedStack = 0, cpuStack = 0;
+  uint32_t blockedGroup = 0, cpuGroup = 0;  // start-stop activity group frames (0: none)
   uint16_t blockedOwner = 0, cpuOwner = 0;  // the thread whose stacks the interval joins
 };
 
@@ -41,6 +51,7 @@ struct Interval {
   uint32_t row;
   uint16_t thread;  // the thread whose stacks it joins (with stitching, maybe not its own)
   uint32_t stack;   // without the leaf pseudo-frame
+  uint32_t group;   // start-stop activity group frames, root first (0: none)
   bool cpu;
   float ms;
 };
@@ -53,14 +64,27 @@ uint64_t IntervalNs(float ms) {
 
 // With groupByProcess the selection's stacks carry the process frame (and the thread frame
 // with groupByThread) above their own frames, as SelectStacks builds them.
+// Start-stop activity group frames go between the process and the thread, as TraceEvent
+// places them; without groupByProcess, at the root.
 uint32_t WithGroupFrames(const StoreBuilder& model, const SymbolCollector& symbols, StackResolver* resolver,
-                         const StackQuery& q, uint16_t thread, uint32_t cs, std::map<uint64_t, uint32_t>* cache) {
-  auto [it, added] = cache->emplace((uint64_t{thread} << 32) | cs, 0);
+                         const StackQuery& q, uint16_t thread, uint32_t group, uint32_t cs,
+                         std::map<std::pair<uint64_t, uint32_t>, uint32_t>* cache) {
+  auto [it, added] = cache->emplace(std::make_pair((uint64_t{thread} << 32) | cs, group), 0);
   if (!added) return it->second;
-  uint32_t g = resolver->stacks().Push(0, ProcessFrame(model, symbols, resolver, thread));
-  if (q.groupByThread) g = resolver->stacks().Push(g, ThreadFrame(model, resolver, thread));
+  uint32_t g = q.groupByProcess ? resolver->stacks().Push(0, ProcessFrame(model, symbols, resolver, thread)) : 0;
+  for (uint32_t f : resolver->stacks().Frames(group)) g = resolver->stacks().Push(g, f);
+  if (q.groupByProcess && q.groupByThread) g = resolver->stacks().Push(g, ThreadFrame(model, resolver, thread));
   for (uint32_t f : resolver->stacks().Frames(cs)) g = resolver->stacks().Push(g, f);
   return it->second = g;
+}
+
+// One toggle for all that following tasks adds: "on" when any applies; the reason says what
+// the thread-pool stitcher lacks.
+void SetStitchingState(const AsyncStitcher& stitcher, const StartStopActivities& startStops, const StackQuery& q,
+                       StackSelection* sel) {
+  const bool any = stitcher.available() || startStops.available() || stitcher.tpl();
+  sel->stitching = !any ? "unavailable" : q.stitchAsync ? "on" : "off";
+  if (!stitcher.available()) sel->stitchingReason = stitcher.unavailableReason();
 }
 
 }  // namespace
@@ -80,15 +104,21 @@ StackSelection SelectTraceEventThreadTime(const StoreBuilder& model, const Symbo
   std::vector<Interval> intervals;
   AsyncStitcher stitcher(model, symbols, resolver);
   const bool stitch = q.stitchAsync && stitcher.available();
-  sel.stitching = stitch ? "on" : stitcher.available() ? "off" : "unavailable";
-  if (!stitcher.available()) sel.stitchingReason = stitcher.unavailableReason();
+  // TraceEvent groups by start-stop activity whenever it follows tasks (UseTasks).
+  StartStopActivities startStops(model, symbols, resolver);
+  const bool group = q.stitchAsync && startStops.available();
+  SetStitchingState(stitcher, startStops, q, &sel);
+
   // The state machine runs to the end of the range's last interval: an event after the
   // range still closes the interval its predecessor began inside it.
   for (size_t row = 0; row < store.size(); ++row) {
     if (stitch) stitcher.OnRow(row);
-    const Driver d = drivers[store.type(row).value];
+    if (group) startStops.OnRow(row, stitcher);
+    Driver d = drivers[store.type(row).value];
+    // TPL events drive the simulation only when tasks are followed (TraceEvent's UseTasks).
+    if ((d == Driver::kTplRunning || d == Driver::kTplUnblock) && !q.stitchAsync) d = Driver::kNone;
     const uint16_t t = store.thread(row).value;
-    if (stitch && d != Driver::kNone) stitcher.Touch(t);
+    if ((stitch || group) && d != Driver::kNone) stitcher.Touch(t);
     if (d == Driver::kNone || !threadOk[t]) continue;
     ThreadState& s = state[t];
     if (row >= range.end) {
@@ -97,37 +127,43 @@ StackSelection SelectTraceEventThreadTime(const StoreBuilder& model, const Symbo
       if (s.blockedMs == 0 || open < range.begin) continue;
       threadOk[t] = false;
     }
-    const bool running = d == Driver::kRunning || !symbols.IsExternalSample(store.ordinal(row));
+    const bool running = d != Driver::kSample || !symbols.IsExternalSample(store.ordinal(row));
     const double ms = TicksToMs(model.info(), store.timestamp(row));
     // Only intervals begun inside the range are kept (those before it only set the state).
     auto closeCpu = [&] {
-      if (s.cpuMs > 0 && s.cpuRow >= range.begin) intervals.push_back({s.cpuRow, s.cpuOwner, s.cpuStack, true, IntervalMs(s.cpuMs, ms)});
+      if (s.cpuMs > 0 && s.cpuRow >= range.begin)
+        intervals.push_back({s.cpuRow, s.cpuOwner, s.cpuStack, s.cpuGroup, true, IntervalMs(s.cpuMs, ms)});
     };
     auto closeBlocked = [&] {
-      if (s.blockedMs > 0 && s.blockedRow >= range.begin) intervals.push_back({s.blockedRow, s.blockedOwner, s.blockedStack, false, IntervalMs(s.blockedMs, ms)});
+      if (s.blockedMs > 0 && s.blockedRow >= range.begin)
+        intervals.push_back({s.blockedRow, s.blockedOwner, s.blockedStack, s.blockedGroup, false, IntervalMs(s.blockedMs, ms)});
     };
     const ThreadEntry& thread = model.threads()[store.thread(row)];
-    AsyncStitcher::Stitched stack{resolver->Resolve(store.stack(row), store.timestamp(row), thread.processId), t};
+    AsyncStitcher::Stitched stack{0, t};
+    if (d != Driver::kTplUnblock) stack.stack = resolver->Resolve(store.stack(row), store.timestamp(row), thread.processId);
     if (stitch) stack = stitcher.Stack(t, stack.stack);
+    const uint32_t groupStack = group ? startStops.GroupStack(startStops.Live(*stitcher.StartStopSlot(t))) : 0;
     if (running) {
       if (s.blockedMs == 0) closeCpu(), s.blockedMs = -1;
       else if (s.blockedMs < 0) closeCpu();
       else closeBlocked(), s.blockedMs = -ms;
       s.cpuMs = ms, s.cpuRow = static_cast<uint32_t>(row), s.cpuStack = stack.stack, s.cpuOwner = stack.thread;
+      s.cpuGroup = groupStack;
     } else {
       if (s.blockedMs >= 0) closeBlocked();
       else closeCpu();
       s.blockedMs = ms, s.blockedRow = static_cast<uint32_t>(row), s.blockedStack = stack.stack, s.blockedOwner = stack.thread;
+      s.blockedGroup = groupStack;
     }
   }
   std::stable_sort(intervals.begin(), intervals.end(), [](const Interval& a, const Interval& b) { return a.row < b.row; });
   const uint32_t cpuFrame = resolver->frames().Intern(kCpuTimeFrameName, FrameKind::kSynthetic);
   const uint32_t blockedFrame = resolver->frames().Intern(kExternalFrameName, FrameKind::kSynthetic);
-  std::map<uint64_t, uint32_t> grouped;  // (thread << 32 | call stack) → with group frames
+  std::map<std::pair<uint64_t, uint32_t>, uint32_t> grouped;  // ((thread << 32 | call stack), group) → with group frames
   for (const Interval& i : intervals) {
     if (i.row >= range.end) continue;
     uint32_t cs = resolver->stacks().Push(i.stack, i.cpu ? cpuFrame : blockedFrame);
-    if (q.groupByProcess) cs = WithGroupFrames(model, symbols, resolver, q, i.thread, cs, &grouped);
+    if (q.groupByProcess || i.group != 0) cs = WithGroupFrames(model, symbols, resolver, q, i.thread, i.group, cs, &grouped);
     sel.rows.push_back(i.row);
     sel.threads.push_back(i.thread);
     sel.callStacks.push_back(cs);

@@ -9,7 +9,10 @@
 // (TraceEvent's name for it). The last event of each thread is charged nothing, and, as in
 // TraceEvent, each interval is a float32 millisecond count (kept here in nanoseconds).
 // With StackQuery::stitchAsync, thread-pool work is stitched under the stack that queued it
-// (analysis/async_stitching.h); TPL tasks and start-stop activity grouping are not yet.
+// (analysis/async_stitching.h) and an interval begun inside a start-stop activity gets the
+// group frames "(Activities)" / "Activity …" (analysis/start_stop_activities.h): between the
+// process and thread frames with groupByProcess, else at the root; TPL's scheduling, start
+// and wait events also drive the simulation. TPL tasks as activities are not yet.
 #pragma once
 
 #include "analysis/call_tree.h"

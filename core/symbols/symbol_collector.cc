@@ -2,7 +2,9 @@
 
 #include <algorithm>
 
+#include "format/payload_decoder.h"
 #include "io/byte_cursor.h"
+#include "model/event_naming.h"
 
 namespace nettrace {
 
@@ -15,7 +17,32 @@ Status SymbolCollector::OnTraceInfo(const TraceInfo& info) {
 // The Linux-profiler tables read their own metadata; what a CLR event is, the resolver says.
 Status SymbolCollector::OnMetadata(const EventMetadata& m) {
   universal_.OnMetadata(m);
+  // EventSource Start events whose first field is a string (v4 metadata has no opcode:
+  // the "XxxStart" name says it, as TraceEvent's EventPipe reader infers it).
+  const bool start = m.opcode ? *m.opcode == 1 : m.eventName.size() > 5 && m.eventName.ends_with("Start");
+  if (start && ClassifyProvider(m.providerName) == KnownProvider::kOther && !m.fields.empty() &&
+      m.fields[0].type.code == TypeCode::kNullTerminatedUTF16String)
+    startTypes_[m.id] = m;
+  else
+    startTypes_.erase(m.id);
   return Status::Ok();
+}
+
+void SymbolCollector::DecodeStartInfo(const EventRecord& e, uint32_t ordinal) {
+  auto it = startTypes_.find(e.metadataId);
+  if (it == startTypes_.end()) return;
+  const DecodedPayload p = DecodePayload(it->second, e.payload, pointerSize_, 5);
+  if (p.fields.empty() || p.fields[0].value.kind() != PayloadValue::Kind::kString) return;
+  const std::string text = "/" + p.fields[0].name + "=" + p.fields[0].value.text();
+  auto [at, added] = startTextIndex_.emplace(text, static_cast<uint32_t>(startTexts_.size()));
+  if (added) startTexts_.push_back(text);
+  startInfo_.emplace_back(ordinal, at->second);
+}
+
+const std::string* SymbolCollector::StartInfo(uint32_t ordinal) const {
+  auto it = std::lower_bound(startInfo_.begin(), startInfo_.end(), std::make_pair(ordinal, uint32_t{0}));
+  if (it == startInfo_.end() || it->first != ordinal) return nullptr;
+  return &startTexts_[it->second];
 }
 
 // Layouts from ClrEtwAll.man (the generated table's MethodLoad*, MethodDC*, ModuleLoad*,
@@ -23,6 +50,7 @@ Status SymbolCollector::OnMetadata(const EventMetadata& m) {
 Status SymbolCollector::OnEvent(const EventRecord& e) {
   const uint32_t ordinal = nextOrdinal_++;  // mirrors StoreBuilder's numbering
   if (!universal_.OnEvent(e, ordinal)) ++malformed_;
+  if (!startTypes_.empty() && startInfo_.size() < kMaxStartInfo) DecodeStartInfo(e, ordinal);
   const ResolvedType& t = types_->Of(e.metadataId);
   bool ok = true;
   switch (t.kind) {

@@ -10,6 +10,8 @@
 #include <algorithm>
 #include <cstdint>
 #include <optional>
+#include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "format/record_sink.h"
@@ -58,11 +60,18 @@ class SymbolCollector final : public RecordSink {
   std::optional<uint64_t> ThreadPoolWorkId(uint32_t ordinal) const;
   // Runtime events whose payload was too short for their template (not decoded).
   uint64_t malformedPayloads() const { return malformed_; }
+  // An EventSource Start event (opcode 1) whose first field is a string: "/<field>=<value>",
+  // what TraceEvent's StartStopActivityComputer adds to the activity's name; nullptr for
+  // others. Kept per Start event, as few as the activities (analysis/start_stop_activities.h),
+  // for at most kMaxStartInfo events.
+  static constexpr size_t kMaxStartInfo = size_t{1} << 21;
+  const std::string* StartInfo(uint32_t ordinal) const;
 
  private:
   bool DecodeMethod(const EventRecord& e, const ResolvedType& t);
   bool DecodeModule(const EventRecord& e, const ResolvedType& t);
   bool DecodeAllocation(const EventRecord& e, const ResolvedType& t, uint32_t ordinal);
+  void DecodeStartInfo(const EventRecord& e, uint32_t ordinal);
 
   uint32_t pointerSize_ = 8;
   const TypeResolver* types_;  // what each metadata id is (the resolver stage before this one)
@@ -75,6 +84,11 @@ class SymbolCollector final : public RecordSink {
   uint64_t malformed_ = 0;
   UniversalCollector universal_;
   std::vector<uint64_t> runtimePids_;  // processes whose threads wrote method events
+  // Start events with a string first field: their metadata, then (ordinal, text) per event.
+  std::unordered_map<uint32_t, EventMetadata> startTypes_;
+  std::vector<std::pair<uint32_t, uint32_t>> startInfo_;  // (ordinal, index in startTexts_), ascending
+  std::vector<std::string> startTexts_;                   // distinct texts
+  std::unordered_map<std::string, uint32_t> startTextIndex_;
 };
 
 }  // namespace nettrace

@@ -2,6 +2,8 @@
 // weight the app offers for CPU samples, the flame graph's total and the heaviest Top function
 // equal the native CLI's (`nettrace flame|top --weight W`) on a real trace; the default is
 // dotnet-trace's thread time; the pick is kept in the URL hash (only when not the default).
+import { join } from 'node:path';
+import { testdata } from '../node/helpers.mjs';
 
 export async function weightChecks({ page, check, assert, byName, runNative, open }) {
   const heart = byName('HeartRateMonitor');
@@ -43,7 +45,7 @@ export async function weightChecks({ page, check, assert, byName, runNative, ope
     assert((await shown()).weight === 'managed-thread-time', 'the hash picks the weight');
   });
 
-  await check('app flame graph: the async stitching toggle equals the native CLI both ways, is kept in the hash, says why it is unavailable', async () => {
+  await check('app flame graph: the async stitching toggle equals the native CLI both ways (thread-pool work, start-stop activities), is kept in the hash, says why it is unavailable', async () => {
     const objver4 = byName('eventpipe-dotnetcore3.0-win-x64-objver4');
     const native = (args) => JSON.parse(runNative('flame', objver4.path, ['--weight', 'traceevent-thread-time', ...args]).stdout.toString('utf8'));
     const on = native([]);
@@ -71,6 +73,18 @@ export async function weightChecks({ page, check, assert, byName, runNative, ope
     assert((await stitchState()) === 'unavailable' && (await page.$eval('#g-stitch', (c) => c.disabled)), 'unavailable and disabled');
     const note = await page.$eval('#g-stitch-note', (n) => n.textContent);
     assert(note === `(unavailable: ${reason})`, `note: ${note}`);
+    // A trace with start-stop activities and no thread-pool events: the toggle groups them.
+    const streaming = { path: join(testdata, 'dotnet10', 'net10-startup-streaming.nettrace') };
+    const grouped = (args) => JSON.parse(runNative('flame', streaming.path, ['--weight', 'traceevent-thread-time', ...args]).stdout.toString('utf8'));
+    const [gOn, gOff] = [grouped([]), grouped(['--no-stitch-async'])];
+    assert(gOn.frame.length !== gOff.frame.length, 'activity frames change the native graph of net10-startup-streaming');
+    await open(streaming.path, '#tab=flame');
+    await computed();
+    assert((await stitchState()) === 'on' && (await nodes()) === gOn.frame.length, `activities on: ${await nodes()} nodes, native ${gOn.frame.length}`);
+    await page.uncheck('#g-stitch');
+    await page.waitForFunction(() => appRoot().getElementById('g-stitch-box').dataset.state === 'off', null, { timeout: 30_000 });
+    await computed();
+    assert((await nodes()) === gOff.frame.length, `activities off: ${await nodes()} nodes, native ${gOff.frame.length}`);
     // Other weights hide it.
     await page.selectOption('#g-weight', 'count');
     await page.waitForFunction(() => appRoot().getElementById('g-canvas-box').dataset.weight === 'count', null, { timeout: 30_000 });

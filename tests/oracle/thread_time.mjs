@@ -19,9 +19,11 @@ import { withoutSignature } from './rules.mjs';
 
 export const THREAD_TIME_RULES = {
   'group-frames':
-    'TraceEvent\'s thread-time stacks start with "Process64 name (pid) Args: …", "(Non-Activities)" and ' +
-    '"Threads" above the thread frame "Thread (tid)" (plus " (name)" for a named thread); ours start at the ' +
-    'thread. Compared: their first three frames are exactly those, the thread frame names our thread id.',
+    'TraceEvent\'s thread-time stacks start with "Process64 name (pid) Args: …", then "(Non-Activities)", or ' +
+    '"(Activities)" and the start-stop activity frames "Activity …", then "Threads" above the thread frame ' +
+    '"Thread (tid)" (plus " (name)" for a named thread); ours start at the activity frames (when in one) or at ' +
+    'the thread. Compared: the process, "(Non-Activities)" and "Threads" frames are exactly those, the ' +
+    'activity frames equal ours, the thread frame names our thread id.',
   'method-signature':
     'TraceEvent names a method with its signature; our frames name it without (rules.mjs). The signature is ' +
     'removed from TraceEvent\'s frame name.',
@@ -77,7 +79,7 @@ function transition(frames) {
 class PoolActivities {
   constructor() { this.own = new Map(); this.current = new Map(); this.byId = new Map(); }
   ownOf(tid) {
-    if (!this.own.has(tid)) this.own.set(tid, { creator: null, thread: tid, prev: null });
+    if (!this.own.has(tid)) this.own.set(tid, { creator: null, thread: tid, prev: null, startStop: null });
     return this.own.get(tid);
   }
   currentOf(tid) {
@@ -87,7 +89,8 @@ class PoolActivities {
   onRow(r) {
     const key = `${r.idKind}:${r.pid}:${r.id}`;
     if (r.activity === 'create') {
-      this.byId.set(key, { creator: this.currentOf(r.tid), creation: r.frames, thread: null, prev: null });
+      const creator = this.currentOf(r.tid);
+      this.byId.set(key, { creator, creation: r.frames, thread: null, prev: null, startStop: creator.startStop });
       return;
     }
     const a = this.byId.get(key);
@@ -114,6 +117,94 @@ class PoolActivities {
   }
 }
 
+// TraceEvent's StartStopActivityComputer (its rules, written again from TraceEvent's source,
+// independently of core/analysis/start_stop_activities.cc): EventSource Start/Stop events
+// whose activity id is an activity path of the process begin and end activities; a thread's
+// samples get "(Activities)" and one "Activity <name>" frame per live activity from the
+// outermost in. The start-stop activity is kept per task activity (PoolActivities' records).
+// Providers TraceEvent does not take for EventSources (their GUIDs are not name-based):
+const NOT_EVENT_SOURCES = new Set(['Microsoft-Windows-DotNETRuntime', 'Microsoft-Windows-DotNETRuntimeRundown',
+  'Microsoft-Windows-DotNETRuntimePrivate', 'Microsoft-Windows-DotNETRuntimeStress', 'Microsoft-DotNETCore-SampleProfiler',
+  'Microsoft-DotNETCore-EventPipe', 'System.Threading.Tasks.TplEventSource']);
+
+// A GUID's 16 bytes in memory order (the text's first three groups are little-endian).
+function guidBytes(text) {
+  const h = text.replace(/-/g, '');
+  const b = [];
+  for (let i = 0; i < 16; i++) b.push(parseInt(h.slice(2 * i, 2 * i + 2), 16));
+  const swap = (a, n) => b.splice(a, n, ...b.slice(a, a + n).reverse());
+  swap(0, 4); swap(4, 2); swap(6, 2);
+  return b;
+}
+const u32 = (b, i) => (b[4 * i] | (b[4 * i + 1] << 8) | (b[4 * i + 2] << 16) | (b[4 * i + 3] << 24)) >>> 0;
+const pathSum = (b) => (u32(b, 0) + u32(b, 1) + u32(b, 2) + 0x599D99AD) >>> 0;
+const isActivityPath = (b, pid) => ((pathSum(b) ^ pid) >>> 0) === u32(b, 3) || pathSum(b) === u32(b, 3);
+
+// EventSource's nibble-coded number list: "/#pid/1/15/".
+function activityPath(text) {
+  const b = guidBytes(text);
+  const pid = (pathSum(b) ^ u32(b, 3)) | 0;
+  let out = pid !== 0 ? `/#${pid}` : '/';
+  let sep = '/';
+  let i = 0;
+  while (i < 12) {
+    let nib = b[i] >> 4;
+    let low = false;
+    if (nib >= 1 && nib <= 10) {
+      out += `/${nib}`;
+      nib = b[i] & 15;
+      low = true;
+      if (nib >= 1 && nib <= 10) { out += `/${nib}`; i++; continue; }
+    }
+    if (nib === 0) break;
+    if (nib === 11) {
+      if (!low) nib = b[i] & 15;
+      else { i++; if (i >= 12) break; nib = b[i] >> 4; }
+      if (nib < 12) return text;
+      sep = '$';
+    }
+    const n = nib - 12 + 1;
+    let v = low ? 0 : b[i] & 15;
+    i++;
+    if (i + n > 12) break;
+    for (let k = n - 1; k >= 0; k--) v = v * 256 + b[i + k];
+    out += `${sep}${v}`;
+    i += n;
+  }
+  return out + '/';
+}
+
+class StartStops {
+  constructor() { this.live = new Map(); }
+  static liveOf(a) { while (a && a.stopped) a = a.creator; return a; }
+  onRow(r, task) {
+    const key = `${r.pid}:${r.act}`;
+    if (r.ss === 'start') {
+      let creator = r.rel ? this.live.get(`${r.pid}:${r.rel}`) ?? null : null;
+      if (!creator) creator = StartStops.liveOf(task.startStop);
+      const name = `Activity ${r.task}(${activityPath(r.act)}${r.info ? ',' + r.info : ''})`;
+      const a = { name, creator, ms: r.ms, stopped: false, act: r.act, pid: r.pid };
+      this.live.set(key, a);
+      task.startStop = a;
+      return;
+    }
+    const a = this.live.get(key);
+    if (!a) return;
+    if (r.ms !== a.ms) a.stopped = true;  // a zero duration leaves it running (TraceEvent's IsStopped)
+    const creator = StartStops.liveOf(a.creator);
+    task.startStop = creator;
+    if (creator && creator.act === a.act && creator.pid === a.pid) this.live.set(key, creator);
+    else this.live.delete(key);
+  }
+  static frames(a) {
+    const out = [];
+    for (a = StartStops.liveOf(a); a; a = a.creator) out.unshift(a.name);
+    return out.length ? ['(Activities)', ...out] : [];
+  }
+}
+
+const TPL_DRIVERS = ['AwaitTaskContinuationScheduled/Send', 'TaskScheduled/Send', 'TaskExecute/Start', 'TaskWait/Send', 'TaskWait/Stop'];
+
 // Step 1: thread id → the intervals TraceEvent's rules give for our events (with `stitch`,
 // thread-pool work under the stack that queued it). `delivered` (rule truncated-tail,
 // incomplete reads only): TraceEvent's events.jsonl.gz.
@@ -133,6 +224,17 @@ export function expectedIntervals(nativeTool, trace, delivered = null, hit = () 
       rows.push({ index: e.index, tid: String(e.threadId), ms: toMs(e), on: !external, frames });
     }
   }
+  // With tasks followed, TraceEvent also logs a running stack at TPL's scheduling, task start
+  // and wait events (their own stacks) and at a wait's end (the current activity's stack
+  // alone: an empty stack of its own).
+  for (const name of stitch ? TPL_DRIVERS : []) {
+    for (const line of run(nativeTool, ['events', trace, '--name', name, '--frames', '--limit', '1000000000']).split('\n')) {
+      if (!line) continue;
+      const e = JSON.parse(line);
+      if (e.provider !== 'System.Threading.Tasks.TplEventSource') continue;
+      rows.push({ index: e.index, tid: String(e.threadId), ms: toMs(e), on: true, frames: name === 'TaskWait/Stop' ? [] : e.frames.slice().reverse() });
+    }
+  }
   for (const [name, [activity, idKind]] of stitch ? Object.entries(POOL_EVENTS) : []) {
     for (const line of run(nativeTool, ['events', trace, '--name', name, '--frames', '--limit', '1000000000']).split('\n')) {
       if (!line) continue;
@@ -141,30 +243,48 @@ export function expectedIntervals(nativeTool, trace, delivered = null, hit = () 
       rows.push({ index: e.index, tid: String(e.threadId), pid: e.processId, activity, idKind, id: String(e.payload.fields[0].value), frames: e.frames.slice().reverse() });
     }
   }
+  if (stitch) {
+    for (const line of run(nativeTool, ['events', trace, '--limit', '1000000000']).split('\n')) {
+      if (!line) continue;
+      const e = JSON.parse(line);
+      const m = /^(.*)\/(Start|Stop)$/.exec(e.name);
+      if (!m || NOT_EVENT_SOURCES.has(e.provider) || !e.labels?.activityId) continue;
+      if (!isActivityPath(guidBytes(e.labels.activityId), e.processId)) continue;
+      const first = e.payload?.fields?.[0];
+      const info = m[2] === 'Start' && typeof first?.value === 'string' ? `/${first.name}=${first.value}` : null;
+      rows.push({ index: e.index, tid: String(e.threadId), pid: e.processId, ms: toMs(e), ss: m[2].toLowerCase(), task: m[1], info,
+        act: e.labels.activityId, rel: e.labels.relatedActivityId ?? null });
+    }
+  }
   rows.sort((a, b) => a.index - b.index);
   if (summary.complete === false && delivered) {
     const key = (tid, ms) => `${tid} ${ms}`;
     const theirs = new Set(delivered.filter((e) => e.n === 'Thread/Sample' || e.n === 'GC/AllocationTick').map((e) => key(e.tid, Number(e.ms))));
     const lastMs = Math.max(...delivered.filter((e) => e.n === 'Thread/Sample' || e.n === 'GC/AllocationTick').map((e) => Number(e.ms)));
-    const kept = rows.filter((r) => r.activity || theirs.has(key(r.tid, r.ms)));
-    for (const r of rows) if (!r.activity && !theirs.has(key(r.tid, r.ms))) {
+    const kept = rows.filter((r) => r.activity || r.ss || theirs.has(key(r.tid, r.ms)));
+    for (const r of rows) if (!r.activity && !r.ss && !theirs.has(key(r.tid, r.ms))) {
       if (!(r.ms > lastMs)) throw new Error(`rule truncated-tail does not explain the event ${r.index} (${r.ms} ms)`);
       hit('truncated-tail');
     }
     rows.splice(0, rows.length, ...kept);
   }
   const activities = new PoolActivities();
+  const startStops = new StartStops();
   const byThread = new Map();
   const last = new Map();
   for (const r of rows) {
     if (r.activity) { activities.onRow(r); continue; }
+    if (r.ss) { startStops.onRow(r, activities.currentOf(r.tid)); continue; }
     const stitched = stitch ? activities.stack(r.tid, r.frames) : { frames: r.frames, owner: r.tid };
+    const group = stitch ? StartStops.frames(activities.currentOf(r.tid).startStop) : [];
     const p = last.get(r.tid);
-    last.set(r.tid, { ...r, ...stitched });
+    last.set(r.tid, { ...r, ...stitched, group });
     if (!p || !(p.ms > 0)) continue;
     const metric = Math.fround(r.ms - p.ms);
     const list = byThread.get(p.owner) ?? byThread.set(p.owner, []).get(p.owner);
-    list.push({ index: p.index, ms: p.ms, metric, ns: metric <= 0 ? 0 : Math.round(metric * 1e6), frames: [...p.frames, p.on ? 'CPU_TIME' : 'UNMANAGED_CODE_TIME'] });
+    // Our stacks carry the group frames at their root; TraceEvent's between process and thread.
+    list.push({ index: p.index, ms: p.ms, metric, ns: metric <= 0 ? 0 : Math.round(metric * 1e6), group: p.group,
+      frames: [...p.group, ...p.frames, p.on ? 'CPU_TIME' : 'UNMANAGED_CODE_TIME'] });
   }
   // A thread's stacks in the order they began (stitched ones join from other threads).
   for (const list of byThread.values()) list.sort((a, b) => a.index - b.index);
@@ -183,7 +303,9 @@ export function ourIntervals(nativeTool, trace, options = []) {
   return out;
 }
 
-// Step 2: TraceEvent's speedscope writer over one thread's intervals: [type, frame, at] events.
+// Step 2: TraceEvent's speedscope writer over one thread's intervals: [type, frame, at] events;
+// prefix: frames above each interval's (an array), or a function of the interval giving its group
+// frames in place of the ones its stack starts with (groupPrefix).
 export function writeEvented(intervals, prefix) {
   const samples = intervals.slice().sort((a, b) => a.ms - b.ms || a.metric - b.metric);
   const results = [];
@@ -191,7 +313,8 @@ export function writeEvented(intervals, prefix) {
   const lastAt = () => (results.length ? results[results.length - 1][2] : 0);
   const continuous = (l, r) => l.depth === r.depth && l.name === r.name && !(l.time + l.metric * 1.001 < r.time);
   for (const s of samples) {
-    const cur = [...prefix, ...s.frames].map((name, depth) => ({ name, depth, time: s.ms, metric: s.metric }));
+    const names = typeof prefix === 'function' ? [...prefix(s), ...s.frames.slice(s.group.length)] : [...prefix, ...s.frames];
+    const cur = names.map((name, depth) => ({ name, depth, time: s.ms, metric: s.metric }));
     let last = lastAt();
     let i = 0;
     const max = Math.min(open.length, cur.length);
@@ -244,22 +367,30 @@ export function theirEvents(path, ourFrameNames, hit) {
   const out = new Map();
   for (const p of doc.profiles) {
     const tid = /^Thread \((\d+)\)/.exec(p.name)[1];
-    const depthNames = [];
+    const open = [];  // the names given to the open frames, root first
     const events = [];
     for (const e of p.events) {
-      let name = doc.shared.frames[e.frame].name;
-      const depth = e.type === 'O' ? depthNames.length : depthNames.length - 1;
-      if (e.type === 'O') depthNames.push(name);
-      else depthNames.pop();
-      // Rule group-frames: the first four levels are the process, "(Non-Activities)", "Threads"
-      // and the thread; they become our placeholders when exactly those.
-      if (depth === 0 && name.startsWith('Process')) name = '<process>';
-      else if (depth === 1 && name === '(Non-Activities)') name = '<non-activities>';
-      else if (depth === 2 && name === 'Threads') name = '<threads>';
-      else if (depth === 3 && name.startsWith(`Thread (${tid})`)) name = `Thread (${tid})`;
-      else if (depth < 4) name = `no rule for level ${depth}: ${name}`;
-      else name = rename[e.frame];
-      if (depth < 4 && e.type === 'O' && !name.startsWith('no rule')) hit('group-frames');
+      const raw = doc.shared.frames[e.frame].name;
+      if (e.type === 'C') {
+        events.push([e.type, open.pop(), e.at]);
+        continue;
+      }
+      // Rule group-frames: above the thread frame are the process, "(Non-Activities)" or
+      // "(Activities)" with the activity frames (compared as they are), and "Threads"; the
+      // process, "(Non-Activities)", "Threads" and the thread become our placeholders.
+      const depth = open.length;
+      const inGroup = !open.includes(`Thread (${tid})`);
+      let name;
+      if (!inGroup) name = rename[e.frame];
+      else if (depth === 0 && raw.startsWith('Process')) name = '<process>';
+      else if (depth === 1 && raw === '(Non-Activities)') name = '<non-activities>';
+      else if (depth === 1 && raw === '(Activities)') name = raw;
+      else if (depth >= 2 && open[1] === '(Activities)' && raw.startsWith('Activity ') && !open.includes('<threads>')) name = raw;
+      else if (depth >= 2 && raw === 'Threads' && !open.includes('<threads>')) name = '<threads>';
+      else if (open[depth - 1] === '<threads>' && raw.startsWith(`Thread (${tid})`)) name = `Thread (${tid})`;
+      else name = `no rule for level ${depth}: ${raw}`;
+      if (inGroup && !name.startsWith('no rule') && name !== raw) hit('group-frames');
+      open.push(name);
       events.push([e.type, name, e.at]);
     }
     out.set(tid, events);
@@ -267,4 +398,5 @@ export function theirEvents(path, ourFrameNames, hit) {
   return out;
 }
 
-export const groupPrefix = (tid) => ['<process>', '<non-activities>', '<threads>', `Thread (${tid})`];
+export const groupPrefix = (tid) => (s) =>
+  ['<process>', ...(s.group.length ? s.group : ['<non-activities>']), '<threads>', `Thread (${tid})`];

@@ -1,0 +1,91 @@
+// core/analysis — start-stop activities as TraceEvent's StartStopActivityComputer follows
+// them for thread time (SampleProfilerThreadTimeComputer's GroupByStartStopActivity, on in
+// `dotnet-trace convert`): a thread working inside an activity gets the group frames
+// "(Activities)", then one "Activity <name>" frame per activity from the outermost creator
+// in, where TraceEvent shows "(Non-Activities)" otherwise.
+//
+// The rules taken from TraceEvent:
+// - An activity is begun by an EventSource event (not the runtime's, the sample profiler's or
+//   TPL's providers) with opcode Start whose activity id is an EventSource activity path of
+//   its process, and ended by the Stop event with the same activity id (and process).
+// - Its creator is the live activity whose id is the Start's related activity id, else the
+//   activity current on the thread (a stopped one stands for its first live creator).
+// - Its name is "<task>(<activity path>[,/<first field>=<value>])": the task is the event
+//   name without its Start opcode; the first field is shown when it is a string; the path
+//   is the id decoded as EventSource encodes it, "/#<pid>/1/15/".
+// - Which activity a thread is in is kept per task activity (analysis/async_stitching.h:
+//   the thread's own one or the thread-pool work it runs; work inherits its creator's). A
+//   Start makes the new activity the one of the thread's current task; a Stop makes its
+//   first live creator the one of the task current at the Stop, and drops the id from the
+//   live table unless that creator has the same id. TraceEvent applies a Stop before the
+//   next event, which is the same for thread time (nothing reads it in between).
+// Not followed (no such events in our traces): the special cases for IIS, ASP.NET, WCF,
+// ADO.NET, Application Insights, OpenTelemetry, FrameworkEventSource and DiagnosticSource
+// events, the runtime's ExceptionCatch/Start-Stop "ExceptionHandling" activities, the
+// "… Activities" known-type frames, and UNKNOWN_ASYNC time.
+//
+// Memory: one record per Start event that begins an activity (as the activities view keeps
+// its marks), at most kMaxActivities (later Starts are not followed), nothing per other event.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "analysis/async_stitching.h"
+#include "analysis/call_tree.h"
+
+namespace nettrace {
+
+inline constexpr const char* kActivitiesFrameName = "(Activities)";
+
+// TraceEvent's decoding of an EventSource activity path: "/#<pid>/1/15/" ("/" + numbers when
+// the process part is 0), or nullopt when `id` is not an activity path of process `pid`.
+std::optional<std::string> ActivityPathString(const Guid& id, uint64_t pid);
+
+class StartStopActivities {
+ public:
+  static constexpr size_t kMaxActivities = size_t{1} << 21;
+
+  StartStopActivities(const StoreBuilder& model, const SymbolCollector& symbols, StackResolver* resolver);
+
+  // Whether the trace has EventSource Start or Stop events.
+  bool available() const { return available_; }
+
+  // Follows one store row (time order): a Start or Stop changes the start-stop activity of
+  // the task current on its thread (`tasks`).
+  void OnRow(size_t row, AsyncStitcher& tasks);
+
+  // The live activity a task whose slot holds `slot` works in (-1: none).
+  int32_t Live(int32_t slot) const;
+  // The group frames of activity `a` (from Live), root first: "(Activities)", "Activity …";
+  // 0 (no frames) for -1.
+  uint32_t GroupStack(int32_t a);
+
+ private:
+  struct Activity {
+    Guid id;
+    uint64_t pid = 0;
+    uint64_t startTicks = 0;
+    int32_t creator = -1;
+    bool stopped = false;
+    uint32_t frame = 0;       // "Activity <name>"
+    uint32_t group = 0;       // GroupStack, 0 until asked
+  };
+  void Start(size_t row, const Guid& id, const Guid& related, uint64_t pid, int32_t* task);
+  void Stop(size_t row, const Guid& id, uint64_t pid, int32_t* task);
+
+  const StoreBuilder& model_;
+  const SymbolCollector& symbols_;
+  StackResolver* resolver_;
+  bool available_ = false;
+  std::vector<uint8_t> kind_;        // by event type: 0 none, 1 Start, 2 Stop
+  std::vector<std::string> task_;    // by event type: the task name of a Start
+  std::vector<Activity> activities_;
+  std::unordered_map<std::string, int32_t> live_;  // (id bytes, pid) → the live activity
+  uint32_t activitiesFrame_;
+};
+
+}  // namespace nettrace

@@ -1,0 +1,101 @@
+// Start-stop activity group frames (core/analysis/start_stop_activities.h) on the committed
+// trace whose main thread runs four TraceScenarios-Control Scenario activities one after
+// another (net10-startup-streaming: jit, loader, exceptions, contention). Each thread-time
+// interval that begins inside an activity lies under "(Activities)" and that activity's
+// frame, named as TraceEvent names it, and nothing else does: the weight under each activity
+// frame is exactly the un-grouped weight of the thread between its Start and Stop (the
+// activities view's times). Exact equality with dotnet-trace is tests/node/thread_time.test.mjs.
+#include <map>
+#include <sstream>
+
+#include "analysis/start_stop_activities.h"
+#include "unit/stacks/stacks_test_support.h"
+
+namespace nettrace {
+namespace {
+
+StackQuery ThreadTime(bool stitch) {
+  StackQuery q;
+  q.weight = WeightKind::kTraceEventThreadTime;
+  q.groupByThread = true;
+  q.stitchAsync = stitch;
+  return q;
+}
+
+// A GUID from its text (the first three groups little-endian in memory, as .NET keeps them).
+Guid GuidOf(const std::string& text) {
+  std::string hex;
+  for (char c : text)
+    if (c != '-') hex += c;
+  Guid g;
+  for (size_t i = 0; i < 16; ++i) g.bytes[i] = static_cast<uint8_t>(std::stoul(hex.substr(2 * i, 2), nullptr, 16));
+  std::reverse(g.bytes.begin(), g.bytes.begin() + 4);
+  std::reverse(g.bytes.begin() + 4, g.bytes.begin() + 6);
+  std::reverse(g.bytes.begin() + 6, g.bytes.begin() + 8);
+  return g;
+}
+
+// Folded weight per first frame below the thread frame ("(Activities);Activity …" or the rest).
+std::map<std::string, uint64_t> WeightByActivity(const std::string& folded) {
+  std::map<std::string, uint64_t> out;
+  std::istringstream in(folded);
+  for (std::string line; std::getline(in, line);) {
+    const size_t space = line.rfind(' ');
+    const uint64_t weight = std::stoull(line.substr(space + 1));
+    const std::string stack = line.substr(0, space);
+    const std::string prefix = "Thread (14404);(Activities);";
+    std::string key = "other threads";
+    if (stack.rfind(prefix, 0) == 0) key = stack.substr(prefix.size(), stack.find(';', prefix.size()) - prefix.size());
+    else if (stack.rfind("Thread (14404);", 0) == 0) key = "no activity";
+    out[key] += weight;
+  }
+  return out;
+}
+
+TEST_CASE("start-stop activities: TraceEvent's activity path names", "[stacks]") {
+  // The four Scenario activity ids of net10-startup-streaming (process 14404).
+  CHECK(ActivityPathString(GuidOf("00000f1c-0000-0000-0000-00008d909d59"), 14404) == "/#14404/1/15/");
+  CHECK(ActivityPathString(GuidOf("0000121c-0000-0000-0000-00008d939d59"), 14404) == "/#14404/1/18/");
+  CHECK(ActivityPathString(GuidOf("0000141c-0000-0000-0000-00008d959d59"), 14404) == "/#14404/1/20/");
+  // System.Net.Http's Request inside Scenario 18 of net10-cpu-async-http (process 13891).
+  CHECK(ActivityPathString(GuidOf("00c0121c-0000-0000-0000-00008a9d5d5a"), 13891) == "/#13891/1/18/0/");
+  // Not an activity path of another process, nor a random GUID.
+  CHECK_FALSE(ActivityPathString(GuidOf("00000f1c-0000-0000-0000-00008d909d59"), 14405));
+  CHECK_FALSE(ActivityPathString(GuidOf("2e5dba47-a3d2-4d16-8ee0-6671ffdcd7b5"), 14404));
+}
+
+TEST_CASE("start-stop activities: net10-startup-streaming's Scenario activities group the main thread", "[stacks]") {
+  auto session = test::LoadCorpus("dotnet10/net10-startup-streaming.nettrace");
+  const std::map<std::string, uint64_t> on = WeightByActivity(session->FoldedStacks(ThreadTime(true)));
+  const std::map<std::string, uint64_t> off = WeightByActivity(session->FoldedStacks(ThreadTime(false)));
+  CHECK(off.count("(Activities)") == 0);
+  CHECK(off.size() == 2);  // 14404 without activity frames, and the other thread
+  CHECK(on.at("other threads") == off.at("other threads"));
+
+  // Start time and duration (ms) of each Scenario (`nettrace activities`), by name.
+  const std::vector<std::tuple<std::string, double, double>> scenarios = {
+      {"Activity Scenario(/#14404/1/15/,/name=jit)", 385.400908, 586.539635},
+      {"Activity Scenario(/#14404/1/18/,/name=loader)", 984.374986, 35.711672},
+      {"Activity Scenario(/#14404/1/19/,/name=exceptions)", 1020.164507, 13.151706},
+      {"Activity Scenario(/#14404/1/20/,/name=contention)", 1033.359466, 99.596787},
+  };
+  CHECK(session->ActivitiesView(false).find("\"startMs\":385.400908,\"durationMs\":586.539635") != std::string::npos);
+  uint64_t inside = 0;
+  for (const auto& [frame, startMs, durationMs] : scenarios) {
+    StackQuery q = ThreadTime(false);
+    q.thread = 14404;
+    q.fromMs = startMs;
+    q.toMs = startMs + durationMs;
+    const FlameGraph window = session->BuildFlameGraph(q);
+    INFO(frame);
+    REQUIRE(on.count(frame) == 1);
+    CHECK(on.at(frame) == window.total);
+    CHECK(window.total > 0);
+    inside += on.at(frame);
+  }
+  CHECK(on.size() == scenarios.size() + 2);
+  CHECK(on.at("no activity") + inside == off.at("no activity"));
+}
+
+}  // namespace
+}  // namespace nettrace
