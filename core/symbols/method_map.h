@@ -38,7 +38,8 @@ class MethodMap {
   void AddLoad(MethodRange range);
   // MethodUnload(Verbose): the code at `start` of `methodId` stops existing at `timestamp`.
   void AddUnload(uint64_t methodId, uint64_t start, uint64_t timestamp);
-  // Sorts and merges; call once after the last Add (later Adds need another Finish()).
+  // Sorts and merges; call once after the last Add (later Adds need another Finish(), which
+  // sorts only the ranges added since and merges them in).
   void Finish();
 
   // The range holding `address` at time `timestamp` (ticks): the most recently loaded one
@@ -54,7 +55,12 @@ class MethodMap {
   const MethodNamePool& names() const { return names_; }
 
  private:
+  void MergeNewRanges();
+  void BorrowNames();
+  void ApplyUnloads();
+
   std::vector<MethodRange> ranges_;
+  size_t sorted_ = 0;  // ranges_[0, sorted_) are sorted and merged; later ones were added since
   MethodNamePool names_;
   std::vector<uint64_t> maxEndUpTo_;  // max end() over ranges_[0..i]: bounds the backward walk
   // Unloads seen before their load (file order is not time order across threads).

@@ -7,6 +7,9 @@
 //   nettrace_bench walk FILE                    the ceiling for reading: the format decoders
 //                                               alone (every block and event header decoded,
 //                                               payloads skipped, nothing kept); prints events
+//   nettrace_bench snapshots FILE [--every N]   a live session's cost: the read in 64 KiB chunks
+//                                               with TraceSession::Snapshot() every N chunks
+//                                               (default 1) vs none; seconds in Snapshot, ranges
 //
 // Each run is a fresh child process so that its peak resident memory (getrusage) is its
 // own. Timing is wall-clock around the whole read in 4 MiB chunks, as the browser reads.
@@ -281,6 +284,45 @@ int Walk(const char* path) {
 
 }  // namespace
 
+// Live sessions snapshot between chunks (TraceSession::Snapshot): what that adds to the read,
+// and how much of it is spent in Snapshot itself (the method ranges are made sorted there).
+int Snapshots(const char* path, int every) {
+  FILE* f = std::fopen(path, "rb");
+  if (!f) return std::perror(path), 1;
+  std::vector<uint8_t> bytes;
+  std::vector<uint8_t> buf(1 << 20);
+  for (size_t n; (n = std::fread(buf.data(), 1, buf.size(), f)) > 0;) bytes.insert(bytes.end(), buf.data(), buf.data() + n);
+  std::fclose(f);
+  constexpr size_t kLiveChunk = 64 * 1024;
+  using Clock = std::chrono::steady_clock;
+  auto read = [&](int snapshotEvery, double* inSnapshot, size_t* snapshots) {
+    TraceSession session;
+    *inSnapshot = 0;
+    *snapshots = 0;
+    const auto start = Clock::now();
+    for (size_t at = 0, chunk = 1; at < bytes.size(); at += kLiveChunk, ++chunk) {
+      if (!session.PushChunk(bytes.data() + at, std::min(kLiveChunk, bytes.size() - at)).ok()) break;
+      if (snapshotEvery <= 0 || chunk % static_cast<size_t>(snapshotEvery) != 0) continue;
+      const auto before = Clock::now();
+      session.Snapshot();
+      *inSnapshot += std::chrono::duration<double>(Clock::now() - before).count();
+      ++*snapshots;
+    }
+    (void)session.Finish();
+    const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
+    return std::make_pair(seconds, session.symbols().methods().size());
+  };
+  double plainIn = 0, liveIn = 0;
+  size_t none = 0, snapshots = 0;
+  const auto plain = read(0, &plainIn, &none);
+  const auto live = read(every, &liveIn, &snapshots);
+  std::printf(
+      "{\"file\":\"%s\",\"bytes\":%zu,\"methodRanges\":%zu,\"snapshots\":%zu,\"secondsWithout\":%.4f,"
+      "\"secondsWith\":%.4f,\"secondsInSnapshot\":%.4f}\n",
+      path, bytes.size(), live.second, snapshots, plain.first, live.first, liveIn);
+  return 0;
+}
+
 int main(int argc, char** argv) {
   if (argc >= 3 && !std::strcmp(argv[1], "generate")) {
     double size = 1100;
@@ -298,8 +340,13 @@ int main(int argc, char** argv) {
     return Read(argv[2], runs);
   }
   if (argc >= 3 && !std::strcmp(argv[1], "walk")) return Walk(argv[2]);
+  if (argc >= 3 && !std::strcmp(argv[1], "snapshots")) {
+    int every = 1;
+    if (argc >= 5 && !std::strcmp(argv[3], "--every")) every = std::max(1, std::atoi(argv[4]));
+    return Snapshots(argv[2], every);
+  }
   std::fprintf(stderr,
                "usage: nettrace_bench generate OUT [--size-mb N] | generate-flame OUT [--stacks N] | read FILE [--runs N] "
-               "| walk FILE\n");
+               "| walk FILE | snapshots FILE [--every N]\n");
   return 2;
 }

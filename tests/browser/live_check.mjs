@@ -69,6 +69,10 @@ export async function liveChecks({ browser, check, assert, runNative, screenshot
       const page = await browser.newPage({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
       const pageErrors = [];
       page.on('pageerror', (e) => pageErrors.push(String(e)));
+      // Event details are re-read from the server (Range requests on /live/stream), not from a
+      // copy of the stream the page would keep.
+      let rangeRequests = 0;
+      page.on('request', (r) => void (r.url().endsWith('/live/stream') && r.headers()['range'] !== undefined && rangeRequests++));
       try {
         const base = await live.url;
         await page.addInitScript(() => {
@@ -94,6 +98,15 @@ export async function liveChecks({ browser, check, assert, runNative, screenshot
           scroller.scrollTop = 1000;
           return { total: Number(scroller.dataset.total), top: scroller.scrollTop };
         });
+        // The reader selects an event; it stays selected (the same event, found again by its
+        // identity: late events merged before it would move its row) as the table grows.
+        await page.waitForFunction(() => appRoot().querySelector('#event-scroller .vt-row[data-index]') !== null, null, { timeout: 30_000 });
+        const picked = await page.evaluate(() => {
+          const rows = [...appRoot().querySelectorAll('#event-scroller .vt-row[data-index]')];
+          const row = rows[Math.min(2, rows.length - 1)];
+          row.click();
+          return { row: Number(row.dataset.row), time: row.querySelector('.c-time').textContent, thread: row.querySelector('.c-thread').textContent, name: row.querySelector('.c-event').textContent };
+        });
         await page
           .waitForFunction((n) => Number(appRoot().getElementById('event-scroller').dataset.total) > n, before.total, { timeout: 30_000 })
           .catch(async (e) => {
@@ -105,6 +118,17 @@ export async function liveChecks({ browser, check, assert, runNative, screenshot
           return { total: Number(scroller.dataset.total), top: scroller.scrollTop, rows: scroller.querySelectorAll('[role="row"]').length };
         });
         assert(after.top === before.top && after.rows > 0, `the table moved: ${JSON.stringify({ before, after })}`);
+        const kept = await page.evaluate(() => {
+          const row = appRoot().querySelector('#event-scroller .vt-row.selected');
+          const detail = appRoot().getElementById('event-detail');
+          return row === null ? null : { row: Number(row.dataset.row), time: row.querySelector('.c-time')?.textContent, thread: row.querySelector('.c-thread')?.textContent, name: row.querySelector('.c-event')?.textContent, detail: detail.querySelector('h3')?.textContent ?? '' };
+        });
+        assert(kept !== null && kept.time === picked.time && kept.thread === picked.thread && kept.name === picked.name && kept.detail.endsWith(`/ ${picked.name}`),
+          `the selection did not stay on the event: ${JSON.stringify({ picked, kept })}`);
+        await page.waitForFunction(() => appRoot().getElementById('event-detail').querySelector('h4') !== null, null, { timeout: 30_000 });
+        const detailText = await page.evaluate(() => appRoot().getElementById('event-detail').textContent);
+        assert(!/could not be re-read|Could not read/.test(detailText) && rangeRequests > 0, `the details were not re-read from the server (${rangeRequests} range requests): ${detailText.slice(0, 200)}`);
+        console.log(`     selected event kept: row ${picked.row} → ${kept.row} (${picked.name} at ${picked.time} ms); details re-read by ${rangeRequests} range requests`);
         console.log(`     event table mid-session: ${before.total} → ${after.total} rows, scroll position kept`);
         // What the page shows mid-session: the status line, the event table's rows.
         const mid = await page.evaluate(() => ({

@@ -128,8 +128,10 @@ async function runCollect(args: string[]): Promise<number> {
       bufferMB: o.bufferMB,
       signal: stopper.signal,
       onMessage: say,
+      // Written through to the file, not kept: the trace's details are never shown here.
+      keepStreamedBytes: false,
       // The file is created once the session exists (as the native tool does); bytes that
-      // arrive before wait for it.
+      // arrive before (the moment between the reply and the return of collect()) wait for it.
       onChunk: (bytes) => (fd >= 0 ? writeAll(fs, fd, bytes) : pending.push(bytes.slice())),
     });
     try {

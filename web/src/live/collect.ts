@@ -85,6 +85,12 @@ export interface CollectOptions extends WasmOptions, CollectRequest {
   signal?: AbortSignal;
   /** Every byte of the session, in order, as it arrives (e.g. to write the .nettrace). */
   onChunk?: (bytes: Uint8Array) => void;
+  /**
+   * Keep the session's bytes in memory for event details (default true, as for any stream).
+   * false: memory stays bounded over a long session (the counts, summary, stacks and
+   * analyses still work; events come without their fields, `detail: false`).
+   */
+  keepStreamedBytes?: boolean;
   /** Said when the runtime refuses a CollectTracing version and an older one is tried. */
   onMessage?: (message: string) => void;
   chunkSize?: number;
@@ -192,6 +198,7 @@ export async function collect(options: CollectOptions): Promise<LiveTrace> {
   if (options.signal?.aborted) onAbort();
   else options.signal?.addEventListener('abort', onAbort, { once: true });
   const openOptions: OpenTraceOptions & WasmOptions = { keepPartial: true };
+  if (options.keepStreamedBytes !== undefined) openOptions.keepStreamedBytes = options.keepStreamedBytes;
   if (options.chunkSize !== undefined) openOptions.chunkSize = options.chunkSize;
   if (options.wasmBinary !== undefined) openOptions.wasmBinary = options.wasmBinary;
   if (options.wasmUrl !== undefined) openOptions.wasmUrl = options.wasmUrl;

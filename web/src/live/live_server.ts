@@ -2,32 +2,42 @@
 // 127.0.0.1 by a small Node http server. The page (web/src/analyzer/live_controls.ts) reads
 // the session's bytes from /live/stream — everything received so far, then each piece as it
 // arrives, until the runtime ends the stream — as one more URL source of the engine
-// (reader/chunk_source.ts): the same parsing path as a file. Node only; no dependency.
+// (reader/chunk_source.ts): the same parsing path as a file. The bytes are kept in a file in
+// a private temporary directory (spool.ts), removed at exit, not in memory: the server's
+// memory does not grow with the session. /live/stream answers Range requests over the bytes
+// received so far, so the page re-reads event details from the server instead of keeping a
+// copy of the stream. Node only; no dependency.
 //
 //   GET  /                     the live page (the package's analyzer, dist/analyzer/live_controls.js)
 //   GET  /live/info            {pid, sessionId, ended, bytes, events}
-//   GET  /live/stream          the session's bytes (application/octet-stream, no length)
+//   GET  /live/stream          the session's bytes (application/octet-stream, no length;
+//                              Accept-Ranges: bytes; a range of bytes already received: 206)
 //   POST /live/stop            StopTracing (as Ctrl-C): the runtime writes the rundown, then ends
 //   GET  /live/trace.nettrace  the whole file once the session ended (409 before)
 //   GET  /…                    the package's files (dist/), read-only
 import { collect, LiveError } from './collect.js';
 import type { LiveTrace } from './collect.js';
 import { liveLine, parseCollect } from './cli.js';
+import { Spool } from './spool.js';
+import type { SpoolSink } from './spool.js';
 
 interface NodeProcess {
   stderr: { write(text: string): boolean };
   on(signal: 'SIGINT' | 'SIGTERM', listener: () => void): void;
-  removeListener(signal: 'SIGINT' | 'SIGTERM', listener: () => void): void;
+  on(event: 'exit', listener: () => void): void;
+  removeListener(signal: 'SIGINT' | 'SIGTERM' | 'exit', listener: () => void): void;
 }
 interface Request {
   method?: string;
   url?: string;
-  on(event: 'close', listener: () => void): void;
+  headers: Record<string, string | string[] | undefined>;
 }
 interface Response {
   writeHead(status: number, headers: Record<string, string | number>): void;
   write(bytes: Uint8Array | string): boolean;
   end(bytes?: Uint8Array | string): void;
+  once(event: 'drain' | 'close', listener: () => void): void;
+  removeListener(event: 'drain' | 'close', listener: () => void): void;
 }
 interface HttpServer {
   listen(port: number, host: string, callback: () => void): void;
@@ -45,6 +55,7 @@ interface NodeFs {
   writeSync(fd: number, bytes: Uint8Array): number;
   closeSync(fd: number): void;
 }
+type SpoolFs = Parameters<typeof Spool.create>[0];
 
 const proc = (): NodeProcess => (globalThis as unknown as { process: NodeProcess }).process;
 const say = (line: string) => proc().stderr.write(`nettrace-analyzer: ${line}\n`);
@@ -91,36 +102,58 @@ body { display: flex; flex-direction: column; font: 14px system-ui, sans-serif; 
 nettrace-analyzer { display: block; flex: 1; min-height: 0; }
 `;
 
-/** What the session has sent, kept for every page that asks (each replays from the start). */
-class Broadcast {
-  readonly chunks: Uint8Array[] = [];
-  bytes = 0;
-  ended = false;
-  private readonly listeners = new Set<(chunk: Uint8Array | null) => void>();
-  add(chunk: Uint8Array): void {
-    this.chunks.push(chunk);
-    this.bytes += chunk.length;
-    for (const l of this.listeners) l(chunk);
+/** A response as a spool reader's sink: its backpressure, and whether the page went away. */
+function sinkOf(res: Response): SpoolSink {
+  let closed = false;
+  res.once('close', () => (closed = true));
+  return {
+    write: (bytes) => res.write(bytes),
+    drained: () =>
+      new Promise<void>((resolve) => {
+        const done = () => {
+          res.removeListener('drain', done);
+          res.removeListener('close', done);
+          resolve();
+        };
+        res.once('drain', done);
+        res.once('close', done);
+      }),
+    get closed() {
+      return closed;
+    },
+  };
+}
+
+/** `bytes=A-B` or `bytes=A-` (one range) → [start, end), or null when there is none or it is another form. */
+function rangeOf(header: string | string[] | undefined): { start: number; end: number | null } | null {
+  const m = typeof header === 'string' ? /^bytes=(\d+)-(\d*)$/.exec(header.trim()) : null;
+  if (m === null) return null;
+  return { start: Number(m[1]), end: m[2] === '' ? null : Number(m[2]) + 1 };
+}
+
+/** /live/stream: the whole session from its start, following it; or one range already received. */
+function serveStream(spool: Spool, req: Request, res: Response): void {
+  const headers = { 'content-type': 'application/octet-stream', 'cache-control': 'no-store', 'x-content-type-options': 'nosniff', 'accept-ranges': 'bytes' };
+  const range = rangeOf(req.headers['range']);
+  if (range === null) {
+    // No length: the session is still being recorded.
+    res.writeHead(200, headers);
+    void spool.send(sinkOf(res)).then(() => res.end());
+    return;
   }
-  end(): void {
-    this.ended = true;
-    for (const l of this.listeners) l(null);
-    this.listeners.clear();
+  const end = Math.min(range.end ?? spool.bytes, spool.bytes);
+  const total = spool.ended ? String(spool.bytes) : '*';
+  if (range.start >= end) {
+    res.writeHead(416, { 'content-type': 'text/plain', 'content-range': `bytes */${total}` });
+    res.end('not received yet\n');
+    return;
   }
-  /** Everything so far, then each new piece, then null at the end. */
-  follow(listener: (chunk: Uint8Array | null) => void): () => void {
-    for (const c of this.chunks) listener(c);
-    if (this.ended) {
-      listener(null);
-      return () => undefined;
-    }
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  }
+  res.writeHead(206, { ...headers, 'content-length': end - range.start, 'content-range': `bytes ${range.start}-${end - 1}/${total}` });
+  void spool.send(sinkOf(res), range.start, end).then(() => res.end());
 }
 
 interface LiveState {
-  broadcast: Broadcast;
+  spool: Spool;
   live: LiveTrace | null;
   stop(): void;
 }
@@ -150,7 +183,7 @@ function serveFile(fs: NodeFs, path: string, res: Response): void {
 function handler(fs: NodeFs, state: LiveState) {
   return (req: Request, res: Response): void => {
     const path = new URL(req.url ?? '/', 'http://localhost').pathname;
-    const { broadcast, live } = state;
+    const { spool, live } = state;
     if (path === '/' || path === '/index.html') {
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
       res.end(PAGE);
@@ -159,26 +192,22 @@ function handler(fs: NodeFs, state: LiveState) {
       res.end(PAGE_CSS);
     } else if (path === '/live/info') {
       res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' });
-      res.end(JSON.stringify({ pid: live?.pid ?? 0, sessionId: live?.sessionId ?? '', ended: broadcast.ended, bytes: broadcast.bytes, events: live?.eventCount ?? 0 }));
+      res.end(JSON.stringify({ pid: live?.pid ?? 0, sessionId: live?.sessionId ?? '', ended: spool.ended, bytes: spool.bytes, events: live?.eventCount ?? 0 }));
     } else if (path === '/live/stream') {
-      // No length and no Accept-Ranges: the page keeps the bytes it reads for event details.
-      res.writeHead(200, { 'content-type': 'application/octet-stream', 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' });
-      const unfollow = broadcast.follow((chunk) => (chunk === null ? res.end() : void res.write(chunk)));
-      req.on('close', unfollow);
+      serveStream(spool, req, res);
     } else if (path === '/live/stop' && req.method === 'POST') {
       state.stop();
       res.writeHead(202, { 'content-type': 'application/json' });
       res.end('{"stopping":true}');
     } else if (path === '/live/trace.nettrace') {
-      if (!broadcast.ended) {
+      if (!spool.ended) {
         res.writeHead(409, { 'content-type': 'text/plain' });
         res.end('the session is still running: Stop it first\n');
         return;
       }
       const name = `pid-${live?.pid ?? 0}-live.nettrace`;
-      res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': broadcast.bytes, 'content-disposition': `attachment; filename="${name}"` });
-      for (const c of broadcast.chunks) res.write(c);
-      res.end();
+      res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': spool.bytes, 'content-disposition': `attachment; filename="${name}"` });
+      void spool.send(sinkOf(res), 0, spool.bytes).then(() => res.end());
     } else {
       serveFile(fs, path, res);
     }
@@ -195,14 +224,24 @@ export async function runLive(args: string[]): Promise<number> {
     return 2;
   }
   const taken = { port: o.port };
-  const fs = (await import(/* @vite-ignore */ 'node:fs' as string)) as NodeFs;
+  const fs = (await import(/* @vite-ignore */ 'node:fs' as string)) as NodeFs & SpoolFs;
   const http = (await import(/* @vite-ignore */ 'node:http' as string)) as NodeHttp;
+  const os = (await import(/* @vite-ignore */ 'node:os' as string)) as { tmpdir(): string };
   const stopper = new AbortController();
   let quit: () => void = () => undefined;
   const quitting = new Promise<void>((resolve) => (quit = resolve));
-  const state: LiveState = { broadcast: new Broadcast(), live: null, stop: () => stopper.abort() };
+  let spool: Spool;
+  try {
+    spool = Spool.create(fs, os.tmpdir());
+  } catch (e) {
+    say(`cannot create a temporary file for the session: ${(e as Error).message}`);
+    return 1;
+  }
+  const removeSpool = () => spool.remove();
+  proc().on('exit', removeSpool); // also when the process ends another way than by the finally below
+  const state: LiveState = { spool, live: null, stop: () => stopper.abort() };
   // Ctrl-C stops the session; once it has ended, Ctrl-C quits (the page may still download).
-  const onSignal = () => (state.broadcast.ended ? quit() : stopper.abort());
+  const onSignal = () => (spool.ended ? quit() : stopper.abort());
   proc().on('SIGINT', onSignal);
   proc().on('SIGTERM', onSignal);
   const server = http.createServer(handler(fs, state));
@@ -231,11 +270,11 @@ export async function runLive(args: string[]): Promise<number> {
       bufferMB: o.bufferMB,
       signal: stopper.signal,
       onMessage: say,
+      // The server never shows an event's details: the engine need not keep the bytes.
+      keepStreamedBytes: false,
       onChunk: (bytes) => {
-        // Socket reads are fresh buffers, but a copy costs little and keeps this independent.
-        const chunk = bytes.slice();
-        if (fd >= 0) for (let at = 0; at < chunk.length; ) at += fs.writeSync(fd, chunk.subarray(at));
-        state.broadcast.add(chunk);
+        if (fd >= 0) for (let at = 0; at < bytes.length; ) at += fs.writeSync(fd, bytes.subarray(at));
+        spool.add(bytes);
       },
     });
     state.live = live;
@@ -252,7 +291,7 @@ export async function runLive(args: string[]): Promise<number> {
     const trace = await live.trace.finally(() => {
       clearInterval(ticker);
       if (timer) clearTimeout(timer);
-      state.broadcast.end();
+      spool.end();
     });
     const events = trace.eventCount;
     const error = trace.error;
@@ -272,6 +311,8 @@ export async function runLive(args: string[]): Promise<number> {
     if (fd >= 0) fs.closeSync(fd);
     server.closeAllConnections?.();
     server.close();
+    removeSpool();
+    proc().removeListener('exit', removeSpool);
     proc().removeListener('SIGINT', onSignal);
     proc().removeListener('SIGTERM', onSignal);
   }

@@ -10,6 +10,7 @@ import type { EventPayload, EventQuery, PayloadField, TraceEvent } from '../api/
 import { NetTraceError } from '../api/types.js';
 import type { TraceHandle } from '../api/handle.js';
 import { fmt, h, percent } from '../ui/dom.js';
+import { findEventRow } from './event_identity.js';
 import { shortProviderName } from './provider_name.js';
 
 const ROW_PX = 24;
@@ -40,6 +41,10 @@ export class EventTable {
   private generation = 0;
   private readonly pages = new Map<number, TraceEvent[] | 'loading'>();
   private selectedRow = -1;
+  /** The selected event (found again by its identity, event_identity.ts: a live snapshot may move its row). */
+  private selectedEvent: TraceEvent | null = null;
+  /** The matches of the filter last shown (kept across setTrace: a live snapshot's growth). */
+  private shownTotal = 0;
   private readonly spacer: HTMLElement;
   private readonly rowsLayer: HTMLElement;
   private scale = 1;
@@ -89,8 +94,10 @@ export class EventTable {
     this.filter = filter;
     const generation = ++this.generation;
     this.pages.clear();
+    const oldTotal = this.shownTotal;
     if (!keep) {
       this.selectedRow = -1;
+      this.selectedEvent = null;
       this.detailToken++;
       this.detail.replaceChildren(h('p', { class: 'muted', text: 'Click an event to see its fields.' }));
     }
@@ -121,7 +128,14 @@ export class EventTable {
       if (this.search === search) this.search = null;
     }
     if (generation !== this.generation) return;
-    this.total = first.total;
+    if (keep && this.selectedEvent !== null && this.selectedRow >= 0) {
+      // Late events merged before the selected one move it down: find it again by identity.
+      const row = await findEventRow(this.trace, filter, this.selectedEvent, this.selectedRow, oldTotal, first.total);
+      if (generation !== this.generation) return;
+      this.selectedRow = row;
+      if (row < 0) this.selectedEvent = null;
+    }
+    this.total = this.shownTotal = first.total;
     this.pages.set(0, first.events);
     const contentPx = this.total * ROW_PX;
     this.scale = contentPx > MAX_CONTENT_PX ? MAX_CONTENT_PX / contentPx : 1;
@@ -218,6 +232,7 @@ export class EventTable {
     if (this.total === 0) return;
     row = Math.max(0, Math.min(row, this.total - 1));
     this.selectedRow = row;
+    this.selectedEvent = null;
     const first = this.firstRow();
     const visible = Math.floor(this.scroller.clientHeight / ROW_PX);
     if (row < first) this.scroller.scrollTop = this.scrollTopFor(row);
@@ -225,6 +240,7 @@ export class EventTable {
     this.render();
     const event = this.eventAt(row);
     if (event !== null) {
+      this.selectedEvent = event;
       this.onSelect?.(event);
       this.showDetail(event.index).catch((e) => this.detailFailed(e));
     } else {
@@ -235,6 +251,7 @@ export class EventTable {
         .then((p) => {
           const first = p.events[0];
           if (generation !== this.generation || this.selectedRow !== row || first === undefined) return;
+          this.selectedEvent = first;
           this.onSelect?.(first);
           return this.showDetail(first.index);
         })
