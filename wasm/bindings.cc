@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "analysis/call_tree.h"
+#include "api/query_options.h"
 #include "analysis/event_query.h"
 #include "analysis/histogram.h"
 #include "analysis/text_search.h"
@@ -81,22 +82,18 @@ val CopyToJs(const char* arrayType, const std::vector<T>& v) {
   return val::global(arrayType).new_(emscripten::typed_memory_view(v.size(), v.data()));
 }
 
-// A plain JS object {provider?, name?, thread?, fromMs?, toMs?, offset?, limit?} → EventQuery.
-// Absent, null and undefined fields keep the defaults.
-nettrace::EventQuery ToQuery(const val& js) {
-  nettrace::EventQuery q;
-  if (js.isUndefined() || js.isNull()) return q;
-  auto has = [&](const char* k) { return !js[k].isUndefined() && !js[k].isNull(); };
-  if (has("provider")) q.provider = js["provider"].as<std::string>();
-  if (has("name")) q.name = js["name"].as<std::string>();
-  if (has("thread")) q.thread = static_cast<uint64_t>(js["thread"].as<double>());
-  if (has("fromMs")) q.fromMs = js["fromMs"].as<double>();
-  if (has("toMs")) q.toMs = js["toMs"].as<double>();
-  if (has("text")) q.text = js["text"].as<std::string>();
-  if (has("offset")) q.offset = static_cast<uint64_t>(js["offset"].as<double>());
-  if (has("limit")) q.limit = static_cast<uint64_t>(js["limit"].as<double>());
-  return q;
+// A plain JS request object → the engine's request, through the one request parser of the
+// query table (core/api/query_options.h): the object as JSON, read as that query's options.
+// Absent and null members keep the defaults; a member of the wrong type or an unknown enum
+// value is left out (the query runs with the default), as before the table.
+nettrace::api::Request ToRequest(const char* queryName, const val& js) {
+  nettrace::api::Request request;
+  if (js.isUndefined() || js.isNull()) return request;
+  const std::string json = val::global("JSON").call<std::string>("stringify", js);
+  (void)nettrace::api::ParseJsonRequest(*nettrace::api::FindQuery(queryName), json, &request);
+  return request;
 }
+nettrace::EventQuery ToQuery(const val& js) { return ToRequest("events", js).events; }
 
 // → {total: Number, rows: Uint32Array}
 val QueryEvents(const TraceSession& session, const val& query) {
@@ -168,44 +165,36 @@ val BuildHistogram(const TraceSession& session, const val& query, uint32_t bucke
   return out;
 }
 
-// {event?, provider?, thread?, process?, fromMs?, toMs?, inverted?, groupByThread?, groupByProcess?,
-//  weight?: "auto"|"count"|"bytes", groupPats?, foldPats?, excludePats?, includePats?,
-//  groupByModule?, justMyCode?, dropTimeLeaves?}
-// → StackQuery (analysis/call_tree.h).
-nettrace::StackQuery ToStackQuery(const val& js) {
-  nettrace::StackQuery q;
-  if (js.isUndefined() || js.isNull()) return q;
-  auto has = [&](const char* k) { return !js[k].isUndefined() && !js[k].isNull(); };
-  if (has("event")) q.event = js["event"].as<std::string>();
-  if (has("provider")) q.provider = js["provider"].as<std::string>();
-  if (has("thread")) q.thread = static_cast<uint64_t>(js["thread"].as<double>());
-  if (has("fromMs")) q.fromMs = js["fromMs"].as<double>();
-  if (has("toMs")) q.toMs = js["toMs"].as<double>();
-  if (has("inverted")) q.inverted = js["inverted"].as<bool>();
-  if (has("groupByThread")) q.groupByThread = js["groupByThread"].as<bool>();
-  if (has("process")) q.process = static_cast<uint64_t>(js["process"].as<double>());
-  if (has("groupByProcess")) q.groupByProcess = js["groupByProcess"].as<bool>();
-  if (has("exceptionType")) q.exceptionType = js["exceptionType"].as<std::string>();
-  if (has("stitchAsync")) q.stitchAsync = js["stitchAsync"].as<bool>();
-  // Grouping, folding, include/exclude (analysis/stack_transform_options.h).
-  if (has("groupPats")) q.transform.groupPats = js["groupPats"].as<std::string>();
-  if (has("foldPats")) q.transform.foldPats = js["foldPats"].as<std::string>();
-  if (has("excludePats")) q.transform.excludePats = js["excludePats"].as<std::string>();
-  if (has("includePats")) q.transform.includePats = js["includePats"].as<std::string>();
-  if (has("groupByModule")) q.transform.groupByModule = js["groupByModule"].as<bool>();
-  if (has("justMyCode")) q.transform.justMyCode = js["justMyCode"].as<bool>();
-  if (has("dropTimeLeaves")) q.transform.dropTimeLeaves = js["dropTimeLeaves"].as<bool>();
-  if (has("weight")) {
-    const std::string w = js["weight"].as<std::string>();
-    q.weight = w == "count"                 ? nettrace::WeightKind::kCount
-               : w == "bytes"               ? nettrace::WeightKind::kBytes
-               : w == "thread-time"         ? nettrace::WeightKind::kThreadTime
-               : w == "managed-thread-time" ? nettrace::WeightKind::kManagedThreadTime
-               : w == "traceevent-thread-time" ? nettrace::WeightKind::kTraceEventThreadTime
-               : w == "wait-time"           ? nettrace::WeightKind::kWaitTime
-                                            : nettrace::WeightKind::kAuto;
-  }
-  return q;
+// The stack selection (StackQuery, analysis/call_tree.h) of flame / top / sandwich / export / diff.
+nettrace::StackQuery ToStackQuery(const val& js) { return ToRequest("flame", js).stack; }
+
+// The query table as JSON (`nettrace schema --json`).
+std::string QuerySchemaJson() { return nettrace::api::SchemaJson(); }
+// The commands and options sections of --help (native: the native tool's commands only).
+std::string CliHelp(bool native) { return nettrace::api::CliHelp(native); }
+// A command's argv (after its positional arguments) through the native CLI's parser →
+// {ok, code, offset, message, request: the given options as a JSON object}.
+val ParseCliArgs(const std::string& command, const val& args) {
+  const nettrace::api::QuerySpec* query = nettrace::api::FindQuery(command);
+  nettrace::api::Request request;
+  const Status status = query ? nettrace::api::ParseCliArgs(*query, emscripten::vecFromJSArray<std::string>(args), &request)
+                              : Status::Error(nettrace::ErrorCode::kInvalidArgument, nettrace::kNoOffset,
+                                              "unknown command '" + command + "'");
+  val out = StatusToJs(status);
+  out.set("request", nettrace::api::RequestJson(request));
+  return out;
+}
+// A JS request object (as JSON) through the wasm bindings' parser → {ok, …, request}: what
+// the bindings take from it, for tests and for callers that want errors named.
+val ParseRequest(const std::string& command, const std::string& json) {
+  const nettrace::api::QuerySpec* query = nettrace::api::FindQuery(command);
+  nettrace::api::Request request;
+  const Status status = query ? nettrace::api::ParseJsonRequest(*query, json, &request)
+                              : Status::Error(nettrace::ErrorCode::kInvalidArgument, nettrace::kNoOffset,
+                                              "unknown command '" + command + "'");
+  val out = StatusToJs(status);
+  out.set("request", nettrace::api::RequestJson(request));
+  return out;
 }
 std::string FlameGraphJson(const TraceSession& s, const val& q) { return s.FlameGraphJson(ToStackQuery(q)); }
 // The laid-out flame graph as columns: ids as Uint32Array, weights (uint64 in the engine,
@@ -403,4 +392,8 @@ EMSCRIPTEN_BINDINGS(nettrace) {
   emscripten::function("payloadCsvHeader", &PayloadCsvHeaderOf);
   emscripten::function("stackDiffJson", &StackDiffJson);
   emscripten::function("stackDiffFolded", &StackDiffFolded);
+  emscripten::function("querySchemaJson", &QuerySchemaJson);
+  emscripten::function("parseCliArgs", &ParseCliArgs);
+  emscripten::function("cliHelp", &CliHelp);
+  emscripten::function("parseRequest", &ParseRequest);
 }

@@ -141,6 +141,13 @@ export interface RawStackQuery {
   weight?: 'auto' | 'count' | 'bytes' | 'thread-time' | 'managed-thread-time' | 'traceevent-thread-time' | 'wait-time' | undefined;
   exceptionType?: string | undefined;
   stitchAsync?: boolean | undefined;
+  groupByModule?: boolean | undefined;
+  justMyCode?: boolean | undefined;
+  dropTimeLeaves?: boolean | undefined;
+  groupPats?: string | undefined;
+  foldPats?: string | undefined;
+  excludePats?: string | undefined;
+  includePats?: string | undefined;
 }
 
 /** core/analysis/histogram.h; counts are series-major (counts[s * buckets + b]), a copy. */
@@ -188,6 +195,16 @@ export interface NetTraceModule {
   payloadCsvHeader(columns: string[]): string;
   /** A/B stack diff as JSON (core/analysis/stack_diff.h); maxFunctions < 0: every function. */
   stackDiffJson(a: RawTraceSession, queryA: RawStackQuery, b: RawTraceSession, queryB: RawStackQuery, maxFunctions: number): string;
+  /** The query table (core/api/query_table.cc) as JSON: what `nettrace schema` prints. */
+  querySchemaJson(): string;
+  /** The native CLI's option parser: a command's options (after its positional arguments) →
+   *  status and the given options as a JSON object {name: value}. */
+  parseCliArgs(command: string, args: string[]): RawStatus & { request: string };
+  /** The request parser the bindings use on JS request objects (as JSON): status (the first bad
+   *  member, which the bindings leave out) and the options taken. */
+  parseRequest(command: string, json: string): RawStatus & { request: string };
+  /** The commands and options sections of --help (native: the native tool's commands only). */
+  cliHelp(native: boolean): string;
   /** A/B stack diff as "a;b;c weightA weightB" lines. */
   stackDiffFolded(a: RawTraceSession, queryA: RawStackQuery, b: RawTraceSession, queryB: RawStackQuery): string;
   // core/diag, the diagnostics IPC protocol (wasm/diag_bindings.cc): web/src/live/ moves the bytes.

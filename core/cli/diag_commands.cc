@@ -8,6 +8,7 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <functional>
 #include <cstdio>
@@ -16,6 +17,7 @@
 #include <string>
 #include <thread>
 
+#include "api/query_options.h"
 #include "base/json_writer.h"
 #include "cli/diag_transport.h"
 #include "diag/collect_request.h"
@@ -107,30 +109,27 @@ void PrintLive(const TraceSession& session, uint64_t bytes, double elapsed, uint
                static_cast<unsigned long long>(session.droppedEventCount()));
 }
 
+// The options of the query table (core/api/query_table.cc), as every other command's.
 int ParseCollectOptions(int argc, char** argv, CollectOptions* o) {
-  for (int i = 2; i < argc; ++i) {
-    const std::string a = argv[i];
-    const bool hasValue = i + 1 < argc;
-    if (a == "--pid" && hasValue) {
-      o->pid = std::atoi(argv[++i]);
-    } else if (a == "--diagnostic-port" && hasValue) {
-      o->diagnosticPort = argv[++i];
-    } else if (a == "--providers" && hasValue) {
-      o->providers = argv[++i];
-    } else if (a == "--profile" && hasValue) {
-      o->profile = argv[++i];
-    } else if (a == "--duration" && hasValue) {
-      o->duration = ParseDuration(argv[++i]);
-      if (o->duration < 0) {
-        std::fprintf(stderr, "nettrace: --duration: '%s' is not a duration (10, 10s, 500ms, 2m, hh:mm:ss)\n", argv[i]);
-        return 2;
-      }
-    } else if (a == "--buffer-mb" && hasValue) {
-      o->bufferMB = static_cast<uint32_t>(std::strtoul(argv[++i], nullptr, 10));
-    } else if (a == "-o" && hasValue) {
-      o->output = argv[++i];
-    } else {
-      std::fprintf(stderr, "nettrace: collect: unknown or incomplete option '%s'\n", a.c_str());
+  api::Request request;
+  const Status parsed =
+      api::ParseCliArgs(*api::FindQuery("collect"), std::vector<std::string>(argv + std::min(argc, 2), argv + argc), &request);
+  if (!parsed.ok()) {
+    std::fprintf(stderr, "nettrace: collect: %s\n", parsed.message().c_str());
+    return 2;
+  }
+  const api::Request::Live& live = request.live;
+  o->pid = live.pid > 0x7fffffff ? -1 : static_cast<int>(live.pid);
+  o->diagnosticPort = live.diagnosticPort;
+  o->providers = live.providers;
+  o->profile = live.profile;
+  o->output = request.out;
+  o->bufferMB = static_cast<uint32_t>(std::min<uint64_t>(live.bufferMB, 0xffffffff));
+  if (api::Given(request, "duration")) {
+    o->duration = ParseDuration(live.duration);
+    if (o->duration < 0) {
+      std::fprintf(stderr, "nettrace: --duration: '%s' is not a duration (10, 10s, 500ms, 2m, hh:mm:ss)\n",
+                   live.duration.c_str());
       return 2;
     }
   }
@@ -202,7 +201,14 @@ Status ResumeRuntime(const std::function<Status(int*)>& reconnect) {
 }  // namespace
 
 int RunPs(int argc, char** argv) {
-  const bool json = argc >= 3 && !std::strcmp(argv[2], "--json");
+  api::Request request;
+  const Status parsed =
+      api::ParseCliArgs(*api::FindQuery("ps"), std::vector<std::string>(argv + std::min(argc, 2), argv + argc), &request);
+  if (!parsed.ok()) {
+    std::fprintf(stderr, "nettrace: ps: %s\n", parsed.message().c_str());
+    return 2;
+  }
+  const bool json = request.live.json;
   JsonWriter w;
   if (json) w.BeginArray();
   for (const DiagSocket& s : FindDiagnosticSockets()) {

@@ -31,6 +31,10 @@
 //   Linux-profiler traces: --event cpu (CPU time) or --event cswitch (off-CPU time),
 //   --process PID, --by-process (a 'Process name (pid)' root frame per process)
 //
+// Every command's options are rows of the query table (core/api/query_table.cc), parsed by
+// its parser (api/query_options.h) as the wasm bindings and the npm CLI parse them; --help and
+// `nettrace schema --json` print that table.
+//
 // On a damaged file it prints what was read before the fault (stdout), the error with
 // its byte offset (stderr), and exits 1.
 #include <algorithm>
@@ -41,6 +45,7 @@
 #include <string>
 #include <vector>
 
+#include "api/query_options.h"
 #include "cli/diag_commands.h"
 #include "analysis/call_tree.h"
 #include "analysis/event_query.h"
@@ -162,7 +167,7 @@ int Convert(const char* in, const char* outPath, const nettrace::V6Converter::Op
 // flame / top / sandwich / export: the stack views of the session as text.
 std::string StackOutput(const nettrace::TraceSession& session, const std::string& command, const std::string& format,
                         const nettrace::StackQuery& query, size_t topN, const std::string& function,
-                        const char* path, bool stackText) {
+                        const char* path, bool stackText, bool speedscopeSampled) {
   std::string name = path;
   if (size_t slash = name.find_last_of("/\\"); slash != std::string::npos) name = name.substr(slash + 1);
   if (command == "top") return session.TopFunctionsJson(query, topN) + "\n";
@@ -172,6 +177,8 @@ std::string StackOutput(const nettrace::TraceSession& session, const std::string
     if (format == "speedscope") return session.ExportSpeedscope(query, name) + "\n";
     return session.FlameGraphJson(query) + "\n";
   }
+  // export --speedscope sampled: one sampled profile per thread, as flame --format speedscope.
+  if (format == "speedscope" && speedscopeSampled) return session.ExportSpeedscope(query, name) + "\n";
   if (format == "speedscope") return session.ExportSpeedscopeEvented(query, name) + "\n";
   if (format == "chrome") return session.ExportChromeTrace() + "\n";
   if (format == "stacks-csv") return session.ExportStacksCsv();
@@ -192,56 +199,12 @@ bool WriteFile(const char* outPath, const std::string& data) {
   return true;
 }
 
+// The commands and options come from the query table (core/api/query_table.cc).
 int Usage(FILE* out) {
-  std::fprintf(out,
-               "usage: nettrace <command> FILE [options]\n"
-               "commands:\n"
-               "  summary   trace summary as JSON (format, time range, event types, threads, blocks, anomalies)\n"
-               "  counts    per-type event counts as 'Provider/Event, count' lines, TraceEvent's baseline form\n"
-               "  events    events in time order as JSON lines (time, provider, name, thread, processor, labels)\n"
-               "  stack     FILE ROW: one event's stack (ROW = its index) as named frames, leaf first, as JSON\n"
-               "  convert   FILE OUT: rewrite the trace as NetTrace v6; --from MS --to MS keep a time window\n"
-               "  flame     call tree of stacks as a laid-out flame graph (json), folded stacks or speedscope\n"
-               "  top       heaviest functions by exclusive weight, with inclusive weight (-n N, default 20)\n"
-               "  sandwich  FILE FUNCTION: callers and callees of one frame name, as JSON\n"
-               "  export    --format speedscope|chrome|csv|stacks-csv -o OUT: a file other tools open\n"
-               "            (speedscope with a time --weight: evented per thread, in ms, as dotnet-trace writes it)\n"
-               "  diff      A B: stacks of B (comparison) against A (baseline), JSON or --format folded;\n"
-               "            selection options apply to both; --a-from/--a-to/--b-from/--b-to per side\n"
-               "  gc        one row per GC (TraceEvent's TraceGC) with totals, --format json|csv\n"
-               "  jit       one row per jitted method (TraceEvent's TraceJittedMethod) with totals, --format json|csv\n"
-               "  ps        [--json]: .NET processes with a diagnostics port (pid, name, runtime, command line)\n"
-               "  collect   (--pid N | --diagnostic-port PATH) [--providers SPEC,… | --profile NAME,…] [--duration D]\n"
-               "            -o OUT.nettrace: record a live EventPipe session (Ctrl-C or D stops it)\n"
-               "  exceptions  first-chance exceptions by type and throwing method (--format json|csv)\n"
-               "  contention  lock contention and wait-handle waits as durations (--format json|csv)\n"
-               "  activities  Start/Stop activities paired by activity id, nested (--format json|csv)\n"
-               "  counters    EventCounters and System.Diagnostics.Metrics time series (--format json|csv)\n"
-               "  threadpool  thread pool worker/IO counts over time, adjustments, starvation (--format json|csv)\n"
-               "  write-sample-universal OUT: write a small collect-linux-like v6 trace\n"
-               "options:\n"
-               "  --chunk-size BYTES   read the file in chunks of this size (default 1 MiB)\n"
-               "  events: --provider P  --name N (e.g. GC/Start)  --thread OS_THREAD_ID\n"
-               "          --from MS  --to MS (from the trace start)  --limit N (default 100)  --offset N\n"
-               "          --text STR (case-insensitive, in provider, name, thread, labels or any payload field)\n"
-               "          --frames (each event's stack as named frames, leaf first, as in 'stack')\n"
-               "  flame/top/sandwich/export: --event NAME (default Thread/Sample; GC/AllocationTick weighs\n"
-               "          bytes)  --provider P  --thread OS_THREAD_ID  --from MS  --to MS  --inverted\n"
-               "          --by-thread (a 'Thread (id)' root frame per thread)\n"
-               "          --process PID (threads of one OS process)  --by-process (a 'Process name (pid)'\n"
-               "          root frame per process, above the thread frames); Linux-profiler traces:\n"
-               "          --event cpu (CPU time) or --event cswitch (off-CPU time), weighing ns\n"
-               "          --weight count|bytes|thread-time|managed-thread-time (default: bytes for\n"
-               "          GC/AllocationTick, else count; thread time in ns since the thread's previous sample)\n"
-               "          --weight traceevent-thread-time (dotnet-trace's: ns to the thread's next sample,\n"
-               "          under CPU_TIME / UNMANAGED_CODE_TIME leaves)\n"
-               "          --weight wait-time (Contention/Start: ns waited)  --exception-type T (Exception/Start)\n"
-               "          --no-stitch-async (with traceevent-thread-time: thread-pool work stays on the thread\n"
-               "          that ran it; default --stitch-async: under the stack that queued it, 'STARTING TASK')\n"
-               "          --group-by-module  --just-my-code  --drop-time-leaves  --group-pats P  --fold-pats P\n"
-               "          --exclude-pats P  --include-pats P (PerfView's GroupPats/FoldPats/ExcPats/IncPats)\n"
-               "  export --format csv: --stack-text (each row's stack frames too, not only its StackId)\n"
-               "  export --format csv --event NAME [--provider P]: that event type only, its payload fields as columns\n");
+  std::string help = nettrace::api::CliHelp(true);
+  help.insert(help.find("options:\n"),
+              "  schema --json: the commands and options above as JSON (the one request schema)\n");
+  std::fprintf(out, "usage: nettrace <command> FILE [options]\n%s", help.c_str());
   return out == stderr ? 2 : 0;
 }
 
@@ -294,6 +257,11 @@ int main(int argc, char** argv) {
   // Live sessions over a process's diagnostics port (core/cli/diag_commands.cc).
   if (argc >= 2 && !std::strcmp(argv[1], "ps")) return nettrace::cli::RunPs(argc, argv);
   if (argc >= 2 && !std::strcmp(argv[1], "collect")) return nettrace::cli::RunCollect(argc, argv);
+  // The query table as JSON (core/api): what scripts/gen-api-types.mjs reads.
+  if (argc >= 2 && !std::strcmp(argv[1], "schema")) {
+    std::printf("%s\n", nettrace::api::SchemaJson().c_str());
+    return 0;
+  }
   if (argc < 3) return Usage(stderr);
   const std::string command = argv[1];
   if (command == "diff") return nettrace_cli::RunDiff(argc, argv);  // two files: cli/diff_command.cc
@@ -323,9 +291,6 @@ int main(int argc, char** argv) {
     firstOption = 4;
   }
   uint32_t stackRow = 0;  // stack
-  bool withFrames = false;  // events --frames
-  bool stackText = false;   // export --format csv --stack-text
-  bool eventGiven = false;  // export --format csv --event NAME: that type's payload fields as columns
   if (command == "stack") {
     char* end = nullptr;
     const unsigned long long row = argc >= 4 ? std::strtoull(argv[3], &end, 10) : 0;
@@ -336,145 +301,40 @@ int main(int argc, char** argv) {
     stackRow = static_cast<uint32_t>(row);
     firstOption = 4;
   }
+  const nettrace::api::QuerySpec* spec = nettrace::api::FindQuery(command);
+  if (!spec || !spec->native || spec->bit == nettrace::api::kWriteSample) {
+    std::fprintf(stderr, "nettrace: unknown command '%s'\n", command.c_str());
+    return Usage(stderr);
+  }
+  // Every option of every command: the query table's parser (core/api/query_options.h).
+  nettrace::api::Request request;
+  if (nettrace::Status parsed = nettrace::api::ParseCliArgs(
+          *spec, std::vector<std::string>(argv + std::min(firstOption, argc), argv + argc), &request);
+      !parsed.ok()) {
+    std::fprintf(stderr, "nettrace: %s\n", parsed.message().c_str());
+    return parsed.message().rfind("unknown option", 0) == 0 ? Usage(stderr) : 2;
+  }
   const bool stackCommand = command == "flame" || command == "top" || command == "sandwich" || command == "export";
-  nettrace::StackQuery stackQuery;
+  const nettrace::StackQuery& stackQuery = request.stack;
   const bool viewCommand =
       command == "exceptions" || command == "contention" || command == "activities" || command == "counters" ||
       command == "threadpool";
-  std::string format = command == "export" ? "" : "json";
-  size_t topN = 20;
+  const std::string format = request.format.empty() && command != "export" ? "json" : request.format;
+  const size_t topN = request.count.value_or(20);
   nettrace::V6Converter::Options convertOptions;
-  size_t chunkSize = kDefaultChunkSize;
-  nettrace::EventQuery query;
-  auto number = [&](const char* flag, const char* text, double* out) {
-    char* end;
-    *out = std::strtod(text, &end);
-    if (*end || end == text) {
-      std::fprintf(stderr, "nettrace: %s takes a number, not '%s'\n", flag, text);
-      return false;
-    }
-    return true;
-  };
-  for (int i = firstOption; i < argc; ++i) {
-    const bool hasValue = i + 1 < argc;
-    double v;
-    if (command == "convert" && hasValue && !std::strcmp(argv[i], "--from")) {
-      if (!number("--from", argv[++i], &v)) return 2;
-      convertOptions.fromMs = v;
-      continue;
-    }
-    if (command == "convert" && hasValue && !std::strcmp(argv[i], "--to")) {
-      if (!number("--to", argv[++i], &v)) return 2;
-      convertOptions.toMs = v;
-      continue;
-    }
-    if ((command == "gc" || command == "jit") && hasValue && !std::strcmp(argv[i], "--format")) {
-      format = argv[++i];
-      continue;
-    }
-    if (stackCommand && std::strcmp(argv[i], "--chunk-size") != 0) {
-      // Grouping, folding, include/exclude (analysis/stack_transform_options.h).
-      if (const int used = nettrace::SetStackTransformOption(argv[i], hasValue ? argv[i + 1] : nullptr,
-                                                             &stackQuery.transform)) {
-        if (used < 0) {
-          std::fprintf(stderr, "nettrace: %s takes a ';'-separated pattern list\n", argv[i]);
-          return 2;
-        }
-        i += used - 1;
-        continue;
-      }
-      if (hasValue && !std::strcmp(argv[i], "--event")) {
-        stackQuery.event = argv[++i];
-        eventGiven = true;
-      } else if (hasValue && !std::strcmp(argv[i], "--provider")) {
-        stackQuery.provider = argv[++i];
-      } else if (hasValue && !std::strcmp(argv[i], "--thread")) {
-        if (!number("--thread", argv[++i], &v) || v < 0) return 2;
-        stackQuery.thread = static_cast<uint64_t>(v);
-      } else if (hasValue && !std::strcmp(argv[i], "--from")) {
-        if (!number("--from", argv[++i], &v)) return 2;
-        stackQuery.fromMs = v;
-      } else if (hasValue && !std::strcmp(argv[i], "--to")) {
-        if (!number("--to", argv[++i], &v)) return 2;
-        stackQuery.toMs = v;
-      } else if (!std::strcmp(argv[i], "--inverted")) {
-        stackQuery.inverted = true;
-      } else if (hasValue && !std::strcmp(argv[i], "--process")) {
-        if (!number("--process", argv[++i], &v) || v < 0) return 2;
-        stackQuery.process = static_cast<uint64_t>(v);
-      } else if (!std::strcmp(argv[i], "--by-process")) {
-        stackQuery.groupByProcess = true;
-      } else if (!std::strcmp(argv[i], "--by-thread")) {
-        stackQuery.groupByThread = true;
-      } else if (!std::strcmp(argv[i], "--stitch-async") || !std::strcmp(argv[i], "--no-stitch-async")) {
-        stackQuery.stitchAsync = argv[i][2] == 's';  // analysis/async_stitching.h
-      } else if (hasValue && !std::strcmp(argv[i], "--weight")) {
-        const std::string w = argv[++i];
-        if (w == "count") stackQuery.weight = nettrace::WeightKind::kCount;
-        else if (w == "bytes") stackQuery.weight = nettrace::WeightKind::kBytes;
-        else if (w == "thread-time") stackQuery.weight = nettrace::WeightKind::kThreadTime;
-        else if (w == "managed-thread-time") stackQuery.weight = nettrace::WeightKind::kManagedThreadTime;
-        else if (w == "traceevent-thread-time") stackQuery.weight = nettrace::WeightKind::kTraceEventThreadTime;
-        else if (w == "wait-time") stackQuery.weight = nettrace::WeightKind::kWaitTime;
-        else {
-          std::fprintf(stderr, "nettrace: --weight takes count, bytes, thread-time, managed-thread-time, traceevent-thread-time or wait-time\n");
-          return 2;
-        }
-      } else if (hasValue && !std::strcmp(argv[i], "--exception-type")) {
-        stackQuery.exceptionType = argv[++i];
-      } else if (hasValue && !std::strcmp(argv[i], "--format")) {
-        format = argv[++i];
-      } else if (hasValue && !std::strcmp(argv[i], "-o")) {
-        outPath = argv[++i];
-      } else if (command == "export" && !std::strcmp(argv[i], "--stack-text")) {
-        stackText = true;
-      } else if (command == "top" && hasValue && !std::strcmp(argv[i], "-n")) {
-        if (!number("-n", argv[++i], &v) || v < 0) return 2;
-        topN = static_cast<size_t>(v);
-      } else {
-        std::fprintf(stderr, "nettrace: unknown option '%s'\n", argv[i]);
-        return Usage(stderr);
-      }
-      continue;
-    }
-    if (viewCommand && hasValue && !std::strcmp(argv[i], "--format")) {
-      format = argv[++i];
-    } else if (command == "events" && hasValue && !std::strcmp(argv[i], "--provider")) {
-      query.provider = argv[++i];
-    } else if (command == "events" && hasValue && !std::strcmp(argv[i], "--name")) {
-      query.name = argv[++i];
-    } else if (command == "events" && hasValue && !std::strcmp(argv[i], "--thread")) {
-      if (!number("--thread", argv[++i], &v) || v < 0) return 2;
-      query.thread = static_cast<uint64_t>(v);
-    } else if (command == "events" && hasValue && !std::strcmp(argv[i], "--from")) {
-      if (!number("--from", argv[++i], &v)) return 2;
-      query.fromMs = v;
-    } else if (command == "events" && hasValue && !std::strcmp(argv[i], "--to")) {
-      if (!number("--to", argv[++i], &v)) return 2;
-      query.toMs = v;
-    } else if (command == "events" && hasValue && !std::strcmp(argv[i], "--limit")) {
-      if (!number("--limit", argv[++i], &v) || v < 0) return 2;
-      query.limit = static_cast<uint64_t>(v);
-    } else if (command == "events" && !std::strcmp(argv[i], "--frames")) {
-      withFrames = true;
-    } else if (command == "events" && hasValue && !std::strcmp(argv[i], "--text")) {
-      query.text = argv[++i];
-    } else if (command == "events" && hasValue && !std::strcmp(argv[i], "--offset")) {
-      if (!number("--offset", argv[++i], &v) || v < 0) return 2;
-      query.offset = static_cast<uint64_t>(v);
-    } else if (!std::strcmp(argv[i], "--chunk-size") && hasValue) {
-      char* end;
-      unsigned long long v = std::strtoull(argv[++i], &end, 10);
-      if (*end || v == 0 || v > (1ull << 30)) {
-        std::fprintf(stderr, "nettrace: --chunk-size takes a number of bytes from 1 to 1073741824\n");
-        return 2;
-      }
-      chunkSize = static_cast<size_t>(v);
-    } else {
-      std::fprintf(stderr, "nettrace: unknown option '%s'\n", argv[i]);
-      return Usage(stderr);
-    }
+  convertOptions.fromMs = request.events.fromMs;
+  convertOptions.toMs = request.events.toMs;
+  if (request.chunkSize && (*request.chunkSize == 0 || *request.chunkSize > (1ull << 30))) {
+    std::fprintf(stderr, "nettrace: --chunk-size takes a number of bytes from 1 to 1073741824\n");
+    return 2;
   }
+  const size_t chunkSize = request.chunkSize.value_or(kDefaultChunkSize);
+  const nettrace::EventQuery& query = request.events;
+  const bool withFrames = request.frames;    // events --frames
+  const bool stackText = request.stackText;  // export --format csv --stack-text
+  // export --format csv --event NAME: that type's payload fields as columns (unless --no-csv-payload).
+  const bool eventGiven = nettrace::api::Given(request, "event") && request.csvPayload;
+  if (!request.out.empty()) outPath = request.out.c_str();
   if (command == "flame" && format != "json" && format != "folded" && format != "speedscope") {
     std::fprintf(stderr, "nettrace: flame --format takes json, folded or speedscope\n");
     return 2;
@@ -492,11 +352,6 @@ int main(int argc, char** argv) {
   if ((statsCommand || viewCommand) && format != "json" && format != "csv") {
     std::fprintf(stderr, "nettrace: %s --format takes json or csv\n", command.c_str());
     return 2;
-  }
-  if (command != "summary" && command != "counts" && command != "events" && command != "convert" && command != "stack" &&
-      !stackCommand && !statsCommand && !viewCommand) {
-    std::fprintf(stderr, "nettrace: unknown command '%s'\n", command.c_str());
-    return Usage(stderr);
   }
   if (command == "convert") return Convert(path, outPath, convertOptions, chunkSize);
 
@@ -551,7 +406,8 @@ int main(int argc, char** argv) {
       return 1;
     }
   } else if (stackCommand) {
-    out = StackOutput(session, command, format, stackQuery, topN, function, path, stackText);
+    out = StackOutput(session, command, format, stackQuery, topN, function, path, stackText,
+                      request.speedscope == "sampled");
   } else if (command == "stack") {
     if (stackRow >= session.model().store().size()) {
       std::fprintf(stderr, "nettrace: no event with index %u\n", stackRow);

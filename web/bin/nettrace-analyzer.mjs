@@ -32,43 +32,29 @@
 //   nettrace-analyzer live --pid N [collect's options] [-o OUT] [--port P]   the same, served
 //                             with the app on localhost: the page grows while it runs
 // Every command takes --chunk-size BYTES (how much is read at a time; the output is the same).
+// The commands' options are the engine's query table (core/api/query_table.cc): parsed by the
+// engine's own parser through the wasm module (parseCliArgs), listed by --help, printed by
+// `nettrace-analyzer schema --json`.
 // FILE may be a path, an http(s) URL, or "-" for standard input.
 import { closeSync, openSync, writeFileSync, writeSync } from 'node:fs';
 import { basename } from 'node:path';
 import { convertTrace, diffStacksFolded, diffStacksJson, openTrace, NetTraceError } from '../index.js';
 
+const [command, file, ...rest] = process.argv.slice(2);
+const VIEWS = ['exceptions', 'contention', 'activities', 'counters', 'threadpool'];
+// Live sessions (issue 15): web/src/live, Node's Unix sockets, the protocol through the engine.
+if (command === 'ps' || command === 'collect' || command === 'live') {
+  const { runLiveCommand } = await import('../live/index.js');
+  process.exit(await runLiveCommand(command, process.argv.slice(3)));
+}
+// The commands and options are the engine's query table (core/api/query_table.cc), read
+// through the wasm module: the same parser as the native tool, the same --help lines.
+const { loadNetTraceModule } = await import('../reader/wasm_loader.js');
+const engine = await loadNetTraceModule();
+const schema = JSON.parse(engine.querySchemaJson());
 const USAGE = `usage: nettrace-analyzer <command> FILE [options]
-commands: summary, counts, events, stack, histogram, flame, top, sandwich, export, convert, gc, jit,
-          exceptions, contention, activities, counters, threadpool, diff, write-sample-universal, ps, collect, live
-  gc, jit:   --format json|csv (json): GC / JIT statistics as TraceEvent's GCStats / JITStats
-  events:    --provider P --name N --thread T --from MS --to MS --limit N (100) --offset N --text STR
-             --frames (each event's stack, leaf first)
-  stack:     FILE ROW (an event's index): its stack as named frames, leaf first
-  sandwich:  FILE FUNCTION: callers and callees of one frame name (the flame/top options too)
-  histogram: --buckets N (100) --group-by none|provider|eventType, and the events filters
-  flame/top/sandwich/export: --event NAME (Thread/Sample) --provider P --thread T --from MS --to MS
-             --inverted --by-thread --process PID --by-process
-             --weight count|bytes|thread-time|managed-thread-time|traceevent-thread-time|wait-time
-             --exception-type T (Exception/Start throws of one type)
-             --stitch-async (default) / --no-stitch-async (traceevent-thread-time: thread-pool work
-             under the stack that queued it, or not)
-             --group-by-module --just-my-code --drop-time-leaves --group-pats P --fold-pats P
-             --exclude-pats P --include-pats P (PerfView's GroupPats/FoldPats/ExcPats/IncPats)
-             flame: --format json|folded|speedscope; top: -n N (20)
-  all:       --chunk-size BYTES (1 MiB)
-  export:    --format speedscope|chrome|csv|stacks-csv [-o OUT]; csv: --stack-text (frames too)
-             csv --event NAME [--provider P]: that type only, payload fields as columns
-  convert:   FILE OUT [--from MS --to MS]: rewrite the trace as NetTrace v6 (optionally a time window)
-  exceptions/contention/activities/counters/threadpool: --format json|csv (json)
-  diff:      A B: stacks of B against A (baseline), --format json|folded, -n N functions (all),
-             the flame/top selection options for both, --a-from/--a-to/--b-from/--b-to MS per side
-  write-sample-universal OUT: write a small collect-linux-like v6 trace
-  ps:        [--json]: the .NET processes with a diagnostics port (pid, name, runtime, command line)
-  collect:   --pid N [--providers SPEC,… | --profile NAME,…] [--duration D (10s, 500ms, 2m, hh:mm:ss)]
-             [--buffer-mb 256] -o OUT.nettrace: record a live session; Ctrl-C or the duration stops it
-             (--diagnostic-port PATH instead of --pid: start-up tracing, DOTNET_DiagnosticPorts=PATH)
-  live:      collect's options, -o optional, [--port P (0: any)]: serve the app on 127.0.0.1 and stream
-             the session into it; the page's Stop ends it and offers the .nettrace; Ctrl-C quits
+commands: ${[...schema.queries.map((q) => q.name), 'schema'].join(', ')}
+${engine.cliHelp(false).replace(/^commands:\n/, '')}  schema:    --json: the commands and options above as JSON (the one request schema, as \`nettrace schema\`)
 FILE: a path, an http(s) URL, or - for standard input`;
 
 function fail(message, code = 2) {
@@ -76,60 +62,31 @@ function fail(message, code = 2) {
   process.exit(code);
 }
 
-const [command, file, ...rest] = process.argv.slice(2);
 if (command === '--help' || command === '-h') {
   console.log(USAGE);
   process.exit(0);
 }
-const VIEWS = ['exceptions', 'contention', 'activities', 'counters', 'threadpool'];
-// Live sessions (issue 15): web/src/live, Node's Unix sockets, the protocol through the engine.
-if (command === 'ps' || command === 'collect' || command === 'live') {
-  const { runLiveCommand } = await import('../live/index.js');
-  process.exit(await runLiveCommand(command, process.argv.slice(3)));
+if (command === 'schema') {
+  process.stdout.write(engine.querySchemaJson() + '\n');
+  process.exit(0);
 }
-const commands = ['summary', 'counts', 'events', 'stack', 'histogram', 'flame', 'top', 'sandwich', 'export', 'convert',
-  'write-sample-universal', 'gc', 'jit', 'diff', ...VIEWS];
+const commands = schema.queries.map((q) => q.name);
 if (!commands.includes(command) || file === undefined) fail(`${command ? `unknown command '${command}'\n` : ''}${USAGE}`);
 if (command === 'write-sample-universal') await writeSampleUniversal(file);
 
-const numberFlags = {
-  '--thread': 'thread', '--from': 'fromMs', '--to': 'toMs', '--limit': 'limit', '--offset': 'offset', '--buckets': 'buckets', '-n': 'n',
-  '--process': 'process', '--chunk-size': 'chunkSize',
-  '--a-from': 'aFromMs', '--a-to': 'aToMs', '--b-from': 'bFromMs', '--b-to': 'bToMs',
-};
-const stringFlags = { '--text': 'text', '--provider': 'provider', '--name': 'name', '--event': 'event', '--format': 'format', '-o': 'out', '--group-by': 'groupBy', '--weight': 'weight', '--exception-type': 'exceptionType' };
-const boolFlags = { '--stitch-async': 'stitchAsync', '--inverted': 'inverted', '--by-thread': 'groupByThread', '--by-process': 'groupByProcess', '--stack-text': 'stackText', '--frames': 'frames' };
 const opts = {};
-// Grouping, folding, include/exclude (core/analysis/stack_transform_options.h): as the native
-// tool, a repeated pattern flag adds to the ';'-separated list.
-const transformLists = { '--group-pats': 'groupPats', '--fold-pats': 'foldPats', '--exclude-pats': 'excludePats', '--include-pats': 'includePats' };
-const transformFlags = { '--group-by-module': 'groupByModule', '--just-my-code': 'justMyCode', '--drop-time-leaves': 'dropTimeLeaves' };
 // stack FILE ROW, sandwich FILE FUNCTION, convert FILE OUT: a positional argument, as in the native tool.
 const positional = ['stack', 'sandwich', 'convert', 'diff'].includes(command) ? rest.shift() : undefined;
 if (command === 'diff' && positional === undefined) fail(`diff needs A B (two trace files)\n${USAGE}`);
 if (command === 'convert' && positional === undefined) fail(`convert needs FILE OUT\n${USAGE}`);
 if (command === 'stack' && !/^\d+$/.test(positional ?? '')) fail('stack needs FILE ROW (an event index)');
 if (command === 'sandwich' && positional === undefined) fail('sandwich needs FILE FUNCTION (a frame name)');
-for (let i = 0; i < rest.length; i++) {
-  const flag = rest[i];
-  if (flag === '--no-stitch-async') opts.stitchAsync = false;
-  else if (flag in transformFlags) opts[transformFlags[flag]] = true;
-  else if (flag in transformLists && i + 1 < rest.length) {
-    const key = transformLists[flag];
-    opts[key] = opts[key] === undefined ? rest[++i] : `${opts[key]};${rest[++i]}`;
-  }
-  else if (flag in boolFlags) opts[boolFlags[flag]] = true;
-  else if (flag in numberFlags && i + 1 < rest.length) {
-    const v = Number(rest[++i]);
-    if (!Number.isFinite(v)) fail(`${flag} takes a number, not '${rest[i]}'`);
-    opts[numberFlags[flag]] = v;
-  } else if (flag in stringFlags && i + 1 < rest.length) opts[stringFlags[flag]] = rest[++i];
-  else fail(`unknown option '${flag}'\n${USAGE}`);
-}
+// Every option through the engine's parser of the query table, with its messages.
+const parsed = engine.parseCliArgs(command, rest);
+if (!parsed.ok) fail(parsed.message.startsWith('unknown option') ? `${parsed.message}\n${USAGE}` : parsed.message);
+Object.assign(opts, JSON.parse(parsed.request));
 const pick = (...keys) => Object.fromEntries(keys.filter((k) => opts[k] !== undefined).map((k) => [k, opts[k]]));
 const profileName = file === '-' ? 'stdin' : basename(file);
-const WEIGHTS = ['count', 'bytes', 'thread-time', 'managed-thread-time', 'traceevent-thread-time', 'wait-time'];
-if (opts.weight !== undefined && !WEIGHTS.includes(opts.weight)) fail('--weight takes count, bytes, thread-time, managed-thread-time, traceevent-thread-time or wait-time');
 if (VIEWS.includes(command) && opts.format !== undefined && !['json', 'csv'].includes(opts.format)) fail(`${command} --format takes json or csv`);
 if (opts.chunkSize !== undefined && !(Number.isInteger(opts.chunkSize) && opts.chunkSize >= 1 && opts.chunkSize <= 2 ** 30))
   fail('--chunk-size takes a number of bytes from 1 to 1073741824');
@@ -140,8 +97,9 @@ const flameDoc = (g) => {
   if (g.asyncStitching) doc.asyncStitching = g.asyncStitching;
   return doc;
 };
-const stackQuery = () => pick('event', 'provider', 'thread', 'fromMs', 'toMs', 'inverted', 'groupByThread', 'process', 'groupByProcess', 'weight', 'exceptionType', 'stitchAsync',
-  ...Object.values(transformLists), ...Object.values(transformFlags));
+// The stack selection: every non-CLI-only option of flame in the table (StackQuery).
+const stackKeys = schema.queries.find((q) => q.name === 'flame').options.filter((o) => !o.cliOnly).map((o) => o.name);
+const stackQuery = () => pick(...stackKeys);
 
 if (command === 'convert') await convert();
 if (command === 'diff') await diff();
@@ -226,7 +184,7 @@ try {
       if (!['speedscope', 'chrome', 'csv', 'stacks-csv'].includes(format)) fail('export needs --format speedscope|chrome|csv|stacks-csv');
       if (opts.stackText && format !== 'csv') fail('--stack-text goes with --format csv');
       // As the native tool writes them: JSON formats end with a newline.
-      let text = await trace.export(format, { ...stackQuery(), name: profileName, stackText: opts.stackText === true });
+      let text = await trace.export(format, { ...stackQuery(), ...pick('speedscope', 'csvPayload'), name: profileName, stackText: opts.stackText === true });
       if (!format.endsWith('csv')) text += '\n';
       if (opts.out !== undefined) {
         writeFileSync(opts.out, text);
@@ -296,8 +254,7 @@ async function diff() {
 }
 
 async function writeSampleUniversal(out) {
-  const { loadNetTraceModule } = await import('../reader/wasm_loader.js');
-  const { status, bytes } = (await loadNetTraceModule()).writeSampleUniversal();
+  const { status, bytes } = engine.writeSampleUniversal();
   if (!status.ok) fail(status.message, 1);
   try {
     writeFileSync(out, bytes);

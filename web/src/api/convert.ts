@@ -11,12 +11,10 @@ import { loadNetTraceModule } from '../reader/wasm_loader.js';
 import type { WasmOptions } from '../reader/wasm_loader.js';
 import type { RawStatus } from '../nettrace_wasm.mjs';
 import { NetTraceError } from './types.js';
+import type { ConvertRequest } from './generated/requests.js';
 
-export interface ConvertOptions extends WasmOptions, Pick<SourceOptions, 'size' | 'fetchInit'> {
-  /** Keep only events at or after this time (ms from the trace's sync time). */
-  fromMs?: number;
-  /** Keep only events at or before this time (ms from the trace's sync time). */
-  toMs?: number;
+/** fromMs / toMs (keep events in that window) are `convert`'s options of the query table (api/generated/requests.ts). */
+export interface ConvertOptions extends WasmOptions, Pick<SourceOptions, 'size' | 'fetchInit'>, ConvertRequest {
   /** Bytes read at a time (the output does not depend on it). */
   chunkSize?: number;
 }

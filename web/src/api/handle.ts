@@ -16,6 +16,7 @@ import type {
   TraceEvent,
 } from './types.js';
 import type { GcStats, JitStats } from './types.js';
+import type { ExportRequest, FlameRequest } from './generated/requests.js';
 
 /** The statistics `runtimeStatsText` gives. */
 export type RuntimeStatsKind = 'gc' | 'jit';
@@ -48,73 +49,22 @@ export interface OpenTraceOptions {
   keepPartial?: boolean;
 }
 
-/** What flameGraph / topFunctions / export select: one event type's stacks, filtered. */
-export interface StackQuery {
-  /** Event display name whose stacks are counted; default "Thread/Sample" (the sample profiler). */
-  event?: string;
-  provider?: string;
-  thread?: number;
-  fromMs?: number;
-  toMs?: number;
-  /** Callers above callees (inverted tree). */
-  inverted?: boolean;
-  /** A "Thread (id)" frame above each thread's stacks. */
-  groupByThread?: boolean;
-  /** Only events of threads of this OS process id (multi-process v6 traces). */
-  process?: number;
-  /** A "Process name (pid)" frame above each process's stacks. */
-  groupByProcess?: boolean;
-  /**
-   * "auto": bytes for GC/AllocationTick, the Value of Universal cpu/cswitch events, else one per
-   * event; "thread-time": ns since the thread's previous sample; "managed-thread-time": the same,
-   * not counting time after a sample outside managed code (as the native `--weight`);
-   * "traceevent-thread-time": dotnet-trace's thread time, ns to the thread's next sample under a
-   * CPU_TIME or UNMANAGED_CODE_TIME leaf.
-   */
-  weight?: 'auto' | 'count' | 'bytes' | 'thread-time' | 'managed-thread-time' | 'traceevent-thread-time' | 'wait-time';
-  /** Exception/Start only: the throws of this exception type. */
-  exceptionType?: string;
-  /**
-   * With "traceevent-thread-time" (default true): thread-pool work is shown under the stack that
-   * queued it, below a "STARTING TASK" frame, as dotnet-trace shows it. Ignored by other weights.
-   */
-  stitchAsync?: boolean;
-  /**
-   * Grouping, folding and filtering as PerfView's stack views (README "Grouping and folding";
-   * core/analysis/stack_transform_options.h): ';'-separated patterns (`%` a run of letters,
-   * digits, '.', '_' or '?'; `*` anything; `{}` captures for $1), applied to every stack view,
-   * export and diff.
-   */
-  groupPats?: string;
-  foldPats?: string;
-  excludePats?: string;
-  includePats?: string;
-  /** Each frame becomes its module, "Module!". */
-  groupByModule?: boolean;
-  /** Framework frames (System.*, Microsoft.*, runtime native modules) as "OTHER <<entry>>". */
-  justMyCode?: boolean;
-  /** CPU_TIME, UNMANAGED_CODE_TIME and unresolved leaves folded into their caller. */
-  dropTimeLeaves?: boolean;
-}
+/**
+ * What flameGraph / topFunctions / export select: one event type's stacks, filtered, weighed,
+ * grouped and folded (README "Grouping and folding"). The members are generated from the
+ * engine's query table (api/generated/requests.ts), the same options as the CLI's `flame` flags.
+ */
+export type StackQuery = FlameRequest;
 
 export type ExportFormat = 'speedscope' | 'chrome' | 'csv' | 'stacks-csv' | 'folded';
 
-/** The stacks to export (speedscope, folded) and the profile's name (speedscope; default "trace"). */
-export interface ExportOptions extends StackQuery {
+/**
+ * The stacks to export (speedscope, folded), `stackText` and `csvPayload` (csv), `speedscope`
+ * (evented or sampled), generated as `export`'s options of the query table; and the profile's
+ * name (speedscope; default "trace"), which the CLIs take from the file name.
+ */
+export interface ExportOptions extends ExportRequest {
   name?: string;
-  /** "csv": each row's stack frames as text too, not only its StackId. */
-  stackText?: boolean;
-  /**
-   * "speedscope": "evented" (default) writes a time weight (thread time, wait time) as one evented
-   * profile per thread in milliseconds, as dotnet-trace does; "sampled" one sampled profile per thread.
-   * Counts and bytes are always sampled.
-   */
-  speedscope?: 'evented' | 'sampled';
-  /**
-   * "csv" with `event` set: that event type only, its payload fields as columns (default true;
-   * false: every event, as without `event`).
-   */
-  csvPayload?: boolean;
 }
 
 /** A trace read to the end (or, with keepPartial, to a fault). Holds engine memory until close(). */

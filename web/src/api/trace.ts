@@ -1,6 +1,7 @@
 // web/src/api — openTrace in the calling thread: the engine (wasm) runs here. Node programs,
 // tests and workers use it directly; the engine worker wraps it for pages.
-import type { NetTraceModule, RawTraceSession } from '../nettrace_wasm.mjs';
+import type { NetTraceModule, RawEventQuery, RawStackQuery, RawTraceSession } from '../nettrace_wasm.mjs';
+import type { EventsRequest, FlameRequest } from './generated/requests.js';
 import { toTraceInput } from '../reader/chunk_source.js';
 import type { TraceInput, TraceSource } from '../reader/chunk_source.js';
 import { HeapBuffer, readIntoSession, ReadCancelled } from '../reader/read_trace.js';
@@ -375,3 +376,10 @@ class InThreadTrace extends ParsedEventViews implements TraceHandle {
     this.input.close();
   }
 }
+
+// The raw bindings' request types (wasm/nettrace_module.d.ts) have exactly the members and
+// value types of the generated ones (api/generated/requests.ts): tsc fails when they drift.
+type Members<T> = { [K in keyof T]-?: NonNullable<T[K]> };
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const rawRequestTypesMatch: [Same<Members<RawStackQuery>, Members<FlameRequest>>, Same<Members<RawEventQuery>, Members<EventsRequest>>] = [true, true];
+void rawRequestTypesMatch;

@@ -5,31 +5,17 @@
 export type * from '../reader/summary.js';
 export type { Progress } from '../reader/errors.js';
 export { NetTraceError } from '../reader/errors.js';
+import type { EventsRequest, HistogramRequest } from './generated/requests.js';
 
-/** A filter over the time-ordered events (every field optional; absent = any). */
-export interface EventQuery {
-  /** Provider name, case-insensitive exact match. */
-  provider?: string;
-  /** Event display name, exact ("GC/Start"). */
-  name?: string;
-  /** OS thread id. */
-  thread?: number;
-  /** Inclusive time range, ms from the trace's sync time. */
-  fromMs?: number;
-  toMs?: number;
-  /**
-   * Free text, ASCII case-insensitive: an event matches when it occurs in its provider, its
-   * name, its thread's OS id or name, a label value, or the value of any decoded payload
-   * field (at any depth; not field names, times or header numbers). Provider/name/thread/
-   * label matches need no re-reading; payloads are re-read in bounded steps, so a search of
-   * a multi-GB trace takes seconds: pass `signal` / `onProgress` (EventsOptions). The match
-   * list of the last distinct query is kept, so paging through it is fast.
-   */
-  text?: string;
-  /** Page: skip this many matches, return at most `limit` (default 100). */
-  offset?: number;
-  limit?: number;
-}
+/**
+ * Which events: provider, name, thread, time range, free text (ASCII case-insensitive, in the
+ * provider, name, thread, labels or any decoded payload field; payloads are re-read in bounded
+ * steps, so pass `signal` / `onProgress` (EventsOptions) for a multi-GB trace; the match list of
+ * the last distinct query is kept, so paging through it is fast), and the page (offset, limit).
+ * Generated from the engine's query table (api/generated/requests.ts), the same options as the
+ * CLI's `events` flags.
+ */
+export type EventQuery = EventsRequest;
 
 /**
  * One decoded payload field (core/format/payload_decoder.h). `value` is the number, string or
@@ -95,13 +81,8 @@ export interface EventsOptions {
   onProgress?: (progress: SearchProgress) => void;
 }
 
-/** A histogram request: the event filter (offset/limit/text unused), bucket count and grouping. */
-export interface HistogramQuery extends Omit<EventQuery, 'offset' | 'limit' | 'text'> {
-  /** Number of equal time buckets (1–100000); default 100. */
-  buckets?: number;
-  /** One series for all events (default), one per provider, or one per event type. */
-  groupBy?: 'none' | 'provider' | 'eventType';
-}
+/** A histogram request: the event filter, bucket count (1–100000) and grouping (api/generated/requests.ts). */
+export type HistogramQuery = HistogramRequest;
 
 /**
  * A flame graph laid out by the engine (core/analysis/flame_graph.h), struct of arrays: one

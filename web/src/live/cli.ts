@@ -3,6 +3,7 @@
 // what it prints (with this tool's name as the prefix). Node only.
 import { NetTraceError } from '../api/types.js';
 import { collect, listProcesses, LiveError } from './collect.js';
+import { loadNetTraceModule } from '../reader/wasm_loader.js';
 
 interface NodeProcess {
   stdout: { write(text: string): boolean };
@@ -42,7 +43,12 @@ export function parseDuration(text: string): number {
 const left = (s: string, n: number) => s.padEnd(n);
 
 async function runPs(args: string[]): Promise<number> {
-  const json = args[0] === '--json';
+  const parsed = (await loadNetTraceModule()).parseCliArgs('ps', args);
+  if (!parsed.ok) {
+    say(`ps: ${parsed.message}`);
+    return 2;
+  }
+  const json = (JSON.parse(parsed.request) as { json?: boolean }).json === true;
   const list = await listProcesses({ onSkip: (pid, reason) => say(`pid ${pid}: ${reason}`) });
   if (json) {
     proc().stdout.write(JSON.stringify(list.map((p) => ({ pid: p.pid, name: p.name, runtimeVersion: p.runtimeVersion, os: p.os, arch: p.arch, commandLine: p.commandLine, socket: p.socket }))) + '\n');
@@ -66,31 +72,25 @@ const COLLECT_USAGE =
   'usage: nettrace-analyzer collect (--pid N | --diagnostic-port PATH) [--providers SPEC,… | --profile NAME,…]\n' +
   '                                 [--duration D] [--buffer-mb 256] -o OUT.nettrace\n';
 
-/** collect's options (`live` adds its own first: live_server.ts). */
-export function parseCollect(args: string[], command = 'collect', usage = COLLECT_USAGE, needOutput = true): CollectArgs | number {
-  const o: CollectArgs = { pid: 0, diagnosticPort: '', providers: '', profile: '', output: '', duration: 0, bufferMB: 256 };
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i]!;
-    const value = i + 1 < args.length ? args[i + 1]! : undefined;
-    if (value === undefined) {
-      say(`${command}: unknown or incomplete option '${a}'`);
-      return 2;
-    }
-    i++;
-    if (a === '--pid') o.pid = Math.trunc(Number(value)) || 0;
-    else if (a === '--diagnostic-port') o.diagnosticPort = value;
-    else if (a === '--providers') o.providers = value;
-    else if (a === '--profile') o.profile = value;
-    else if (a === '--duration') {
-      o.duration = parseDuration(value);
-      if (o.duration < 0) {
-        say(`--duration: '${value}' is not a duration (10, 10s, 500ms, 2m, hh:mm:ss)`);
-        return 2;
-      }
-    } else if (a === '--buffer-mb') o.bufferMB = Math.trunc(Number(value)) || 0;
-    else if (a === '-o') o.output = value;
-    else {
-      say(`${command}: unknown or incomplete option '${a}'`);
+/**
+ * collect's (or live's) options, through the engine's parser of the query table
+ * (core/api/query_table.cc), as the native tool parses them; live's --port comes back as `port`.
+ */
+export async function parseCollect(args: string[], command = 'collect', usage = COLLECT_USAGE, needOutput = true): Promise<(CollectArgs & { port: number }) | number> {
+  const M = await loadNetTraceModule();
+  const parsed = M.parseCliArgs(command, args);
+  if (!parsed.ok) {
+    say(`${command}: ${parsed.message}`);
+    return 2;
+  }
+  const r = JSON.parse(parsed.request) as { pid?: number; diagnosticPort?: string; providers?: string; profile?: string;
+    duration?: string; bufferMB?: number; out?: string; port?: number };
+  const o = { pid: r.pid ?? 0, diagnosticPort: r.diagnosticPort ?? '', providers: r.providers ?? '', profile: r.profile ?? '',
+    output: r.out ?? '', duration: 0, bufferMB: r.bufferMB ?? 256, port: r.port ?? 0 };
+  if (r.duration !== undefined) {
+    o.duration = parseDuration(r.duration);
+    if (o.duration < 0) {
+      say(`--duration: '${r.duration}' is not a duration (10, 10s, 500ms, 2m, hh:mm:ss)`);
       return 2;
     }
   }
@@ -107,7 +107,7 @@ export function liveLine(elapsed: number, events: number, bytes: number, rate: n
 }
 
 async function runCollect(args: string[]): Promise<number> {
-  const o = parseCollect(args);
+  const o = await parseCollect(args);
   if (typeof o === 'number') return o;
   const fs = (await import(/* @vite-ignore */ 'node:fs' as string)) as NodeFs;
   const stopper = new AbortController();

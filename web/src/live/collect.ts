@@ -9,6 +9,7 @@ import { openTraceInThread } from '../api/trace.js';
 import type { Summary } from '../api/types.js';
 import { loadNetTraceModule } from '../reader/wasm_loader.js';
 import type { WasmOptions } from '../reader/wasm_loader.js';
+import type { CollectRequest } from '../api/generated/requests.js';
 import type { NetTraceModule, RawTraceSession } from '../nettrace_wasm.mjs';
 import { DiagConnection, exchange, findDiagnosticSocket, findDiagnosticSockets, LiveError } from './diag_socket.js';
 import { ReversePort } from './reverse_port.js';
@@ -69,23 +70,17 @@ export async function listProcesses(
   return out;
 }
 
-export interface CollectOptions extends WasmOptions {
+/**
+ * pid, diagnosticPort (start-up tracing: listen on this path for a runtime started with
+ * DOTNET_DiagnosticPorts=PATH, connect suspended; the session starts, then the runtime is resumed
+ * with ResumeRuntime, so its first events are in the trace; replaces `pid`), providers, profile
+ * and bufferMB are `collect`'s options of the query table (api/generated/requests.ts).
+ */
+export interface CollectOptions extends WasmOptions, CollectRequest {
   /** The process (0 with `diagnosticPort`: the one that connects). */
   pid: number;
-  /**
-   * Start-up tracing: listen on this path for a runtime started with
-   * DOTNET_DiagnosticPorts=PATH (connect, suspended); the session starts, then the runtime
-   * is resumed (ResumeRuntime), so its first events are in the trace. Replaces `pid`.
-   */
-  diagnosticPort?: string;
   /** Said once the runtime of `diagnosticPort` has connected (its pid). */
   onConnected?: (pid: number) => void;
-  /** dotnet-trace's --providers syntax: `name[:keywords[:level[:filter]]]`, comma-separated. */
-  providers?: string;
-  /** dotnet-trace profile names, comma-separated (neither given: dotnet-common + dotnet-sampled-thread-time). */
-  profile?: string;
-  /** The runtime's session buffer (default 256 MiB). */
-  bufferMB?: number;
   /** Aborting it stops the session (StopTracing); the trace then finishes with the rundown. */
   signal?: AbortSignal;
   /** Every byte of the session, in order, as it arrives (e.g. to write the .nettrace). */

@@ -214,31 +214,16 @@ function handler(fs: NodeFs, state: LiveState) {
   };
 }
 
-/** `live` only: --port P (default 0, any free port). @returns the rest, or an exit status. */
-function takePort(args: string[]): { port: number; rest: string[] } | number {
-  const rest: string[] = [];
-  let port = 0;
-  for (let i = 0; i < args.length; i++) {
-    if (args[i] !== '--port') {
-      rest.push(args[i]!);
-      continue;
-    }
-    const value = Number(args[++i]);
-    if (!Number.isInteger(value) || value < 0 || value > 65535) {
-      say(`--port: '${args[i] ?? ''}' is not a port number`);
-      return 2;
-    }
-    port = value;
-  }
-  return { port, rest };
-}
-
 /** Runs `live` with the arguments after the command; @returns the exit status (after Ctrl-C). */
 export async function runLive(args: string[]): Promise<number> {
-  const taken = takePort(args);
-  if (typeof taken === 'number') return taken;
-  const o = parseCollect(taken.rest, 'live', USAGE, false);
+  // collect's options and --port (default 0, any free port): the query table's `live`.
+  const o = await parseCollect(args, 'live', USAGE, false);
   if (typeof o === 'number') return o;
+  if (o.port > 65535) {
+    say(`--port: '${o.port}' is not a port number`);
+    return 2;
+  }
+  const taken = { port: o.port };
   const fs = (await import(/* @vite-ignore */ 'node:fs' as string)) as NodeFs & SpoolFs;
   const http = (await import(/* @vite-ignore */ 'node:http' as string)) as NodeHttp;
   const os = (await import(/* @vite-ignore */ 'node:os' as string)) as { tmpdir(): string };
