@@ -13,13 +13,6 @@
 namespace nettrace {
 namespace {
 
-StackQuery ThreadTime(bool stitch) {
-  StackQuery q;
-  q.weight = WeightKind::kTraceEventThreadTime;
-  q.groupByThread = true;
-  q.stitchAsync = stitch;
-  return q;
-}
 
 // Folded lines (with thread frames) that contain a STARTING TASK frame.
 std::vector<std::string> Stitched(const std::string& folded) {
@@ -32,16 +25,16 @@ std::vector<std::string> Stitched(const std::string& folded) {
 
 TEST_CASE("async stitching: objver4's thread-pool work joins the queuing thread's stacks", "[stacks]") {
   auto session = test::LoadCorpus("eventpipe-dotnetcore3.0-win-x64-objver4.nettrace");
-  const FlameGraph on = session->BuildFlameGraph(ThreadTime(true));
-  const FlameGraph off = session->BuildFlameGraph(ThreadTime(false));
+  const FlameGraph on = session->BuildFlameGraph(test::TraceEventThreadTime(true));
+  const FlameGraph off = session->BuildFlameGraph(test::TraceEventThreadTime(false));
   test::CheckFlameGraphIntegrity(on);
   CHECK(on.total == off.total);
   CHECK(std::string(on.stitching) == "on");
   CHECK(std::string(off.stitching) == "off");
   CHECK(on.frame.size() != off.frame.size());
 
-  CHECK(Stitched(session->FoldedStacks(ThreadTime(false))).empty());
-  const std::vector<std::string> lines = Stitched(session->FoldedStacks(ThreadTime(true)));
+  CHECK(Stitched(session->FoldedStacks(test::TraceEventThreadTime(false))).empty());
+  const std::vector<std::string> lines = Stitched(session->FoldedStacks(test::TraceEventThreadTime(true)));
   REQUIRE(lines.size() == 1);
   const std::string& line = lines[0];
   CHECK(line.rfind("Thread (8340);", 0) == 0);
@@ -51,7 +44,7 @@ TEST_CASE("async stitching: objver4's thread-pool work joins the queuing thread'
 
 TEST_CASE("async stitching: unavailable without thread-pool events, with the reason", "[stacks]") {
   auto session = test::LoadCorpus("pyroscope-net5-single-thread.nettrace");
-  const FlameGraph g = session->BuildFlameGraph(ThreadTime(true));
+  const FlameGraph g = session->BuildFlameGraph(test::TraceEventThreadTime(true));
   CHECK(std::string(g.stitching) == "unavailable");
   CHECK(std::string(g.stitchingReason) == kStitchingUnavailableReason);
   StackQuery count;

@@ -72,4 +72,13 @@ inline void CheckFlameGraphIntegrity(const FlameGraph& g) {
   CHECK(bad == 0);
 }
 
+// dotnet-trace's thread time per thread ('Thread (id)' frames), async stitching on or off.
+inline StackQuery TraceEventThreadTime(bool stitch) {
+  StackQuery q;
+  q.weight = WeightKind::kTraceEventThreadTime;
+  q.groupByThread = true;
+  q.stitchAsync = stitch;
+  return q;
+}
+
 }  // namespace nettrace::test

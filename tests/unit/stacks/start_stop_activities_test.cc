@@ -14,13 +14,6 @@
 namespace nettrace {
 namespace {
 
-StackQuery ThreadTime(bool stitch) {
-  StackQuery q;
-  q.weight = WeightKind::kTraceEventThreadTime;
-  q.groupByThread = true;
-  q.stitchAsync = stitch;
-  return q;
-}
 
 // A GUID from its text (the first three groups little-endian in memory, as .NET keeps them).
 Guid GuidOf(const std::string& text) {
@@ -66,8 +59,8 @@ TEST_CASE("start-stop activities: TraceEvent's activity path names", "[stacks]")
 
 TEST_CASE("start-stop activities: net10-startup-streaming's Scenario activities group the main thread", "[stacks]") {
   auto session = test::LoadCorpus("dotnet10/net10-startup-streaming.nettrace");
-  const std::map<std::string, uint64_t> on = WeightByActivity(session->FoldedStacks(ThreadTime(true)));
-  const std::map<std::string, uint64_t> off = WeightByActivity(session->FoldedStacks(ThreadTime(false)));
+  const std::map<std::string, uint64_t> on = WeightByActivity(session->FoldedStacks(test::TraceEventThreadTime(true)));
+  const std::map<std::string, uint64_t> off = WeightByActivity(session->FoldedStacks(test::TraceEventThreadTime(false)));
   CHECK(off.count("(Activities)") == 0);
   CHECK(off.size() == 2);  // 14404 without activity frames, and the other thread
   CHECK(on.at("other threads") == off.at("other threads"));
@@ -82,7 +75,7 @@ TEST_CASE("start-stop activities: net10-startup-streaming's Scenario activities 
   CHECK(session->ActivitiesView(false).find("\"startMs\":385.400908,\"durationMs\":586.539635") != std::string::npos);
   uint64_t inside = 0;
   for (const auto& [frame, startMs, durationMs] : scenarios) {
-    StackQuery q = ThreadTime(false);
+    StackQuery q = test::TraceEventThreadTime(false);
     q.thread = 14404;
     q.fromMs = startMs;
     q.toMs = startMs + durationMs;
