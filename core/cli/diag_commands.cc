@@ -109,15 +109,18 @@ void PrintLive(const TraceSession& session, uint64_t bytes, double elapsed, uint
                static_cast<unsigned long long>(session.droppedEventCount()));
 }
 
-// The options of the query table (core/api/query_table.cc), as every other command's.
+// The options of `command` (argv[2] on) through the query table (core/api/query_table.cc), as
+// every other command's; an error is printed, naming the command.
+bool ParseTableOptions(const char* command, int argc, char** argv, api::Request* request) {
+  const Status parsed =
+      api::ParseCliArgs(*api::FindQuery(command), std::vector<std::string>(argv + std::min(argc, 2), argv + argc), request);
+  if (!parsed.ok()) std::fprintf(stderr, "nettrace: %s: %s\n", command, parsed.message().c_str());
+  return parsed.ok();
+}
+
 int ParseCollectOptions(int argc, char** argv, CollectOptions* o) {
   api::Request request;
-  const Status parsed =
-      api::ParseCliArgs(*api::FindQuery("collect"), std::vector<std::string>(argv + std::min(argc, 2), argv + argc), &request);
-  if (!parsed.ok()) {
-    std::fprintf(stderr, "nettrace: collect: %s\n", parsed.message().c_str());
-    return 2;
-  }
+  if (!ParseTableOptions("collect", argc, argv, &request)) return 2;
   const api::Request::Live& live = request.live;
   o->pid = live.pid > 0x7fffffff ? -1 : static_cast<int>(live.pid);
   o->diagnosticPort = live.diagnosticPort;
@@ -202,12 +205,7 @@ Status ResumeRuntime(const std::function<Status(int*)>& reconnect) {
 
 int RunPs(int argc, char** argv) {
   api::Request request;
-  const Status parsed =
-      api::ParseCliArgs(*api::FindQuery("ps"), std::vector<std::string>(argv + std::min(argc, 2), argv + argc), &request);
-  if (!parsed.ok()) {
-    std::fprintf(stderr, "nettrace: ps: %s\n", parsed.message().c_str());
-    return 2;
-  }
+  if (!ParseTableOptions("ps", argc, argv, &request)) return 2;
   const bool json = request.live.json;
   JsonWriter w;
   if (json) w.BeginArray();

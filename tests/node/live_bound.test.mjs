@@ -48,25 +48,32 @@ async function until(condition, what, ms = 60000) {
   }
 }
 
+// The npm CLI under the memory probe, in TMPDIR `dir`: its stderr so far, its exit code (a promise), and
+// `memory()`, which asks the probe (SIGUSR2) for one more measurement and returns it.
+function spawnProbed(args, dir) {
+  const child = spawn(process.execPath, ['--expose-gc', '--import', probe, cli, ...args], { env: { ...process.env, TMPDIR: dir } });
+  const run = { child, stderr: '' };
+  child.stderr.on('data', (d) => (run.stderr += d));
+  run.exited = new Promise((resolve) => child.on('close', resolve));
+  const lines = () => run.stderr.match(/^memory (.*)$/gm) ?? [];
+  run.memory = async () => {
+    const seen = lines().length;
+    child.kill('SIGUSR2');
+    await until(() => lines().length > seen, 'the memory line');
+    return JSON.parse(lines().at(-1).slice('memory '.length));
+  };
+  return run;
+}
+
 test('live: a 29.6 MB session leaves the server\'s memory bounded; every reader gets the bytes sent', { timeout: 180000 }, async (t) => {
   const session = heldSession();
   await withFakeRuntime(session.answer, async (dir) => {
     const out = join(dir, 'live.nettrace');
-    const child = spawn(process.execPath, ['--expose-gc', '--import', probe, cli, 'live', '--pid', String(process.pid), '-o', out, '--port', '0'], {
-      env: { ...process.env, TMPDIR: dir },
-    });
-    let stderr = '';
-    child.stderr.on('data', (d) => (stderr += d));
-    const exited = new Promise((resolve) => child.on('close', resolve));
-    const memory = async () => {
-      const seen = (stderr.match(/^memory /gm) ?? []).length;
-      child.kill('SIGUSR2');
-      await until(() => (stderr.match(/^memory /gm) ?? []).length > seen, 'the memory line');
-      return JSON.parse(stderr.match(/^memory (.*)$/gm).at(-1).slice('memory '.length));
-    };
+    const run = spawnProbed(['live', '--pid', String(process.pid), '-o', out, '--port', '0'], dir);
+    const { child, exited, memory } = run;
     try {
-      await until(() => /serving http/.test(stderr), 'the server');
-      const base = /serving (http:\/\/127\.0\.0\.1:\d+\/)/.exec(stderr)[1];
+      await until(() => /serving http/.test(run.stderr), 'the server');
+      const base = /serving (http:\/\/127\.0\.0\.1:\d+\/)/.exec(run.stderr)[1];
       const info = async () => (await fetch(new URL('live/info', base))).json();
       await until(async () => (await info()).bytes === 65536, 'the first bytes');
       const spools = readdirSync(dir).filter((f) => f.startsWith('nettrace-live-'));
@@ -81,7 +88,7 @@ test('live: a 29.6 MB session leaves the server\'s memory bounded; every reader 
       session.release();
       await until(async () => (await info()).bytes === trace.length, 'the whole session', 120000);
       assert.equal((await fetch(new URL('live/stop', base), { method: 'POST' })).status, 202);
-      await until(() => /session ended/.test(stderr), 'the end line', 120000);
+      await until(() => /session ended/.test(run.stderr), 'the end line', 120000);
       const served = await following;
       assert.ok(served.equals(trace), `the following page got ${served.length} bytes of ${trace.length}`);
 
@@ -108,9 +115,9 @@ test('live: a 29.6 MB session leaves the server\'s memory bounded; every reader 
       assert.ok(existsSync(join(dir, spools[0])));
       child.kill('SIGINT'); // the session has ended: Ctrl-C quits
     } finally {
-      if (child.exitCode === null && child.signalCode === null && !/nettrace-analyzer: session ended/.test(stderr)) child.kill('SIGKILL');
+      if (child.exitCode === null && child.signalCode === null && !/nettrace-analyzer: session ended/.test(run.stderr)) child.kill('SIGKILL');
     }
-    assert.equal(await exited, 0, stderr);
+    assert.equal(await exited, 0, run.stderr);
     assert.deepEqual(readdirSync(dir).filter((f) => f.startsWith('nettrace-live-')), [], 'the spool directory is removed at exit');
   });
 });
@@ -119,19 +126,9 @@ test('collect -o: a 29.6 MB session is written through to the file, not kept in 
   const session = heldSession();
   await withFakeRuntime(session.answer, async (dir) => {
     const out = join(dir, 'collect.nettrace');
-    const child = spawn(process.execPath, ['--expose-gc', '--import', probe, cli, 'collect', '--pid', String(process.pid), '-o', out], {
-      env: { ...process.env, TMPDIR: dir },
-    });
-    let stderr = '';
-    child.stderr.on('data', (d) => (stderr += d));
-    const exited = new Promise((resolve) => child.on('close', resolve));
+    const run = spawnProbed(['collect', '--pid', String(process.pid), '-o', out], dir);
+    const { child, exited, memory } = run;
     const size = () => (existsSync(out) ? readFileSync(out).length : 0);
-    const memory = async () => {
-      const seen = (stderr.match(/^memory /gm) ?? []).length;
-      child.kill('SIGUSR2');
-      await until(() => (stderr.match(/^memory /gm) ?? []).length > seen, 'the memory line');
-      return JSON.parse(stderr.match(/^memory (.*)$/gm).at(-1).slice('memory '.length));
-    };
     try {
       await until(() => size() === 65536, 'the first bytes in the file');
       const before = await memory();
@@ -143,9 +140,9 @@ test('collect -o: a 29.6 MB session is written through to the file, not kept in 
       t.diagnostic(`session ${trace.length} B; growth: heapUsed ${grew('heapUsed')} B, arrayBuffers ${grew('arrayBuffers')} B, external ${grew('external')} B, rss ${grew('rss')} B`);
       assert.ok(jsGrowth < trace.length / 10, `JS memory grew by ${jsGrowth} B for a session of ${trace.length} B`);
       child.kill('SIGINT'); // StopTracing: the fake runtime ends the stream
-      assert.equal(await exited, 0, stderr);
+      assert.equal(await exited, 0, run.stderr);
       assert.ok(readFileSync(out).equals(trace));
-      assert.match(stderr, new RegExp(`wrote ${out.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: \\d+ events, ${trace.length} bytes, 0 dropped`));
+      assert.match(run.stderr, new RegExp(`wrote ${out.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: \\d+ events, ${trace.length} bytes, 0 dropped`));
     } finally {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
     }
