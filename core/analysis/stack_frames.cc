@@ -84,18 +84,22 @@ uint32_t StackResolver::FrameOf(uint64_t address, uint64_t timestamp) {
   bool timeDependent = false;
   const MethodRange* m = symbols_.methods().Find(address, timestamp, &timeDependent);
   uint32_t frame;
-  // Unresolved addresses are named as TraceEvent and PerfView name them: "module!?" when
-  // the address lies in a known module image, else "?!?" — one frame per kind, so the
-  // flame graph sums unresolved time instead of scattering it over addresses.
   if (m) {
     frame = frames_.Intern(MethodFrameName(*m, symbols_.methods(), symbols_.modules()), FrameKind::kManaged);
-  } else if (const ModuleImage* image = symbols_.modules().ImageAt(address)) {
-    frame = frames_.Intern(image->name + "!?", FrameKind::kModule);
   } else {
-    frame = frames_.Intern("?!?", FrameKind::kUnresolved);
+    const ModuleImage* image = symbols_.modules().ImageAt(address);
+    frame = UnresolvedFrame(image ? image->name : std::string());
   }
   byAddress_[address] = timeDependent ? kTimeDependent : frame;
   return frame;
+}
+
+// Unresolved addresses are named as TraceEvent and PerfView name them — one frame per module
+// (or one "?!?"), so the flame graph sums unresolved time instead of scattering it over
+// addresses.
+uint32_t StackResolver::UnresolvedFrame(const std::string& module) {
+  if (module.empty()) return frames_.Intern("?!?", FrameKind::kUnresolved);
+  return frames_.Intern(module + "!?", FrameKind::kModule);
 }
 
 uint32_t StackResolver::Resolve(StackIndex stack, uint64_t timestamp) {
@@ -148,12 +152,10 @@ uint32_t StackResolver::FrameInProcess(uint64_t pid, uint64_t address, uint64_t 
     }
   } else if (m) {
     frame = frames_.Intern(MethodFrameName(*m, symbols_.methods(), symbols_.modules()), FrameKind::kManaged);
-  } else if (a.mapping && !a.mapping->fileName.empty()) {
-    // One naming for every unresolved address, in every trace format (TraceEvent's): the
-    // module's frame when the address lies in a known image, as the runtime's images do above.
-    frame = frames_.Intern(MappingBaseName(a.mapping->fileName) + "!?", FrameKind::kModule);
   } else {
-    frame = frames_.Intern("?!?", FrameKind::kUnresolved);
+    // One naming for every unresolved address, in every trace format, as for the runtime's
+    // images above.
+    frame = UnresolvedFrame(a.mapping ? MappingBaseName(a.mapping->fileName) : std::string());
   }
   byProcessAddress_[key] = {frame, from, until};
   *validFrom = std::max(*validFrom, from);

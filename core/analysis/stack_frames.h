@@ -101,6 +101,9 @@ class StackResolver {
 
  private:
   static constexpr uint32_t kTimeDependent = UINT32_MAX;
+  // An address no symbol covers, named as TraceEvent names it: "module!?" inside a known
+  // image (module = its name), else "?!?" (module empty).
+  uint32_t UnresolvedFrame(const std::string& module);
   const StoreBuilder& model_;
   const SymbolCollector& symbols_;
   FrameTable frames_;
