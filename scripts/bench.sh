@@ -3,7 +3,8 @@
 # Chromium, on the largest real trace (HeartRateMonitor, 28 MiB; median of 5 runs each), then
 # instructions per event of `nettrace summary` vs a decoders-only walk (callgrind), then
 # the flame graph view's drawing in Chromium on a written trace of ~270k nodes
-# (tests/bench/flame_bench.mjs), and last the reading speed on a written trace of >= 1 GB
+# (tests/bench/flame_bench.mjs), thread time with async stitching native and in the app
+# (tests/bench/thread_time_bench.mjs), and last the reading speed on a written trace of >= 1 GB
 # (BENCH_BIG_MB, default 1100; 1 run each; BENCH_BIG_MB=0 skips).
 # Builds first if needed.
 set -euo pipefail
@@ -31,6 +32,13 @@ if [ -x build/native/tests/nettrace_bench ]; then
   echo
   node tests/bench/flame_bench.mjs "$flame" || echo "flame-chrome skipped: the browser benchmark failed to run"
 fi
+# Thread time with and without async stitching, native and in the app, on the real traces
+# with the most CPU samples (the written traces have none).
+echo
+node tests/bench/thread_time_bench.mjs build/native/testdata/HeartRateMonitor.10068.nettrace \
+  build/native/testdata/dotnet10/net10-cpu-async-http.nettrace \
+  build/native/testdata/eventpipe-dotnetcore3.0-win-x64-objver4.nettrace ||
+  echo "thread-time bench skipped: the browser benchmark failed to run"
 big_mb=${BENCH_BIG_MB:-1100}
 if [ "$big_mb" != 0 ] && [ -x build/native/tests/nettrace_bench ]; then
   big=build/bench/written-${big_mb}mb.nettrace
