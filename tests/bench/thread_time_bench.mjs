@@ -41,6 +41,7 @@ function bestOf3(args) {
 }
 
 const nodesOf = (flameJson) => JSON.parse(flameJson.toString("utf8")).frame.length;
+const signed = (ms) => `${ms >= 0 ? '+' : '−'}${Math.abs(ms).toFixed(0)} ms`;
 const fmt = (ms) => `${ms.toFixed(0).padStart(6)} ms`;
 
 const server = await startServer({ root: `${root}build/site`, port: 0 });
@@ -71,7 +72,7 @@ try {
       await page.close();
       const same = pageNodes === nativeNodes;
       failed ||= !same;
-      console.log(`  ${v.name.padEnd(27)} native ${fmt(native.ms)} (+${fmt(native.ms - summary.ms).trim()} over the summary)` +
+      console.log(`  ${v.name.padEnd(27)} native ${fmt(native.ms)} (${signed(native.ms - summary.ms)} over the summary)` +
         `  app: tab → graph ${fmt(pageMs)}  ${nativeNodes.toLocaleString('en-US')} nodes${same ? '' : ` ≠ app ${pageNodes}`}`);
     }
   }
