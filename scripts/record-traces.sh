@@ -274,7 +274,8 @@ quirks() {
   object of version 3, blocks of version 1, events with inline stacks.
 - `net10-bgc-waits-mcj`: an induced `GC.Collect(2, GCCollectionMode.Forced or Default, blocking: false)`
   was a blocking gen2 GC (GCMemoryInfo.Concurrent false), so the background GCs are the GC's own
-  (gen2 budget). A contended Monitor acquisition writes a WaitHandleWait/Start–Stop (WaitSource 0)
+  (gen2 budget); the gen1 GCs that run while one is in progress are written with GC/Start Type 0
+  (NonConcurrentGC), not 2 (ForegroundGC), and TraceEvent shows them so. A contended Monitor acquisition writes a WaitHandleWait/Start–Stop (WaitSource 0)
   of its own, nested in its Contention/Start–Stop. With the Threading keyword on and loopback
   socket I/O (`http`), Linux writes no IOThreadCreate/Terminate/Retire/Unretire, no
   ThreadPoolIOEnqueue/Dequeue/Pack and no worker-thread retirement event: the portable thread pool
