@@ -145,7 +145,7 @@ record_one() {
       # (into the staged program's folder, fresh for every recording), then record the second run.
       if [[ ",$scenarios," == *,multicorejit,* ]]; then
         rm -rf "$STAGE/mcj"
-        nice -n 10 dotnet "$APP" run "$scenarios" >"$log.first-run" 2>&1
+        nice -n 10 dotnet "$APP" run "$scenarios" >"$log.first-run" 2>&1 || return 1
       fi
       # Launched by dotnet-trace (suspended until the session exists) and traced until it exits:
       # the runtime ends the session with rundown at exit. Stopping on RunDone instead
