@@ -69,6 +69,8 @@ TE_ONLY_ENUMS = {
     # [TE-E] enum BucketKind, for GCFitBucketInfo (the manifest's GCBucketKindMap is newer
     # than ours).
     "BucketKind": (False, "int", [(0, "LargestFreeListItems"), (1, "PlugsInCondemned")]),
+    # [TE-E] enum WaitHandleWaitSource, WaitHandleWaitStartTraceData.WaitSource.
+    "WaitHandleWaitSource": (False, "int", [(0, "Unknown"), (1, "MonitorWait")]),
     # [TE-T] enum TaskWaitBehavior (UNATTACHED).
     "TaskWaitBehavior": (False, "int", [(1, "Synchronous"), (2, "Asynchronous")]),
     "GCGlobalMechanisms": (True, "int", [  # [TE-E] enum GCGlobalMechanisms, [Flags]
@@ -118,6 +120,7 @@ FIELD_ENUMS = {
     ("kPrivate", 188, "ReasonCode"): "NGenBind",
     ("kRundown", 10, "BitSettings"): "GCSettingsFlags",
     ("kRuntime", 209, "BucketKind"): "BucketKind",
+    ("kRuntime", 301, "WaitSource"): "WaitHandleWaitSource",
     ("kSampleProfiler", 0, "Type"): "ClrThreadSampleType",
 }
 

@@ -30,6 +30,7 @@ HEX32, HEX64 = "win:HexInt32", "win:HexInt64"
 
 # Keyword masks of the runtime provider ([MAN9] keywords; AllocationSampling [TE-N] Keywords).
 GC_KW, CONTENTION_KW, THREADING_KW, ALLOCATION_SAMPLING_KW = 0x1, 0x4000, 0x10000, 0x80000000000
+WAIT_HANDLE_KW = 0x40000000000  # [TE-N] WaitHandleWaitStartTraceData.GetKeywords()
 INFO, VERBOSE = 4, 5
 
 _ALLOCATION_TICK_V4 = [
@@ -115,6 +116,16 @@ SUPPLEMENT_EVENTS = [
         ("ClrInstanceID", U16, None), ("BucketKind", U16, None), ("TotalSize", U64, None),
         ("Count", U16, None),
         ("Values", "struct", "Count", [("Index", U32, None), ("Count", U32, None), ("Size", PTR, HEX64)])]),
+    # WaitHandleWaitStart/Stop (.NET 9): TraceEvent's templates have ids 301/302, task
+    # WaitHandleWait (39), opcodes Start (1) / Stop (2), keyword WaitHandle; Start reads
+    # WaitSource (byte at 0, enum WaitHandleWaitSource), AssociatedObjectID (address at 1) and
+    # ClrInstanceID (16 bits after it); Stop, ClrInstanceID [TE-N]. Level Verbose, the level the
+    # runtime checks before writing them (WaitHandle.cs, Monitor.Wait: EventLevel.Verbose); every
+    # payload is 11 (Start, 8-byte pointers) or 2 (Stop) bytes [NET10 net10-bgc-waits-mcj].
+    ("kRuntime", 301, 0, 1, VERBOSE, WAIT_HANDLE_KW, "WaitHandleWait", "Start", "WaitHandleWaitStart", [
+        ("WaitSource", U8, None), ("AssociatedObjectID", PTR, None), ("ClrInstanceID", U16, None)]),
+    ("kRuntime", 302, 0, 2, VERBOSE, WAIT_HANDLE_KW, "WaitHandleWait", "Stop", "WaitHandleWaitStop", [
+        ("ClrInstanceID", U16, None)]),
     # AllocationSampled (.NET 10): TraceEvent's template has id 303, task AllocationSampling
     # (40), opcode 0 "AllocationSampled" (so the name is the task's), keyword
     # AllocationSampling; fields AllocationKind (Int32, GCAllocationKind), ClrInstanceID

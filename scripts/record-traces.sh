@@ -7,6 +7,8 @@
 #   scripts/record-traces.sh --commit [OUT]   ... then gzip them (gzip -9n) into tests/data/dotnet10/
 #                                             and rewrite tests/data/dotnet10/MANIFEST.md
 #   scripts/record-traces.sh --no-record --commit [OUT]   commit what OUT already holds (checked again)
+#   scripts/record-traces.sh --only NAME ...  record (and commit) that one trace; the manifest
+#                                             is still rewritten whole from tests/data/dotnet10
 #
 # Four ways of recording, as .NET users do: environment variables at start-up (streaming and
 # written at exit), dotnet-trace collect (launching the program), and our own diagnostics-IPC
@@ -31,13 +33,17 @@ READER=build/native/nettrace
 
 commit=0
 record=1
+only=""
 out=build/recorded
+want_only=0
 for arg in "$@"; do
+  if [ "$want_only" = 1 ]; then only=$arg; want_only=0; continue; fi
   case "$arg" in
     --commit) commit=1 ;;
+    --only) want_only=1 ;;
     --no-record) record=0 ;;
-    -h | --help) sed -n '2,15p' "$0"; exit 0 ;;
-    -*) echo "usage: scripts/record-traces.sh [--no-record] [--commit] [OUT]" >&2; exit 2 ;;
+    -h | --help) sed -n '2,17p' "$0"; exit 0 ;;
+    -*) echo "usage: scripts/record-traces.sh [--no-record] [--commit] [--only NAME] [OUT]" >&2; exit 2 ;;
     *) out=$arg ;;
   esac
 done
@@ -62,8 +68,11 @@ COUNTERS="System.Runtime:0xFFFFFFFF:5:EventCounterIntervalSec=1 TraceScenarios-C
 METRICS="System.Diagnostics.Metrics:0x7:5:SessionId=net10-counters;Metrics=TraceScenarios.Metrics;RefreshInterval=1;MaxTimeSeries=100;MaxHistograms=10"
 # Runtime keywords: GC 0x1, AssemblyLoader 0x4, Loader 0x8, JIT 0x10, Contention 0x4000,
 # Exception 0x8000, CompilationDiagnostic (R2R entry points) 0x2000000000, Compilation 0x1000000000,
-# AllocationSampling 0x80000000000 (.NET 10).
+# AllocationSampling 0x80000000000 (.NET 10), Threading (thread pool) 0x10000, WaitHandle
+# 0x40000000000 (.NET 9+, Verbose). Private provider: MulticoreJit 0x20000 (the events TraceEvent
+# uses to find the multicore-JIT background thread).
 RT=Microsoft-Windows-DotNETRuntime
+RT_PRIVATE=Microsoft-Windows-DotNETRuntimePrivate
 SAMPLER="Microsoft-DotNETCore-SampleProfiler:0x0:5"
 
 # name | how | scenarios | dotnet-trace profile | providers (space-separated)
@@ -76,6 +85,7 @@ RECORDINGS=(
   "net10-startup-streaming.nettrace|env-streaming|jit,loader,exceptions,contention||$CONTROL $RT:0x300000C01D:5 $SAMPLER"
   "net10-startup-at-exit.nettrace|env-at-exit|gc,exceptions,contention||$CONTROL $RT:0xC009:4"
   "net10-ipc.netperf|ipc-netperf|exceptions,eventsource||$CONTROL $TYPES $SELF $RT:0x8001:4 $SAMPLER"
+  "net10-bgc-waits-mcj.nettrace|dotnet-trace|multicorejit,bgc,waits,http||$CONTROL $RT:0x40000014019:5 $RT_PRIVATE:0x20000:5"
 )
 
 now() { date +%s%N; }
@@ -131,6 +141,12 @@ record_one() {
       local -a args=(collect -o "$file" --providers "$*")
       unset IFS
       [ -n "$profile" ] && args+=(--profile "$profile")
+      # Multicore JIT replays a profile written by an earlier run: run once untraced to write it
+      # (into the staged program's folder, fresh for every recording), then record the second run.
+      if [[ ",$scenarios," == *,multicorejit,* ]]; then
+        rm -rf "$STAGE/mcj"
+        nice -n 10 dotnet "$APP" run "$scenarios" >"$log.first-run" 2>&1 || return 1
+      fi
       # Launched by dotnet-trace (suspended until the session exists) and traced until it exits:
       # the runtime ends the session with rundown at exit. Stopping on RunDone instead
       # (--stopping-event-*, with --wait-session) stalled in 2 of 6 tries here: dotnet-trace
@@ -181,6 +197,7 @@ record_all() {
   printf '%-36s %12s %10s %9s\n' trace bytes events time
   for rec in "${RECORDINGS[@]}"; do
     name=$(field "$rec" 0)
+    [ -z "$only" ] || [ "$name" = "$only" ] || continue
     start=$(now)
     # shellcheck disable=SC2046 # the providers field is a space-separated list on purpose
     if ! record_one "$name" "$(field "$rec" 1)" "$(field "$rec" 2)" "$(field "$rec" 3)" $(field "$rec" 4); then
@@ -255,6 +272,14 @@ quirks() {
   AllocationSampled (event 303).
 - `net10-ipc.netperf` (format 0) is NetPerf v3 as .NET Core 2.x wrote it: no `Nettrace` magic, a `Trace`
   object of version 3, blocks of version 1, events with inline stacks.
+- `net10-bgc-waits-mcj`: an induced `GC.Collect(2, GCCollectionMode.Forced or Default, blocking: false)`
+  was a blocking gen2 GC (GCMemoryInfo.Concurrent false), so the background GCs are the GC's own
+  (gen2 budget); the gen1 GCs that run while one is in progress are written with GC/Start Type 0
+  (NonConcurrentGC), not 2 (ForegroundGC), and TraceEvent shows them so. A contended Monitor acquisition writes a WaitHandleWait/Start–Stop (WaitSource 0)
+  of its own, nested in its Contention/Start–Stop. With the Threading keyword on and loopback
+  socket I/O (`http`), Linux writes no IOThreadCreate/Terminate/Retire/Unretire, no
+  ThreadPoolIOEnqueue/Dequeue/Pack and no worker-thread retirement event: the portable thread pool
+  has no I/O completion threads there (sockets complete on the SocketAsyncEngine thread).
 
 EOF_QUIRKS
 }
@@ -292,6 +317,7 @@ commit_all() {
   mkdir -p "$DATA"
   for rec in "${RECORDINGS[@]}"; do
     name=$(field "$rec" 0)
+    [ -z "$only" ] || [ "$name" = "$only" ] || continue
     [ "$record" = 1 ] || check_one "$out/$name" >/dev/null
     gzip -9n <"$out/$name" >"$DATA/$name.gz"
   done

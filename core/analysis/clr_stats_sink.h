@@ -35,7 +35,7 @@ class ClrStatsSink final : public RecordSink {
   }
   Status OnEvent(const EventRecord& e) override {
     // Most events are of no kind the analyses read: the resolver's one lookup skips them.
-    if (!Reads(types_->KindOf(e.metadataId))) return Status::Ok();
+    if (!Reads(types_->KindOf(e.metadataId)) && !jit_.ReadsUnkinded(e.metadataId)) return Status::Ok();
     uint64_t process = info_.processId, thread = e.thread;
     if (info_.formatMajor >= 6) {
       auto it = threads_.find(e.thread);

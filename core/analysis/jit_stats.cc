@@ -39,10 +39,11 @@ std::string OptimizationTierName(uint8_t tier) {
   return std::to_string(tier);
 }
 
-// TraceEvent's MethodComplete: OSR compiles on the foreground; other non-default versions
-// are tiered-compilation background work (multicore-JIT threads are known only from private
-// events, which EventPipe traces do not carry).
+// TraceEvent's MethodComplete: a method completed on the multicore-JIT background thread is
+// MulticoreJitBackground; otherwise OSR compiles on the foreground, and other non-default
+// versions are tiered-compilation background work.
 const char* CompilationThreadKindName(const JitRecord& m) {
+  if (m.multicoreJitBackground) return "MulticoreJitBackground";
   if (m.tier == kTierOsr) return "Foreground";
   return m.versionId == 0 ? "Foreground" : "TieredCompilationBackground";
 }
@@ -57,6 +58,11 @@ bool JitStats::OnMetadata(const EventMetadata& m, EventKind resolved) {
     case EventKind::kModuleUnload:
     case EventKind::kRundownModuleDCEnd: kind = Kind::kModule; break;
     default: break;
+  }
+  unkinded_.erase(m.id);
+  if (kind == Kind::kNone && m.providerName == "Microsoft-Windows-DotNETRuntimePrivate" && m.eventId == 201) {
+    kind = Kind::kMulticoreJit;  // ClrMulticoreJit/Common (MulticoreJitPrivate template)
+    unkinded_[m.id] = true;
   }
   if (kind == Kind::kNone) {
     kinds_.erase(m.id), metadata_.erase(m.id);
@@ -80,6 +86,10 @@ void JitStats::OnEvent(const EventRecord& e, uint64_t processId, uint64_t thread
                                          info_.pointerSize ? info_.pointerSize : 8, static_cast<int>(info_.formatMajor));
   if (k->second == Kind::kModule) {
     modules_[processId][UInt(p, "ModuleID")] = Text(p, "ModuleILPath");
+    return;
+  }
+  if (k->second == Kind::kMulticoreJit) {
+    OnMulticoreJit(p, e.timestamp, processId, threadId);
     return;
   }
   std::vector<size_t>& open = open_[processId][threadId];
@@ -112,6 +122,17 @@ void JitStats::OnEvent(const EventRecord& e, uint64_t processId, uint64_t thread
   if (const uint8_t tier = static_cast<uint8_t>((flags >> 7) & 0x7); tier != 0) m.tier = tier;
   m.versionId = k->second == Kind::kLoadVerbose ? UInt(p, "ReJITID") : 0;
   m.completed = true;
+  m.loadTimestamp = e.timestamp;
+  sorted_ = false;
+}
+
+// The earliest GROUPWAIT or JITTHREAD event of each process names its background JIT thread
+// (TraceEvent keeps the first one it meets in time order).
+void JitStats::OnMulticoreJit(const DecodedPayload& p, uint64_t timestamp, uint64_t processId, uint64_t threadId) {
+  const std::string what = Text(p, "String1");
+  if (what != "GROUPWAIT" && what != "JITTHREAD") return;
+  BackgroundThread& b = backgroundJit_[processId];
+  if (timestamp < b.timestamp) b = {threadId, timestamp};
   sorted_ = false;
 }
 
@@ -121,6 +142,11 @@ const std::vector<JitRecord>& JitStats::Methods() const {
       if (a.processId != b.processId) return a.processId < b.processId;
       return a.timestamp != b.timestamp ? a.timestamp < b.timestamp : a.fileOrder < b.fileOrder;
     });
+    for (JitRecord& m : methods_) {
+      auto b = backgroundJit_.find(m.processId);
+      m.multicoreJitBackground = m.completed && b != backgroundJit_.end() && m.threadId == b->second.threadId &&
+                                 m.loadTimestamp >= b->second.timestamp;
+    }
     sorted_ = true;
   }
   return methods_;
@@ -141,13 +167,15 @@ std::string JitStats::ToJson() const {
     size_t end = begin;
     while (end < all.size() && all[end].processId == all[begin].processId) ++end;
     // JITStats.AddMethodToStatistics, for each completed method.
-    uint64_t count = 0, fg = 0, bg = 0, il = 0, native = 0;
-    double total = 0, fgMs = 0, bgMs = 0;
+    uint64_t count = 0, fg = 0, bg = 0, mcj = 0, il = 0, native = 0;
+    double total = 0, fgMs = 0, bgMs = 0, mcjMs = 0;
     for (size_t i = begin; i < end; ++i) {
       const JitRecord& m = all[i];
       if (!m.completed) continue;
       ++count, total += m.jitTimeMs, il += m.ilSize, native += m.nativeSize;
-      if (CompilationThreadKindName(m)[0] == 'F') ++fg, fgMs += m.jitTimeMs;
+      const char kind = CompilationThreadKindName(m)[0];
+      if (kind == 'F') ++fg, fgMs += m.jitTimeMs;
+      else if (kind == 'M') ++mcj, mcjMs += m.jitTimeMs;
       else ++bg, bgMs += m.jitTimeMs;
     }
     w.BeginObject().Key("processId").UInt(all[begin].processId);
@@ -155,6 +183,7 @@ std::string JitStats::ToJson() const {
     w.Key("count").UInt(count).Key("totalJitTimeMs").Fixed(total, 6);
     w.Key("countForeground").UInt(fg).Key("foregroundJitTimeMs").Fixed(fgMs, 6);
     w.Key("countBackgroundTieredCompilation").UInt(bg).Key("backgroundTieredCompilationJitTimeMs").Fixed(bgMs, 6);
+    w.Key("countBackgroundMultiCoreJit").UInt(mcj).Key("backgroundMultiCoreJitTimeMs").Fixed(mcjMs, 6);
     w.Key("totalILSize").UInt(il).Key("totalNativeSize").UInt(native);
     w.EndObject();
     w.Key("methods").BeginArray();

@@ -7,6 +7,12 @@
 // thread's events come in its own time order, so the pairing is done while streaming; only
 // the list's order (TraceEvent's: time order across threads) is sorted at the end. Memory:
 // one record per jitted method (the result itself).
+//
+// Multicore JIT (ProfileOptimization): TraceEvent takes the thread of the first private
+// ClrMulticoreJit/Common event (Microsoft-Windows-DotNETRuntimePrivate 201, keyword 0x20000)
+// whose String1 is GROUPWAIT or JITTHREAD as the process's background JIT thread; a method
+// completed on that thread from then on is MulticoreJitBackground. Kept as (thread, time) per
+// process and applied when the result is read, so the streaming order does not matter.
 #pragma once
 
 #include <cstdint>
@@ -14,6 +20,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "format/payload_decoder.h"
 #include "format/records.h"
 #include "resolve/event_kind.h"
 
@@ -32,6 +39,8 @@ struct JitRecord {
   uint8_t tier = 0;  // OptimizationTier (MethodFlags bits 7-9), 0 Unknown
   uint64_t versionId = 0;
   bool completed = false;
+  bool multicoreJitBackground = false;  // set by JitStats::Methods() (see above)
+  uint64_t loadTimestamp = 0;           // of the completing load event
 };
 
 class JitStats {
@@ -40,6 +49,12 @@ class JitStats {
   // @returns whether events of this metadata are read (the sink skips the others).
   bool OnMetadata(const EventMetadata& m, EventKind kind);
   void OnEvent(const EventRecord& e, uint64_t processId, uint64_t threadId);
+
+  // Whether events of this metadata id are read although their kind is none that
+  // ClrStatsSink::Reads lists (the private multicore-JIT event, which has no EventKind).
+  bool ReadsUnkinded(uint32_t metadataId) const {
+    return !unkinded_.empty() && unkinded_.count(metadataId) != 0;
+  }
 
   // The methods per process (ascending id), each process's in time order.
   const std::vector<JitRecord>& Methods() const;
@@ -50,7 +65,11 @@ class JitStats {
   std::string ToCsv() const;
 
  private:
-  enum class Kind : uint8_t { kNone, kJittingStarted, kLoadVerbose, kLoad, kModule };
+  enum class Kind : uint8_t { kNone, kJittingStarted, kLoadVerbose, kLoad, kModule, kMulticoreJit };
+  struct BackgroundThread {
+    uint64_t threadId = 0, timestamp = UINT64_MAX;
+  };
+  void OnMulticoreJit(const DecodedPayload& p, uint64_t timestamp, uint64_t processId, uint64_t threadId);
   double Ms(uint64_t ts) const;
 
   TraceInfo info_;
@@ -61,6 +80,8 @@ class JitStats {
   // Open (not yet loaded) methods per (process, thread), indexes into methods_, newest last.
   std::unordered_map<uint64_t, std::unordered_map<uint64_t, std::vector<size_t>>> open_;
   std::unordered_map<uint64_t, std::unordered_map<uint64_t, std::string>> modules_;
+  std::unordered_map<uint32_t, bool> unkinded_;                    // metadata ids of kMulticoreJit
+  std::unordered_map<uint64_t, BackgroundThread> backgroundJit_;  // per process, earliest
 };
 
 // TraceEvent's OptimizationTier name; CompilationThreadKind name for a record.

@@ -259,6 +259,20 @@ export async function timelineChecks({ browser, server, check, assert, runNative
       assert(totals.includes(part), `totals "${totals}" lack "${part}"`);
   });
 
+  await check('JIT totals: the multicore-JIT row and MulticoreJitBackground rows = the JSON (net10-bgc-waits-mcj)', async () => {
+    const path = join(testdata, 'dotnet10/net10-bgc-waits-mcj.nettrace');
+    const p = JSON.parse(runNative('jit', path).stdout.toString('utf8')).processes[0];
+    assert(p.totals.countBackgroundMultiCoreJit > 0, `${p.totals.countBackgroundMultiCoreJit} multicore-JIT methods`);
+    await openTrace(page, server, path, assert);
+    const rows = `table[data-table="jit-methods"][data-process="${p.processId}"] tbody tr`;
+    await page.waitForSelector(rows, { timeout: 30_000 });
+    const totals = await page.textContent(`table[data-table="jit-totals"][data-process="${p.processId}"]`);
+    const part = `Background multicore JIT (methods, ms)${p.totals.countBackgroundMultiCoreJit}, ${p.totals.backgroundMultiCoreJitTimeMs.toFixed(3)}`;
+    assert(totals.includes(part), `totals "${totals}" lack "${part}"`);
+    const kinds = await page.$$eval(rows, (trs) => trs.filter((r) => [...r.cells].some((c) => c.textContent === 'MulticoreJitBackground')).length);
+    assert(kinds === p.totals.countBackgroundMultiCoreJit, `${kinds} rows shown as MulticoreJitBackground`);
+  });
+
   await check('timeline lanes, time order, JIT table: no page errors', async () => {
     assert(pageErrors.length === 0, pageErrors.join('\n'));
   });

@@ -213,3 +213,54 @@ test("threadpool view counts and adjustments = TraceEvent's on every oracle trac
   }
   assert.ok(withAdjustments >= 4, `${withAdjustments}`);
 });
+
+// Wait-handle waits (.NET 9+ WaitHandleWait/Start and /Stop, runtime events 301/302) on the
+// recorded program whose `waits` scenario makes exactly 7 on one thread (MANIFEST.md
+// "net10-bgc-waits-mcj"): every wait the view pairs is TraceEvent's Start (time, thread,
+// WaitSource) with the same thread's next Stop (duration to the nanosecond, the trace's clock
+// being 1 GHz); the waiter thread — the one that wrote TraceScenarios-Control/Marker "waiter" —
+// has the program's 4 event waits then 3 Monitor waits, each timing out after ≥ 20 ms.
+test("contention view wait-handle waits = TraceEvent's WaitHandleWait events, the waiter's = the program's 7: net10-bgc-waits-mcj", () => {
+  const name = 'net10-bgc-waits-mcj.nettrace';
+  const { events } = oracle(name);
+  const v = view('contention', name);
+  const ns = (e) => Math.round(Number(e.ms) * 1e6);
+  const starts = events.filter((e) => e.p === RUNTIME && e.n === 'WaitHandleWait/Start');
+  const stops = events.filter((e) => e.p === RUNTIME && e.n === 'WaitHandleWait/Stop');
+  const pairs = [];
+  for (const start of starts) {
+    const stop = stops.find((s) => s.tid === start.tid && Number(s.ms) >= Number(start.ms));
+    if (stop) pairs.push([start, stop]);
+  }
+  const ours = v.list.filter((w) => w.kind === 'waitHandle');
+  assert.equal(v.waitHandle.starts, starts.length);
+  assert.equal(v.waitHandle.waits, pairs.length);
+  assert.equal(v.waitHandle.unpairedStarts, starts.length - pairs.length);
+  assert.deepEqual(
+    ours.map((w) => [ms6(w.timeMs), w.thread, w.detail, w.durationNs]).sort((a, b) => a[0] - b[0] || a[1] - b[1]),
+    pairs.map(([s, e]) => [Number(s.ms), s.tid, { Unknown: 0, MonitorWait: 1 }[fields(s).WaitSource], ns(e) - ns(s)])
+      .sort((a, b) => a[0] - b[0] || a[1] - b[1]),
+  );
+  const marker = events.filter((e) => e.p === 'TraceScenarios-Control' && e.n === 'Marker' && fields(e).what === 'waiter');
+  assert.equal(marker.length, 1);
+  const waiter = ours.filter((w) => w.thread === marker[0].tid);
+  assert.deepEqual(waiter.map((w) => w.detail), [0, 0, 0, 0, 1, 1, 1]);
+  for (const w of waiter) assert.ok(w.durationNs >= 20e6, `${w.durationNs} ns`);
+  assert.equal(v.waitHandle.byThread.find((t) => t.thread === marker[0].tid).count, 7);
+});
+
+// Linux has no I/O completion threads: with the Threading keyword on and loopback socket I/O,
+// the runtime writes no IOThread* and no worker-retirement event (MANIFEST.md), and the view's
+// series are empty as TraceEvent's events are absent.
+test('threadpool view on Linux with socket I/O: no IO-thread or retirement events, as TraceEvent: net10-bgc-waits-mcj', () => {
+  const name = 'net10-bgc-waits-mcj.nettrace';
+  const { events } = oracle(name);
+  const v = view('threadpool', name);
+  const ids = new Set([44, 45, 46, 47, 52, 53, 63, 64, 65]);
+  assert.equal(events.filter((e) => e.p === RUNTIME && ids.has(e.id)).length, 0);
+  for (const k of ['ioThreadCreate', 'ioThreadTerminate', 'ioThreadRetire', 'ioThreadUnretire', 'retirementStart', 'retirementStop', 'ioEnqueue', 'ioDequeue', 'ioPack'])
+    assert.equal(v.events[k], 0, k);
+  assert.equal(v.maxIoThreads, 0);
+  // The session did ask for thread-pool events: the workers are there.
+  assert.ok(v.events.workerStart > 0 && v.events.minMaxThreads === 1);
+});

@@ -38,12 +38,13 @@ const withRuntime = readdirSync(oracleDir)
     runtime.processes.some((p) => p.hasRuntime && ((Array.isArray(p.gcs) && p.gcs.length) || (Array.isArray(p.jitMethods) && p.jitMethods.length))));
 
 test('the committed traces with GCs or jitted methods are all compared', () => {
-  // Seven traces have GCs (1 to 478 each), two have jitted methods (54 and 150).
+  // Eight traces have GCs (1 to 478 each), three have jitted methods (54, 150 and 492).
   assert.deepEqual(withRuntime.map((t) => t.name).sort(), [
     'HeartRateMonitor.10068.nettrace',
     'dotnet-trace-netcore3.0-preview-truncated.nettrace',
     'eventpipe-dotnetcore3.0-win-x64-objver4.nettrace',
     'net10-alloc-sampled.nettrace',
+    'net10-bgc-waits-mcj.nettrace',
     'net10-gc-verbose.nettrace',
     'net10-startup-at-exit.nettrace',
     'net10-startup-streaming.nettrace',
@@ -92,4 +93,27 @@ test('gc and jit CSV: one line per GC / method, as the JSON', () => {
   const streaming = traces.get('net10-startup-streaming.nettrace');
   const jitCsv = runNative('jit', streaming, ['--format', 'csv']).stdout.toString('utf8').trimEnd().split('\n');
   assert.equal(jitCsv.length, 1 + json('jit', streaming).processes.flatMap((p) => p.methods).length);
+});
+
+// The recorded program's background GCs and multicore JIT (MANIFEST.md "net10-bgc-waits-mcj"):
+// exactly 3 GCs of type BackgroundGC (gen 2, AllocSmall, not induced), and methods compiled on
+// the multicore-JIT background thread — both as TraceEvent says (the comparison above), and
+// present, so that comparison is not vacuous.
+test('background GCs and multicore-JIT methods: the program\'s, as TraceEvent: net10-bgc-waits-mcj', () => {
+  const name = 'net10-bgc-waits-mcj.nettrace';
+  const trace = traces.get(name);
+  const gcs = json('gc', trace).processes.flatMap((p) => p.gcs);
+  const bgcs = gcs.filter((g) => g.type === 'BackgroundGC');
+  assert.deepEqual(bgcs.map((g) => [g.generation, g.reason, g.isInduced, g.isComplete]), Array(3).fill([2, 'AllocSmall', false, true]));
+  const theirs = withRuntime.find((t) => t.name === name).runtime.processes.find((p) => p.hasRuntime);
+  assert.equal(theirs.gcs.filter((g) => g.type === 'BackgroundGC').length, 3);
+  const jit = json('jit', trace).processes[0];
+  const mcj = jit.methods.filter((m) => m.thread === 'MulticoreJitBackground');
+  assert.ok(mcj.length > 0);
+  assert.equal(jit.totals.countBackgroundMultiCoreJit, mcj.length);
+  assert.equal(theirs.jitMethods.filter((m) => m.thread === 'MulticoreJitBackground').length, mcj.length);
+  // One thread compiled them all (the thread of the player's JITTHREAD event).
+  assert.equal(new Set(mcj.map((m) => m.threadId)).size, 1);
+  const csv = runNative('jit', trace, ['--format', 'csv']).stdout.toString('utf8');
+  assert.equal(csv.split('\n').filter((l) => l.includes(',MulticoreJitBackground,')).length, mcj.length);
 });

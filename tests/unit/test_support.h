@@ -31,6 +31,7 @@ inline std::vector<uint8_t> ReadFile(const std::string& path) {
 inline const std::vector<std::string>& CorpusTraces() {
   static const std::vector<std::string> names = {
       "dotnet10/net10-alloc-sampled.nettrace",
+      "dotnet10/net10-bgc-waits-mcj.nettrace",
       "dotnet10/net10-counters.nettrace",
       "dotnet10/net10-cpu-async-http.nettrace",
       "dotnet10/net10-eventsource.nettrace",

@@ -26,6 +26,10 @@ internal sealed class ControlEventSource : EventSource
     [Event(3, Level = EventLevel.Informational)]
     public void RunDone(int scenarioCount) => WriteEvent(3, scenarioCount);
 
+    // Written by a scenario's own thread so a test can find that thread (e.g. "waiter").
+    [Event(4, Level = EventLevel.Informational)]
+    public void Marker(string what) => WriteEvent(4, what);
+
     [NonEvent]
     public bool WaitForEnabled(TimeSpan timeout) => IsEnabled() || _enabled.Wait(timeout);
 

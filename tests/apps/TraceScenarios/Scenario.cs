@@ -34,5 +34,11 @@ internal static class Scenarios
             ActivityScenario.RunAsync, ActivityScenario.Facts),
         new("counters", "EventCounters and System.Diagnostics.Metrics instruments over ~3 s",
             CountersScenario.RunAsync, CountersScenario.Facts),
+        new("multicorejit", "multicore JIT: a ProfileOptimization profile replayed on the runtime's background thread",
+            () => { MulticoreJitScenario.Run(); return Task.CompletedTask; }, MulticoreJitScenario.Facts),
+        new("bgc", "background GCs of an exact number, with allocation while each runs",
+            () => { BackgroundGcScenario.Run(); return Task.CompletedTask; }, BackgroundGcScenario.Facts),
+        new("waits", "wait-handle waits (.NET 9+ WaitHandleWait events) of an exact number, each really blocking",
+            () => { WaitHandleScenario.Run(); return Task.CompletedTask; }, WaitHandleScenario.Facts),
     ];
 }

@@ -288,6 +288,9 @@ export interface JitTotals {
   foregroundJitTimeMs: number;
   countBackgroundTieredCompilation: number;
   backgroundTieredCompilationJitTimeMs: number;
+  /** Methods compiled on the multicore-JIT (ProfileOptimization) background thread. */
+  countBackgroundMultiCoreJit: number;
+  backgroundMultiCoreJitTimeMs: number;
   totalILSize: number;
   totalNativeSize: number;
 }

@@ -39,6 +39,7 @@ function totalsTable(p: JitProcessStats): HTMLTableElement {
     ['JIT time ms', t.totalJitTimeMs.toFixed(3)],
     ['Foreground (methods, ms)', `${fmt(t.countForeground)}, ${t.foregroundJitTimeMs.toFixed(3)}`],
     ['Background tiered compilation (methods, ms)', `${fmt(t.countBackgroundTieredCompilation)}, ${t.backgroundTieredCompilationJitTimeMs.toFixed(3)}`],
+    ['Background multicore JIT (methods, ms)', `${fmt(t.countBackgroundMultiCoreJit)}, ${t.backgroundMultiCoreJitTimeMs.toFixed(3)}`],
     ['IL / native bytes', `${fmt(t.totalILSize)} / ${fmt(t.totalNativeSize)}`],
   ];
   const table = h('table', { class: 'data' }, h('caption', { text: `JIT totals, process ${p.processId}` }));
