@@ -4,11 +4,11 @@
 // the shapes of the engine's result tables — every field present with its type, null only where
 // nullable, no field the tables do not name. A writer changed without its table fails here;
 // the TypeScript result types (web/src/api/generated/results.ts) are generated from the same
-// tables (schema.test.mjs checks they are current).
+// tables (schema.test.mjs checks they are current), and tsc accepts the outputs as those types.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { nativeTool, root, testdata, traceFilesUnder } from './helpers.mjs';
@@ -100,6 +100,39 @@ for (const trace of traces) {
     await Promise.all([worker(), worker()]);
   });
 }
+
+// The other direction: the generated TypeScript types (api/generated/results.ts) accept the
+// documents themselves — each output of three traces written as an object literal typed
+// QueryResults[query] type-checks with the build's strict options, excess fields refused.
+test('the generated result types accept the outputs (tsc, strict, exact optional types)', async () => {
+  const files = [];
+  const results = join(root, 'web/src/api/generated/results.js');
+  for (const name of ['dotnet10/net10-counters.nettrace', 'dotnet10/net10-gc-verbose.nettrace', 'sentry-net6-profile-with-task.nettrace']) {
+    const path = join(testdata, name);
+    const cases = [['summary'], ['events', '--limit', '300'], ['stack', '0'], ['flame', '--weight', 'traceevent-thread-time'],
+      ['top'], ['sandwich', 'Main'], ['diff', path], ['gc'], ['jit'], ['exceptions'], ['contention'], ['activities'],
+      ['counters'], ['threadpool']];
+    for (const [query, ...args] of cases) {
+      const r = await run(nativeTool, [query, path, ...args]);
+      assert.equal(r.status, 0, r.stderr);
+      const doc = resultOf.get(query).lines ? `[${r.stdout.trim().split('\n').join(',\n')}]` : r.stdout.trim();
+      const type = resultOf.get(query).lines ? `QueryResults['${query}'][]` : `QueryResults['${query}']`;
+      const file = join(dir, `types-${files.length}.ts`);
+      writeFileSync(file, `// ${query} ${name}\nimport type { QueryResults } from '${results}';\nexport const doc: ${type} = ${doc};\n`);
+      files.push(file);
+    }
+  }
+  const options = { strict: true, exactOptionalPropertyTypes: true, noUncheckedIndexedAccess: true, target: 'ES2022', module: 'ES2022', moduleResolution: 'bundler', types: [], skipLibCheck: true, noEmit: true };
+  writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions: options, files }));
+  const tsc = spawnSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', join(dir, 'tsconfig.json')], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  assert.equal(tsc.status, 0, `tsc:\n${tsc.stdout.slice(0, 4000)}${tsc.stderr}`);
+  // And it can fail: the same check refuses a GC document with a field its type does not name.
+  const gc = (await run(nativeTool, ['gc', join(testdata, 'dotnet10/net10-gc-verbose.nettrace')])).stdout.trim();
+  writeFileSync(join(dir, 'types-bad.ts'), `import type { QueryResults } from '${results}';\nexport const doc: QueryResults['gc'] = ${gc.replace('"processId":', '"bogus":1,"processId":')};\n`);
+  writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions: options, files: [join(dir, 'types-bad.ts')] }));
+  const bad = spawnSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', join(dir, 'tsconfig.json')], { encoding: 'utf8' });
+  assert.match(bad.stdout, /bogus"' does not exist in type 'GcProcessStats'/);
+});
 
 test('ps --json has its shape (an array, empty without .NET processes)', async () => {
   const r = await run(nativeTool, ['ps', '--json']);
