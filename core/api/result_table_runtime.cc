@@ -110,7 +110,7 @@ Rows<ResultRow> RuntimeResultRows() {
 
       {"DiagProcess", nullptr, S, "A .NET process with a diagnostics port (`nettrace ps --json`)."},
       {"pid", "integer", 0, nullptr},
-      {"name", "string", 0, "The entry-point assembly."},
+      {"name", "string", 0, "The entrypoint assembly (\"\" from runtimes before ProcessInfo2)."},
       {"runtimeVersion", "string", 0, nullptr},
       {"os", "string", 0, nullptr},
       {"arch", "string", 0, nullptr},

@@ -559,7 +559,7 @@ export interface JitStats {
 /** A .NET process with a diagnostics port (`nettrace ps --json`). */
 export interface DiagProcess {
   pid: number;
-  /** The entry-point assembly. */
+  /** The entrypoint assembly ("" from runtimes before ProcessInfo2). */
   name: string;
   runtimeVersion: string;
   os: string;
