@@ -39,7 +39,7 @@ Rows<ResultRow> StackResultRows() {
       {"index", "integer", 0, "Store row (time order)."},
       {"timestamp", "integer", 0, nullptr},
       {"timeMs", "number", 0, nullptr},
-      {"utc", "string", 0, nullptr},
+      {"utc", "string", N, "Null when the time is not a representable date (a damaged sync time)."},
       {"provider", "string", 0, nullptr},
       {"name", "string", 0, nullptr},
       {"eventId", "integer", 0, nullptr},

@@ -49,7 +49,7 @@ Rows<ResultRow> SummaryResultRows() {
       {"value", "string", 0, nullptr},
 
       {"TraceHeader", nullptr, S, "The trace header; every field is absent when the header was not reached (`{}`)."},
-      {"syncTimeUtc", "string", O, nullptr},
+      {"syncTimeUtc", "string", O | N, "Null when the sync time is not a representable date."},
       {"syncTimeTicks", "integer", O, nullptr},
       {"tickFrequency", "integer", O, "Ticks per second."},
       {"pointerSize", "integer", O, "4 or 8."},
@@ -64,8 +64,8 @@ Rows<ResultRow> SummaryResultRows() {
       {"startMs", "number", 0, nullptr},
       {"endMs", "number", 0, nullptr},
       {"durationMs", "number", 0, nullptr},
-      {"startUtc", "string", 0, nullptr},
-      {"endUtc", "string", 0, nullptr},
+      {"startUtc", "string", N, "Null when the time is not a representable date (a damaged sync time)."},
+      {"endUtc", "string", N, nullptr},
 
       {"SummaryEventType", nullptr, S, "One entry of the summary's `types` list."},
       {"provider", "string", 0, nullptr},

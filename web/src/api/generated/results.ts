@@ -63,7 +63,8 @@ export interface KeyValue {
 
 /** The trace header; every field is absent when the header was not reached (`{}`). */
 export interface TraceHeader {
-  syncTimeUtc?: string;
+  /** Null when the sync time is not a representable date. */
+  syncTimeUtc?: string | null;
   syncTimeTicks?: number;
   /** Ticks per second. */
   tickFrequency?: number;
@@ -83,8 +84,9 @@ export interface TimeRange {
   startMs: number;
   endMs: number;
   durationMs: number;
-  startUtc: string;
-  endUtc: string;
+  /** Null when the time is not a representable date (a damaged sync time). */
+  startUtc: string | null;
+  endUtc: string | null;
 }
 
 /** One entry of the summary's `types` list. */
@@ -261,7 +263,8 @@ export interface TraceEvent {
   index: number;
   timestamp: number;
   timeMs: number;
-  utc: string;
+  /** Null when the time is not a representable date (a damaged sync time). */
+  utc: string | null;
   provider: string;
   name: string;
   eventId: number;
