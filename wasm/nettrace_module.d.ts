@@ -195,7 +195,7 @@ export interface NetTraceModule {
   payloadCsvHeader(columns: string[]): string;
   /** A/B stack diff as JSON (core/analysis/stack_diff.h); maxFunctions < 0: every function. */
   stackDiffJson(a: RawTraceSession, queryA: RawStackQuery, b: RawTraceSession, queryB: RawStackQuery, maxFunctions: number): string;
-  /** The query table (core/api/query_table.cc) as JSON: what `nettrace schema` prints. */
+  /** The query table (core/api/query_table.cc) and the result tables (core/api/result_table*.cc) as JSON: what `nettrace schema` prints. */
   querySchemaJson(): string;
   /** The native CLI's option parser: a command's options (after its positional arguments) →
    *  status and the given options as a JSON object {name: value}. */

@@ -9,6 +9,7 @@
 #include <cstring>
 
 #include "api/request_json.h"
+#include "api/result_schema.h"
 #include "base/json_writer.h"
 
 namespace nettrace::api {
@@ -191,7 +192,8 @@ std::string SchemaJson() {
     }
     w.EndArray().EndObject();
   }
-  w.EndArray().EndObject();
+  // The results after the requests, so the request part reads as it did (api/result_schema.h).
+  w.EndArray().Key("results").Raw(ResultSchemaJson()).EndObject();
   return w.Take();
 }
 

@@ -140,7 +140,8 @@ Status ParseJsonRequest(const QuerySpec& query, std::string_view json, Request* 
 bool Given(const Request& request, std::string_view name);
 // The options given to ParseCliArgs / ParseJsonRequest as a JSON object {name: value}.
 std::string RequestJson(const Request& request);
-// The whole table as JSON: {queries: [{name, args, doc, native, options: [{name, flag, …}]}]}.
+// The whole table as JSON: {queries: [{name, args, doc, native, options: [{name, flag, …}]}], results: …}
+// (results: ResultSchemaJson(), api/result_schema.h).
 std::string SchemaJson();
 // The "commands:" and "options:" sections of `--help`, generated from the table.
 std::string CliHelp(bool native);

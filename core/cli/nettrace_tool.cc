@@ -203,7 +203,7 @@ bool WriteFile(const char* outPath, const std::string& data) {
 int Usage(FILE* out) {
   std::string help = nettrace::api::CliHelp(true);
   help.insert(help.find("options:\n"),
-              "  schema --json: the commands and options above as JSON (the one request schema)\n");
+              "  schema --json: the commands and options above, and the JSON results, as JSON (the one schema)\n");
   std::fprintf(out, "usage: nettrace <command> FILE [options]\n%s", help.c_str());
   return out == stderr ? 2 : 0;
 }

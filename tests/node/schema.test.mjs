@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { nativeTool, root, testdata } from './helpers.mjs';
-import { generateTypes, generatedPath } from '../../scripts/gen-api-types.mjs';
+import { generateResultTypes, generateTypes, generatedPath, generatedResultsPath } from '../../scripts/gen-api-types.mjs';
 
 const { loadNetTraceModule } = await import(join(root, 'dist/reader/wasm_loader.js'));
 const engine = await loadNetTraceModule();
@@ -24,6 +24,9 @@ test('the native tool and the wasm module print the same schema, and the TS type
   assert.equal(native.stdout, engine.querySchemaJson() + '\n');
   assert.equal(readFileSync(generatedPath, 'utf8'), generateTypes(schema),
     'web/src/api/generated/requests.ts is stale: run node scripts/gen-api-types.mjs');
+  // The result types too (core/api/result_table*.cc; result_schema.test.mjs checks the outputs).
+  assert.equal(readFileSync(generatedResultsPath, 'utf8'), generateResultTypes(schema),
+    'web/src/api/generated/results.ts is stale: run node scripts/gen-api-types.mjs');
   // Every weight of the engine is in the generated type (the option that drifted before).
   assert.match(readFileSync(generatedPath, 'utf8'), /weight\?: "auto" \| "count" \| "bytes" \| "thread-time" \| "managed-thread-time" \| "traceevent-thread-time" \| "wait-time";/);
 });

@@ -54,7 +54,7 @@ const engine = await loadNetTraceModule();
 const schema = JSON.parse(engine.querySchemaJson());
 const USAGE = `usage: nettrace-analyzer <command> FILE [options]
 commands: ${[...schema.queries.map((q) => q.name), 'schema'].join(', ')}
-${engine.cliHelp(false).replace(/^commands:\n/, '')}  schema:    --json: the commands and options above as JSON (the one request schema, as \`nettrace schema\`)
+${engine.cliHelp(false).replace(/^commands:\n/, '')}  schema:    --json: the commands and options above, and the JSON results, as JSON (the one schema, as \`nettrace schema\`)
 FILE: a path, an http(s) URL, or - for standard input`;
 
 function fail(message, code = 2) {

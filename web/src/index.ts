@@ -19,6 +19,8 @@ import { diffTracesInWorker, openTraceInWorker, prewarmEngine } from './engine/w
 import type { WorkerOptions } from './engine/worker_client.js';
 
 export type { ExportFormat, ExportOptions, OpenTraceOptions, StackQuery, TraceHandle } from './api/handle.js';
+// Every JSON result type, generated from the engine's result tables (core/api/result_table*.cc).
+export type * from './api/generated/results.js';
 export type {
   ActivitiesView,
   ContentionView,

@@ -3,6 +3,7 @@
 // what it prints (with this tool's name as the prefix). Node only.
 import { NetTraceError } from '../api/types.js';
 import { collect, listProcesses, LiveError } from './collect.js';
+import type { DotnetProcess } from './collect.js';
 import { loadNetTraceModule } from '../reader/wasm_loader.js';
 
 interface NodeProcess {
@@ -51,7 +52,7 @@ async function runPs(args: string[]): Promise<number> {
   const json = (JSON.parse(parsed.request) as { json?: boolean }).json === true;
   const list = await listProcesses({ onSkip: (pid, reason) => say(`pid ${pid}: ${reason}`) });
   if (json) {
-    proc().stdout.write(JSON.stringify(list.map((p) => ({ pid: p.pid, name: p.name, runtimeVersion: p.runtimeVersion, os: p.os, arch: p.arch, commandLine: p.commandLine, socket: p.socket }))) + '\n');
+    proc().stdout.write(JSON.stringify(list.map((p): DotnetProcess => ({ pid: p.pid, name: p.name, runtimeVersion: p.runtimeVersion, os: p.os, arch: p.arch, commandLine: p.commandLine, socket: p.socket }))) + '\n');
   } else {
     for (const p of list) proc().stdout.write(`${String(p.pid).padStart(7)}  ${left(p.name, 24)} ${left(p.runtimeVersion, 10)} ${p.commandLine}\n`);
   }

@@ -10,23 +10,18 @@ import type { Summary } from '../api/types.js';
 import { loadNetTraceModule } from '../reader/wasm_loader.js';
 import type { WasmOptions } from '../reader/wasm_loader.js';
 import type { CollectRequest } from '../api/generated/requests.js';
+import type { DiagProcess } from '../api/generated/results.js';
 import type { NetTraceModule, RawTraceSession } from '../nettrace_wasm.mjs';
 import { DiagConnection, exchange, findDiagnosticSocket, findDiagnosticSockets, LiveError } from './diag_socket.js';
 import { ReversePort } from './reverse_port.js';
 
 export { LiveError } from './diag_socket.js';
 
-/** A .NET process with a diagnostics port, as ProcessInfo describes it. */
-export interface DotnetProcess {
-  pid: number;
-  /** The entrypoint assembly ("" from runtimes before ProcessInfo2). */
-  name: string;
-  runtimeVersion: string;
-  os: string;
-  arch: string;
-  commandLine: string;
-  socket: string;
-}
+/**
+ * A .NET process with a diagnostics port, as ProcessInfo describes it: a row of `ps --json`,
+ * typed by the engine's result tables (core/api/result_table_runtime.cc, DiagProcess).
+ */
+export type DotnetProcess = DiagProcess;
 
 /** ProcessInfo3, else 2, else 1 (older runtimes answer UnknownCommand to the newer ones). */
 async function queryProcessInfo(M: NetTraceModule, path: string) {

@@ -275,18 +275,18 @@ export class EventTable {
     const add = (term: string, value: unknown): void => {
       dl.append(h('dt', { text: term }), h('dd', { text: typeof value === 'string' ? value : JSON.stringify(value) }));
     };
-    for (const key of ['index', 'timeMs', 'utc', 'provider', 'name', 'eventId', 'version', 'threadId', 'processId', 'processor', 'sequenceNumber', 'stack']) {
-      if (event[key] !== undefined && event[key] !== null) add(key, event[key]);
+    const keys = ['index', 'timeMs', 'utc', 'provider', 'name', 'eventId', 'version', 'threadId', 'processId', 'processor', 'sequenceNumber', 'stack'] as const satisfies readonly (keyof TraceEvent)[];
+    for (const key of keys) {
+      const value = event[key];
+      if (value !== undefined && value !== null) add(key, value);
     }
-    const labels = event['labels'];
-    const fields = (event['payload'] as Partial<EventPayload> | undefined) ?? {};
+    const labels = event.labels;
+    const fields: Partial<EventPayload> = event.payload ?? {};
     const fieldList = h('dl', { class: 'detail-list' });
     // Set as text (h's `text`), never as HTML: names and values come from the trace.
     for (const f of fields.fields ?? []) fieldList.append(h('dt', { text: f.name }), h('dd', { text: fieldValueText(f) }));
     const labelList = h('dl', { class: 'detail-list' });
-    if (typeof labels === 'object' && labels !== null) {
-      for (const [k, v] of Object.entries(labels)) labelList.append(h('dt', { text: k }), h('dd', { text: typeof v === 'string' ? v : JSON.stringify(v) }));
-    }
+    for (const [k, v] of Object.entries(labels)) labelList.append(h('dt', { text: k }), h('dd', { text: typeof v === 'string' ? v : JSON.stringify(v) }));
     this.detail.replaceChildren(
       h('h3', { text: `${event.provider} / ${event.name}` }),
       dl,
@@ -296,8 +296,8 @@ export class EventTable {
       labelList.childElementCount > 0 ? labelList : h('p', { class: 'muted', text: 'None.' }),
     );
     this.detail.dataset['index'] = String(index);
-    const stack = event['stack'];
-    if (typeof stack === 'number' && stack !== 0) {
+    const stack = event.stack;
+    if (stack !== 0) {
       const box = h('div', { class: 'stack' }, h('p', { class: 'muted', text: 'Reading the stack…' }));
       this.detail.append(h('h4', { text: 'Stack' }), box);
       const frames = await this.trace.eventStack(index);

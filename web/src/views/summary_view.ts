@@ -95,8 +95,9 @@ function renderHeadline(summary: Summary, headline: HTMLElement, options: Summar
   // The engine names the container before it has read a header; a version 0 means no
   // header was read: the format was not established, so it is not stated.
   if (format.major > 0) add('Format', `${format.container}, version ${format.major}.${format.minor}`);
+  // Null: the sync time is not a representable date (a damaged header); no start is stated.
   const start = timeRange?.startUtc ?? trace.syncTimeUtc;
-  if (start !== undefined) add('Start (UTC)', start);
+  if (start !== undefined && start !== null) add('Start (UTC)', start);
   if (timeRange !== null) add('Duration', formatMs(timeRange.durationMs));
   if (trace.pointerSize !== undefined) add('Pointer size', `${trace.pointerSize} bytes (${trace.pointerSize * 8}-bit)`);
   if (trace.processId !== undefined) add('Process id', String(trace.processId));
