@@ -12,6 +12,8 @@ namespace {
 
 // What an event type does (kind_): thread-pool work, a worker's wait, or a TPL op (kTpl + op).
 enum : uint8_t { kNone = 0, kCreate = 1, kStart = 2, kRestart = 3, kTpl = 16 };
+// Stands for a STARTING TASK frame among return addresses (no code lies there).
+constexpr uint64_t kStartingTaskAddress = UINT64_MAX;
 
 bool StartsWith(const std::string& s, size_t at, const char* prefix) {
   return s.compare(at, std::char_traits<char>::length(prefix), prefix) == 0;
@@ -141,6 +143,7 @@ int32_t AsyncStitcher::Create(size_t row, uint64_t key, Kind kind) {
   a.thread = thread;
   a.startStop = activities_[a.creator].startStop;  // TraceEvent's Create: the creator's start-stop activity
   a.creationStack = resolver_->Resolve(store.stack(row), store.timestamp(row), model_.threads()[store.thread(row)].processId);
+  a.creationRaw = store.stack(row);
   a.key = key;
   a.serial = nextSerial_++;
   a.createdRow = static_cast<uint32_t>(row);
@@ -174,7 +177,7 @@ std::optional<AsyncStitcher::Await> AsyncStitcher::Start(size_t row, uint64_t ke
     // Only the first await its creator began counts as blocking; any of them ending clears them.
     auto w = waits_.find(a.creator);
     if (w != waits_.end() && std::find(w->second.begin(), w->second.end(), a.serial) != w->second.end()) {
-      const Stitched s = Build(0, started);
+      const Stitched s = Build(0, StackIndex(), started);
       out = Await{s.stack, s.thread, a.startStop, a.createdRow, a.createdTicks, store.timestamp(row)};
       waits_.erase(w);
     }
@@ -280,23 +283,22 @@ uint32_t AsyncStitcher::Transition(uint32_t stack) const {
   return UINT32_MAX;
 }
 
-bool AsyncStitcher::Recursive(uint32_t stitched, const std::vector<uint32_t>& own) const {
-  // TraceEvent's IsRecursiveTask: the own frames (leaf last) end `stitched`, under a STARTING TASK.
-  const CallStackTable& stacks = resolver_->stacks();
-  uint32_t s = stitched;
-  for (size_t k = own.size(); k-- > 0; s = stacks.parent(s))
-    if (s == 0 || stacks.frame(s) != own[k]) return false;
-  return s != 0 && stacks.frame(s) == startingTaskFrame_;
+bool AsyncStitcher::Recursive(const std::vector<uint64_t>& stitched, const std::vector<uint64_t>& own) {
+  if (stitched.size() <= own.size()) return false;
+  return std::equal(own.begin(), own.end(), stitched.end() - static_cast<std::ptrdiff_t>(own.size())) &&
+         stitched[stitched.size() - own.size() - 1] == kStartingTaskAddress;
 }
 
-AsyncStitcher::Stitched AsyncStitcher::Build(uint32_t stack, int32_t activity) {
+AsyncStitcher::Stitched AsyncStitcher::Build(uint32_t stack, StackIndex raw, int32_t activity) {
   // Walk the chain of creators iteratively (chains of work items can be long), then stitch
   // from the root: each step's own part below its transition goes on a STARTING TASK frame.
   struct Step {
     uint32_t stack, stop;
+    StackIndex raw;
   };
   std::vector<Step> chain;
   uint32_t s = stack;
+  StackIndex r = raw;
   int32_t a = activity;
   for (;;) {
     const Activity& act = activities_[a];
@@ -306,20 +308,31 @@ AsyncStitcher::Stitched AsyncStitcher::Build(uint32_t stack, int32_t activity) {
       stop = Transition(s);
       if (stop == UINT32_MAX) break;  // no transition: this stack is shown as it is
     }
-    chain.push_back({s, stop});
+    chain.push_back({s, stop, r});
     s = act.creationStack;
+    r = act.creationRaw;
     a = act.creator;
   }
   Stitched out{s, activities_[a].thread};
+  if (chain.empty()) return out;
+  // The stitched stack's return addresses, root first, beside its frames (TraceEvent's frame identity).
+  std::vector<uint64_t> addresses = resolver_->Addresses(r);
+  std::reverse(addresses.begin(), addresses.end());
   CallStackTable& stacks = resolver_->stacks();
   std::vector<uint32_t> own;
+  std::vector<uint64_t> ownAddresses;
   for (auto step = chain.rbegin(); step != chain.rend(); ++step) {
     own.clear();
     for (uint32_t n = step->stack; n != 0 && n != step->stop; n = stacks.parent(n)) own.push_back(stacks.frame(n));
     std::reverse(own.begin(), own.end());
-    if (step->stack != 0 && Recursive(out.stack, own)) continue;
+    std::vector<uint64_t> leafFirst = resolver_->Addresses(step->raw);
+    leafFirst.resize(std::min(leafFirst.size(), own.size()));
+    ownAddresses.assign(leafFirst.rbegin(), leafFirst.rend());
+    if (step->stack != 0 && Recursive(addresses, ownAddresses)) continue;
     out.stack = stacks.Push(out.stack, startingTaskFrame_);
+    addresses.push_back(kStartingTaskAddress);
     for (uint32_t f : own) out.stack = stacks.Push(out.stack, f);
+    addresses.insert(addresses.end(), ownAddresses.begin(), ownAddresses.end());
   }
   return out;
 }

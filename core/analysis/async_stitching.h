@@ -9,7 +9,8 @@
 // work (ExecutionContext.Run, AwaitTaskContinuation.Run, Task.Execute, and Task…InnerInvoke
 // helpers just below them). An empty stack keeps no part of its own; a stack without a
 // transition is not stitched; own frames that already end the creator's stack just under a
-// STARTING TASK (TraceEvent's IsRecursiveTask) add nothing. A stitched stack belongs to the
+// STARTING TASK, the same return addresses (TraceEvent's IsRecursiveTask: its frames are code
+// addresses), add nothing. A stitched stack belongs to the
 // thread at its root (the thread that created the first activity of the chain), which is
 // where TraceEvent's speedscope writer files it.
 //
@@ -78,8 +79,8 @@ class AsyncStitcher {
   // A driving event of `thread`: TraceEvent asks for its stack, which makes the thread's
   // own activity current when it has none.
   void Touch(uint16_t thread) { Current(thread); }
-  // The stack of an event of `thread` whose own resolved stack is `stack`.
-  Stitched Stack(uint16_t thread, uint32_t stack) { return Build(stack, Current(thread)); }
+  // The stack of an event of `thread` whose own stack is `raw`, resolved `stack`.
+  Stitched Stack(uint16_t thread, uint32_t stack, StackIndex raw) { return Build(stack, raw, Current(thread)); }
   // The start-stop activity slot (analysis/start_stop_activities.h) of the task activity
   // current on `thread`: what TraceEvent keeps per TraceActivity. Work inherits its
   // creator's when created. Valid until the next call that may add an activity.
@@ -94,6 +95,7 @@ class AsyncStitcher {
     uint32_t refs = 0;
     uint16_t thread = 0;         // where it runs (for a thread's own activity: that thread)
     uint32_t creationStack = 0;  // resolved, root first
+    StackIndex creationRaw;      // the same as the trace has it (its addresses)
     int32_t startStop = -1;      // the start-stop activity it works in (-1: none)
     uint64_t key = 0;            // TraceEvent's raw id
     uint64_t serial = 0;         // never reused (awaits are remembered by it)
@@ -110,12 +112,14 @@ class AsyncStitcher {
   void OnTpl(size_t row, uint8_t op, std::optional<Await>* out);
   int32_t NewActivity(const Activity& a);
   void Release(int32_t activity);
-  // The stack `stack` gets inside `activity`, and the thread at its root.
-  Stitched Build(uint32_t stack, int32_t activity);
+  // The stack `stack` (`raw` in the trace) gets inside `activity`, and the thread at its root.
+  Stitched Build(uint32_t stack, StackIndex raw, int32_t activity);
   // The call stack node at which the thread pool runs the work (frames below it are the
   // work's own), or UINT32_MAX when the stack has none.
   uint32_t Transition(uint32_t stack) const;
-  bool Recursive(uint32_t stitched, const std::vector<uint32_t>& own) const;
+  // Whether the return addresses `own` (root first) end `stitched` just under a STARTING TASK
+  // (kStartingTaskAddress there).
+  static bool Recursive(const std::vector<uint64_t>& stitched, const std::vector<uint64_t>& own);
 
   const StoreBuilder& model_;
   const SymbolCollector& symbols_;

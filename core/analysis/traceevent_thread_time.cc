@@ -154,7 +154,7 @@ StackSelection SelectTraceEventThreadTime(const StoreBuilder& model, const Symbo
     const ThreadEntry& thread = model.threads()[store.thread(row)];
     AsyncStitcher::Stitched stack{0, t};
     if (d != Driver::kTplUnblock) stack.stack = resolver->Resolve(store.stack(row), store.timestamp(row), thread.processId);
-    if (stitch) stack = stitcher.Stack(t, stack.stack);
+    if (stitch) stack = stitcher.Stack(t, stack.stack, d != Driver::kTplUnblock ? store.stack(row) : StackIndex());
     const uint32_t groupStack = group ? startStops.GroupStack(startStops.Live(*stitcher.StartStopSlot(t))) : 0;
     if (running) {
       if (s.blockedMs == 0) closeCpu(), s.blockedMs = -1;

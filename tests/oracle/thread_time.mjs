@@ -96,7 +96,8 @@ const TPL_EVENTS = {
 };
 
 class TaskActivities {
-  constructor() { this.own = new Map(); this.current = new Map(); this.byId = new Map(); }
+  // addressesOf(stackId): a stack's return addresses, leaf first (TraceEvent's frame identity).
+  constructor(addressesOf) { this.own = new Map(); this.current = new Map(); this.byId = new Map(); this.addressesOf = addressesOf; }
   ownOf(tid) {
     if (!this.own.has(tid)) this.own.set(tid, { kind: 'initial', creator: null, thread: tid, prev: null, startStop: null, waits: null });
     return this.own.get(tid);
@@ -107,7 +108,7 @@ class TaskActivities {
   }
   create(r, key, kind) {
     const creator = this.currentOf(r.tid);
-    const a = { kind, key, creator, creation: r.frames, createdMs: r.ms, createdIndex: r.index, thread: null, prev: null, startStop: creator.startStop, waits: null };
+    const a = { kind, key, creator, creation: r.frames, creationId: r.stackId, createdMs: r.ms, createdIndex: r.index, thread: null, prev: null, startStop: creator.startStop, waits: null };
     this.byId.set(key, a);
     return a;
   }
@@ -162,24 +163,34 @@ class TaskActivities {
     }
   }
   // { frames (root first), owner: the thread at the root } of an event with its own frames
-  // (root first; [] for none) inside `activity`.
-  stack(tid, frames, activity = this.currentOf(tid)) {
+  // (root first; [] for none; stack id `stackId`) inside `activity`.
+  stack(tid, frames, activity = this.currentOf(tid), stackId = null) {
     const chain = [];
     let s = frames;
+    let sid = stackId;
     let a = activity;
     while (a.creator) {
       const stop = s.length ? transition(s) : -1;
       if (s.length && stop < 0) break;
-      chain.push({ own: s.slice(stop + 1), has: s.length > 0 });
+      chain.push({ own: s.slice(stop + 1), first: stop + 1, length: s.length, sid });
       s = a.creation;
+      sid = a.creationId;
       a = a.creator;
     }
     const out = s.slice();
-    for (const { own, has } of chain.reverse()) {
-      // TraceEvent's IsRecursiveTask: the own frames already end the stack, just under a STARTING TASK.
+    // Where each frame of `out` comes from: [stack id, root-first index, length], null for STARTING TASK.
+    const from = s.map((_, i) => [sid, i, s.length]);
+    const address = ([id, i, length]) => this.addressesOf(id)[length - 1 - i];
+    for (const { own, first, length, sid: ownId } of chain.reverse()) {
+      // TraceEvent's IsRecursiveTask: the own frames already end the stack, just under a STARTING
+      // TASK — the same code addresses (its frames), not only the same names.
       const n = own.length;
-      const recursive = has && out.length > n && own.every((f, k) => out[out.length - n + k] === f) && out[out.length - 1 - n] === 'STARTING TASK';
-      if (!recursive) out.push('STARTING TASK', ...own);
+      const recursive = length > 0 && out.length > n && out[out.length - 1 - n] === 'STARTING TASK' &&
+        own.every((f, k) => out[out.length - n + k] === f) &&
+        own.every((_, k) => address(from[out.length - n + k]) === address([ownId, first + k, length]));
+      if (recursive) continue;
+      out.push('STARTING TASK', ...own);
+      from.push(null, ...own.map((_, k) => [ownId, first + k, length]));
     }
     return { frames: out, owner: a.thread };
   }
@@ -289,7 +300,7 @@ export function expectedIntervals(nativeTool, trace, delivered = null, hit = () 
       if (name === 'GC/AllocationTick' && e.provider !== 'Microsoft-Windows-DotNETRuntime') continue;
       const external = name === 'Thread/Sample' && e.frames[0] === 'UNMANAGED_CODE_TIME';
       const frames = (external ? e.frames.slice(1) : e.frames).slice().reverse();
-      rows.push({ index: e.index, tid: String(e.threadId), ms: toMs(e), on: !external, frames });
+      rows.push({ index: e.index, stackId: e.stack, tid: String(e.threadId), ms: toMs(e), on: !external, frames });
     }
   }
   // With tasks followed, TPL's events change the task activities (TPL_EVENTS), and TraceEvent
@@ -302,7 +313,7 @@ export function expectedIntervals(nativeTool, trace, delivered = null, hit = () 
       if (e.provider !== 'System.Threading.Tasks.TplEventSource') continue;
       const field = (f) => e.payload?.fields?.find((x) => x.name === f)?.value;
       const id = field(TPL_EVENTS[name][2]);
-      rows.push({ index: e.index, tid: String(e.threadId), pid: e.processId, ms: toMs(e), on: true, name,
+      rows.push({ index: e.index, stackId: name === 'TaskWait/Stop' ? null : e.stack, tid: String(e.threadId), pid: e.processId, ms: toMs(e), on: true, name,
         tpl: id === undefined ? null : TPL_EVENTS[name], id: String(id), behavior: field('Behavior'),
         drives: TPL_DRIVERS.includes(name), frames: name === 'TaskWait/Stop' ? [] : e.frames.slice().reverse() });
     }
@@ -317,7 +328,7 @@ export function expectedIntervals(nativeTool, trace, delivered = null, hit = () 
       if (!line) continue;
       const e = JSON.parse(line);
       if (e.provider !== 'Microsoft-Windows-DotNETRuntime' || !e.payload?.fields?.length) continue;
-      rows.push({ index: e.index, tid: String(e.threadId), pid: e.processId, activity, idKind, id: String(e.payload.fields[0].value), frames: e.frames.slice().reverse() });
+      rows.push({ index: e.index, stackId: e.stack, tid: String(e.threadId), pid: e.processId, activity, idKind, id: String(e.payload.fields[0].value), frames: e.frames.slice().reverse() });
     }
   }
   if (stitch) {
@@ -346,7 +357,16 @@ export function expectedIntervals(nativeTool, trace, delivered = null, hit = () 
     }
     rows.splice(0, rows.length, ...kept);
   }
-  const activities = new TaskActivities();
+  // A stack's addresses, asked of `nettrace stack` for one event with it (stack ids are interned
+  // across the trace), only where frame names already agree.
+  const rowOfStack = new Map();
+  for (const r of rows) if (r.stackId && !rowOfStack.has(r.stackId)) rowOfStack.set(r.stackId, r.index);
+  const addresses = new Map();
+  const addressesOf = (id) => {
+    if (!addresses.has(id)) addresses.set(id, JSON.parse(run(nativeTool, ['stack', trace, String(rowOfStack.get(id))])).addresses);
+    return addresses.get(id);
+  };
+  const activities = new TaskActivities(addressesOf);
   const startStops = new StartStops();
   const byThread = new Map();
   const last = new Map();
@@ -371,7 +391,7 @@ export function expectedIntervals(nativeTool, trace, delivered = null, hit = () 
       if (!r.drives) continue;
     }
     if (r.name && !r.drives) continue;
-    const stitched = stitch ? activities.stack(r.tid, r.frames) : { frames: r.frames, owner: r.tid };
+    const stitched = stitch ? activities.stack(r.tid, r.frames, undefined, r.stackId) : { frames: r.frames, owner: r.tid };
     const group = stitch ? StartStops.frames(activities.currentOf(r.tid).startStop) : [];
     const p = last.get(r.tid);
     last.set(r.tid, { ...r, ...stitched, group });
