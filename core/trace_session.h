@@ -116,6 +116,9 @@ class TraceSession {
   /// time exactly as the flame graph names them (sample-profiler samples taken outside
   /// managed code end in UNMANAGED_CODE_TIME). Empty without a stack or for a bad row.
   std::vector<std::string> EventStack(uint32_t row) const;
+  /// The same stack's return addresses ("0x…" hex), leaf first, one per named frame after
+  /// the UNMANAGED_CODE_TIME leaf: what TraceEvent tells frames apart by.
+  std::vector<std::string> EventStackAddresses(uint32_t row) const;
 
   /// Event counts over time buckets for a query (timelines); see analysis/histogram.h.
   Histogram BuildHistogram(const HistogramQuery& query) const;

@@ -1,5 +1,7 @@
 // TraceSession's stack views and exports (issue 4), kept apart from trace_session.cc:
 // they only read the model and the symbols the pipeline collected.
+#include <cstdio>
+
 #include "analysis/call_tree.h"
 #include "analysis/stack_frames.h"
 #include "analysis/flame_graph.h"
@@ -112,6 +114,18 @@ std::vector<std::string> TraceSession::EventStack(uint32_t row) const {
   if (IsSampleProfilerSample(type) && symbols().IsExternalSample(m.store().ordinal(row)))
     out.push_back(kExternalFrameName);
   for (auto it = frames.rbegin(); it != frames.rend(); ++it) out.push_back(resolver.frames().name(*it));
+  return out;
+}
+
+std::vector<std::string> TraceSession::EventStackAddresses(uint32_t row) const {
+  const StoreBuilder& m = model();
+  std::vector<std::string> out;
+  if (row >= m.store().size()) return out;
+  for (uint64_t address : StackResolver(m, symbols()).Addresses(m.store().stack(row))) {
+    char text[24];
+    std::snprintf(text, sizeof text, "0x%llx", static_cast<unsigned long long>(address));
+    out.emplace_back(text);
+  }
   return out;
 }
 

@@ -127,6 +127,13 @@ val EventStack(const TraceSession& session, uint32_t row) {
   return out;
 }
 
+// → string[]: the same stack's return addresses ("0x…"), leaf first.
+val EventStackAddresses(const TraceSession& session, uint32_t row) {
+  val out = val::array();
+  for (const std::string& address : session.EventStackAddresses(row)) out.call<void>("push", address);
+  return out;
+}
+
 // One text-search step → {matches: Uint32Array, needPayload: Uint32Array, begin, end, next}.
 val ScanText(const TraceSession& session, const val& query, double cursor, double maxRows) {
   nettrace::TextScanStep step = session.ScanText(ToQuery(query), static_cast<uint64_t>(cursor), static_cast<uint64_t>(maxRows));
@@ -363,6 +370,7 @@ EMSCRIPTEN_BINDINGS(nettrace) {
       .function("provideBlock", &ProvideBlock)
       .function("eventJson", &EventJson)
       .function("eventStack", &EventStack)
+      .function("eventStackAddresses", &EventStackAddresses)
       .function("scanText", &ScanText)
       .function("matchPayloadText", &MatchPayloadText)
       .function("histogram", &BuildHistogram)

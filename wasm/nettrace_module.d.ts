@@ -54,6 +54,8 @@ export interface RawTraceSession {
   eventJson(row: number): string;
   /** One event's stack as frame names, leaf first, named as the flame graph names them ([] without one). */
   eventStack(row: number): string[];
+  /** The same stack's return addresses ("0x…"), leaf first. */
+  eventStackAddresses(row: number): string[];
   /**
    * One step of a free-text search (core/analysis/text_search.h) from store row `cursor`,
    * examining at most `maxRows` rows; query.text must be non-empty. Rows in `needPayload`

@@ -127,6 +127,11 @@ int32_t StartStopActivities::Live(int32_t a) const {
   return a;
 }
 
+int32_t StartStopActivities::AtCreation(int32_t slot, uint64_t createdTicks) const {
+  if (slot >= 0 && !(activities_[slot].stopped && activities_[slot].stopTicks < createdTicks)) return slot;
+  return Live(slot);
+}
+
 void StartStopActivities::Start(size_t row, const Guid& id, const Guid& related, uint64_t pid, int32_t* task) {
   const EventStore& store = model_.store();
   int32_t creator = -1;
@@ -153,7 +158,8 @@ void StartStopActivities::Stop(size_t row, const Guid& id, uint64_t pid, int32_t
   const int32_t index = it->second;
   // TraceEvent marks a stop by a non-zero duration: a Stop at its Start's time leaves the
   // activity running, though it still leaves the task and the live table.
-  if (model_.store().timestamp(row) != activities_[index].startTicks) activities_[index].stopped = true;
+  const uint64_t ticks = model_.store().timestamp(row);
+  if (ticks != activities_[index].startTicks) activities_[index].stopped = true, activities_[index].stopTicks = ticks;
   const int32_t creator = Live(activities_[index].creator);
   *task = creator;
   if (creator >= 0 && activities_[creator].id == id && activities_[creator].pid == pid) it->second = creator;

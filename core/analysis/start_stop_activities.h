@@ -60,6 +60,9 @@ class StartStopActivities {
 
   // The live activity a task whose slot holds `slot` works in (-1: none).
   int32_t Live(int32_t slot) const;
+  // The activity TraceEvent groups an await's time under: the one its task carried (`slot`)
+  // unless that stopped before the await began (at `createdTicks`), else the live one.
+  int32_t AtCreation(int32_t slot, uint64_t createdTicks) const;
   // The group frames of activity `a` (from Live), root first: "(Activities)", "Activity …";
   // 0 (no frames) for -1.
   uint32_t GroupStack(int32_t a);
@@ -69,6 +72,7 @@ class StartStopActivities {
     Guid id;
     uint64_t pid = 0;
     uint64_t startTicks = 0;
+    uint64_t stopTicks = 0;
     int32_t creator = -1;
     bool stopped = false;
     uint32_t frame = 0;       // "Activity <name>"

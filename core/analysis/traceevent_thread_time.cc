@@ -47,12 +47,14 @@ struct ThreadState {
   uint16_t blockedOwner = 0, cpuOwner = 0;  // the thread whose stacks the interval joins
 };
 
+enum class Leaf : uint8_t { kBlocked, kCpu, kAwait };
+
 struct Interval {
   uint32_t row;
   uint16_t thread;  // the thread whose stacks it joins (with stitching, maybe not its own)
   uint32_t stack;   // without the leaf pseudo-frame
   uint32_t group;   // start-stop activity group frames, root first (0: none)
-  bool cpu;
+  Leaf leaf;
   float ms;
 };
 
@@ -112,7 +114,18 @@ StackSelection SelectTraceEventThreadTime(const StoreBuilder& model, const Symbo
   // The state machine runs to the end of the range's last interval: an event after the
   // range still closes the interval its predecessor began inside it.
   for (size_t row = 0; row < store.size(); ++row) {
-    if (stitch) stitcher.OnRow(row);
+    if (stitch) {
+      // An await's end charges its time (from its TaskWait/Send) to AWAIT_TIME under the stack
+      // that began it, in the start-stop activity of that time (TraceEvent's AwaitUnblocks).
+      const std::optional<AsyncStitcher::Await> await = stitcher.OnRow(row);
+      const uint16_t t = store.thread(row).value;
+      if (await && threadOk[t] && await->createdRow >= range.begin && await->createdRow < range.end) {
+        const int32_t slot = startStops.AtCreation(await->startStop, await->createdTicks);
+        const double from = TicksToMs(model.info(), await->createdTicks), to = TicksToMs(model.info(), await->startTicks);
+        intervals.push_back({await->createdRow, await->thread, await->stack, group ? startStops.GroupStack(slot) : 0,
+                             Leaf::kAwait, IntervalMs(from, to)});
+      }
+    }
     if (group) startStops.OnRow(row, stitcher);
     Driver d = drivers[store.type(row).value];
     // TPL events drive the simulation only when tasks are followed (TraceEvent's UseTasks).
@@ -132,16 +145,16 @@ StackSelection SelectTraceEventThreadTime(const StoreBuilder& model, const Symbo
     // Only intervals begun inside the range are kept (those before it only set the state).
     auto closeCpu = [&] {
       if (s.cpuMs > 0 && s.cpuRow >= range.begin)
-        intervals.push_back({s.cpuRow, s.cpuOwner, s.cpuStack, s.cpuGroup, true, IntervalMs(s.cpuMs, ms)});
+        intervals.push_back({s.cpuRow, s.cpuOwner, s.cpuStack, s.cpuGroup, Leaf::kCpu, IntervalMs(s.cpuMs, ms)});
     };
     auto closeBlocked = [&] {
       if (s.blockedMs > 0 && s.blockedRow >= range.begin)
-        intervals.push_back({s.blockedRow, s.blockedOwner, s.blockedStack, s.blockedGroup, false, IntervalMs(s.blockedMs, ms)});
+        intervals.push_back({s.blockedRow, s.blockedOwner, s.blockedStack, s.blockedGroup, Leaf::kBlocked, IntervalMs(s.blockedMs, ms)});
     };
     const ThreadEntry& thread = model.threads()[store.thread(row)];
     AsyncStitcher::Stitched stack{0, t};
     if (d != Driver::kTplUnblock) stack.stack = resolver->Resolve(store.stack(row), store.timestamp(row), thread.processId);
-    if (stitch) stack = stitcher.Stack(t, stack.stack);
+    if (stitch) stack = stitcher.Stack(t, stack.stack, d != Driver::kTplUnblock ? store.stack(row) : StackIndex());
     const uint32_t groupStack = group ? startStops.GroupStack(startStops.Live(*stitcher.StartStopSlot(t))) : 0;
     if (running) {
       if (s.blockedMs == 0) closeCpu(), s.blockedMs = -1;
@@ -156,13 +169,18 @@ StackSelection SelectTraceEventThreadTime(const StoreBuilder& model, const Symbo
       s.blockedGroup = groupStack;
     }
   }
-  std::stable_sort(intervals.begin(), intervals.end(), [](const Interval& a, const Interval& b) { return a.row < b.row; });
+  // In the order they began; an await's time after the interval its TaskWait/Send began.
+  std::stable_sort(intervals.begin(), intervals.end(), [](const Interval& a, const Interval& b) {
+    return a.row != b.row ? a.row < b.row : (a.leaf == Leaf::kAwait) < (b.leaf == Leaf::kAwait);
+  });
   const uint32_t cpuFrame = resolver->frames().Intern(kCpuTimeFrameName, FrameKind::kSynthetic);
   const uint32_t blockedFrame = resolver->frames().Intern(kExternalFrameName, FrameKind::kSynthetic);
+  const uint32_t awaitFrame = resolver->frames().Intern(kAwaitTimeFrameName, FrameKind::kSynthetic);
   std::map<std::pair<uint64_t, uint32_t>, uint32_t> grouped;  // ((thread << 32 | call stack), group) → with group frames
   for (const Interval& i : intervals) {
     if (i.row >= range.end) continue;
-    uint32_t cs = resolver->stacks().Push(i.stack, i.cpu ? cpuFrame : blockedFrame);
+    const uint32_t leaf = i.leaf == Leaf::kCpu ? cpuFrame : i.leaf == Leaf::kBlocked ? blockedFrame : awaitFrame;
+    uint32_t cs = resolver->stacks().Push(i.stack, leaf);
     if (q.groupByProcess || i.group != 0) cs = WithGroupFrames(model, symbols, resolver, q, i.thread, i.group, cs, &grouped);
     sel.rows.push_back(i.row);
     sel.threads.push_back(i.thread);

@@ -12,7 +12,8 @@
 // (analysis/async_stitching.h) and an interval begun inside a start-stop activity gets the
 // group frames "(Activities)" / "Activity …" (analysis/start_stop_activities.h): between the
 // process and thread frames with groupByProcess, else at the root; TPL's scheduling, start
-// and wait events also drive the simulation. TPL tasks as activities are not yet.
+// and wait events also drive the simulation, and an await's time (its TaskWait/Send to its
+// TaskWait/Stop) is an interval of its own under an AWAIT_TIME leaf, as TraceEvent's AwaitUnblocks.
 #pragma once
 
 #include "analysis/call_tree.h"

@@ -417,6 +417,8 @@ int main(int argc, char** argv) {
     nettrace::JsonWriter w;
     w.BeginObject().Key("index").UInt(stackRow).Key("frames").BeginArray();
     for (const std::string& frame : session.EventStack(stackRow)) w.String(frame);
+    w.EndArray().Key("addresses").BeginArray();
+    for (const std::string& address : session.EventStackAddresses(stackRow)) w.String(address);
     w.EndArray().EndObject();
     out = w.Take() + "\n";
   } else {

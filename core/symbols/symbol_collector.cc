@@ -17,6 +17,7 @@ Status SymbolCollector::OnTraceInfo(const TraceInfo& info) {
 // The Linux-profiler tables read their own metadata; what a CLR event is, the resolver says.
 Status SymbolCollector::OnMetadata(const EventMetadata& m) {
   universal_.OnMetadata(m);
+  tpl_.OnMetadata(m);
   // EventSource Start events whose first field is a string (v4 metadata has no opcode:
   // the "XxxStart" name says it, as TraceEvent's EventPipe reader infers it).
   const bool start = m.opcode ? *m.opcode == 1 : m.eventName.size() > 5 && m.eventName.ends_with("Start");
@@ -50,6 +51,7 @@ const std::string* SymbolCollector::StartInfo(uint32_t ordinal) const {
 Status SymbolCollector::OnEvent(const EventRecord& e) {
   const uint32_t ordinal = nextOrdinal_++;  // mirrors StoreBuilder's numbering
   if (!universal_.OnEvent(e, ordinal)) ++malformed_;
+  if (!tpl_.OnEvent(e, ordinal)) ++malformed_;
   if (!startTypes_.empty() && startInfo_.size() < kMaxStartInfo) DecodeStartInfo(e, ordinal);
   const ResolvedType& t = types_->Of(e.metadataId);
   bool ok = true;

@@ -18,6 +18,7 @@
 #include "resolve/type_resolver.h"
 #include "symbols/method_map.h"
 #include "symbols/module_map.h"
+#include "symbols/tpl_task_ids.h"
 #include "symbols/universal_collector.h"
 
 namespace nettrace {
@@ -58,6 +59,8 @@ class SymbolCollector final : public RecordSink {
   // Runtime ThreadPool/Enqueue, /Dequeue (WorkID) and ThreadPool/IOEnqueue, /IODequeue,
   // /IOPack (NativeOverlapped): the work item's id; nullopt for other events.
   std::optional<uint64_t> ThreadPoolWorkId(uint32_t ordinal) const;
+  // TPL task events (TaskScheduled … AwaitTaskContinuationScheduled): their task id.
+  std::optional<TplTaskEvent> TplTask(uint32_t ordinal) const { return tpl_.Find(ordinal); }
   // Runtime events whose payload was too short for their template (not decoded).
   uint64_t malformedPayloads() const { return malformed_; }
   // An EventSource Start event (opcode 1) whose first field is a string: "/<field>=<value>",
@@ -83,6 +86,7 @@ class SymbolCollector final : public RecordSink {
   uint32_t nextOrdinal_ = 0;
   uint64_t malformed_ = 0;
   UniversalCollector universal_;
+  TplTaskIds tpl_;
   std::vector<uint64_t> runtimePids_;  // processes whose threads wrote method events
   // Start events with a string first field: their metadata, then (ordinal, text) per event.
   std::unordered_map<uint32_t, EventMetadata> startTypes_;

@@ -53,12 +53,16 @@ test('eventStack() equals `nettrace stack` for events with and without stacks', 
         const frames = await trace.eventStack(row);
         const r = runNative('stack', t.path, [String(row)]);
         assert.equal(r.status, 0, r.stderr);
-        assert.deepEqual(JSON.parse(r.stdout.toString('utf8')), { index: row, frames }, `${t.name} row ${row}`);
+        const addresses = await trace.eventStackAddresses(row);
+        assert.deepEqual(JSON.parse(r.stdout.toString('utf8')), { index: row, frames, addresses }, `${t.name} row ${row}`);
+        // One address per named frame (the UNMANAGED_CODE_TIME leaf has none).
+        assert.equal(addresses.length, frames.filter((f) => f !== 'UNMANAGED_CODE_TIME').length, `${t.name} row ${row}`);
         if (frames.length) withFrames++;
       }
       if (t === samples) assert.ok(withFrames > 0);
       await assert.rejects(trace.eventStack(trace.eventCount), NetTraceError);
       await assert.rejects(trace.eventStack(-1), NetTraceError);
+      await assert.rejects(trace.eventStackAddresses(trace.eventCount), NetTraceError);
     } finally {
       trace.close();
     }

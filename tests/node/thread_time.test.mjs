@@ -16,24 +16,28 @@ import { expectedIntervals, groupPrefix, ourIntervals, theirEvents, THREAD_TIME_
 
 const oracleDir = join(root, 'tests/data/oracle');
 
-// Threads whose stacks TraceEvent builds with the parts of its ActivityComputer
-// (SampleProfilerThreadTimeComputer's UseTasks, on in dotnet-trace) that we do not build yet:
-// TPL tasks as activities — spliced under their creator with "STARTING TASK", made current by
-// TaskExecute/Start and TaskWait/Stop (whose logged stack is then the task's), AWAIT_TIME for
-// awaited time, and the start-stop activities tasks carry to other threads. Built: thread-pool
-// work items (ThreadPool/Enqueue, /Dequeue, core/analysis/async_stitching.h: objver4's threads
-// 8308 and 8340 are exact with them), start-stop activity group frames "(Activities)" /
-// "Activity …" (core/analysis/start_stop_activities.h: net10-startup-streaming's thread 14404,
-// in four TraceScenarios-Control Scenario activities, is exact with them) and TPL events
-// ending intervals (TaskScheduled, TaskExecute/Start, TaskWait/Send and /Stop,
-// AwaitTaskContinuationScheduled: the threads of net10-cpu-async-http agree with dotnet-trace
-// further with them, none is exact yet; thread 13926 has no profile of its own in dotnet-trace's
-// file, all its time being filed under the threads whose tasks it ran).
-const ACTIVITIES = 'TraceEvent\'s TPL task stacks (not built yet)';
+// Threads whose stacks TraceEvent builds with parts we do not build yet. Built: thread-pool
+// work items (ThreadPool/Enqueue, /Dequeue: objver4's threads 8308 and 8340 are exact with
+// them), start-stop activity group frames "(Activities)" / "Activity …"
+// (core/analysis/start_stop_activities.h: net10-startup-streaming's thread 14404), and TPL
+// tasks as activities (core/analysis/async_stitching.h, tpl_tasks.h): TaskScheduled,
+// AwaitTaskContinuationScheduled and TaskWait/Send create them, TaskExecute/Start and
+// TaskWait/Stop start them, TaskExecute/Stop ends them, AWAIT_TIME for awaited time —
+// net10-cpu-async-http's threads 13909, 13911 and 13917 are exact with them, and 13926,
+// which only runs tasks, files all its time under its tasks' creators as dotnet-trace does.
+// TraceEvent's IsRecursiveTask compares frames by code address (two call sites in one method
+// are two frames), and so do both our implementations (`nettrace stack`'s addresses): with
+// names alone 13891 differed from event 1950 of dotnet-trace's profile, with addresses from
+// event 29540 (it was event 148 before TPL tasks). Not yet: there an AWAIT_TIME interval's
+// start-stop activity frames differ — the await begun by TaskWait/Send at 900.07 ms (event
+// 5292, on 13917, ended at 912.79 ms) carried the Request(/#13891/1/18/0/) activity started
+// at 897.42 ms and stopped at 908.34 ms (after the await began, so kept, by TraceEvent's
+// getAtCreationTime rule as we read it); dotnet-trace's interval has only
+// "(Activities)/Activity Scenario(/#13891/1/18/,/name=http)". That Request id was started
+// three times (896.43, 897.04, 897.42 ms) before one Stop; the cause is not found yet.
+const AWAIT_GROUP = 'one AWAIT_TIME interval of 13891 has an Activity Request frame dotnet-trace\'s lacks (cause not found yet)';
 const NOT_YET = {
-  // TPL tasks (TaskWait, AwaitTaskContinuationScheduled, TaskExecute) around the
-  // start-stop activities of TraceScenarios and System.Net.Http.
-  'net10-cpu-async-http.nettrace': { reason: ACTIVITIES, threads: ['13891', '13909', '13911', '13917', '13926'] },
+  'net10-cpu-async-http.nettrace': { reason: AWAIT_GROUP, threads: ['13891'] },
 };
 
 function traceFile(name) {
@@ -77,8 +81,8 @@ function compare(name) {
   const differing = [];
   let events = 0;
   for (const tid of new Set([...judged.keys(), ...theirs.keys()])) {
-    const mine = judged.has(tid) ? writeEvented(judged.get(tid), groupPrefix(tid)) : [];
     const their = theirs.get(tid) ?? [];
+    const mine = judged.has(tid) ? writeEvented(judged.get(tid), groupPrefix(tid), their.splits) : [];
     events += their.length;
     const n = Math.max(mine.length, their.length);
     for (let i = 0; i < n; i++) {
@@ -115,16 +119,13 @@ test('asyncStitching: on, off, unavailable with the reason', () => {
   assert.deepEqual(state(objver4), { state: 'on' });
   assert.deepEqual(state(objver4, '--no-stitch-async'), { state: 'off' });
   assert.deepEqual(state(objver4, '--no-stitch-async', '--stitch-async'), { state: 'on' });
-  // Start-stop activities are grouped (on, and off with the toggle); the reason says that its
-  // TPL task events are not stitched.
-  const tpl = state('net10-cpu-async-http.nettrace');
-  assert.equal(tpl.state, 'on');
-  assert.match(tpl.reason, /TPL task events \(System\.Threading\.Tasks\.TplEventSource\), whose stitching is not implemented yet/);
+  // TPL task events alone (no thread-pool work events) are stitched.
+  assert.deepEqual(state('net10-cpu-async-http.nettrace'), { state: 'on' });
   assert.equal(state('net10-cpu-async-http.nettrace', '--no-stitch-async').state, 'off');
   assert.equal(state('net10-startup-streaming.nettrace').state, 'on');
   const none = state('pyroscope-net5-single-thread.nettrace');
   assert.equal(none.state, 'unavailable');
-  assert.match(none.reason, /^the trace has no thread-pool work events .*Threading keyword \(0x10000\) at verbose level/);
+  assert.match(none.reason, /^the trace has no thread-pool work events .* and no TPL task events .*Threading keyword \(0x10000\) at verbose level/);
   // Other weights say nothing about stitching.
   const r = spawnSync(nativeTool, ['flame', traceFile(objver4), '--weight', 'thread-time'], { maxBuffer: 2 ** 30 });
   assert.equal(JSON.parse(r.stdout.toString()).asyncStitching, undefined);

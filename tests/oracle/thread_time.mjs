@@ -37,6 +37,11 @@ export const THREAD_TIME_RULES = {
     'than we do (rules.mjs): here the last sample round. Applied only when our read is incomplete: our ' +
     'driving events that TraceEvent did not deliver (events.jsonl.gz: same thread, name and time) are left ' +
     'out, and each must lie after the last driving event TraceEvent delivered.',
+  'overload-frames':
+    'Frames of two overloads of one method are one frame for us (rule method-signature) and two for ' +
+    'TraceEvent: where consecutive intervals have them at the same depth, TraceEvent\'s speedscope writer ' +
+    'closes the one and opens the other at the same time, where ours keeps one frame open. Compared with ' +
+    'such a close and open (same name without signature, different full names, same time) taken as one frame.',
   'loaded-module-lowercase':
     'TraceLog names a module loaded while tracing by its lower-case file name (rules.mjs); compared ' +
     'case-insensitively where their module name is all lower case and ours differs only in case.',
@@ -76,43 +81,117 @@ function transition(frames) {
   return -1;
 }
 
-class PoolActivities {
-  constructor() { this.own = new Map(); this.current = new Map(); this.byId = new Map(); }
+// TPL's task events as TraceEvent's ActivityComputer reads them (its rules, written again
+// from TraceEvent's source, independently of core/analysis/tpl_tasks.cc): TaskScheduled
+// creates a task activity (unless its id is known), AwaitTaskContinuationScheduled creates
+// one by ContinuationId (TraceEvent's scheduled-task ids), TaskWait/Send creates an await
+// (TaskWaitBegin; its own ids; Behavior 1 synchronous) and remembers it on its creator;
+// TaskExecute/Start and TaskWait/Stop start one (a TaskWait/Stop first stops the await
+// current on its thread), TaskExecute/Stop stops one (with everything started over it).
+// The runtime's ThreadPoolWorkerThread/Wait starts a fresh activity without a creator.
+const TPL_EVENTS = {
+  'TaskScheduled/Send': ['create', 'task', 'TaskID'], 'AwaitTaskContinuationScheduled/Send': ['create', 'task', 'ContinuationId'],
+  'TaskWait/Send': ['create', 'wait', 'TaskID'], 'TaskExecute/Start': ['start', 'task', 'TaskID'],
+  'TaskWait/Stop': ['start', 'wait', 'TaskID'], 'TaskExecute/Stop': ['stop', 'task', 'TaskID'],
+};
+
+class TaskActivities {
+  // addressesOf(stackId): a stack's return addresses, leaf first (TraceEvent's frame identity).
+  constructor(addressesOf) { this.own = new Map(); this.current = new Map(); this.byId = new Map(); this.addressesOf = addressesOf; }
   ownOf(tid) {
-    if (!this.own.has(tid)) this.own.set(tid, { creator: null, thread: tid, prev: null, startStop: null });
+    if (!this.own.has(tid)) this.own.set(tid, { kind: 'initial', creator: null, thread: tid, prev: null, startStop: null, waits: null });
     return this.own.get(tid);
   }
   currentOf(tid) {
-    if (!this.current.has(tid)) this.current.set(tid, this.ownOf(tid));
+    if (!this.current.get(tid)) this.current.set(tid, this.ownOf(tid));
     return this.current.get(tid);
   }
-  onRow(r) {
-    const key = `${r.idKind}:${r.pid}:${r.id}`;
-    if (r.activity === 'create') {
-      const creator = this.currentOf(r.tid);
-      this.byId.set(key, { creator, creation: r.frames, thread: null, prev: null, startStop: creator.startStop });
-      return;
-    }
-    const a = this.byId.get(key);
-    if (!a || a.prev !== null) return;
-    a.prev = this.current.get(r.tid) ?? null;
-    a.thread = r.tid;
-    this.current.set(r.tid, a);
+  create(r, key, kind) {
+    const creator = this.currentOf(r.tid);
+    const a = { kind, key, creator, creation: r.frames, creationId: r.stackId, createdMs: r.ms, createdIndex: r.index, thread: null, prev: null, startStop: creator.startStop, waits: null };
+    this.byId.set(key, a);
+    return a;
   }
-  // { frames (root first), owner: the thread at the root }
-  stack(tid, frames) {
+  // onUnblock(a): the first await its creator began has ended (TraceEvent's AwaitUnblocks).
+  start(r, key, awaitEnd, onUnblock) {
+    const existing = this.current.get(r.tid) ?? null;
+    if (existing && awaitEnd && existing.kind.startsWith('wait')) this.stop(r.tid, existing);
+    const a = this.byId.get(key);
+    if (!a || a.prev) return;  // never scheduled, or started already
+    a.prev = this.current.get(r.tid) ?? null;
+    this.current.set(r.tid, a);
+    a.thread = r.tid;
+    a.startMs = r.ms;
+    if (a.creator && awaitEnd && a.creator.waits && a.creator.waits.includes(a)) {
+      onUnblock(a);
+      a.creator.waits = [];
+    }
+    if (a.kind === 'waitSync') this.stop(r.tid, a);
+  }
+  stop(tid, a) {
+    let cur = this.current.get(tid) ?? null;
+    for (;;) {
+      if (!cur) { this.current.set(tid, null); break; }
+      if (cur === a) { this.current.set(tid, cur.prev); break; }
+      if (cur.kind === 'initial') break;
+      if (a) { this.stop(tid, cur); cur = this.current.get(tid) ?? null; } else cur = cur.prev;
+    }
+    if (a) this.byId.delete(a.key);
+  }
+  autoRestart(tid) {
+    const a = { kind: 'implied', creator: null, thread: tid, prev: this.current.get(tid) ?? null, startStop: null, waits: null };
+    this.current.set(tid, a);
+  }
+  onRow(r) {
+    if (r.restart) return this.autoRestart(r.tid);
+    if (r.tpl) return this.onTpl(r);
+    const key = `${r.idKind}:${r.pid}:${r.id}`;
+    if (r.activity === 'create') { this.create(r, key, 'pool'); return; }
+    this.start(r, key, false, () => {});
+  }
+  onTpl(r) {
+    const [op, ids] = r.tpl;
+    const key = `${ids}:${r.pid}:${r.id}`;
+    if (op === 'create') {
+      if (r.name === 'TaskScheduled/Send' && this.byId.has(key)) return;
+      const a = this.create(r, key, ids === 'wait' ? (r.behavior === 1 ? 'waitSync' : 'wait') : 'task');
+      if (ids === 'wait') (a.creator.waits ??= []).push(a);
+    } else if (op === 'start') {
+      this.start(r, key, ids === 'wait', r.onUnblock);
+    } else {
+      this.stop(r.tid, this.byId.get(key) ?? null);
+    }
+  }
+  // { frames (root first), owner: the thread at the root } of an event with its own frames
+  // (root first; [] for none; stack id `stackId`) inside `activity`.
+  stack(tid, frames, activity = this.currentOf(tid), stackId = null) {
     const chain = [];
     let s = frames;
-    let a = this.currentOf(tid);
+    let sid = stackId;
+    let a = activity;
     while (a.creator) {
       const stop = s.length ? transition(s) : -1;
       if (s.length && stop < 0) break;
-      chain.push(s.slice(stop + 1));
+      chain.push({ own: s.slice(stop + 1), first: stop + 1, length: s.length, sid });
       s = a.creation;
+      sid = a.creationId;
       a = a.creator;
     }
     const out = s.slice();
-    for (const own of chain.reverse()) out.push('STARTING TASK', ...own);
+    // Where each frame of `out` comes from: [stack id, root-first index, length], null for STARTING TASK.
+    const from = s.map((_, i) => [sid, i, s.length]);
+    const address = ([id, i, length]) => this.addressesOf(id)[length - 1 - i];
+    for (const { own, first, length, sid: ownId } of chain.reverse()) {
+      // TraceEvent's IsRecursiveTask: the own frames already end the stack, just under a STARTING
+      // TASK — the same code addresses (its frames), not only the same names.
+      const n = own.length;
+      const recursive = length > 0 && out.length > n && out[out.length - 1 - n] === 'STARTING TASK' &&
+        own.every((f, k) => out[out.length - n + k] === f) &&
+        own.every((_, k) => address(from[out.length - n + k]) === address([ownId, first + k, length]));
+      if (recursive) continue;
+      out.push('STARTING TASK', ...own);
+      from.push(null, ...own.map((_, k) => [ownId, first + k, length]));
+    }
     return { frames: out, owner: a.thread };
   }
 }
@@ -121,7 +200,7 @@ class PoolActivities {
 // independently of core/analysis/start_stop_activities.cc): EventSource Start/Stop events
 // whose activity id is an activity path of the process begin and end activities; a thread's
 // samples get "(Activities)" and one "Activity <name>" frame per live activity from the
-// outermost in. The start-stop activity is kept per task activity (PoolActivities' records).
+// outermost in. The start-stop activity is kept per task activity (TaskActivities' records).
 // Providers TraceEvent does not take for EventSources (their GUIDs are not name-based):
 const NOT_EVENT_SOURCES = new Set(['Microsoft-Windows-DotNETRuntime', 'Microsoft-Windows-DotNETRuntimeRundown',
   'Microsoft-Windows-DotNETRuntimePrivate', 'Microsoft-Windows-DotNETRuntimeStress', 'Microsoft-DotNETCore-SampleProfiler',
@@ -190,15 +269,15 @@ class StartStops {
     }
     const a = this.live.get(key);
     if (!a) return;
-    if (r.ms !== a.ms) a.stopped = true;  // a zero duration leaves it running (TraceEvent's IsStopped)
+    if (r.ms !== a.ms) a.stopped = true, a.stopMs = r.ms;  // a zero duration leaves it running (TraceEvent's IsStopped)
     const creator = StartStops.liveOf(a.creator);
     task.startStop = creator;
     if (creator && creator.act === a.act && creator.pid === a.pid) this.live.set(key, creator);
     else this.live.delete(key);
   }
-  static frames(a) {
+  static frames(a, live = true) {
     const out = [];
-    for (a = StartStops.liveOf(a); a; a = a.creator) out.unshift(a.name);
+    for (a = live ? StartStops.liveOf(a) : a; a; a = a.creator) out.unshift(a.name);
     return out.length ? ['(Activities)', ...out] : [];
   }
 }
@@ -221,26 +300,35 @@ export function expectedIntervals(nativeTool, trace, delivered = null, hit = () 
       if (name === 'GC/AllocationTick' && e.provider !== 'Microsoft-Windows-DotNETRuntime') continue;
       const external = name === 'Thread/Sample' && e.frames[0] === 'UNMANAGED_CODE_TIME';
       const frames = (external ? e.frames.slice(1) : e.frames).slice().reverse();
-      rows.push({ index: e.index, tid: String(e.threadId), ms: toMs(e), on: !external, frames });
+      rows.push({ index: e.index, stackId: e.stack, tid: String(e.threadId), ms: toMs(e), on: !external, frames });
     }
   }
-  // With tasks followed, TraceEvent also logs a running stack at TPL's scheduling, task start
-  // and wait events (their own stacks) and at a wait's end (the current activity's stack
-  // alone: an empty stack of its own).
-  for (const name of stitch ? TPL_DRIVERS : []) {
+  // With tasks followed, TPL's events change the task activities (TPL_EVENTS), and TraceEvent
+  // also logs a running stack at the scheduling, task start and wait events (their own
+  // stacks) and at a wait's end (the current activity's stack alone: an empty stack of its own).
+  for (const name of stitch ? Object.keys(TPL_EVENTS) : []) {
     for (const line of run(nativeTool, ['events', trace, '--name', name, '--frames', '--limit', '1000000000']).split('\n')) {
       if (!line) continue;
       const e = JSON.parse(line);
       if (e.provider !== 'System.Threading.Tasks.TplEventSource') continue;
-      rows.push({ index: e.index, tid: String(e.threadId), ms: toMs(e), on: true, frames: name === 'TaskWait/Stop' ? [] : e.frames.slice().reverse() });
+      const field = (f) => e.payload?.fields?.find((x) => x.name === f)?.value;
+      const id = field(TPL_EVENTS[name][2]);
+      rows.push({ index: e.index, stackId: name === 'TaskWait/Stop' ? null : e.stack, tid: String(e.threadId), pid: e.processId, ms: toMs(e), on: true, name,
+        tpl: id === undefined ? null : TPL_EVENTS[name], id: String(id), behavior: field('Behavior'),
+        drives: TPL_DRIVERS.includes(name), frames: name === 'TaskWait/Stop' ? [] : e.frames.slice().reverse() });
     }
+  }
+  for (const line of stitch ? run(nativeTool, ['events', trace, '--name', 'ThreadPoolWorkerThread/Wait', '--limit', '1000000000']).split('\n') : []) {
+    if (!line) continue;
+    const e = JSON.parse(line);
+    if (e.provider === 'Microsoft-Windows-DotNETRuntime') rows.push({ index: e.index, tid: String(e.threadId), restart: true });
   }
   for (const [name, [activity, idKind]] of stitch ? Object.entries(POOL_EVENTS) : []) {
     for (const line of run(nativeTool, ['events', trace, '--name', name, '--frames', '--limit', '1000000000']).split('\n')) {
       if (!line) continue;
       const e = JSON.parse(line);
       if (e.provider !== 'Microsoft-Windows-DotNETRuntime' || !e.payload?.fields?.length) continue;
-      rows.push({ index: e.index, tid: String(e.threadId), pid: e.processId, activity, idKind, id: String(e.payload.fields[0].value), frames: e.frames.slice().reverse() });
+      rows.push({ index: e.index, stackId: e.stack, tid: String(e.threadId), pid: e.processId, activity, idKind, id: String(e.payload.fields[0].value), frames: e.frames.slice().reverse() });
     }
   }
   if (stitch) {
@@ -261,33 +349,60 @@ export function expectedIntervals(nativeTool, trace, delivered = null, hit = () 
     const key = (tid, ms) => `${tid} ${ms}`;
     const theirs = new Set(delivered.filter((e) => e.n === 'Thread/Sample' || e.n === 'GC/AllocationTick').map((e) => key(e.tid, Number(e.ms))));
     const lastMs = Math.max(...delivered.filter((e) => e.n === 'Thread/Sample' || e.n === 'GC/AllocationTick').map((e) => Number(e.ms)));
-    const kept = rows.filter((r) => r.activity || r.ss || theirs.has(key(r.tid, r.ms)));
-    for (const r of rows) if (!r.activity && !r.ss && !theirs.has(key(r.tid, r.ms))) {
+    const followed = (r) => r.activity || r.ss || r.restart || r.name;
+    const kept = rows.filter((r) => followed(r) || theirs.has(key(r.tid, r.ms)));
+    for (const r of rows) if (!followed(r) && !theirs.has(key(r.tid, r.ms))) {
       if (!(r.ms > lastMs)) throw new Error(`rule truncated-tail does not explain the event ${r.index} (${r.ms} ms)`);
       hit('truncated-tail');
     }
     rows.splice(0, rows.length, ...kept);
   }
-  const activities = new PoolActivities();
+  // A stack's addresses, asked of `nettrace stack` for one event with it (stack ids are interned
+  // across the trace), only where frame names already agree.
+  const rowOfStack = new Map();
+  for (const r of rows) if (r.stackId && !rowOfStack.has(r.stackId)) rowOfStack.set(r.stackId, r.index);
+  const addresses = new Map();
+  const addressesOf = (id) => {
+    if (!addresses.has(id)) addresses.set(id, JSON.parse(run(nativeTool, ['stack', trace, String(rowOfStack.get(id))])).addresses);
+    return addresses.get(id);
+  };
+  const activities = new TaskActivities(addressesOf);
   const startStops = new StartStops();
   const byThread = new Map();
   const last = new Map();
+  const add = (owner, interval) => (byThread.get(owner) ?? byThread.set(owner, []).get(owner)).push(interval);
   for (const r of rows) {
-    if (r.activity) { activities.onRow(r); continue; }
     if (r.ss) { startStops.onRow(r, activities.currentOf(r.tid)); continue; }
-    const stitched = stitch ? activities.stack(r.tid, r.frames) : { frames: r.frames, owner: r.tid };
+    if (r.restart || r.activity) { activities.onRow(r); continue; }
+    if (r.tpl) {
+      // AWAIT_TIME: from the await's creation to its end, under the stack that began it, with
+      // the start-stop activity of that time (unless it had stopped before).
+      r.onUnblock = (a) => {
+        const { frames, owner } = activities.stack(r.tid, [], a);
+        let ss = a.startStop;
+        const live = !(ss && !(ss.stopped && ss.stopMs < a.createdMs));
+        if (live) ss = activities.currentOf(r.tid).startStop;
+        const group = StartStops.frames(ss, live);
+        const metric = Math.fround(a.startMs - a.createdMs);
+        add(owner, { index: a.createdIndex, await: true, ms: a.createdMs, metric, ns: metric <= 0 ? 0 : Math.round(metric * 1e6), group,
+          frames: [...group, ...frames, 'AWAIT_TIME'] });
+      };
+      activities.onTpl(r);
+      if (!r.drives) continue;
+    }
+    if (r.name && !r.drives) continue;
+    const stitched = stitch ? activities.stack(r.tid, r.frames, undefined, r.stackId) : { frames: r.frames, owner: r.tid };
     const group = stitch ? StartStops.frames(activities.currentOf(r.tid).startStop) : [];
     const p = last.get(r.tid);
     last.set(r.tid, { ...r, ...stitched, group });
     if (!p || !(p.ms > 0)) continue;
     const metric = Math.fround(r.ms - p.ms);
-    const list = byThread.get(p.owner) ?? byThread.set(p.owner, []).get(p.owner);
     // Our stacks carry the group frames at their root; TraceEvent's between process and thread.
-    list.push({ index: p.index, ms: p.ms, metric, ns: metric <= 0 ? 0 : Math.round(metric * 1e6), group: p.group,
+    add(p.owner, { index: p.index, ms: p.ms, metric, ns: metric <= 0 ? 0 : Math.round(metric * 1e6), group: p.group,
       frames: [...p.group, ...p.frames, p.on ? 'CPU_TIME' : 'UNMANAGED_CODE_TIME'] });
   }
   // A thread's stacks in the order they began (stitched ones join from other threads).
-  for (const list of byThread.values()) list.sort((a, b) => a.index - b.index);
+  for (const list of byThread.values()) list.sort((a, b) => a.index - b.index || (a.await ? 1 : 0) - (b.await ? 1 : 0));
   return byThread;
 }
 
@@ -305,8 +420,8 @@ export function ourIntervals(nativeTool, trace, options = []) {
 
 // Step 2: TraceEvent's speedscope writer over one thread's intervals: [type, frame, at] events;
 // prefix: frames above each interval's (an array), or a function of the interval giving its group
-// frames in place of the ones its stack starts with (groupPrefix).
-export function writeEvented(intervals, prefix) {
+// frames in place of the ones its stack starts with (groupPrefix); splits: theirEvents' overload splits.
+export function writeEvented(intervals, prefix, splits = new Set()) {
   const samples = intervals.slice().sort((a, b) => a.ms - b.ms || a.metric - b.metric);
   const results = [];
   let open = [];
@@ -318,10 +433,12 @@ export function writeEvented(intervals, prefix) {
     let last = lastAt();
     let i = 0;
     const max = Math.min(open.length, cur.length);
-    while (i < max && continuous(open[i], cur[i])) {
-      open[i].metric = Math.fround(open[i].metric + cur[i].metric);
-      i++;
-    }
+    while (i < max && continuous(open[i], cur[i])) i++;
+    // Rule overload-frames: TraceEvent's frames differ where it split two overloads.
+    const closeAt = [];
+    for (let j = open.length - 1, at = last; j >= 0; j--) closeAt[j] = at = Math.max(open[j].time + open[j].metric, at);
+    for (let d = 0; d < i; d++) if (splits.has(`${d}|${open[d].name}|${closeAt[d]}`)) { i = d; break; }
+    for (let k = 0; k < i; k++) open[k].metric = Math.fround(open[k].metric + cur[k].metric);
     for (let j = open.length - 1; j >= i; j--) {
       last = Math.max(open[j].time + open[j].metric, last);
       results.push(['C', open[j].name, last]);
@@ -368,13 +485,27 @@ export function theirEvents(path, ourFrameNames, hit) {
   for (const p of doc.profiles) {
     const tid = /^Thread \((\d+)\)/.exec(p.name)[1];
     const open = [];  // the names given to the open frames, root first
+    const openRaw = [];
     const events = [];
+    // Rule overload-frames: where TraceEvent's writer closed a frame and opened another overload
+    // of it (one frame for us) at the same depth and time: "depth|name|at".
+    const splits = new Set();
+    events.splits = splits;
     for (const e of p.events) {
       const raw = doc.shared.frames[e.frame].name;
       if (e.type === 'C') {
-        events.push([e.type, open.pop(), e.at]);
+        const name = open.pop();
+        const closed = openRaw.pop();
+        events.push([e.type, name, e.at]);
+        events[events.length - 1].raw = closed;
         continue;
       }
+      const prev = events[events.length - 1];
+      if (prev && prev[0] === 'C' && prev.raw !== raw && prev[2] === e.at && prev[1] === rename[e.frame] && open.includes(`Thread (${tid})`)) {
+        hit('overload-frames');
+        splits.add(`${open.length}|${prev[1]}|${e.at}`);
+      }
+      openRaw.push(raw);
       // Rule group-frames: above the thread frame are the process, "(Non-Activities)" or
       // "(Activities)" with the activity frames (compared as they are), and "Threads"; the
       // process, "(Non-Activities)", "Threads" and the thread become our placeholders.

@@ -8,7 +8,7 @@
 //   nettrace-analyzer events FILE [--provider P] [--name N] [--thread T] [--from MS] [--to MS]
 //                                 [--limit N] [--offset N] [--text STR] [--frames]   events in time
 //                                 order, JSON lines; --frames: each event's stack as named frames
-//   nettrace-analyzer stack FILE ROW               one event's stack as named frames, leaf first
+//   nettrace-analyzer stack FILE ROW               one event's stack as named frames and addresses, leaf first
 //   nettrace-analyzer histogram FILE [--buckets N] [--group-by none|provider|eventType] [filters]
 //   nettrace-analyzer flame FILE [--event NAME] [--provider P] [--thread T] [--from MS] [--to MS]
 //                                [--inverted] [--by-thread] [--process PID] [--by-process]
@@ -155,7 +155,7 @@ try {
     case 'stack': {
       const index = Number(positional);
       if (index >= trace.summary().eventCount) fail(`no event with index ${index}`);
-      out = JSON.stringify({ index, frames: await trace.eventStack(index) }) + '\n';
+      out = JSON.stringify({ index, frames: await trace.eventStack(index), addresses: await trace.eventStackAddresses(index) }) + '\n';
       break;
     }
     case 'histogram': {

@@ -284,6 +284,18 @@ class InThreadTrace extends ParsedEventViews implements TraceHandle {
     return this.live().eventStack(index);
   }
 
+  /**
+   * The return addresses ("0x…") of eventStack's frames, leaf first (after its
+   * UNMANAGED_CODE_TIME leaf): two frames of one method at different call sites differ here.
+   * Rejects with code "invalid-argument" for a bad index.
+   */
+  async eventStackAddresses(index: number): Promise<string[]> {
+    if (!Number.isInteger(index) || index < 0 || index >= this.eventCount) {
+      throw new NetTraceError('invalid-argument', null, `no event with index ${index}`);
+    }
+    return this.live().eventStackAddresses(index);
+  }
+
   async histogram(query: HistogramQuery = {}): Promise<Histogram> {
     const { buckets = 100, groupBy = 'none', ...filter } = query;
     return this.live().histogram(filter, buckets, GROUP_BY[groupBy]);
