@@ -91,6 +91,7 @@ Rows<ResultRow> StackResultRows() {
       {"EventStack", nullptr, S, "`nettrace stack`: one event's stack as named frames, leaf first."},
       {"index", "integer", 0, nullptr},
       {"frames", "string[]", 0, nullptr},
+      {"addresses", "string[]", 0, "Each frame's return address (0x…), leaf first: TraceEvent compares code addresses, not names, to tell a recursive task."},
 
       {"HistogramJson", nullptr, S, "Event counts over time buckets (the npm CLI's `histogram`)."},
       {"fromMs", "number", 0, "The bucketed range in ms from the sync time: the query's, or first to last event."},

@@ -328,6 +328,8 @@ export interface PayloadField {
 export interface EventStack {
   index: number;
   frames: string[];
+  /** Each frame's return address (0x…), leaf first: TraceEvent compares code addresses, not names, to tell a recursive task. */
+  addresses: string[];
 }
 
 /** Event counts over time buckets (the npm CLI's `histogram`). */
