@@ -19,6 +19,8 @@ export const PUSH_SIZE = 1024 * 1024;
 
 export interface ReadOptions {
   chunkSize?: number;
+  /** Chunk reads of a File/Blob in flight while a chunk is pushed (read_ahead.ts); default 2, 0 = none. */
+  readAhead?: number | undefined;
   signal?: AbortSignal | undefined;
   onProgress?: ((progress: Progress) => void) | undefined;
 }
@@ -69,7 +71,7 @@ export async function readIntoSession(
   try {
     if (options.signal?.aborted) throw new ReadCancelled();
     let offset = 0;
-    for await (const chunk of input.chunks(chunkSize)) {
+    for await (const chunk of input.chunks(chunkSize, options.readAhead)) {
       for (let at = 0; at < chunk.length; at += PUSH_SIZE) {
         if (options.signal?.aborted) throw new ReadCancelled();
         const bytes = chunk.subarray(at, at + PUSH_SIZE);
@@ -81,6 +83,8 @@ export async function readIntoSession(
           options.onProgress?.({ bytes: offset, total: input.size ?? 0, events: session.eventCount(), phase: 'reading-end' }));
         if (tail && !tail.ok) return tail;
       }
+      // Before asking for the next chunk, which would start one more read ahead.
+      if (options.signal?.aborted) throw new ReadCancelled();
     }
     if (options.signal?.aborted) throw new ReadCancelled();
     const status = session.finish();
