@@ -3,7 +3,7 @@
 // chunks start before the push of the current one returns, never more than `readAhead` of them
 // beyond the one awaited; the summary is the native one byte for byte at any chunk size and
 // depth; a cancelled read returns only once no read is in flight. Counted on the source
-// (tests/node/read_ahead_probe.mjs), not timed.
+// (tests/node/read_ahead_probe.mjs), not timed; between two pushes the event loop turns.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { openAsBlob, statSync } from 'node:fs';
@@ -119,4 +119,25 @@ test('a read that fails is a "source" error at the offset of its chunk', async (
   });
   const short = { size: blob.size, slice: (start, end) => blob.slice(start, start === failAt ? end - 1 : end) };
   await assert.rejects(openTrace(short, { chunkSize: 65536 }), (e) => e.code === 'source' && e.offset === failAt && /short read/.test(e.message));
+});
+
+test('the read loop turns the event loop after each push, so that the reads ahead progress', async () => {
+  // A task queued after push k must run before push k + 1 (Node: setImmediate, FIFO with the
+  // loop's own turn). The default 4 MiB chunks are pushed 1 MiB at a time: without the turn,
+  // the pushes of one chunk follow each other with no task in between.
+  const trace = biggest;
+  let queued = 0;
+  let ran = 0;
+  const late = [];
+  const handle = await openTrace(await openAsBlob(trace.path), {
+    onProgress: (p) => {
+      if (p.phase !== 'reading') return;
+      if (ran !== queued) late.push(p.bytes);
+      queued++;
+      setImmediate(() => ran++);
+    },
+  });
+  handle.close();
+  assert.ok(queued > 20, `${queued} pushes`);
+  assert.deepEqual(late, [], 'pushes that came before the task queued after the previous one');
 });

@@ -4,6 +4,7 @@
 import type { NetTraceModule, RawStatus, RawTraceSession } from '../nettrace_wasm.mjs';
 import type { Progress } from './errors.js';
 import type { TraceInput } from './chunk_source.js';
+import { nextTask } from './read_ahead.js';
 
 /**
  * 4 MiB. Measured in Chromium 156 on a 28 MiB disk-backed File: 1 MiB chunks read at ~330-390 MB/s,
@@ -82,6 +83,7 @@ export async function readIntoSession(
         const tail = await provideTail(session, input, heap, () =>
           options.onProgress?.({ bytes: offset, total: input.size ?? 0, events: session.eventCount(), phase: 'reading-end' }));
         if (tail && !tail.ok) return tail;
+        await nextTask(); // the reads ahead progress (read_ahead.ts nextTask)
       }
       // Before asking for the next chunk, which would start one more read ahead.
       if (options.signal?.aborted) throw new ReadCancelled();
