@@ -1,7 +1,7 @@
 // `npm run bench` part: which part of opening a File is reading it and which is parsing, and
 // what reading ahead (web/src/reader/read_ahead.ts) gains. In headless Chromium (a module
-// worker, as the app reads; a fresh worker per part) and in Node (fs.openAsBlob, the npm
-// package's path), rounds interleaved; per part the median and the best round (the ratios use
+// worker, as the app reads; a fresh worker per part) and in Node (the file's path, read with
+// FileHandle reads as the npm package reads a path), rounds interleaved; per part the median and the best round (the ratios use
 // the best: on a shared machine other processes' bursts land in single rounds):
 //   read alone     file.stream() to its end; Blob.slice() chunks of 4 MiB, 0 and 2 ahead (no engine)
 //   parse alone    the engine fed from memory (the file read into one buffer first, not timed)
@@ -92,4 +92,4 @@ try {
   await server.close();
 }
 const blob = await openAsBlob(trace);
-report('node', await measure((mode) => timePart(mode, blob)));
+report('node', await measure((mode) => timePart(mode, blob, trace)));

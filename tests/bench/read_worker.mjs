@@ -1,7 +1,8 @@
 // Worker side of tests/bench/read_bench.mjs: the parts of opening a File, each timed alone in a
 // module worker, where the app's engine reads (web/src/engine/engine_worker.ts). Runs in
 // Chromium (a dedicated worker of read_page.html) and in Node (imported by read_bench.mjs,
-// with a Blob from fs.openAsBlob). One message in, one message out: { mode, file } → { ms, ... }.
+// with a Blob from fs.openAsBlob and the file's path: slices and opens read the path, as the
+// npm package does, with FileHandle reads). One message in, one message out: { mode, file } → { ms, ... }.
 //   stream        file.stream() read to its end, bytes counted (the browser's read rate)
 //   slices-N      Blob.slice() chunks of 4 MiB read through the product's ring, N ahead, no engine
 //   parse         the engine fed from memory: the file read into one buffer first (not timed)
@@ -11,6 +12,7 @@ import { openTraceInThread } from '../../dist/api/trace.js';
 import { readAheadChunks } from '../../dist/reader/read_ahead.js';
 import { DEFAULT_CHUNK_SIZE } from '../../dist/reader/read_trace.js';
 import { loadNetTraceModule } from '../../dist/reader/wasm_loader.js';
+import { openNodeFile } from '../../dist/reader/node_file.js';
 
 async function streamed(file) {
   let bytes = 0;
@@ -70,20 +72,24 @@ async function opened(source, options) {
   return events;
 }
 
-/** @returns { ms, bytes } or { ms, events } of one timed part. */
-export async function timePart(mode, file) {
+/** @returns { ms, bytes } or { ms, events } of one timed part; `path` (Node): read slices and opens from it. */
+export async function timePart(mode, file, path = null) {
   const [kind, n] = mode.split('-');
   // Not timed: the engine's compile, and for 'parse' the read into memory.
   await loadNetTraceModule();
   const memory = kind === 'parse' ? new Uint8Array(await file.arrayBuffer()) : null;
+  const nodeFile = path === null ? null : await openNodeFile(path);
+  const source = nodeFile?.blob ?? file;
   const t0 = performance.now();
   let result;
   if (kind === 'stream') result = { bytes: await streamed(file) };
-  else if (kind === 'slices') result = { bytes: await sliced(file, Number(n)) };
+  else if (kind === 'slices') result = { bytes: await sliced(source, Number(n)) };
   else if (kind === 'parse') result = { events: await opened(memory, {}) };
-  else if (kind === 'open') result = await openedWithWait(file, Number(n));
+  else if (kind === 'open') result = await openedWithWait(source, Number(n));
   else throw new Error(`unknown mode ${mode}`);
-  return { ms: performance.now() - t0, ...result };
+  const ms = performance.now() - t0;
+  nodeFile?.close();
+  return { ms, ...result };
 }
 
 // As a browser worker: answer the page's message.

@@ -1,12 +1,12 @@
 // Reads issued ahead (web/src/reader/read_ahead.ts) through the public API in Node, where a file
-// is a Blob from fs.openAsBlob (the npm package's and the npm CLI's path): the reads of the next
+// is a Blob from fs.openAsBlob or a path (FileHandle reads: the npm package's and CLI's path): the reads of the next
 // chunks start before the push of the current one returns, never more than `readAhead` of them
 // beyond the one awaited; the summary is the native one byte for byte at any chunk size and
 // depth; a cancelled read returns only once no read is in flight. Counted on the source
 // (tests/node/read_ahead_probe.mjs), not timed; between two pushes the event loop turns.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { openAsBlob, statSync } from 'node:fs';
+import { openAsBlob, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { corpusTraces, root, runNative } from './helpers.mjs';
 import { probedBlob, readAheadViolations } from './read_ahead_probe.mjs';
@@ -140,4 +140,45 @@ test('the read loop turns the event loop after each push, so that the reads ahea
   handle.close();
   assert.ok(queued > 20, `${queued} pushes`);
   assert.deepEqual(late, [], 'pushes that came before the task queued after the previous one');
+});
+
+const { openNodeFile } = await import(join(root, 'dist/reader/node_file.js'));
+const openFds = () => readdirSync('/proc/self/fd').length;
+
+test('a file path is read with FileHandle reads (node_file.ts): ranges as the file holds them, clamped like Blob.slice', async () => {
+  const bytes = readFileSync(biggest.path);
+  const file = await openNodeFile(biggest.path);
+  try {
+    assert.equal(file.blob.size, bytes.length);
+    for (const [start, end] of [[0, 10], [4096, 4096 + 5_000_000], [bytes.length - 7, bytes.length], [bytes.length - 3, bytes.length + 100], [-5, 3], [10, 5]]) {
+      const got = new Uint8Array(await file.blob.slice(start, end).arrayBuffer());
+      const from = Math.max(0, start);
+      const want = bytes.subarray(from, Math.max(from, Math.min(bytes.length, end)));
+      assert.ok(Buffer.from(got).equals(want), `bytes ${start}-${end}`);
+    }
+  } finally {
+    file.close();
+  }
+  await assert.rejects(file.blob.slice(0, 10).arrayBuffer(), 'a closed file refuses reads');
+});
+
+test('a path opens like its Blob (summary = native at 4096 B and the default), and its file is closed after a close, a cancel and an error', async () => {
+  const before = openFds();
+  const native = nativeSummary(biggest.path);
+  for (const chunkSize of [4096, undefined]) {
+    const trace = await openTrace(biggest.path, chunkSize === undefined ? {} : { chunkSize });
+    assert.equal(trace.summaryJson() + '\n', native, `chunk size ${chunkSize ?? 'default'}`);
+    assert.equal(openFds(), before + 1, 'the file stays open for event details');
+    assert.ok((await trace.eventDetail(trace.eventCount - 1)) !== null, 'details are read again from the file');
+    trace.close();
+    await macrotask();
+    assert.equal(openFds(), before, 'closed with the handle');
+  }
+  const controller = new AbortController();
+  await assert.rejects(openTrace(biggest.path, { chunkSize: 65536, signal: controller.signal, onProgress: () => controller.abort() }), (e) => e.code === 'cancelled');
+  const cut = corpusTraces().find((t) => t.truncated);
+  await assert.rejects(openTrace(cut.path), (e) => e.code === 'truncated');
+  await assert.rejects(openTrace(join(root, 'no-such-file.nettrace')), (e) => e.code === 'source' && /cannot open/.test(e.message));
+  await macrotask();
+  assert.equal(openFds(), before, 'no file left open');
 });

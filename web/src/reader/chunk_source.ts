@@ -10,13 +10,15 @@
 //                                            else from the bytes kept while streaming (see below)
 //   ReadableStream / async iterable          (Node's fs.createReadStream, a fetch body) streamed;
 //                                            re-read: from the bytes kept while streaming
-//   string                                   in Node a file path (or a file:/http(s): URL); in a
+//   string                                   in Node a file path (or a file:/http(s): URL: FileHandle
+//                                            reads, node_file.ts); in a
 //                                            browser a URL relative to the page
 //
 // Streams cannot be read twice, so by default their bytes are kept (in JS memory, outside the
 // wasm heap) for event details. `keepStreamedBytes: false` drops them: the trace then opens in
 // constant memory and events come without details (`detail: false`).
 import { NetTraceError } from './errors.js';
+import { openNodeFile } from './node_file.js';
 import { readAheadChunks, readAheadDepth } from './read_ahead.js';
 
 export interface TraceInput {
@@ -173,20 +175,15 @@ function isNode(): boolean {
   return typeof process?.versions?.node === 'string';
 }
 
-async function nodeImport<T>(name: string): Promise<T> {
-  // A computed specifier keeps browser bundlers from trying to resolve a Node built-in.
-  const specifier: string = `node:${name}`;
-  return (await import(/* @vite-ignore */ specifier)) as T;
-}
-
 async function locationInput(location: string | URL, options: SourceOptions): Promise<TraceInput> {
   const text = String(location);
   const hasScheme = /^[a-z][a-z0-9+.-]*:/i.test(text) && !/^[a-z]:[\\/]/i.test(text); // not C:\
   if (isNode() && (!hasScheme || text.startsWith('file:'))) {
-    const fs = await nodeImport<{ openAsBlob(path: string | URL): Promise<BlobLike> }>('fs');
     const path = text.startsWith('file:') ? new URL(text) : text;
     try {
-      return blobInput(await fs.openAsBlob(path));
+      // FileHandle reads, not fs.openAsBlob: they progress while the engine parses (node_file.ts).
+      const file = await openNodeFile(path);
+      return { ...blobInput(file.blob), close: () => file.close() };
     } catch (e) {
       throw sourceError(`cannot open ${text}: ${e instanceof Error ? e.message : String(e)}`);
     }
