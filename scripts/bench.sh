@@ -5,7 +5,9 @@
 # the flame graph view's drawing in Chromium on a written trace of ~270k nodes
 # (tests/bench/flame_bench.mjs), thread time with async stitching native and in the app
 # (tests/bench/thread_time_bench.mjs), and last the reading speed on a written trace of >= 1 GB
-# (BENCH_BIG_MB, default 1100; 1 run each; BENCH_BIG_MB=0 skips).
+# (BENCH_BIG_MB, default 1100; 1 run each; BENCH_BIG_MB=0 skips). On both the largest real
+# trace and the big one: File reading alone vs parsing alone vs the open, with and without
+# reads ahead (tests/bench/read_bench.mjs).
 # Builds first if needed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -21,6 +23,10 @@ quiet() {
 quiet bash scripts/setup.sh
 quiet bash scripts/build.sh
 node scripts/bench.mjs "${1:-build/native/testdata/HeartRateMonitor.10068.nettrace}"
+# Which part of opening a File is reading and which is parsing, with and without reads ahead
+# (tests/bench/read_bench.mjs: Chromium worker and Node, median of 5).
+echo
+node tests/bench/read_bench.mjs "${1:-build/native/testdata/HeartRateMonitor.10068.nettrace}" || echo "read bench skipped: the browser benchmark failed to run"
 # Instructions per event of the whole read vs the format decoders alone (callgrind).
 echo
 bash scripts/bench_instructions.sh
@@ -49,4 +55,6 @@ if [ "$big_mb" != 0 ] && [ -x build/native/tests/nettrace_bench ]; then
   # The web app itself on the big trace, opened through its file input.
   echo
   node tests/bench/app_bench.mjs "$big" || echo "app bench skipped: the browser benchmark failed to run"
+  echo
+  node tests/bench/read_bench.mjs "$big" --runs 1 || echo "read bench skipped: the browser benchmark failed to run"
 fi

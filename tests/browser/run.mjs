@@ -10,6 +10,7 @@ import { corpusTraces, root, runNative } from '../node/helpers.mjs';
 import { appChecks } from './app_checks.mjs';
 import { gcViewChecks } from './gc_view_check.mjs';
 import { liveChecks } from './live_check.mjs';
+import { readAheadChecks } from './read_ahead_check.mjs';
 import { timelineChecks } from './timeline_check.mjs';
 import { assert, checkRunner, launchChromium } from './harness.mjs';
 
@@ -227,6 +228,7 @@ try {
   await gcViewChecks({ browser, server, check, assert, byName, runNative, screenshots });
   await liveChecks({ browser, check, assert, runNative, screenshots });
   await timelineChecks({ browser, server, check, assert, runNative, screenshots });
+  await readAheadChecks({ browser, repoServer, check, assert, byName, runNative });
 
   await check('no page errors', async () => {
     assert(pageErrors.length === 0, `page errors:\n  ${pageErrors.join('\n  ')}`);

@@ -14,6 +14,7 @@ import type { OpenTraceOptions, TraceHandle } from './api/handle.js';
 import { openTraceInThread } from './api/trace.js';
 import type { TraceSource } from './reader/chunk_source.js';
 import { DEFAULT_CHUNK_SIZE, PUSH_SIZE } from './reader/read_trace.js';
+import { DEFAULT_READ_AHEAD } from './reader/read_ahead.js';
 import type { WasmOptions } from './reader/wasm_loader.js';
 import { diffTracesInWorker, openTraceInWorker, prewarmEngine } from './engine/worker_client.js';
 import type { WorkerOptions } from './engine/worker_client.js';
@@ -80,7 +81,7 @@ export { convertTrace } from './api/convert.js';
 export { diffStacks, diffStacksFolded, diffStacksJson } from './api/diff.js';
 export type { DiffOptions } from './api/diff.js';
 export type { ConvertOptions, ConvertResult } from './api/convert.js';
-export { DEFAULT_CHUNK_SIZE, PUSH_SIZE, diffTracesInWorker, openTraceInThread, openTraceInWorker, prewarmEngine };
+export { DEFAULT_CHUNK_SIZE, DEFAULT_READ_AHEAD, PUSH_SIZE, diffTracesInWorker, openTraceInThread, openTraceInWorker, prewarmEngine };
 
 export interface OpenOptions extends OpenTraceOptions, WasmOptions, WorkerOptions {
   /**

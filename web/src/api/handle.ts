@@ -31,6 +31,12 @@ export interface OpenTraceOptions {
   /** Bytes per read; default 4 MiB. */
   chunkSize?: number;
   /**
+   * File/Blob sources: chunk reads issued ahead, in flight while the engine decodes the chunk
+   * before them (reader/read_ahead.ts). At most readAhead + 1 chunks are held at once. Default
+   * 2; 0 reads and decodes in turn; at most 8.
+   */
+  readAhead?: number;
+  /**
    * Stream and URL sources without HTTP Range support cannot be read twice: their bytes are
    * kept (outside the wasm heap) so that events have details. false: keep nothing, events come
    * without details. Default true.

@@ -123,6 +123,7 @@ async function handle(request: EngineRequest): Promise<unknown> {
       try {
         const t = await openTraceInThread(request.source, {
           ...(request.chunkSize !== undefined ? { chunkSize: request.chunkSize } : {}),
+          ...(request.readAhead !== undefined ? { readAhead: request.readAhead } : {}),
           ...(request.keepStreamedBytes !== undefined ? { keepStreamedBytes: request.keepStreamedBytes } : {}),
           ...(request.keepPartial !== undefined ? { keepPartial: request.keepPartial } : {}),
           signal: controller.signal,

@@ -16,6 +16,8 @@ export interface OpenRequest {
   source: Blob | ArrayBuffer | string;
   /** Bytes per read; default 4 MiB. */
   chunkSize?: number;
+  /** Chunk reads of a File/Blob issued ahead (api/handle.ts OpenTraceOptions.readAhead). */
+  readAhead?: number;
   keepStreamedBytes?: boolean;
   /** Answer a damaged or cancelled read with what was read before (api/handle.ts keepPartial). */
   keepPartial?: boolean;

@@ -198,6 +198,7 @@ export async function openTraceInWorker(
   if (payload instanceof ArrayBuffer) transfer.push(payload);
   const body: RequestBody = { kind: 'open', source: payload };
   if (options.chunkSize !== undefined) body.chunkSize = options.chunkSize;
+  if (options.readAhead !== undefined) body.readAhead = options.readAhead;
   if (options.keepStreamedBytes !== undefined) body.keepStreamedBytes = options.keepStreamedBytes;
   if (options.keepPartial !== undefined) body.keepPartial = options.keepPartial;
   const live = options.live;

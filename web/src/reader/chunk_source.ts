@@ -2,26 +2,31 @@
 // the bytes in order, in chunks (for the first pass), and a way to read a byte range again
 // (for event details, which the engine does not keep: see core/trace_session.h).
 //
-//   File / Blob (and Node's fs.openAsBlob)   Blob.slice() chunks, one read ahead; re-read: slice()
+//   File / Blob (and Node's fs.openAsBlob)   Blob.slice() chunks, reads issued ahead into a
+//                                            bounded ring (read_ahead.ts); re-read: slice()
 //   ArrayBuffer / typed array                views, no copy; re-read: subarray()
 //   URL                                      fetch() body reader, streamed; re-read: an HTTP Range
 //                                            request when the server answered "Accept-Ranges: bytes",
 //                                            else from the bytes kept while streaming (see below)
 //   ReadableStream / async iterable          (Node's fs.createReadStream, a fetch body) streamed;
 //                                            re-read: from the bytes kept while streaming
-//   string                                   in Node a file path (or a file:/http(s): URL); in a
+//   string                                   in Node a file path (or a file:/http(s): URL: FileHandle
+//                                            reads, node_file.ts); in a
 //                                            browser a URL relative to the page
 //
 // Streams cannot be read twice, so by default their bytes are kept (in JS memory, outside the
 // wasm heap) for event details. `keepStreamedBytes: false` drops them: the trace then opens in
 // constant memory and events come without details (`detail: false`).
 import { NetTraceError } from './errors.js';
+import { openNodeFile } from './node_file.js';
+import { readAheadChunks, readAheadDepth } from './read_ahead.js';
 
 export interface TraceInput {
   /** Total bytes when known, else null. */
   readonly size: number | null;
-  /** The bytes in order, in pieces of about `chunkSize` (streams give the pieces they have). */
-  chunks(chunkSize: number): AsyncIterable<Uint8Array>;
+  /** The bytes in order, in pieces of about `chunkSize` (streams give the pieces they have).
+   *  A Blob keeps `readAhead` reads in flight while a piece is used (read_ahead.ts). */
+  chunks(chunkSize: number, readAhead?: number): AsyncIterable<Uint8Array>;
   /** The bytes in [start, end) again. Rejects with a NetTraceError (code "source") when it cannot. */
   reread(start: number, end: number): Promise<Uint8Array>;
   /** Drops what the input keeps (streamed bytes). */
@@ -88,20 +93,7 @@ export function blobInput(blob: BlobLike): TraceInput {
     new Uint8Array(await blob.slice(start, end).arrayBuffer());
   return {
     size: blob.size,
-    async *chunks(chunkSize) {
-      // One read ahead: Blob reads have a latency of their own, so the next chunk is
-      // requested before the current one is decoded (2 and 3 ahead measured no faster).
-      let next: Promise<Uint8Array> | null = null;
-      for (let start = 0; start < blob.size; start += chunkSize) {
-        const current = next ?? read(start, Math.min(blob.size, start + chunkSize));
-        const after = start + chunkSize;
-        next = after < blob.size ? read(after, Math.min(blob.size, after + chunkSize)) : null;
-        next?.catch(() => undefined); // observed on the next turn, or dropped after a stop
-        const bytes = await current;
-        if (bytes.length !== Math.min(chunkSize, blob.size - start)) throw sourceError('short read', start);
-        yield bytes;
-      }
-    },
+    chunks: (chunkSize, readAhead) => readAheadChunks(blob, chunkSize, readAheadDepth(readAhead)),
     reread: read,
     close: () => undefined,
   };
@@ -183,20 +175,15 @@ function isNode(): boolean {
   return typeof process?.versions?.node === 'string';
 }
 
-async function nodeImport<T>(name: string): Promise<T> {
-  // A computed specifier keeps browser bundlers from trying to resolve a Node built-in.
-  const specifier: string = `node:${name}`;
-  return (await import(/* @vite-ignore */ specifier)) as T;
-}
-
 async function locationInput(location: string | URL, options: SourceOptions): Promise<TraceInput> {
   const text = String(location);
   const hasScheme = /^[a-z][a-z0-9+.-]*:/i.test(text) && !/^[a-z]:[\\/]/i.test(text); // not C:\
   if (isNode() && (!hasScheme || text.startsWith('file:'))) {
-    const fs = await nodeImport<{ openAsBlob(path: string | URL): Promise<BlobLike> }>('fs');
     const path = text.startsWith('file:') ? new URL(text) : text;
     try {
-      return blobInput(await fs.openAsBlob(path));
+      // FileHandle reads, not fs.openAsBlob: they progress while the engine parses (node_file.ts).
+      const file = await openNodeFile(path);
+      return { ...blobInput(file.blob), close: () => file.close() };
     } catch (e) {
       throw sourceError(`cannot open ${text}: ${e instanceof Error ? e.message : String(e)}`);
     }

@@ -1,0 +1,106 @@
+// web/src/reader — a File/Blob read in chunks with reads issued ahead: while the engine decodes
+// one chunk (a synchronous pushChunk on this thread), the browser (or Node's fs) is already
+// reading the next ones, so the slower of the two sets the pace instead of their sum.
+//
+//   ring of reads:  [ chunk k: being pushed ][ k+1: in flight ][ k+2: in flight ] ...
+//
+// With `ahead` = A, when chunk k is handed over the reads of chunks k+1 … k+A have been
+// issued (Blob.slice(...).arrayBuffer(), started before the push of k begins and so before it
+// returns); the read of k+A+1 is issued when the consumer asks for k+1. Memory is bounded: at
+// most A + 1 chunks are referenced at once, (A + 1) × chunkSize bytes (12 MiB with the
+// defaults), besides the engine's own heap buffer. A = 0 reads and pushes in turn (no overlap).
+//
+// A Blob read cannot be aborted once issued: when reading stops early (a cancel, an error, a
+// new drop), the reads still in flight are awaited and dropped before the generator returns,
+// so no read of a stopped open outlives it (at most A chunk reads: ~15 ms for 2 × 4 MiB).
+import type { BlobLike } from './chunk_source.js';
+import { NetTraceError } from './errors.js';
+
+/**
+ * Chunk reads in flight while a chunk is pushed. Measured with tests/bench/read_bench.mjs
+ * (README "Reading ahead"): in Chromium 4 MiB slices read at ~220 MiB/s one after another and
+ * ~400-560 MiB/s 2 ahead; on HeartRateMonitor the engine's thread waited for bytes 34 % of
+ * the open with 0 ahead, 7 % with 2, 4 % with 4 (not worth 8 MiB more).
+ */
+export const DEFAULT_READ_AHEAD = 2;
+/** More than this many reads ahead only costs memory (the read rate is the limit by then). */
+export const MAX_READ_AHEAD = 8;
+
+interface PendingRead {
+  readonly start: number;
+  readonly end: number;
+  readonly bytes: Promise<Uint8Array>;
+}
+
+type Resolve = () => void;
+let channel: { port: MessagePort; waiting: Resolve[] } | null = null;
+
+/**
+ * Resolves on a later task (a macrotask), not a microtask. A browser moves a Blob read's bytes
+ * into its ArrayBuffer only when the reading thread runs tasks: measured in Chromium 156 (a
+ * 64 MiB slice read during a 1 s synchronous loop was as far from done after it as before;
+ * a 4 MiB one got ~60 % done, what its data pipe holds). So the read loop yields one task
+ * turn after each push (≤ 1 MiB, ~25 ms of decoding) for the reads ahead to progress: ~0.05 ms
+ * a turn. In Node (setImmediate) reads progress on libuv's thread pool anyway; the turn also
+ * lets a cancel message in between two pushes.
+ */
+export function nextTask(): Promise<void> {
+  const g = globalThis as { setImmediate?: (f: () => void) => void };
+  if (typeof g.setImmediate === 'function') return new Promise((resolve) => g.setImmediate!(resolve));
+  if (channel === null) {
+    const c = new MessageChannel();
+    const waiting: Resolve[] = [];
+    c.port1.onmessage = () => waiting.shift()?.();
+    channel = { port: c.port2, waiting };
+  }
+  const { port, waiting } = channel;
+  return new Promise((resolve) => {
+    waiting.push(resolve);
+    port.postMessage(null);
+  });
+}
+
+/** `ahead` as given (an option), clamped to 0 … MAX_READ_AHEAD; default DEFAULT_READ_AHEAD. */
+export function readAheadDepth(ahead: number | undefined): number {
+  if (ahead === undefined || !Number.isFinite(ahead)) return DEFAULT_READ_AHEAD;
+  return Math.min(MAX_READ_AHEAD, Math.max(0, Math.floor(ahead)));
+}
+
+/** One range of `blob`; a failed or short read is a "source" error at its offset. */
+async function readRange(blob: BlobLike, start: number, end: number): Promise<Uint8Array> {
+  let buffer: ArrayBuffer;
+  try {
+    buffer = await blob.slice(start, end).arrayBuffer();
+  } catch (e) {
+    throw new NetTraceError('source', start, `cannot read bytes ${start}-${end}: ${e instanceof Error ? e.message : String(e)}`);
+  }
+  if (buffer.byteLength !== end - start) throw new NetTraceError('source', start, 'short read');
+  return new Uint8Array(buffer);
+}
+
+/** The bytes of `blob` in order, in chunks of `chunkSize` (the last one shorter), `ahead` reads ahead. */
+export async function* readAheadChunks(blob: BlobLike, chunkSize: number, ahead: number): AsyncGenerator<Uint8Array> {
+  const size = blob.size;
+  const ring: PendingRead[] = [];
+  let next = 0; // where the next read to issue starts
+  const issue = (): void => {
+    const start = next;
+    const end = Math.min(size, start + chunkSize);
+    next = end;
+    const bytes = readRange(blob, start, end);
+    bytes.catch(() => undefined); // observed when its turn comes, or dropped after a stop
+    ring.push({ start, end, bytes });
+  };
+  try {
+    while (next < size || ring.length > 0) {
+      // The chunk awaited now plus `ahead` more: issued before this one is handed over.
+      while (next < size && ring.length < ahead + 1) issue();
+      const head = ring.shift()!;
+      yield await head.bytes;
+    }
+  } finally {
+    // Stopped early: let the reads in flight settle, then drop them (see the file comment).
+    await Promise.allSettled(ring.map((r) => r.bytes));
+    ring.length = 0;
+  }
+}
