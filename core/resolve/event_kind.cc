@@ -10,8 +10,8 @@ using K = EventKind;
 
 // Sorted by (provider, id): EventKindOf searches it. Names are TraceEvent's (the generated
 // table's), so that a wrong id is caught by event_kind_test; nullptr where the manifest the
-// table comes from has no template (WaitHandleWait 301/302 are .NET 9's; the sample
-// profiler's StackWalk is named by TraceEvent's own parser).
+// table comes from has no template (the sample profiler's StackWalk is named by TraceEvent's
+// own parser).
 constexpr EventKindEntry kEntries[] = {
     {P::kRuntime, 1, K::kGcStart, "GC/Start"},
     {P::kRuntime, 2, K::kGcStop, "GC/Stop"},
@@ -60,8 +60,8 @@ constexpr EventKindEntry kEntries[] = {
     {P::kRuntime, 204, K::kGcPerHeapHistory, "GC/PerHeapHistory"},
     {P::kRuntime, 250, K::kExceptionCatchStart, "ExceptionCatch/Start"},
     {P::kRuntime, 256, K::kExceptionStop, "Exception/Stop"},
-    {P::kRuntime, 301, K::kWaitHandleWaitStart, nullptr},
-    {P::kRuntime, 302, K::kWaitHandleWaitStop, nullptr},
+    {P::kRuntime, 301, K::kWaitHandleWaitStart, "WaitHandleWait/Start"},
+    {P::kRuntime, 302, K::kWaitHandleWaitStop, "WaitHandleWait/Stop"},
     {P::kRundown, 141, K::kRundownMethodDCStart, "Method/DCStart"},
     {P::kRundown, 142, K::kRundownMethodDCEnd, "Method/DCStop"},
     {P::kRundown, 143, K::kRundownMethodDCStartVerbose, "Method/DCStartVerbose"},
