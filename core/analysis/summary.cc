@@ -26,25 +26,8 @@ Status SummaryBuilder::OnBlock(const BlockInfo& block) {
   return Status::Ok();
 }
 
-uint32_t SummaryBuilder::TypeFor(const EventMetadata& m, const LabelOverrides& o, std::optional<std::string> rename) {
-  std::string name = rename ? std::move(*rename) : EventDisplayName(m, o);
-  auto key = std::make_pair(m.providerName, name);
-  if (auto it = typeIndex_.find(key); it != typeIndex_.end()) return it->second;
-  const uint32_t index = static_cast<uint32_t>(types_.size());
-  typeIndex_.emplace(key, index);
-  EventTypeSummary& t = types_.emplace_back();
-  t.provider = m.providerName;
-  t.name = std::move(name);
-  t.eventId = m.eventId;
-  t.version = o.version ? *o.version : m.version;
-  t.kind = resolved_->KindOf(m.id);
-  return index;
-}
-
 Status SummaryBuilder::OnMetadata(const EventMetadata& m) {
   ++metadataCount_;
-  metadataToType_[m.id] = TypeFor(m, {});
-  metadata_[m.id] = m;
   runtime_.OnMetadata(m, resolved_->KindOf(m.id));
   return Status::Ok();
 }
@@ -89,7 +72,6 @@ Status SummaryBuilder::OnRemoveThread(const ThreadSequence& r) {
 
 Status SummaryBuilder::OnLabelList(uint32_t id, const LabelList& list) {
   ++labelListCount_;
-  if (LabelOverrides o = OverridesOf(list); o.any()) regionOverrides_[id] = o;
   return Status::Ok();
 }
 
@@ -107,19 +89,11 @@ Status SummaryBuilder::OnEvent(const EventRecord& e) {
     otherProcessors_.insert(e.processorNumber);
     lastOtherProcessor_ = e.processorNumber;
   }
-  uint32_t typeIndex = metadataToType_.at(e.metadataId);  // the tracker checked the id
-  if (e.labelListId != 0) {
-    if (auto o = regionOverrides_.find(e.labelListId); o != regionOverrides_.end())
-      typeIndex = TypeFor(metadata_.at(e.metadataId), o->second);
-  }
-  if (types_[typeIndex].kind == EventKind::kGcDynamicEvent) {
-    const EventMetadata& m = metadata_.at(e.metadataId);
-    if (std::optional<std::string> name = GcDynamicEventName(m, e.payload)) typeIndex = TypeFor(m, {}, *name);
-  }
-  EventTypeSummary& type = types_[typeIndex];
+  const ResolvedEvent& resolved = resolved_->current();
+  EventTypeCounts& type = types_.At(resolved.type);
   ++type.count;
   if (e.stackId != 0 && !emptyStacks_.count(e.stackId)) ++type.withStacks;
-  if (!IsTraceLogBookkeeping(type.kind, e.payload)) ++type.traceLogCount;
+  if (!IsTraceLogBookkeeping(resolved.kind, e.payload)) ++type.traceLogCount;
   ThreadSummary& thread = Thread(e.thread);
   ++thread.eventCount;
   // v6 threads name their process; v4/v5 traces are one process.
@@ -134,7 +108,6 @@ Status SummaryBuilder::OnEvent(const EventRecord& e) {
 Status SummaryBuilder::OnSequencePoint(const SequencePoint& sp) {
   ++sequencePoints_;
   emptyStacks_.clear();  // stack ids restart after a sequence point, as in the store
-  regionOverrides_.clear();
   for (const ThreadSequence& ts : sp.threads) {
     Thread(ts.thread);
     drops_.OnLowerBound(ts.thread, ts.sequenceNumber, sp.timestamp);
@@ -146,14 +119,7 @@ Status SummaryBuilder::OnSequencePoint(const SequencePoint& sp) {
   return Status::Ok();
 }
 
-std::string SummaryBuilder::TraceEventCounts() const {
-  std::map<std::string, uint64_t> counts;  // std::string compares bytewise: ordinal order
-  for (const auto& t : types_)
-    if (t.traceLogCount) counts[t.provider + "/" + t.name] += t.traceLogCount;
-  std::string out;
-  for (const auto& [key, count] : counts) out += key + ", " + std::to_string(count) + "\n";
-  return out;
-}
+std::string SummaryBuilder::TraceEventCounts() const { return types_.TraceEventCounts(resolved_->types()); }
 
 std::string SummaryBuilder::ToJson(const ReaderState& reader) const {
   JsonWriter w;
@@ -223,34 +189,7 @@ std::string SummaryBuilder::ToJson(const ReaderState& reader) const {
   w.Key("eventsWithStacks").UInt(eventsWithStack_);
   w.Key("payloadBytes").UInt(payloadBytes_);
 
-  // Types: most frequent first, ties by provider then name (stable across platforms).
-  std::vector<const EventTypeSummary*> types;
-  for (const auto& t : types_)
-    if (t.count) types.push_back(&t);
-  std::sort(types.begin(), types.end(), [](const EventTypeSummary* a, const EventTypeSummary* b) {
-    if (a->count != b->count) return a->count > b->count;
-    if (a->provider != b->provider) return a->provider < b->provider;
-    return a->name < b->name;
-  });
-  w.Key("types").BeginArray();
-  for (const auto* t : types) {
-    w.BeginObject();
-    w.Key("provider").String(t->provider);
-    w.Key("name").String(t->name);
-    w.Key("eventId").UInt(t->eventId);
-    w.Key("version").UInt(t->version);
-    w.Key("count").UInt(t->count);
-    w.Key("withStacks").UInt(t->withStacks);
-    w.EndObject();
-  }
-  w.EndArray();
-
-  std::map<std::string, uint64_t> providers;
-  for (const auto& t : types_)
-    if (t.count) providers[t.provider] += t.count;
-  w.Key("providers").BeginArray();
-  for (const auto& [name, count] : providers) w.BeginObject().Key("name").String(name).Key("count").UInt(count).EndObject();
-  w.EndArray();
+  types_.WriteJson(resolved_->types(), w);
 
   const bool v6 = reader.formatMajor >= 6;
   w.Key("threads").BeginArray();

@@ -14,6 +14,7 @@
 
 #include "analysis/drop_tracker.h"
 #include "analysis/runtime_signals.h"
+#include "analysis/summary_types.h"
 #include "base/stats.h"
 #include "base/status.h"
 #include "format/record_sink.h"
@@ -21,17 +22,6 @@
 #include "resolve/type_resolver.h"
 
 namespace nettrace {
-
-struct EventTypeSummary {
-  std::string provider;
-  std::string name;
-  uint32_t eventId = 0;
-  uint32_t version = 0;
-  EventKind kind = EventKind::kNone;  // the resolver's, for the first metadata of this type
-  uint64_t count = 0;
-  uint64_t withStacks = 0;     // events whose stack has at least one frame
-  uint64_t traceLogCount = 0;  // count minus TraceLog's bookkeeping events
-};
 
 struct ThreadSummary {
   uint64_t key = 0;  // v4/v5 thread id; v6 thread index
@@ -73,19 +63,13 @@ class SummaryBuilder final : public RecordSink {
 
  private:
   ThreadSummary& Thread(uint64_t key);
-  // `rename`: a name of its own (GcDynamicEventName) rather than the metadata's.
-  uint32_t TypeFor(const EventMetadata& m, const LabelOverrides& overrides, std::optional<std::string> rename = {});
 
   Stats* stats_;
-  const TypeResolver* resolved_;  // what each metadata id is (the stage before this one)
+  const TypeResolver* resolved_;  // each event's type, and the type table (the stage before this one)
   DropTracker drops_;
   TraceInfo info_;
   bool haveInfo_ = false;
-  std::vector<EventTypeSummary> types_;
-  std::map<std::pair<std::string, std::string>, uint32_t> typeIndex_;  // (provider, name)
-  std::unordered_map<uint32_t, uint32_t> metadataToType_;
-  std::unordered_map<uint32_t, EventMetadata> metadata_;
-  std::unordered_map<uint32_t, LabelOverrides> regionOverrides_;  // file label list id
+  SummaryTypeCounts types_;
   std::map<uint64_t, ThreadSummary> threads_;
   std::map<std::string, uint64_t> blocks_;
   uint64_t eventCount_ = 0;

@@ -2,18 +2,74 @@
 
 namespace nettrace {
 
-Status TypeResolver::OnMetadata(const EventMetadata& m) {
-  const ResolvedType t{EventKindOf(m), m.version};
-  if (m.id < types_.size()) {
-    types_[m.id] = t;  // also an id redefined after a flush
-  } else if (m.id < kMaxDenseId) {
-    if (t.kind != EventKind::kNone) types_.resize(m.id + 1), types_[m.id] = t;
-  } else if (t.kind != EventKind::kNone) {
-    sparse_[m.id] = t;
+EventTypeIndex TypeResolver::Intern(std::optional<EventTypeIndex> t) {
+  if (t) return *t;
+  ++stats_->tooManyEventTypes;
+  return kOverflowType;
+}
+
+void TypeResolver::Define(uint32_t metadataId, const ResolvedType& t) {
+  if (metadataId < kMaxDenseId) {
+    if (metadataId >= byId_.size()) byId_.resize(metadataId + 1);
+    byId_[metadataId] = t;  // also an id redefined after a flush
   } else {
-    sparse_.erase(m.id);
+    sparse_[metadataId] = t;
   }
+}
+
+Status TypeResolver::OnMetadata(const EventMetadata& m) {
+  ResolvedType t{EventKindOf(m), m.version, Intern(types_.Intern(m)), IsGcDynamicEvent(m)};
+  Define(m.id, t);
+  metadata_[m.id] = m;
+  for (auto it = overriddenTypes_.begin(); it != overriddenTypes_.end();)
+    it = (it->first >> 32) == m.id ? overriddenTypes_.erase(it) : std::next(it);
   return next_->OnMetadata(m);
+}
+
+Status TypeResolver::OnLabelList(uint32_t id, const LabelList& list) {
+  if (LabelOverrides o = OverridesOf(list); o.any()) regionOverrides_[id] = o;
+  return next_->OnLabelList(id, list);
+}
+
+Status TypeResolver::OnEvent(const EventRecord& e) {
+  const ResolvedType& t = Of(e.metadataId);  // the reference tracker checked the id
+  current_.type = t.type;
+  current_.kind = t.kind;
+  if (e.labelListId != 0 && !regionOverrides_.empty()) current_.type = OverriddenType(e, current_.type);
+  if (t.gcDynamic) current_.type = GcDynamicType(e, current_.type);
+  return next_->OnEvent(e);
+}
+
+EventTypeIndex TypeResolver::OverriddenType(const EventRecord& e, EventTypeIndex type) {
+  auto o = regionOverrides_.find(e.labelListId);
+  if (o == regionOverrides_.end()) return type;
+  const uint64_t key = (uint64_t{e.metadataId} << 32) | e.labelListId;
+  if (auto it = overriddenTypes_.find(key); it != overriddenTypes_.end()) return it->second;
+  std::optional<EventTypeIndex> t = types_.Intern(metadata_.at(e.metadataId), o->second);
+  if (!t) {
+    ++stats_->tooManyEventTypes;
+    return type;
+  }
+  overriddenTypes_[key] = *t;
+  return *t;
+}
+
+EventTypeIndex TypeResolver::GcDynamicType(const EventRecord& e, EventTypeIndex type) {
+  const EventMetadata& m = metadata_.at(e.metadataId);
+  std::optional<std::string> name = GcDynamicEventName(m, e.payload);
+  if (!name) return type;
+  std::optional<EventTypeIndex> t = types_.InternRenamed(m, *name);
+  if (!t) {
+    ++stats_->tooManyEventTypes;
+    return type;
+  }
+  return *t;
+}
+
+Status TypeResolver::OnSequencePoint(const SequencePoint& sp) {
+  regionOverrides_.clear();
+  overriddenTypes_.clear();  // label list ids restart after a sequence point
+  return next_->OnSequencePoint(sp);
 }
 
 const ResolvedType& TypeResolver::SparseOf(uint32_t metadataId) const {
