@@ -40,33 +40,30 @@ Status SummaryBuilder::OnStack(uint32_t id, std::span<const uint8_t> ips) {
 }
 
 ThreadSummary& SummaryBuilder::Thread(uint64_t key) {
-  // Events come in runs from one thread: remember the last lookup (std::map nodes are
-  // stable, so the pointer stays valid).
-  if (lastThread_ && lastThread_->key == key) return *lastThread_;
-  ThreadSummary& t = threads_[key];
-  t.key = key;
-  lastThread_ = &t;
-  return t;
+  if (lastThread_ && lastThreadKey_ == key) return *lastThread_;
+  lastThreadKey_ = key;
+  return *(lastThread_ = &threads_[key]);
+}
+
+ThreadSummary& SummaryBuilder::CaptureThread(uint64_t key) {
+  // Sample events name the sampled thread but are captured by the sampler: a second memo.
+  if (lastCapture_ && lastCaptureKey_ == key) return *lastCapture_;
+  lastCaptureKey_ = key;
+  return *(lastCapture_ = &threads_[key]);
 }
 
 Status SummaryBuilder::OnThread(const ThreadInfo& info) {
-  ThreadSummary& t = Thread(info.index);
-  t.osThreadId = info.osThreadId;
-  t.processId = info.osProcessId;
-  t.name = info.name;
-  t.attributes = info.attributes;
-  t.removed = false;
+  Thread(info.index);  // the definition itself is in the resolver's thread table
   return Status::Ok();
 }
 
 Status SummaryBuilder::OnRemoveThread(const ThreadSequence& r) {
-  ThreadSummary& t = Thread(r.thread);
+  Thread(r.thread);
   // RemoveThread carries no time: the loss, if any, is known as of the latest event.
   drops_.OnLowerBound(r.thread, r.sequenceNumber, eventCount_ ? maxTimestamp_ : 0);
   drops_.Forget(r.thread);
   stats_->droppedEvents = drops_.total();
   stats_->sequenceNumberGaps = drops_.gaps();
-  t.removed = true;
   return Status::Ok();
 }
 
@@ -94,11 +91,18 @@ Status SummaryBuilder::OnEvent(const EventRecord& e) {
   ++type.count;
   if (e.stackId != 0 && !emptyStacks_.count(e.stackId)) ++type.withStacks;
   if (!IsTraceLogBookkeeping(resolved.kind, e.payload)) ++type.traceLogCount;
-  ThreadSummary& thread = Thread(e.thread);
-  ++thread.eventCount;
   // v6 threads name their process; v4/v5 traces are one process.
-  runtime_.OnEvent(e, info_.formatMajor >= 6 ? thread.processId.value_or(0) : info_.processId);
-  ++Thread(e.captureThread).capturedCount;
+  uint64_t processId = info_.processId;
+  if (resolved.threadKnown) {
+    if (resolved.thread.value >= threadEvents_.size()) threadEvents_.resize(resolved.thread.value + size_t{1});
+    ++threadEvents_[resolved.thread.value];
+    if (info_.formatMajor >= 6) processId = resolved_->threads()[resolved.thread].processId.value_or(0);
+  } else {
+    ++Thread(e.thread).eventCount;
+    if (info_.formatMajor >= 6) processId = 0;
+  }
+  runtime_.OnEvent(e, processId);
+  ++CaptureThread(e.captureThread).capturedCount;
   drops_.OnEvent(e.captureThread, e.sequenceNumber, e.timestamp);
   stats_->droppedEvents = drops_.total();
   stats_->sequenceNumberGaps = drops_.gaps();
@@ -192,36 +196,7 @@ std::string SummaryBuilder::ToJson(const ReaderState& reader) const {
   types_.WriteJson(resolved_->types(), w);
 
   const bool v6 = reader.formatMajor >= 6;
-  w.Key("threads").BeginArray();
-  for (const auto& [key, t] : threads_) {
-    w.BeginObject();
-    if (v6) {
-      w.Key("index").UInt(t.key);
-      w.Key("threadId");
-      if (t.osThreadId) w.UInt(*t.osThreadId);
-      else w.Null();
-      w.Key("processId");
-      if (t.processId) w.UInt(*t.processId);
-      else w.Null();
-      w.Key("name");
-      if (t.name) w.String(*t.name);
-      else w.Null();
-      if (!t.attributes.empty()) {
-        w.Key("attributes").BeginArray();
-        for (const auto& kv : t.attributes) w.BeginObject().Key("key").String(kv.key).Key("value").String(kv.value).EndObject();
-        w.EndArray();
-      }
-    } else {
-      w.Key("threadId").UInt(t.key);
-      w.Key("processId").UInt(info_.processId);
-    }
-    w.Key("eventCount").UInt(t.eventCount);
-    w.Key("capturedEvents").UInt(t.capturedCount);
-    auto lost = drops_.perThread().find(key);
-    w.Key("droppedEvents").UInt(lost == drops_.perThread().end() ? 0 : lost->second);
-    w.EndObject();
-  }
-  w.EndArray();
+  WriteThreads(w, v6);
 
   w.Key("dropped").BeginObject();
   w.Key("events").UInt(drops_.total());
@@ -268,6 +243,55 @@ std::string SummaryBuilder::ToJson(const ReaderState& reader) const {
   w.EndArray();
   w.EndObject();
   return w.Take();
+}
+
+// One row per key: the counts kept here plus the table's threads of that key (v6: a key
+// redefined after a flush is one row, described by its latest definition).
+void SummaryBuilder::WriteThreads(JsonWriter& w, bool v6) const {
+  struct Row {
+    const ThreadEntry* definition = nullptr;
+    uint64_t eventCount = 0, capturedCount = 0;
+  };
+  std::map<uint64_t, Row> rows;
+  for (const auto& [key, t] : threads_) rows[key] = {nullptr, t.eventCount, t.capturedCount};
+  const ThreadTable& table = resolved_->threads();
+  for (size_t i = 0; i < table.size(); ++i) {
+    const ThreadEntry& entry = table[ThreadIndex(static_cast<uint16_t>(i))];
+    Row& row = rows[entry.key];
+    row.definition = &entry;
+    if (i < threadEvents_.size()) row.eventCount += threadEvents_[i];
+  }
+  w.Key("threads").BeginArray();
+  for (const auto& [key, row] : rows) {
+    w.BeginObject();
+    if (v6) {
+      const ThreadEntry* d = row.definition;
+      w.Key("index").UInt(key);
+      w.Key("threadId");
+      if (d && d->osThreadId) w.UInt(*d->osThreadId);
+      else w.Null();
+      w.Key("processId");
+      if (d && d->processId) w.UInt(*d->processId);
+      else w.Null();
+      w.Key("name");
+      if (d && d->name) w.String(*d->name);
+      else w.Null();
+      if (d && !d->attributes.empty()) {
+        w.Key("attributes").BeginArray();
+        for (const auto& kv : d->attributes) w.BeginObject().Key("key").String(kv.key).Key("value").String(kv.value).EndObject();
+        w.EndArray();
+      }
+    } else {
+      w.Key("threadId").UInt(key);
+      w.Key("processId").UInt(info_.processId);
+    }
+    w.Key("eventCount").UInt(row.eventCount);
+    w.Key("capturedEvents").UInt(row.capturedCount);
+    auto lost = drops_.perThread().find(key);
+    w.Key("droppedEvents").UInt(lost == drops_.perThread().end() ? 0 : lost->second);
+    w.EndObject();
+  }
+  w.EndArray();
 }
 
 }  // namespace nettrace

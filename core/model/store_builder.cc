@@ -20,16 +20,6 @@ Status StoreBuilder::OnStack(uint32_t id, std::span<const uint8_t> ips) {
   return Status::Ok();
 }
 
-Status StoreBuilder::OnThread(const ThreadInfo& t) {
-  if (!threads_.Define(t)) ++stats_->tooManyThreads;
-  return Status::Ok();
-}
-
-Status StoreBuilder::OnRemoveThread(const ThreadSequence& t) {
-  threads_.Forget(t.thread);
-  return Status::Ok();
-}
-
 Status StoreBuilder::OnLabelList(uint32_t id, const LabelList& list) {
   regionLabels_[id] = labels_.Intern(list).value;
   return Status::Ok();
@@ -40,13 +30,7 @@ Status StoreBuilder::OnEvent(const EventRecord& e) {
   item.timestamp = e.timestamp;
   item.ordinal = nextOrdinal_++;
   item.type = resolver_->current().type.value;
-  std::optional<ThreadIndex> thread =
-      v6_ ? threads_.ForIndex(e.thread) : threads_.ForThreadId(e.thread, info_.processId);
-  if (!thread) {
-    ++stats_->tooManyThreads;
-    thread = ThreadIndex(static_cast<uint16_t>(threads_.size() - 1));
-  }
-  item.thread = thread->value;
+  item.thread = resolver_->current().thread.value;
   if (e.stackId != 0) {
     auto it = regionStacks_.find(e.stackId);
     item.stack = it == regionStacks_.end() ? 0 : it->second;  // dangling ids are counted by the tracker
@@ -74,7 +58,6 @@ Status StoreBuilder::OnSequencePoint(const SequencePoint& sp) {
   EndRegion();
   regionStacks_.clear();
   regionLabels_.clear();
-  if (v6_ && (sp.flags & kSequencePointFlushThreads)) threads_.ForgetAll();
   return Status::Ok();
 }
 

@@ -1,8 +1,8 @@
 // core/model — builds the time-ordered event store while the file streams: records from
 // the resolver stage (after the reference tracker) are interned into the tables, their
 // file-order ordinals noted, and the events pushed through the sorter into the columnar
-// store. Each event's type is the resolver's (its one event type table); this stage keeps
-// no metadata of its own.
+// store. Each event's type and thread are the resolver's (its one event type table and
+// thread table); this stage keeps no metadata or threads of its own.
 #pragma once
 
 #include <unordered_map>
@@ -24,8 +24,6 @@ class StoreBuilder final : public RecordSink, private SortedSink {
   Status OnTraceInfo(const TraceInfo& info) override;
   Status OnBlock(const BlockInfo& block) override;
   Status OnStack(uint32_t id, std::span<const uint8_t> ips) override;
-  Status OnThread(const ThreadInfo& t) override;
-  Status OnRemoveThread(const ThreadSequence& t) override;
   Status OnLabelList(uint32_t id, const LabelList& list) override;
   Status OnEvent(const EventRecord& e) override;
   Status OnSequencePoint(const SequencePoint& sp) override;
@@ -41,7 +39,7 @@ class StoreBuilder final : public RecordSink, private SortedSink {
   const TraceInfo& info() const { return info_; }
   const EventStore& store() const { return store_; }
   const EventTypeTable& types() const { return resolver_->types(); }
-  const ThreadTable& threads() const { return threads_; }
+  const ThreadTable& threads() const { return resolver_->threads(); }
   const StackTable& stacks() const { return stacks_; }
   const LabelTable& labels() const { return labels_; }
   const EventSorter& sorter() const { return sorter_; }
@@ -54,7 +52,6 @@ class StoreBuilder final : public RecordSink, private SortedSink {
   const TypeResolver* resolver_;
   TraceInfo info_;
   bool v6_ = false;
-  ThreadTable threads_;
   StackTable stacks_;
   LabelTable labels_;
   EventStore store_;

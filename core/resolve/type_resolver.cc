@@ -17,6 +17,22 @@ void TypeResolver::Define(uint32_t metadataId, const ResolvedType& t) {
   }
 }
 
+Status TypeResolver::OnTraceInfo(const TraceInfo& info) {
+  v6_ = info.formatMajor >= 6;
+  processId_ = info.processId;
+  return next_->OnTraceInfo(info);
+}
+
+Status TypeResolver::OnThread(const ThreadInfo& t) {
+  if (!threads_.Define(t)) ++stats_->tooManyThreads;
+  return next_->OnThread(t);
+}
+
+Status TypeResolver::OnRemoveThread(const ThreadSequence& t) {
+  threads_.Forget(t.thread);
+  return next_->OnRemoveThread(t);
+}
+
 Status TypeResolver::OnMetadata(const EventMetadata& m) {
   ResolvedType t{EventKindOf(m), m.version, Intern(types_.Intern(m)), IsGcDynamicEvent(m)};
   Define(m.id, t);
@@ -37,7 +53,19 @@ Status TypeResolver::OnEvent(const EventRecord& e) {
   current_.kind = t.kind;
   if (e.labelListId != 0 && !regionOverrides_.empty()) current_.type = OverriddenType(e, current_.type);
   if (t.gcDynamic) current_.type = GcDynamicType(e, current_.type);
+  ResolveThread(e);
   return next_->OnEvent(e);
+}
+
+void TypeResolver::ResolveThread(const EventRecord& e) {
+  std::optional<ThreadIndex> thread = v6_ ? threads_.ForIndex(e.thread) : threads_.ForThreadId(e.thread, processId_);
+  current_.threadKnown = thread.has_value();
+  if (!thread) {
+    // The store's rows need some thread: the last one (as before the resolver took threads).
+    ++stats_->tooManyThreads;
+    thread = ThreadIndex(static_cast<uint16_t>(threads_.size() - 1));
+  }
+  current_.thread = *thread;
 }
 
 EventTypeIndex TypeResolver::OverriddenType(const EventRecord& e, EventTypeIndex type) {
@@ -69,6 +97,7 @@ EventTypeIndex TypeResolver::GcDynamicType(const EventRecord& e, EventTypeIndex 
 Status TypeResolver::OnSequencePoint(const SequencePoint& sp) {
   regionOverrides_.clear();
   overriddenTypes_.clear();  // label list ids restart after a sequence point
+  if (v6_ && (sp.flags & kSequencePointFlushThreads)) threads_.ForgetAll();
   return next_->OnSequencePoint(sp);
 }
 

@@ -4,7 +4,8 @@
 // its effective type — the metadata as the event sees it after a v6 label list's overrides
 // (NetTraceFormat.md §LabelListBlock: OpCode, Level, Version, Keywords), or a GC dynamic
 // event's own name — interned once in the one event type table the summary, the store and
-// the views all index. It sees each record first and then hands it on: a sink's OnMetadata
+// the views all index; and the thread each event ran on, in the one thread table (v4/v5: an
+// OS thread id of the trace's process; v6: the thread block's current definition of an index). It sees each record first and then hands it on: a sink's OnMetadata
 // already finds the new definition here, and a sink's OnEvent finds the event's resolved
 // ids in current().
 #pragma once
@@ -34,6 +35,8 @@ struct ResolvedType {
 struct ResolvedEvent {
   EventTypeIndex type;  // effective: overrides and GC dynamic names applied
   EventKind kind = EventKind::kNone;
+  ThreadIndex thread;        // the event's thread in threads()
+  bool threadKnown = false;  // false: a v6 index with no current definition (or a full table)
 };
 
 class TypeResolver final : public RecordSink {
@@ -48,13 +51,14 @@ class TypeResolver final : public RecordSink {
   EventKind KindOf(uint32_t metadataId) const { return Of(metadataId).kind; }
   const ResolvedEvent& current() const { return current_; }
   const EventTypeTable& types() const { return types_; }
+  const ThreadTable& threads() const { return threads_; }
 
-  Status OnTraceInfo(const TraceInfo& v) override { return next_->OnTraceInfo(v); }
+  Status OnTraceInfo(const TraceInfo& v) override;
   Status OnBlock(const BlockInfo& v) override { return next_->OnBlock(v); }
   Status OnMetadata(const EventMetadata& m) override;
   Status OnStack(uint32_t id, std::span<const uint8_t> ips) override { return next_->OnStack(id, ips); }
-  Status OnThread(const ThreadInfo& v) override { return next_->OnThread(v); }
-  Status OnRemoveThread(const ThreadSequence& v) override { return next_->OnRemoveThread(v); }
+  Status OnThread(const ThreadInfo& v) override;
+  Status OnRemoveThread(const ThreadSequence& v) override;
   Status OnLabelList(uint32_t id, const LabelList& v) override;
   Status OnEvent(const EventRecord& e) override;
   Status OnSequencePoint(const SequencePoint& v) override;
@@ -66,6 +70,7 @@ class TypeResolver final : public RecordSink {
   EventTypeIndex Intern(std::optional<EventTypeIndex> t);
   EventTypeIndex OverriddenType(const EventRecord& e, EventTypeIndex type);
   EventTypeIndex GcDynamicType(const EventRecord& e, EventTypeIndex type);
+  void ResolveThread(const EventRecord& e);
 
   static constexpr ResolvedType kNoType{};
   // Hostile ids are not worth a huge table: beyond 1 Mi they go to a map (one entry per
@@ -77,6 +82,9 @@ class TypeResolver final : public RecordSink {
   RecordSink* next_;
   Stats* stats_;
   EventTypeTable types_;
+  ThreadTable threads_;
+  bool v6_ = false;
+  uint32_t processId_ = 0;  // v4/v5: the one process
   std::vector<ResolvedType> byId_;  // by metadata id; kNoType where undefined
   std::unordered_map<uint32_t, ResolvedType> sparse_;
   std::unordered_map<uint32_t, EventMetadata> metadata_;  // current definitions, for overrides
