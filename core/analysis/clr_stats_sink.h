@@ -23,9 +23,9 @@ class ClrStatsSink final : public RecordSink {
     return Status::Ok();
   }
   Status OnMetadata(const EventMetadata& m) override {
-    // Both analyses must see every metadata (no short-circuit): a redefined id forgets.
+    // JitStats keeps its own definitions (GcStats reads the resolver's): a redefined id forgets.
     const EventKind kind = types_->KindOf(m.id);
-    gc_.OnMetadata(m, kind), jit_.OnMetadata(m, kind);
+    jit_.OnMetadata(m, kind);
     return Status::Ok();
   }
   Status OnEvent(const EventRecord& e) override {
@@ -38,7 +38,7 @@ class ClrStatsSink final : public RecordSink {
       process = t ? t->processId.value_or(0) : 0;
       thread = t ? t->osThreadId.value_or(e.thread) : e.thread;
     }
-    gc_.OnEvent(e, process, thread);
+    gc_.OnEvent(e, types_->current().kind, *types_, process, thread);
     jit_.OnEvent(e, process, thread);
     return Status::Ok();
   }

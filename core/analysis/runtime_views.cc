@@ -65,10 +65,10 @@ Status RuntimeViews::OnMetadata(const EventMetadata& m) {
     if (opcode == 2) kind = Kind::kActivityStop;
   }
   if (kind == Kind::kNone) {
-    meta_.erase(m.id);
+    kinds_.erase(m.id);
     return Status::Ok();
   }
-  meta_[m.id] = {kind, m};
+  kinds_[m.id] = kind;
   return Status::Ok();
 }
 
@@ -107,10 +107,10 @@ void RuntimeViews::ActivityIds(const EventRecord& e, Guid* activity, Guid* relat
 
 Status RuntimeViews::OnEvent(const EventRecord& e) {
   const uint32_t ordinal = nextOrdinal_++;  // mirrors StoreBuilder's numbering
-  auto it = meta_.find(e.metadataId);
-  if (it == meta_.end()) return Status::Ok();
-  const Kind kind = it->second.kind;
-  const EventMetadata& m = it->second.metadata;
+  auto it = kinds_.find(e.metadataId);
+  if (it == kinds_.end()) return Status::Ok();
+  const Kind kind = it->second;
+  const EventMetadata& m = types_->MetadataOf(e.metadataId);
   const uint64_t thread = OsThread(e);
   const uint32_t pointerSize = info_.pointerSize ? info_.pointerSize : 8;
   auto decode = [&] { return DecodePayload(m, e.payload, pointerSize, static_cast<int>(info_.formatMajor)); };

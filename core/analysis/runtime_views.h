@@ -66,17 +66,13 @@ class RuntimeViews final : public RecordSink {
     kMetric,            // System.Diagnostics.Metrics *ValuePublished
     kThreadPool,        // runtime 44–65: ThreadPool and IOThread events (resolve/event_kind.h IsThreadPoolKind)
   };
-  struct Meta {
-    Kind kind = Kind::kNone;
-    EventMetadata metadata;
-  };
   uint64_t OsThread(const EventRecord& e) const;
   void ActivityIds(const EventRecord& e, Guid* activity, Guid* related) const;
 
   TraceInfo info_;
   bool v6_ = false;
   uint32_t nextOrdinal_ = 0;  // mirrors StoreBuilder's file-order numbering
-  std::unordered_map<uint32_t, Meta> meta_;
+  std::unordered_map<uint32_t, Kind> kinds_;  // by metadata id; the definitions are the resolver's
   // v6 label lists of the current region that carry activity ids: id → (activity, related).
   std::unordered_map<uint32_t, std::pair<Guid, Guid>> regionActivities_;
   ExceptionView exceptions_;

@@ -28,7 +28,6 @@ Status SummaryBuilder::OnBlock(const BlockInfo& block) {
 
 Status SummaryBuilder::OnMetadata(const EventMetadata& m) {
   ++metadataCount_;
-  runtime_.OnMetadata(m, resolved_->KindOf(m.id));
   return Status::Ok();
 }
 
@@ -101,7 +100,7 @@ Status SummaryBuilder::OnEvent(const EventRecord& e) {
     ++Thread(e.thread).eventCount;
     if (info_.formatMajor >= 6) processId = 0;
   }
-  runtime_.OnEvent(e, processId);
+  runtime_.OnEvent(e, resolved.kind, *resolved_, processId);
   ++CaptureThread(e.captureThread).capturedCount;
   drops_.OnEvent(e.captureThread, e.sequenceNumber, e.timestamp);
   stats_->droppedEvents = drops_.total();

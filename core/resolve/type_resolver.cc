@@ -101,6 +101,12 @@ Status TypeResolver::OnSequencePoint(const SequencePoint& sp) {
   return next_->OnSequencePoint(sp);
 }
 
+const EventMetadata& TypeResolver::MetadataOf(uint32_t metadataId) const {
+  static const EventMetadata kUndefined;
+  auto it = metadata_.find(metadataId);
+  return it == metadata_.end() ? kUndefined : it->second;
+}
+
 const ResolvedType& TypeResolver::SparseOf(uint32_t metadataId) const {
   auto it = sparse_.find(metadataId);
   return it == sparse_.end() ? kNoType : it->second;

@@ -50,6 +50,9 @@ class TypeResolver final : public RecordSink {
   }
   EventKind KindOf(uint32_t metadataId) const { return Of(metadataId).kind; }
   const ResolvedEvent& current() const { return current_; }
+  // The current definition of a metadata id (the one copy the sinks decode payloads with);
+  // an empty one for an id never defined.
+  const EventMetadata& MetadataOf(uint32_t metadataId) const;
   const EventTypeTable& types() const { return types_; }
   const ThreadTable& threads() const { return threads_; }
 
