@@ -24,11 +24,13 @@ Status TypeResolver::OnTraceInfo(const TraceInfo& info) {
 }
 
 Status TypeResolver::OnThread(const ThreadInfo& t) {
+  haveLastThread_ = false;
   if (!threads_.Define(t)) ++stats_->tooManyThreads;
   return next_->OnThread(t);
 }
 
 Status TypeResolver::OnRemoveThread(const ThreadSequence& t) {
+  haveLastThread_ = false;
   threads_.Forget(t.thread);
   return next_->OnRemoveThread(t);
 }
@@ -58,8 +60,13 @@ Status TypeResolver::OnEvent(const EventRecord& e) {
 }
 
 void TypeResolver::ResolveThread(const EventRecord& e) {
+  if (haveLastThread_ && e.thread == lastThreadKey_) {
+    current_.thread = lastThread_, current_.threadKnown = true;
+    return;
+  }
   std::optional<ThreadIndex> thread = v6_ ? threads_.ForIndex(e.thread) : threads_.ForThreadId(e.thread, processId_);
   current_.threadKnown = thread.has_value();
+  if (thread) haveLastThread_ = true, lastThreadKey_ = e.thread, lastThread_ = *thread;
   if (!thread) {
     // The store's rows need some thread: the last one (as before the resolver took threads).
     ++stats_->tooManyThreads;
@@ -97,7 +104,7 @@ EventTypeIndex TypeResolver::GcDynamicType(const EventRecord& e, EventTypeIndex 
 Status TypeResolver::OnSequencePoint(const SequencePoint& sp) {
   regionOverrides_.clear();
   overriddenTypes_.clear();  // label list ids restart after a sequence point
-  if (v6_ && (sp.flags & kSequencePointFlushThreads)) threads_.ForgetAll();
+  if (v6_ && (sp.flags & kSequencePointFlushThreads)) threads_.ForgetAll(), haveLastThread_ = false;
   return next_->OnSequencePoint(sp);
 }
 

@@ -88,6 +88,10 @@ class TypeResolver final : public RecordSink {
   ThreadTable threads_;
   bool v6_ = false;
   uint32_t processId_ = 0;  // v4/v5: the one process
+  // Events come in runs from one thread: the last resolution, until the table changes.
+  bool haveLastThread_ = false;
+  uint64_t lastThreadKey_ = 0;
+  ThreadIndex lastThread_;
   std::vector<ResolvedType> byId_;  // by metadata id; kNoType where undefined
   std::unordered_map<uint32_t, ResolvedType> sparse_;
   std::unordered_map<uint32_t, EventMetadata> metadata_;  // current definitions, for overrides
