@@ -32,13 +32,14 @@ static_assert(kMaxBlocksPerStep < kBlockCacheEntries, "a text-search step's bloc
 }  // namespace
 
 // The pipeline: TraceReader (chunks → blocks → records, reference checks) → TypeResolver
-// (what each metadata id is, decided once) feeding the SummaryBuilder, the StoreBuilder
-// (tables, sorter, columnar store) and the sinks that read CLR payloads, which ask the
-// resolver rather than classifying events themselves.
+// (what each metadata id is, and each event's type in the one type table, decided once)
+// feeding the SummaryBuilder, the StoreBuilder (tables, sorter, columnar store) and the
+// sinks that read CLR payloads, which ask the resolver rather than classifying events
+// themselves.
 struct TraceSession::Pipeline {
   Stats stats;
   SummaryBuilder summary{&stats, &resolver};  // (resolver is declared below: its address is enough)
-  StoreBuilder store{&stats};
+  StoreBuilder store{&stats, &resolver};
   SymbolCollector symbols{&resolver};  // method ranges and payload facts for stacks (issue 4)
   ClrStatsSink clrStats{&resolver};    // GC and JIT statistics (issue 14)
   RuntimeViews views{&resolver};       // exceptions, contention, activities, counters (issue 14)
@@ -46,7 +47,7 @@ struct TraceSession::Pipeline {
   TeeSink symbolsClrViews{&symbolsAndClr, &views};
   TeeSink storeAndSymbols{&store, &symbolsClrViews};
   TeeSink tee{&summary, &storeAndSymbols};
-  TypeResolver resolver{&tee};
+  TypeResolver resolver{&tee, &stats};
   TraceReader reader{&resolver, &stats};
   bool flushed = false;
   // Provided event blocks by offset, with their rows decoded once.

@@ -1,10 +1,9 @@
 // core/analysis — the GC and JIT statistics (gc_stats.h, jit_stats.h) as one sink of the
-// reading pipeline: it knows which OS process and thread each event belongs to (v6 threads
-// name theirs; v4/v5 traces are one process and carry OS thread ids) and forwards the CLR
-// runtime events the two analyses read.
+// reading pipeline: it forwards the CLR runtime events the two analyses read with the OS
+// process and thread each belongs to — the resolver's thread (v6 threads name theirs; v4/v5
+// traces are one process and carry OS thread ids).
 #pragma once
 
-#include <unordered_map>
 #include <vector>
 
 #include "analysis/gc_stats.h"
@@ -24,13 +23,9 @@ class ClrStatsSink final : public RecordSink {
     return Status::Ok();
   }
   Status OnMetadata(const EventMetadata& m) override {
-    // Both analyses must see every metadata (no short-circuit): a redefined id forgets.
+    // JitStats keeps its own definitions (GcStats reads the resolver's): a redefined id forgets.
     const EventKind kind = types_->KindOf(m.id);
-    gc_.OnMetadata(m, kind), jit_.OnMetadata(m, kind);
-    return Status::Ok();
-  }
-  Status OnThread(const ThreadInfo& t) override {
-    threads_[t.index] = {t.osProcessId.value_or(0), t.osThreadId.value_or(t.index)};
+    jit_.OnMetadata(m, kind);
     return Status::Ok();
   }
   Status OnEvent(const EventRecord& e) override {
@@ -38,11 +33,12 @@ class ClrStatsSink final : public RecordSink {
     if (!Reads(types_->KindOf(e.metadataId)) && !jit_.ReadsUnkinded(e.metadataId)) return Status::Ok();
     uint64_t process = info_.processId, thread = e.thread;
     if (info_.formatMajor >= 6) {
-      auto it = threads_.find(e.thread);
-      process = it == threads_.end() ? 0 : it->second.first;
-      thread = it == threads_.end() ? e.thread : it->second.second;
+      const ResolvedEvent& r = types_->current();
+      const ThreadEntry* t = r.threadKnown ? &types_->threads()[r.thread] : nullptr;
+      process = t ? t->processId.value_or(0) : 0;
+      thread = t ? t->osThreadId.value_or(e.thread) : e.thread;
     }
-    gc_.OnEvent(e, process, thread);
+    gc_.OnEvent(e, types_->current().kind, *types_, process, thread);
     jit_.OnEvent(e, process, thread);
     return Status::Ok();
   }
@@ -68,7 +64,6 @@ class ClrStatsSink final : public RecordSink {
   TraceInfo info_;
   GcStats gc_;
   JitStats jit_;
-  std::unordered_map<uint64_t, std::pair<uint64_t, uint64_t>> threads_;  // v6 index → (pid, tid)
 };
 
 }  // namespace nettrace

@@ -36,26 +36,18 @@ std::string GcTypeName(uint32_t type) { return EnumName("GCType", type); }
 std::string GcReasonName(uint32_t reason) { return EnumName("GCReason", reason); }
 bool GcIsInduced(uint32_t reason) { return GcReasonName(reason).rfind("Induced", 0) == 0; }
 
-bool GcStats::OnMetadata(const EventMetadata& m, EventKind resolved) {
-  Kind kind = Kind::kNone;
+GcStats::Kind GcStats::KindOf(EventKind resolved) {
   switch (resolved) {
-    case EventKind::kGcStart: kind = Kind::kGcStart; break;
-    case EventKind::kGcStop: kind = Kind::kGcStop; break;
-    case EventKind::kGcRestartEEStop: kind = Kind::kRestartStop; break;
-    case EventKind::kGcHeapStats: kind = Kind::kHeapStats; break;
-    case EventKind::kGcSuspendEEStop: kind = Kind::kSuspendStop; break;
-    case EventKind::kGcSuspendEEStart: kind = Kind::kSuspendStart; break;
-    case EventKind::kGcAllocationTick: kind = Kind::kAllocTick; break;
-    case EventKind::kGcPerHeapHistory: kind = Kind::kPerHeap; break;
-    default: break;
+    case EventKind::kGcStart: return Kind::kGcStart;
+    case EventKind::kGcStop: return Kind::kGcStop;
+    case EventKind::kGcRestartEEStop: return Kind::kRestartStop;
+    case EventKind::kGcHeapStats: return Kind::kHeapStats;
+    case EventKind::kGcSuspendEEStop: return Kind::kSuspendStop;
+    case EventKind::kGcSuspendEEStart: return Kind::kSuspendStart;
+    case EventKind::kGcAllocationTick: return Kind::kAllocTick;
+    case EventKind::kGcPerHeapHistory: return Kind::kPerHeap;
+    default: return Kind::kNone;
   }
-  if (kind == Kind::kNone) {
-    kinds_.erase(m.id), metadata_.erase(m.id);
-    return false;
-  }
-  kinds_[m.id] = kind;
-  metadata_[m.id] = m;
-  return true;
 }
 
 void GcStats::Add(const Mark& m) {
@@ -63,14 +55,15 @@ void GcStats::Add(const Mark& m) {
   else ++dropped_;
 }
 
-void GcStats::OnEvent(const EventRecord& e, uint64_t processId, uint64_t threadId) {
-  auto k = kinds_.find(e.metadataId);
-  if (k == kinds_.end()) return;
+void GcStats::OnEvent(const EventRecord& e, EventKind resolved, const TypeResolver& resolver, uint64_t processId,
+                      uint64_t threadId) {
+  const Kind kind = KindOf(resolved);
+  if (kind == Kind::kNone) return;
   if (marks_.size() >= kMaxMarks) {  // the bound: nothing more is kept (details_ neither)
     ++dropped_;
     return;
   }
-  Mark m{e.timestamp, processId, threadId, k->second};
+  Mark m{e.timestamp, processId, threadId, kind};
   const std::pair<uint64_t, uint64_t> key{processId, threadId};
   // Suspensions: only those for a GC, and their own thread's stop and restart.
   if (m.kind == Kind::kSuspendStop || m.kind == Kind::kRestartStop) {
@@ -90,13 +83,13 @@ void GcStats::OnEvent(const EventRecord& e, uint64_t processId, uint64_t threadI
   if (m.kind == Kind::kAllocTick) {
     // GetAllocAmount: AllocationAmount64 (offset 10, V2+) when non-zero, else the Int32
     // AllocationAmount (offset 0); AllocationKind at offset 4.
-    m.count = metadata_.at(e.metadataId).version >= 2 ? static_cast<int64_t>(At(e.payload, 10, 8)) : 0;
+    m.count = resolver.MetadataOf(e.metadataId).version >= 2 ? static_cast<int64_t>(At(e.payload, 10, 8)) : 0;
     if (m.count == 0) m.count = static_cast<int32_t>(static_cast<uint32_t>(At(e.payload, 0, 4)));
     m.a = static_cast<uint32_t>(At(e.payload, 4, 4));
     Add(m);
     return;
   }
-  const DecodedPayload p = DecodePayload(metadata_.at(e.metadataId), e.payload,
+  const DecodedPayload p = DecodePayload(resolver.MetadataOf(e.metadataId), e.payload,
                                          info_.pointerSize ? info_.pointerSize : 8, static_cast<int>(info_.formatMajor));
   switch (m.kind) {
     case Kind::kGcStart:

@@ -28,6 +28,7 @@
 
 #include "format/records.h"
 #include "resolve/event_kind.h"
+#include "resolve/type_resolver.h"
 
 namespace nettrace {
 
@@ -68,10 +69,10 @@ class GcStats {
   static constexpr size_t kMaxMarks = size_t{1} << 20;
 
   void OnTraceInfo(const TraceInfo& info) { info_ = info; }
-  // @returns whether events of this metadata are read (the sink skips the others).
-  bool OnMetadata(const EventMetadata& m, EventKind kind);
   // processId / threadId: OS ids of the event's thread (v4/v5: the trace's process).
-  void OnEvent(const EventRecord& e, uint64_t processId, uint64_t threadId);
+  // kind: the resolver's for the event; resolver: its metadata's definition.
+  void OnEvent(const EventRecord& e, EventKind kind, const TypeResolver& resolver, uint64_t processId,
+               uint64_t threadId);
 
   // Replays the marks (once) and returns every GC, per process in ascending process id, each
   // process's GCs in TraceEvent's order.
@@ -87,6 +88,7 @@ class GcStats {
   enum class Kind : uint8_t {
     kNone, kSuspendStart, kSuspendStop, kRestartStop, kGcStart, kGcStop, kHeapStats, kPerHeap, kAllocTick
   };
+  static Kind KindOf(EventKind resolved);  // the resolver's kinds read here (kNone: every other)
   struct Mark {
     uint64_t timestamp = 0;
     uint64_t processId = 0;
@@ -122,8 +124,6 @@ class GcStats {
   double Ms(uint64_t ts) const;
 
   TraceInfo info_;
-  std::unordered_map<uint32_t, EventMetadata> metadata_;
-  std::unordered_map<uint32_t, Kind> kinds_;
   std::vector<Mark> marks_;
   std::vector<Detail> details_;
   uint64_t dropped_ = 0;

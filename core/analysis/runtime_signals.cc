@@ -24,27 +24,20 @@ uint64_t UIntField(const DecodedPayload& p, const char* name, uint64_t fallback 
 }
 }  // namespace
 
-void RuntimeSignals::OnMetadata(const EventMetadata& m, EventKind resolved) {
-  Kind kind = Kind::kNone;
+// The resolver's kinds this summary reads (kNone: every other event).
+RuntimeSignals::Kind RuntimeSignals::KindOf(EventKind resolved) {
   switch (resolved) {
-    case EventKind::kGcStart: kind = Kind::kGcStart; break;
-    case EventKind::kGcRestartEEStop: kind = Kind::kRestartEEStop; break;
-    case EventKind::kGcSuspendEEStart: kind = Kind::kSuspendEEStart; break;
-    case EventKind::kGcAllocationTick: kind = Kind::kAllocationTick; break;
-    case EventKind::kExceptionThrown: kind = Kind::kException; break;
-    case EventKind::kContentionStart: kind = Kind::kContention; break;
+    case EventKind::kGcStart: return Kind::kGcStart;
+    case EventKind::kGcRestartEEStop: return Kind::kRestartEEStop;
+    case EventKind::kGcSuspendEEStart: return Kind::kSuspendEEStart;
+    case EventKind::kGcAllocationTick: return Kind::kAllocationTick;
+    case EventKind::kExceptionThrown: return Kind::kException;
+    case EventKind::kContentionStart: return Kind::kContention;
     case EventKind::kMethodLoad:
-    case EventKind::kMethodLoadVerbose: kind = Kind::kMethodLoad; break;
-    case EventKind::kMethodJittingStarted: kind = Kind::kJittingStarted; break;
-    default: break;
+    case EventKind::kMethodLoadVerbose: return Kind::kMethodLoad;
+    case EventKind::kMethodJittingStarted: return Kind::kJittingStarted;
+    default: return Kind::kNone;
   }
-  if (kind == Kind::kNone) {
-    kinds_.erase(m.id);
-    metadata_.erase(m.id);
-    return;
-  }
-  kinds_[m.id] = kind;
-  metadata_[m.id] = m;
 }
 
 void RuntimeSignals::Add(std::unordered_map<std::string, Named>* map, uint64_t* otherCount, uint64_t* otherBytes,
@@ -61,10 +54,10 @@ void RuntimeSignals::Add(std::unordered_map<std::string, Named>* map, uint64_t* 
   it->second.bytes += bytes;
 }
 
-void RuntimeSignals::OnEvent(const EventRecord& e, uint64_t processId) {
-  auto k = kinds_.find(e.metadataId);
-  if (k == kinds_.end()) return;
-  const Kind kind = k->second;
+void RuntimeSignals::OnEvent(const EventRecord& e, EventKind resolved, const TypeResolver& resolver,
+                             uint64_t processId) {
+  const Kind kind = KindOf(resolved);
+  if (kind == Kind::kNone) return;
   if (kind == Kind::kContention) {  // no payload needed
     ++contentions_;
     return;
@@ -74,7 +67,7 @@ void RuntimeSignals::OnEvent(const EventRecord& e, uint64_t processId) {
     return;
   }
   const DecodedPayload p =
-      DecodePayload(metadata_.at(e.metadataId), e.payload, info_.pointerSize ? info_.pointerSize : 8,
+      DecodePayload(resolver.MetadataOf(e.metadataId), e.payload, info_.pointerSize ? info_.pointerSize : 8,
                     static_cast<int>(info_.formatMajor));
   switch (kind) {
     case Kind::kGcStart: {

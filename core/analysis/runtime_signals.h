@@ -21,6 +21,7 @@
 #include "base/json_writer.h"
 #include "format/records.h"
 #include "resolve/event_kind.h"
+#include "resolve/type_resolver.h"
 
 namespace nettrace {
 
@@ -31,9 +32,9 @@ class RuntimeSignals {
   static constexpr size_t kMaxGcMarks = size_t{1} << 20;  // 32 MiB of pause marks at most
 
   void OnTraceInfo(const TraceInfo& info) { info_ = info; }
-  void OnMetadata(const EventMetadata& m, EventKind kind);
-  // processId: the OS process of the event's thread (v4/v5: the trace's process).
-  void OnEvent(const EventRecord& e, uint64_t processId);
+  // kind: the resolver's for the event; metadata: its definition (read only for the events
+  // decoded). processId: the OS process of the event's thread (v4/v5: the trace's process).
+  void OnEvent(const EventRecord& e, EventKind kind, const TypeResolver& resolver, uint64_t processId);
 
   // Writes "runtime": {...} into an open object (README "Summary JSON").
   void WriteJson(JsonWriter& w) const;
@@ -50,6 +51,7 @@ class RuntimeSignals {
     kJittingStarted,  // runtime 145
     kMethodLoad,      // runtime 141/143
   };
+  static Kind KindOf(EventKind resolved);
   struct GcMark {
     uint64_t timestamp = 0;
     uint64_t processId = 0;
@@ -69,8 +71,6 @@ class RuntimeSignals {
                          uint64_t otherCount, uint64_t otherBytes, bool withBytes);
 
   TraceInfo info_;
-  std::unordered_map<uint32_t, EventMetadata> metadata_;  // runtime events we decode only
-  std::unordered_map<uint32_t, Kind> kinds_;
   void AddGcMark(const GcMark& m);
 
   // Sorted in place by WriteJson (time order per process); file order until then.

@@ -65,15 +65,10 @@ Status RuntimeViews::OnMetadata(const EventMetadata& m) {
     if (opcode == 2) kind = Kind::kActivityStop;
   }
   if (kind == Kind::kNone) {
-    meta_.erase(m.id);
+    kinds_.erase(m.id);
     return Status::Ok();
   }
-  meta_[m.id] = {kind, m};
-  return Status::Ok();
-}
-
-Status RuntimeViews::OnThread(const ThreadInfo& t) {
-  if (t.osThreadId) osThreads_[t.index] = *t.osThreadId;
+  kinds_[m.id] = kind;
   return Status::Ok();
 }
 
@@ -93,10 +88,12 @@ Status RuntimeViews::OnSequencePoint(const SequencePoint&) {
   return Status::Ok();
 }
 
-uint64_t RuntimeViews::OsThread(uint64_t thread) const {
-  if (!v6_) return thread;
-  auto it = osThreads_.find(thread);
-  return it == osThreads_.end() ? thread : it->second;
+// v6 events name a thread index: the OS thread id is its current definition's (the resolver's).
+uint64_t RuntimeViews::OsThread(const EventRecord& e) const {
+  if (!v6_) return e.thread;
+  const ResolvedEvent& r = types_->current();
+  if (!r.threadKnown) return e.thread;
+  return types_->threads()[r.thread].osThreadId.value_or(e.thread);
 }
 
 void RuntimeViews::ActivityIds(const EventRecord& e, Guid* activity, Guid* related) const {
@@ -110,11 +107,11 @@ void RuntimeViews::ActivityIds(const EventRecord& e, Guid* activity, Guid* relat
 
 Status RuntimeViews::OnEvent(const EventRecord& e) {
   const uint32_t ordinal = nextOrdinal_++;  // mirrors StoreBuilder's numbering
-  auto it = meta_.find(e.metadataId);
-  if (it == meta_.end()) return Status::Ok();
-  const Kind kind = it->second.kind;
-  const EventMetadata& m = it->second.metadata;
-  const uint64_t thread = OsThread(e.thread);
+  auto it = kinds_.find(e.metadataId);
+  if (it == kinds_.end()) return Status::Ok();
+  const Kind kind = it->second;
+  const EventMetadata& m = types_->MetadataOf(e.metadataId);
+  const uint64_t thread = OsThread(e);
   const uint32_t pointerSize = info_.pointerSize ? info_.pointerSize : 8;
   auto decode = [&] { return DecodePayload(m, e.payload, pointerSize, static_cast<int>(info_.formatMajor)); };
   switch (kind) {

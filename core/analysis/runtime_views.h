@@ -33,7 +33,6 @@ class RuntimeViews final : public RecordSink {
   explicit RuntimeViews(const TypeResolver* types) : types_(types) {}
   Status OnTraceInfo(const TraceInfo& info) override;
   Status OnMetadata(const EventMetadata& m) override;
-  Status OnThread(const ThreadInfo& t) override;
   Status OnLabelList(uint32_t id, const LabelList& list) override;
   Status OnEvent(const EventRecord& e) override;
   Status OnSequencePoint(const SequencePoint& sp) override;
@@ -67,18 +66,13 @@ class RuntimeViews final : public RecordSink {
     kMetric,            // System.Diagnostics.Metrics *ValuePublished
     kThreadPool,        // runtime 44–65: ThreadPool and IOThread events (resolve/event_kind.h IsThreadPoolKind)
   };
-  struct Meta {
-    Kind kind = Kind::kNone;
-    EventMetadata metadata;
-  };
-  uint64_t OsThread(uint64_t thread) const;
+  uint64_t OsThread(const EventRecord& e) const;
   void ActivityIds(const EventRecord& e, Guid* activity, Guid* related) const;
 
   TraceInfo info_;
   bool v6_ = false;
   uint32_t nextOrdinal_ = 0;  // mirrors StoreBuilder's file-order numbering
-  std::unordered_map<uint32_t, Meta> meta_;
-  std::unordered_map<uint64_t, uint64_t> osThreads_;  // v6 thread index → OS thread id
+  std::unordered_map<uint32_t, Kind> kinds_;  // by metadata id; the definitions are the resolver's
   // v6 label lists of the current region that carry activity ids: id → (activity, related).
   std::unordered_map<uint32_t, std::pair<Guid, Guid>> regionActivities_;
   ExceptionView exceptions_;

@@ -26,26 +26,8 @@ Status SummaryBuilder::OnBlock(const BlockInfo& block) {
   return Status::Ok();
 }
 
-uint32_t SummaryBuilder::TypeFor(const EventMetadata& m, const LabelOverrides& o, std::optional<std::string> rename) {
-  std::string name = rename ? std::move(*rename) : EventDisplayName(m, o);
-  auto key = std::make_pair(m.providerName, name);
-  if (auto it = typeIndex_.find(key); it != typeIndex_.end()) return it->second;
-  const uint32_t index = static_cast<uint32_t>(types_.size());
-  typeIndex_.emplace(key, index);
-  EventTypeSummary& t = types_.emplace_back();
-  t.provider = m.providerName;
-  t.name = std::move(name);
-  t.eventId = m.eventId;
-  t.version = o.version ? *o.version : m.version;
-  t.kind = resolved_->KindOf(m.id);
-  return index;
-}
-
 Status SummaryBuilder::OnMetadata(const EventMetadata& m) {
   ++metadataCount_;
-  metadataToType_[m.id] = TypeFor(m, {});
-  metadata_[m.id] = m;
-  runtime_.OnMetadata(m, resolved_->KindOf(m.id));
   return Status::Ok();
 }
 
@@ -57,39 +39,35 @@ Status SummaryBuilder::OnStack(uint32_t id, std::span<const uint8_t> ips) {
 }
 
 ThreadSummary& SummaryBuilder::Thread(uint64_t key) {
-  // Events come in runs from one thread: remember the last lookup (std::map nodes are
-  // stable, so the pointer stays valid).
-  if (lastThread_ && lastThread_->key == key) return *lastThread_;
-  ThreadSummary& t = threads_[key];
-  t.key = key;
-  lastThread_ = &t;
-  return t;
+  if (lastThread_ && lastThreadKey_ == key) return *lastThread_;
+  lastThreadKey_ = key;
+  return *(lastThread_ = &threads_[key]);
+}
+
+ThreadSummary& SummaryBuilder::CaptureThread(uint64_t key) {
+  // Sample events name the sampled thread but are captured by the sampler: a second memo.
+  if (lastCapture_ && lastCaptureKey_ == key) return *lastCapture_;
+  lastCaptureKey_ = key;
+  return *(lastCapture_ = &threads_[key]);
 }
 
 Status SummaryBuilder::OnThread(const ThreadInfo& info) {
-  ThreadSummary& t = Thread(info.index);
-  t.osThreadId = info.osThreadId;
-  t.processId = info.osProcessId;
-  t.name = info.name;
-  t.attributes = info.attributes;
-  t.removed = false;
+  Thread(info.index);  // the definition itself is in the resolver's thread table
   return Status::Ok();
 }
 
 Status SummaryBuilder::OnRemoveThread(const ThreadSequence& r) {
-  ThreadSummary& t = Thread(r.thread);
+  Thread(r.thread);
   // RemoveThread carries no time: the loss, if any, is known as of the latest event.
   drops_.OnLowerBound(r.thread, r.sequenceNumber, eventCount_ ? maxTimestamp_ : 0);
   drops_.Forget(r.thread);
   stats_->droppedEvents = drops_.total();
   stats_->sequenceNumberGaps = drops_.gaps();
-  t.removed = true;
   return Status::Ok();
 }
 
 Status SummaryBuilder::OnLabelList(uint32_t id, const LabelList& list) {
   ++labelListCount_;
-  if (LabelOverrides o = OverridesOf(list); o.any()) regionOverrides_[id] = o;
   return Status::Ok();
 }
 
@@ -107,24 +85,23 @@ Status SummaryBuilder::OnEvent(const EventRecord& e) {
     otherProcessors_.insert(e.processorNumber);
     lastOtherProcessor_ = e.processorNumber;
   }
-  uint32_t typeIndex = metadataToType_.at(e.metadataId);  // the tracker checked the id
-  if (e.labelListId != 0) {
-    if (auto o = regionOverrides_.find(e.labelListId); o != regionOverrides_.end())
-      typeIndex = TypeFor(metadata_.at(e.metadataId), o->second);
-  }
-  if (types_[typeIndex].kind == EventKind::kGcDynamicEvent) {
-    const EventMetadata& m = metadata_.at(e.metadataId);
-    if (std::optional<std::string> name = GcDynamicEventName(m, e.payload)) typeIndex = TypeFor(m, {}, *name);
-  }
-  EventTypeSummary& type = types_[typeIndex];
+  const ResolvedEvent& resolved = resolved_->current();
+  EventTypeCounts& type = types_.At(resolved.type);
   ++type.count;
   if (e.stackId != 0 && !emptyStacks_.count(e.stackId)) ++type.withStacks;
-  if (!IsTraceLogBookkeeping(type.kind, e.payload)) ++type.traceLogCount;
-  ThreadSummary& thread = Thread(e.thread);
-  ++thread.eventCount;
+  if (!IsTraceLogBookkeeping(resolved.kind, e.payload)) ++type.traceLogCount;
   // v6 threads name their process; v4/v5 traces are one process.
-  runtime_.OnEvent(e, info_.formatMajor >= 6 ? thread.processId.value_or(0) : info_.processId);
-  ++Thread(e.captureThread).capturedCount;
+  uint64_t processId = info_.processId;
+  if (resolved.threadKnown) {
+    if (resolved.thread.value >= threadEvents_.size()) threadEvents_.resize(resolved.thread.value + size_t{1});
+    ++threadEvents_[resolved.thread.value];
+    if (info_.formatMajor >= 6) processId = resolved_->threads()[resolved.thread].processId.value_or(0);
+  } else {
+    ++Thread(e.thread).eventCount;
+    if (info_.formatMajor >= 6) processId = 0;
+  }
+  runtime_.OnEvent(e, resolved.kind, *resolved_, processId);
+  ++CaptureThread(e.captureThread).capturedCount;
   drops_.OnEvent(e.captureThread, e.sequenceNumber, e.timestamp);
   stats_->droppedEvents = drops_.total();
   stats_->sequenceNumberGaps = drops_.gaps();
@@ -134,7 +111,6 @@ Status SummaryBuilder::OnEvent(const EventRecord& e) {
 Status SummaryBuilder::OnSequencePoint(const SequencePoint& sp) {
   ++sequencePoints_;
   emptyStacks_.clear();  // stack ids restart after a sequence point, as in the store
-  regionOverrides_.clear();
   for (const ThreadSequence& ts : sp.threads) {
     Thread(ts.thread);
     drops_.OnLowerBound(ts.thread, ts.sequenceNumber, sp.timestamp);
@@ -146,14 +122,7 @@ Status SummaryBuilder::OnSequencePoint(const SequencePoint& sp) {
   return Status::Ok();
 }
 
-std::string SummaryBuilder::TraceEventCounts() const {
-  std::map<std::string, uint64_t> counts;  // std::string compares bytewise: ordinal order
-  for (const auto& t : types_)
-    if (t.traceLogCount) counts[t.provider + "/" + t.name] += t.traceLogCount;
-  std::string out;
-  for (const auto& [key, count] : counts) out += key + ", " + std::to_string(count) + "\n";
-  return out;
-}
+std::string SummaryBuilder::TraceEventCounts() const { return types_.TraceEventCounts(resolved_->types()); }
 
 std::string SummaryBuilder::ToJson(const ReaderState& reader) const {
   JsonWriter w;
@@ -223,66 +192,10 @@ std::string SummaryBuilder::ToJson(const ReaderState& reader) const {
   w.Key("eventsWithStacks").UInt(eventsWithStack_);
   w.Key("payloadBytes").UInt(payloadBytes_);
 
-  // Types: most frequent first, ties by provider then name (stable across platforms).
-  std::vector<const EventTypeSummary*> types;
-  for (const auto& t : types_)
-    if (t.count) types.push_back(&t);
-  std::sort(types.begin(), types.end(), [](const EventTypeSummary* a, const EventTypeSummary* b) {
-    if (a->count != b->count) return a->count > b->count;
-    if (a->provider != b->provider) return a->provider < b->provider;
-    return a->name < b->name;
-  });
-  w.Key("types").BeginArray();
-  for (const auto* t : types) {
-    w.BeginObject();
-    w.Key("provider").String(t->provider);
-    w.Key("name").String(t->name);
-    w.Key("eventId").UInt(t->eventId);
-    w.Key("version").UInt(t->version);
-    w.Key("count").UInt(t->count);
-    w.Key("withStacks").UInt(t->withStacks);
-    w.EndObject();
-  }
-  w.EndArray();
-
-  std::map<std::string, uint64_t> providers;
-  for (const auto& t : types_)
-    if (t.count) providers[t.provider] += t.count;
-  w.Key("providers").BeginArray();
-  for (const auto& [name, count] : providers) w.BeginObject().Key("name").String(name).Key("count").UInt(count).EndObject();
-  w.EndArray();
+  types_.WriteJson(resolved_->types(), w);
 
   const bool v6 = reader.formatMajor >= 6;
-  w.Key("threads").BeginArray();
-  for (const auto& [key, t] : threads_) {
-    w.BeginObject();
-    if (v6) {
-      w.Key("index").UInt(t.key);
-      w.Key("threadId");
-      if (t.osThreadId) w.UInt(*t.osThreadId);
-      else w.Null();
-      w.Key("processId");
-      if (t.processId) w.UInt(*t.processId);
-      else w.Null();
-      w.Key("name");
-      if (t.name) w.String(*t.name);
-      else w.Null();
-      if (!t.attributes.empty()) {
-        w.Key("attributes").BeginArray();
-        for (const auto& kv : t.attributes) w.BeginObject().Key("key").String(kv.key).Key("value").String(kv.value).EndObject();
-        w.EndArray();
-      }
-    } else {
-      w.Key("threadId").UInt(t.key);
-      w.Key("processId").UInt(info_.processId);
-    }
-    w.Key("eventCount").UInt(t.eventCount);
-    w.Key("capturedEvents").UInt(t.capturedCount);
-    auto lost = drops_.perThread().find(key);
-    w.Key("droppedEvents").UInt(lost == drops_.perThread().end() ? 0 : lost->second);
-    w.EndObject();
-  }
-  w.EndArray();
+  WriteThreads(w, v6);
 
   w.Key("dropped").BeginObject();
   w.Key("events").UInt(drops_.total());
@@ -329,6 +242,55 @@ std::string SummaryBuilder::ToJson(const ReaderState& reader) const {
   w.EndArray();
   w.EndObject();
   return w.Take();
+}
+
+// One row per key: the counts kept here plus the table's threads of that key (v6: a key
+// redefined after a flush is one row, described by its latest definition).
+void SummaryBuilder::WriteThreads(JsonWriter& w, bool v6) const {
+  struct Row {
+    const ThreadEntry* definition = nullptr;
+    uint64_t eventCount = 0, capturedCount = 0;
+  };
+  std::map<uint64_t, Row> rows;
+  for (const auto& [key, t] : threads_) rows[key] = {nullptr, t.eventCount, t.capturedCount};
+  const ThreadTable& table = resolved_->threads();
+  for (size_t i = 0; i < table.size(); ++i) {
+    const ThreadEntry& entry = table[ThreadIndex(static_cast<uint16_t>(i))];
+    Row& row = rows[entry.key];
+    row.definition = &entry;
+    if (i < threadEvents_.size()) row.eventCount += threadEvents_[i];
+  }
+  w.Key("threads").BeginArray();
+  for (const auto& [key, row] : rows) {
+    w.BeginObject();
+    if (v6) {
+      const ThreadEntry* d = row.definition;
+      w.Key("index").UInt(key);
+      w.Key("threadId");
+      if (d && d->osThreadId) w.UInt(*d->osThreadId);
+      else w.Null();
+      w.Key("processId");
+      if (d && d->processId) w.UInt(*d->processId);
+      else w.Null();
+      w.Key("name");
+      if (d && d->name) w.String(*d->name);
+      else w.Null();
+      if (d && !d->attributes.empty()) {
+        w.Key("attributes").BeginArray();
+        for (const auto& kv : d->attributes) w.BeginObject().Key("key").String(kv.key).Key("value").String(kv.value).EndObject();
+        w.EndArray();
+      }
+    } else {
+      w.Key("threadId").UInt(key);
+      w.Key("processId").UInt(info_.processId);
+    }
+    w.Key("eventCount").UInt(row.eventCount);
+    w.Key("capturedEvents").UInt(row.capturedCount);
+    auto lost = drops_.perThread().find(key);
+    w.Key("droppedEvents").UInt(lost == drops_.perThread().end() ? 0 : lost->second);
+    w.EndObject();
+  }
+  w.EndArray();
 }
 
 }  // namespace nettrace

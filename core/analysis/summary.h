@@ -14,6 +14,8 @@
 
 #include "analysis/drop_tracker.h"
 #include "analysis/runtime_signals.h"
+#include "analysis/summary_types.h"
+#include "base/json_writer.h"
 #include "base/stats.h"
 #include "base/status.h"
 #include "format/record_sink.h"
@@ -22,26 +24,12 @@
 
 namespace nettrace {
 
-struct EventTypeSummary {
-  std::string provider;
-  std::string name;
-  uint32_t eventId = 0;
-  uint32_t version = 0;
-  EventKind kind = EventKind::kNone;  // the resolver's, for the first metadata of this type
-  uint64_t count = 0;
-  uint64_t withStacks = 0;     // events whose stack has at least one frame
-  uint64_t traceLogCount = 0;  // count minus TraceLog's bookkeeping events
-};
-
+// A thread as the summary counts it, by the key events name it with (v4/v5 thread id; v6
+// thread index). What a thread is (OS ids, name, attributes) is the resolver's thread table;
+// these are the counts the table does not keep.
 struct ThreadSummary {
-  uint64_t key = 0;  // v4/v5 thread id; v6 thread index
-  std::optional<uint64_t> osThreadId;
-  std::optional<uint64_t> processId;
-  std::optional<std::string> name;
-  std::vector<KeyValue> attributes;
-  uint64_t eventCount = 0;        // events whose thread is this one
-  uint64_t capturedCount = 0;     // events this thread captured (sequence numbers count here)
-  bool removed = false;
+  uint64_t eventCount = 0;     // events whose thread is this key but no defined thread
+  uint64_t capturedCount = 0;  // events this thread captured (sequence numbers count here)
 };
 
 class SummaryBuilder final : public RecordSink {
@@ -73,20 +61,17 @@ class SummaryBuilder final : public RecordSink {
 
  private:
   ThreadSummary& Thread(uint64_t key);
-  // `rename`: a name of its own (GcDynamicEventName) rather than the metadata's.
-  uint32_t TypeFor(const EventMetadata& m, const LabelOverrides& overrides, std::optional<std::string> rename = {});
+  ThreadSummary& CaptureThread(uint64_t key);
+  void WriteThreads(JsonWriter& w, bool v6) const;
 
   Stats* stats_;
-  const TypeResolver* resolved_;  // what each metadata id is (the stage before this one)
+  const TypeResolver* resolved_;  // each event's type, and the type table (the stage before this one)
   DropTracker drops_;
   TraceInfo info_;
   bool haveInfo_ = false;
-  std::vector<EventTypeSummary> types_;
-  std::map<std::pair<std::string, std::string>, uint32_t> typeIndex_;  // (provider, name)
-  std::unordered_map<uint32_t, uint32_t> metadataToType_;
-  std::unordered_map<uint32_t, EventMetadata> metadata_;
-  std::unordered_map<uint32_t, LabelOverrides> regionOverrides_;  // file label list id
-  std::map<uint64_t, ThreadSummary> threads_;
+  SummaryTypeCounts types_;
+  std::map<uint64_t, ThreadSummary> threads_;  // every key seen, the table's threads' included
+  std::vector<uint64_t> threadEvents_;          // events per ThreadIndex (the resolver's)
   std::map<std::string, uint64_t> blocks_;
   uint64_t eventCount_ = 0;
   uint64_t metadataCount_ = 0, stackCount_ = 0, labelListCount_ = 0, sequencePoints_ = 0;
@@ -97,7 +82,10 @@ class SummaryBuilder final : public RecordSink {
   std::vector<bool> processorSeen_ = std::vector<bool>(4096, false);
   std::set<uint32_t> otherProcessors_;
   uint32_t lastOtherProcessor_ = 0;  // below processorSeen_.size(), so never a real "other" one
-  ThreadSummary* lastThread_ = nullptr;
+  ThreadSummary* lastThread_ = nullptr;  // (std::map nodes are stable)
+  uint64_t lastThreadKey_ = 0;
+  ThreadSummary* lastCapture_ = nullptr;  // events come in runs from one capture thread
+  uint64_t lastCaptureKey_ = 0;
   // File stack ids (this sequence-point region) whose stack has no frames: rare, so a set.
   std::unordered_set<uint32_t> emptyStacks_;
   RuntimeSignals runtime_;

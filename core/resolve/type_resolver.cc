@@ -2,18 +2,116 @@
 
 namespace nettrace {
 
-Status TypeResolver::OnMetadata(const EventMetadata& m) {
-  const ResolvedType t{EventKindOf(m), m.version};
-  if (m.id < types_.size()) {
-    types_[m.id] = t;  // also an id redefined after a flush
-  } else if (m.id < kMaxDenseId) {
-    if (t.kind != EventKind::kNone) types_.resize(m.id + 1), types_[m.id] = t;
-  } else if (t.kind != EventKind::kNone) {
-    sparse_[m.id] = t;
+EventTypeIndex TypeResolver::Intern(std::optional<EventTypeIndex> t) {
+  if (t) return *t;
+  ++stats_->tooManyEventTypes;
+  return kOverflowType;
+}
+
+void TypeResolver::Define(uint32_t metadataId, const ResolvedType& t) {
+  if (metadataId < kMaxDenseId) {
+    if (metadataId >= byId_.size()) byId_.resize(metadataId + 1);
+    byId_[metadataId] = t;  // also an id redefined after a flush
   } else {
-    sparse_.erase(m.id);
+    sparse_[metadataId] = t;
   }
+}
+
+Status TypeResolver::OnTraceInfo(const TraceInfo& info) {
+  v6_ = info.formatMajor >= 6;
+  processId_ = info.processId;
+  return next_->OnTraceInfo(info);
+}
+
+Status TypeResolver::OnThread(const ThreadInfo& t) {
+  haveLastThread_ = false;
+  if (!threads_.Define(t)) ++stats_->tooManyThreads;
+  return next_->OnThread(t);
+}
+
+Status TypeResolver::OnRemoveThread(const ThreadSequence& t) {
+  haveLastThread_ = false;
+  threads_.Forget(t.thread);
+  return next_->OnRemoveThread(t);
+}
+
+Status TypeResolver::OnMetadata(const EventMetadata& m) {
+  ResolvedType t{EventKindOf(m), m.version, Intern(types_.Intern(m)), IsGcDynamicEvent(m)};
+  Define(m.id, t);
+  metadata_[m.id] = m;
+  for (auto it = overriddenTypes_.begin(); it != overriddenTypes_.end();)
+    it = (it->first >> 32) == m.id ? overriddenTypes_.erase(it) : std::next(it);
   return next_->OnMetadata(m);
+}
+
+Status TypeResolver::OnLabelList(uint32_t id, const LabelList& list) {
+  if (LabelOverrides o = OverridesOf(list); o.any()) regionOverrides_[id] = o;
+  return next_->OnLabelList(id, list);
+}
+
+Status TypeResolver::OnEvent(const EventRecord& e) {
+  const ResolvedType& t = Of(e.metadataId);  // the reference tracker checked the id
+  current_.type = t.type;
+  current_.kind = t.kind;
+  if (e.labelListId != 0 && !regionOverrides_.empty()) current_.type = OverriddenType(e, current_.type);
+  if (t.gcDynamic) current_.type = GcDynamicType(e, current_.type);
+  ResolveThread(e);
+  return next_->OnEvent(e);
+}
+
+void TypeResolver::ResolveThread(const EventRecord& e) {
+  if (haveLastThread_ && e.thread == lastThreadKey_) {
+    current_.thread = lastThread_, current_.threadKnown = true;
+    return;
+  }
+  std::optional<ThreadIndex> thread = v6_ ? threads_.ForIndex(e.thread) : threads_.ForThreadId(e.thread, processId_);
+  current_.threadKnown = thread.has_value();
+  if (thread) haveLastThread_ = true, lastThreadKey_ = e.thread, lastThread_ = *thread;
+  if (!thread) {
+    // The store's rows need some thread: the last one (as before the resolver took threads).
+    ++stats_->tooManyThreads;
+    thread = ThreadIndex(static_cast<uint16_t>(threads_.size() - 1));
+  }
+  current_.thread = *thread;
+}
+
+EventTypeIndex TypeResolver::OverriddenType(const EventRecord& e, EventTypeIndex type) {
+  auto o = regionOverrides_.find(e.labelListId);
+  if (o == regionOverrides_.end()) return type;
+  const uint64_t key = (uint64_t{e.metadataId} << 32) | e.labelListId;
+  if (auto it = overriddenTypes_.find(key); it != overriddenTypes_.end()) return it->second;
+  std::optional<EventTypeIndex> t = types_.Intern(metadata_.at(e.metadataId), o->second);
+  if (!t) {
+    ++stats_->tooManyEventTypes;
+    return type;
+  }
+  overriddenTypes_[key] = *t;
+  return *t;
+}
+
+EventTypeIndex TypeResolver::GcDynamicType(const EventRecord& e, EventTypeIndex type) {
+  const EventMetadata& m = metadata_.at(e.metadataId);
+  std::optional<std::string> name = GcDynamicEventName(m, e.payload);
+  if (!name) return type;
+  std::optional<EventTypeIndex> t = types_.InternRenamed(m, *name);
+  if (!t) {
+    ++stats_->tooManyEventTypes;
+    return type;
+  }
+  return *t;
+}
+
+Status TypeResolver::OnSequencePoint(const SequencePoint& sp) {
+  regionOverrides_.clear();
+  overriddenTypes_.clear();  // label list ids restart after a sequence point
+  if (v6_ && (sp.flags & kSequencePointFlushThreads)) threads_.ForgetAll(), haveLastThread_ = false;
+  return next_->OnSequencePoint(sp);
+}
+
+const EventMetadata& TypeResolver::MetadataOf(uint32_t metadataId) const {
+  static const EventMetadata kUndefined;
+  auto it = metadata_.find(metadataId);
+  return it == metadata_.end() ? kUndefined : it->second;
 }
 
 const ResolvedType& TypeResolver::SparseOf(uint32_t metadataId) const {

@@ -1,56 +1,104 @@
 // core/resolve — the resolver stage: sits after the reader (and its ReferenceTracker) and
-// before every sink, and decides once per metadata id what kind of event it describes
-// (event_kind.h). Later stages ask it by metadata id — one array index — rather than keeping
-// their own per-metadata tables of provider/id comparisons. It sees each record first and
-// then hands it on, so a sink's OnMetadata already finds the new definition here.
+// before every sink, and resolves once what later stages would otherwise each work out for
+// themselves: what kind of event a metadata id describes (event_kind.h), and for every event
+// its effective type — the metadata as the event sees it after a v6 label list's overrides
+// (NetTraceFormat.md §LabelListBlock: OpCode, Level, Version, Keywords), or a GC dynamic
+// event's own name — interned once in the one event type table the summary, the store and
+// the views all index; and the thread each event ran on, in the one thread table (v4/v5: an
+// OS thread id of the trace's process; v6: the thread block's current definition of an index). It sees each record first and then hands it on: a sink's OnMetadata
+// already finds the new definition here, and a sink's OnEvent finds the event's resolved
+// ids in current().
 #pragma once
 
 #include <unordered_map>
 #include <vector>
 
+#include "base/stats.h"
 #include "format/record_sink.h"
+#include "model/ids.h"
+#include "model/trace_tables.h"
 #include "resolve/event_kind.h"
 
 namespace nettrace {
 
 // What the resolver knows of one metadata id. version: the metadata's (payload layouts
 // grow by version); a v6 label list's version override does not change a layout's kind.
+// type: the metadata's own event type, before any label list overrides it.
 struct ResolvedType {
   EventKind kind = EventKind::kNone;
   uint32_t version = 0;
+  EventTypeIndex type;
+  bool gcDynamic = false;  // named by each payload (GcDynamicEventName)
+};
+
+// The resolved ids of the event being handed on; valid during the sinks' OnEvent.
+struct ResolvedEvent {
+  EventTypeIndex type;  // effective: overrides and GC dynamic names applied
+  EventKind kind = EventKind::kNone;
+  ThreadIndex thread;        // the event's thread in threads()
+  bool threadKnown = false;  // false: a v6 index with no current definition (or a full table)
 };
 
 class TypeResolver final : public RecordSink {
  public:
-  explicit TypeResolver(RecordSink* next) : next_(next) {}
+  // stats: where a trace with more than 65,535 distinct event types is counted.
+  TypeResolver(RecordSink* next, Stats* stats) : next_(next), stats_(stats) {}
 
   const ResolvedType& Of(uint32_t metadataId) const {
-    if (metadataId < types_.size()) return types_[metadataId];
+    if (metadataId < byId_.size()) return byId_[metadataId];
     return sparse_.empty() ? kNoType : SparseOf(metadataId);
   }
   EventKind KindOf(uint32_t metadataId) const { return Of(metadataId).kind; }
+  const ResolvedEvent& current() const { return current_; }
+  // The current definition of a metadata id (the one copy the sinks decode payloads with);
+  // an empty one for an id never defined.
+  const EventMetadata& MetadataOf(uint32_t metadataId) const;
+  const EventTypeTable& types() const { return types_; }
+  const ThreadTable& threads() const { return threads_; }
 
-  Status OnTraceInfo(const TraceInfo& v) override { return next_->OnTraceInfo(v); }
+  Status OnTraceInfo(const TraceInfo& v) override;
   Status OnBlock(const BlockInfo& v) override { return next_->OnBlock(v); }
   Status OnMetadata(const EventMetadata& m) override;
   Status OnStack(uint32_t id, std::span<const uint8_t> ips) override { return next_->OnStack(id, ips); }
-  Status OnThread(const ThreadInfo& v) override { return next_->OnThread(v); }
-  Status OnRemoveThread(const ThreadSequence& v) override { return next_->OnRemoveThread(v); }
-  Status OnLabelList(uint32_t id, const LabelList& v) override { return next_->OnLabelList(id, v); }
-  Status OnEvent(const EventRecord& e) override { return next_->OnEvent(e); }
-  Status OnSequencePoint(const SequencePoint& v) override { return next_->OnSequencePoint(v); }
+  Status OnThread(const ThreadInfo& v) override;
+  Status OnRemoveThread(const ThreadSequence& v) override;
+  Status OnLabelList(uint32_t id, const LabelList& v) override;
+  Status OnEvent(const EventRecord& e) override;
+  Status OnSequencePoint(const SequencePoint& v) override;
   Status OnEndOfStream() override { return next_->OnEndOfStream(); }
 
  private:
   const ResolvedType& SparseOf(uint32_t metadataId) const;
-  static constexpr ResolvedType kNoType{};
+  void Define(uint32_t metadataId, const ResolvedType& t);
+  EventTypeIndex Intern(std::optional<EventTypeIndex> t);
+  EventTypeIndex OverriddenType(const EventRecord& e, EventTypeIndex type);
+  EventTypeIndex GcDynamicType(const EventRecord& e, EventTypeIndex type);
+  void ResolveThread(const EventRecord& e);
 
+  static constexpr ResolvedType kNoType{};
   // Hostile ids are not worth a huge table: beyond 1 Mi they go to a map (one entry per
-  // metadata record of a kind, never per event).
+  // metadata record, never per event).
   static constexpr uint32_t kMaxDenseId = 1u << 20;
+  // The type given to events beyond the table's 65,535 types (counted in tooManyEventTypes).
+  static constexpr EventTypeIndex kOverflowType{0xFFFF - 1};
+
   RecordSink* next_;
-  std::vector<ResolvedType> types_;  // by metadata id; kNone beyond the end
+  Stats* stats_;
+  EventTypeTable types_;
+  ThreadTable threads_;
+  bool v6_ = false;
+  uint32_t processId_ = 0;  // v4/v5: the one process
+  // Events come in runs from one thread: the last resolution, until the table changes.
+  bool haveLastThread_ = false;
+  uint64_t lastThreadKey_ = 0;
+  ThreadIndex lastThread_;
+  std::vector<ResolvedType> byId_;  // by metadata id; kNoType where undefined
   std::unordered_map<uint32_t, ResolvedType> sparse_;
+  std::unordered_map<uint32_t, EventMetadata> metadata_;  // current definitions, for overrides
+  std::unordered_map<uint32_t, LabelOverrides> regionOverrides_;  // file label list id
+  // Types of (metadata id, file label list id) pairs whose list overrides metadata.
+  std::unordered_map<uint64_t, EventTypeIndex> overriddenTypes_;
+  ResolvedEvent current_;
 };
 
 }  // namespace nettrace

@@ -23,16 +23,15 @@ Status SymbolCollector::OnMetadata(const EventMetadata& m) {
   const bool start = m.opcode ? *m.opcode == 1 : m.eventName.size() > 5 && m.eventName.ends_with("Start");
   if (start && ClassifyProvider(m.providerName) == KnownProvider::kOther && !m.fields.empty() &&
       m.fields[0].type.code == TypeCode::kNullTerminatedUTF16String)
-    startTypes_[m.id] = m;
+    startTypes_.insert(m.id);
   else
     startTypes_.erase(m.id);
   return Status::Ok();
 }
 
 void SymbolCollector::DecodeStartInfo(const EventRecord& e, uint32_t ordinal) {
-  auto it = startTypes_.find(e.metadataId);
-  if (it == startTypes_.end()) return;
-  const DecodedPayload p = DecodePayload(it->second, e.payload, pointerSize_, 5);
+  if (!startTypes_.count(e.metadataId)) return;
+  const DecodedPayload p = DecodePayload(types_->MetadataOf(e.metadataId), e.payload, pointerSize_, 5);
   if (p.fields.empty() || p.fields[0].value.kind() != PayloadValue::Kind::kString) return;
   const std::string text = "/" + p.fields[0].name + "=" + p.fields[0].value.text();
   auto [at, added] = startTextIndex_.emplace(text, static_cast<uint32_t>(startTexts_.size()));

@@ -12,6 +12,7 @@
 #include <optional>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "format/record_sink.h"
@@ -88,8 +89,9 @@ class SymbolCollector final : public RecordSink {
   UniversalCollector universal_;
   TplTaskIds tpl_;
   std::vector<uint64_t> runtimePids_;  // processes whose threads wrote method events
-  // Start events with a string first field: their metadata, then (ordinal, text) per event.
-  std::unordered_map<uint32_t, EventMetadata> startTypes_;
+  // Start events with a string first field: their metadata ids (the definitions are the
+  // resolver's), then (ordinal, text) per event.
+  std::unordered_set<uint32_t> startTypes_;
   std::vector<std::pair<uint32_t, uint32_t>> startInfo_;  // (ordinal, index in startTexts_), ascending
   std::vector<std::string> startTexts_;                   // distinct texts
   std::unordered_map<std::string, uint32_t> startTextIndex_;

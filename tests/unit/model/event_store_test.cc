@@ -7,6 +7,7 @@
 #include "format/tee_sink.h"
 #include "format/trace_reader.h"
 #include "model/store_builder.h"
+#include "unit/model/resolved_store.h"
 #include "test_support.h"
 #include "write/nettrace_writer.h"
 
@@ -30,9 +31,10 @@ TEST_CASE("store order equals a stable sort by timestamp on every corpus trace",
     INFO(name);
     auto bytes = test::ReadFile(test::DataPath(name));
     Stats stats;
-    StoreBuilder builder(&stats);
+    test::ResolvedStore resolved(&stats);
+    StoreBuilder& builder = resolved.builder;
     FileOrder file;
-    TeeSink tee(&builder, &file);
+    TeeSink tee(&resolved.resolver, &file);
     TraceReader reader(&tee, &stats);
     REQUIRE(reader.Push(bytes.data(), bytes.size()).ok());
     REQUIRE(reader.Finish().ok());

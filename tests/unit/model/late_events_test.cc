@@ -17,6 +17,7 @@
 #include "format/tee_sink.h"
 #include "format/trace_reader.h"
 #include "model/store_builder.h"
+#include "unit/model/resolved_store.h"
 #include "test_support.h"
 #include "unit/model/lying_traces.h"
 
@@ -48,8 +49,9 @@ struct StoreRead {
 // stable sort of the file's events by timestamp (ties: file order).
 StoreRead ReadAndCompare(const std::vector<uint8_t>& bytes, size_t chunkSize) {
   StoreRead r;
-  StoreBuilder builder(&r.stats);
-  TeeSink tee(&builder, &r.file);
+  test::ResolvedStore resolved(&r.stats);
+  StoreBuilder& builder = resolved.builder;
+  TeeSink tee(&resolved.resolver, &r.file);
   TraceReader reader(&tee, &r.stats);
   for (size_t at = 0; at < bytes.size(); at += chunkSize) {
     const size_t n = std::min(chunkSize, bytes.size() - at);
