@@ -69,6 +69,14 @@ void AsyncStitcher::SetCurrent(uint16_t thread, int32_t activity) {
   if (old >= 0) Release(old);
 }
 
+bool AsyncStitcher::StartsOrStops(size_t row) const {
+  const uint8_t kind = kind_[model_.store().type(row).value];
+  if (kind == kStart || kind == kRestart) return true;
+  if (kind <= kTpl) return false;
+  const TplOp op = static_cast<TplOp>(kind - kTpl);
+  return op == TplOp::kExecuteStart || op == TplOp::kWaitEnd || op == TplOp::kExecuteStop;
+}
+
 std::optional<AsyncStitcher::Await> AsyncStitcher::OnRow(size_t row) {
   const EventStore& store = model_.store();
   const uint8_t kind = kind_[store.type(row).value];
@@ -159,9 +167,9 @@ std::optional<AsyncStitcher::Await> AsyncStitcher::Start(size_t row, uint64_t ke
   const EventStore& store = model_.store();
   const uint16_t thread = store.thread(row).value;
   const int32_t existing = current_[thread];
-  if (existing >= 0 && awaitEnd &&
-      (activities_[existing].kind == Kind::kWait || activities_[existing].kind == Kind::kWaitSync))
-    Stop(thread, existing);  // awaits end implicitly at the next await's end
+  const bool implicitStop = existing >= 0 && awaitEnd &&
+                            (activities_[existing].kind == Kind::kWait || activities_[existing].kind == Kind::kWaitSync);
+  if (implicitStop) Stop(thread, existing);  // awaits end implicitly at the next await's end
   auto it = byId_.find(key);
   if (it == byId_.end()) return std::nullopt;  // started, never created: TraceEvent drops it
   const int32_t started = it->second;
@@ -178,7 +186,7 @@ std::optional<AsyncStitcher::Await> AsyncStitcher::Start(size_t row, uint64_t ke
     auto w = waits_.find(a.creator);
     if (w != waits_.end() && std::find(w->second.begin(), w->second.end(), a.serial) != w->second.end()) {
       const Stitched s = Build(0, StackIndex(), started);
-      out = Await{s.stack, s.thread, a.startStop, a.createdRow, a.createdTicks, store.timestamp(row)};
+      out = Await{s.stack, s.thread, a.startStop, a.createdRow, a.createdTicks, store.timestamp(row), implicitStop};
       waits_.erase(w);
     }
   }

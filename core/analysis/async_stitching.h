@@ -68,6 +68,7 @@ class AsyncStitcher {
     int32_t startStop;       // the start-stop slot the await carried
     uint32_t createdRow;     // the TaskWait/Send
     uint64_t createdTicks, startTicks;
+    bool afterStop;          // an await current on the thread ended first (implicitly)
   };
   // Follows one store row (time order).
   std::optional<Await> OnRow(size_t row);
@@ -85,6 +86,22 @@ class AsyncStitcher {
   // current on `thread`: what TraceEvent keeps per TraceActivity. Work inherits its
   // creator's when created. Valid until the next call that may add an activity.
   int32_t* StartStopSlot(uint16_t thread) { return &activities_[Current(thread)].startStop; }
+  // The task activity current on `thread` as a handle that outlives record reuse, and its
+  // start-stop slot later (nullptr when the record went to another activity meanwhile).
+  struct TaskHandle {
+    int32_t activity = -1;
+    uint64_t serial = 0;
+  };
+  TaskHandle CurrentTask(uint16_t thread) {
+    const int32_t a = Current(thread);
+    return {a, activities_[a].serial};
+  }
+  int32_t* StartStopSlot(TaskHandle h) {
+    return h.activity >= 0 && activities_[h.activity].serial == h.serial ? &activities_[h.activity].startStop : nullptr;
+  }
+  // Whether the row starts or stops a task activity (TraceEvent's Start and AfterStop events,
+  // on which its thread-time computer asks for the thread's start-stop activity).
+  bool StartsOrStops(size_t row) const;
 
  private:
   enum class Kind : uint8_t { kInitial, kWork, kTask, kWait, kWaitSync, kImplied };

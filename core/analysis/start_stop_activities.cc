@@ -1,6 +1,7 @@
 #include "analysis/start_stop_activities.h"
 
 #include <cstring>
+#include <utility>
 
 #include "analysis/event_query.h"
 
@@ -117,9 +118,9 @@ void StartStopActivities::OnRow(size_t row, AsyncStitcher& tasks) {
   }
   const uint64_t pid = model_.threads()[store.thread(row)].processId.value_or(0);
   if (!IsActivityPath(id, pid)) return;  // TraceEvent follows activity paths only
-  int32_t* task = tasks.StartStopSlot(store.thread(row).value);
-  if (kind_[type] == kStart) Start(row, id, related, pid, task);
-  else Stop(row, id, pid, task);
+  ApplyPendingStop(tasks);
+  if (kind_[type] == kStart) Start(row, id, related, pid, tasks.StartStopSlot(store.thread(row).value));
+  else Stop(row, id, pid, tasks.CurrentTask(store.thread(row).value));
 }
 
 int32_t StartStopActivities::Live(int32_t a) const {
@@ -127,8 +128,9 @@ int32_t StartStopActivities::Live(int32_t a) const {
   return a;
 }
 
-int32_t StartStopActivities::AtCreation(int32_t slot, uint64_t createdTicks) const {
+int32_t StartStopActivities::AtCreation(int32_t slot, uint64_t createdTicks, AsyncStitcher& tasks) {
   if (slot >= 0 && !(activities_[slot].stopped && activities_[slot].stopTicks < createdTicks)) return slot;
+  ApplyPendingStop(tasks);  // TraceEvent asks for the thread's current activity here
   return Live(slot);
 }
 
@@ -152,17 +154,26 @@ void StartStopActivities::Start(size_t row, const Guid& id, const Guid& related,
   *task = index;
 }
 
-void StartStopActivities::Stop(size_t row, const Guid& id, uint64_t pid, int32_t* task) {
+void StartStopActivities::Stop(size_t row, const Guid& id, uint64_t pid, AsyncStitcher::TaskHandle task) {
   auto it = live_.find(LiveKey(id, pid));
   if (it == live_.end()) return;  // unmatched: TraceEvent ignores it
-  const int32_t index = it->second;
+  pending_ = it->second;
+  pendingTask_ = task;
+  activities_[pending_].stopTicks = model_.store().timestamp(row);
+}
+
+void StartStopActivities::ApplyPendingStop(AsyncStitcher& tasks) {
+  if (pending_ < 0) return;
+  const int32_t index = std::exchange(pending_, -1);
+  Activity& a = activities_[index];
   // TraceEvent marks a stop by a non-zero duration: a Stop at its Start's time leaves the
   // activity running, though it still leaves the task and the live table.
-  const uint64_t ticks = model_.store().timestamp(row);
-  if (ticks != activities_[index].startTicks) activities_[index].stopped = true, activities_[index].stopTicks = ticks;
-  const int32_t creator = Live(activities_[index].creator);
-  *task = creator;
-  if (creator >= 0 && activities_[creator].id == id && activities_[creator].pid == pid) it->second = creator;
+  if (a.stopTicks != a.startTicks) a.stopped = true;
+  const int32_t creator = Live(a.creator);
+  if (int32_t* slot = tasks.StartStopSlot(pendingTask_)) *slot = creator;
+  auto it = live_.find(LiveKey(a.id, a.pid));
+  if (it == live_.end()) return;
+  if (creator >= 0 && activities_[creator].id == a.id && activities_[creator].pid == a.pid) it->second = creator;
   else live_.erase(it);
 }
 

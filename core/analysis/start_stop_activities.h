@@ -17,8 +17,13 @@
 //   the thread's own one or the thread-pool work it runs; work inherits its creator's). A
 //   Start makes the new activity the one of the thread's current task; a Stop makes its
 //   first live creator the one of the task current at the Stop, and drops the id from the
-//   live table unless that creator has the same id. TraceEvent applies a Stop before the
-//   next event, which is the same for thread time (nothing reads it in between).
+//   live table unless that creator has the same id.
+// - A Stop takes effect later (TraceEvent's DoStopIfNecessary): at the next Start or Stop, or
+//   when TraceEvent's thread-time computer next asks for a thread's activity — at a sample,
+//   a TPL task event, thread-pool work starting, a task ending, an await's time read from a
+//   stopped activity. Until then the activity is not stopped and the task current at the Stop
+//   still carries it, so a task or await created in between inherits it (an await's time
+//   then falls to the live activity if it stopped before the await began).
 // Not followed (no such events in our traces): the special cases for IIS, ASP.NET, WCF,
 // ADO.NET, Application Insights, OpenTelemetry, FrameworkEventSource and DiagnosticSource
 // events, the runtime's ExceptionCatch/Start-Stop "ExceptionHandling" activities, the
@@ -57,12 +62,15 @@ class StartStopActivities {
   // Follows one store row (time order): a Start or Stop changes the start-stop activity of
   // the task current on its thread (`tasks`).
   void OnRow(size_t row, AsyncStitcher& tasks);
+  // Applies the last Stop if it has not taken effect yet (see the rules above).
+  void ApplyPendingStop(AsyncStitcher& tasks);
 
   // The live activity a task whose slot holds `slot` works in (-1: none).
   int32_t Live(int32_t slot) const;
   // The activity TraceEvent groups an await's time under: the one its task carried (`slot`)
-  // unless that stopped before the await began (at `createdTicks`), else the live one.
-  int32_t AtCreation(int32_t slot, uint64_t createdTicks) const;
+  // unless that stopped before the await began (at `createdTicks`), else the live one (after
+  // a pending Stop takes effect).
+  int32_t AtCreation(int32_t slot, uint64_t createdTicks, AsyncStitcher& tasks);
   // The group frames of activity `a` (from Live), root first: "(Activities)", "Activity …";
   // 0 (no frames) for -1.
   uint32_t GroupStack(int32_t a);
@@ -79,7 +87,7 @@ class StartStopActivities {
     uint32_t group = 0;       // GroupStack, 0 until asked
   };
   void Start(size_t row, const Guid& id, const Guid& related, uint64_t pid, int32_t* task);
-  void Stop(size_t row, const Guid& id, uint64_t pid, int32_t* task);
+  void Stop(size_t row, const Guid& id, uint64_t pid, AsyncStitcher::TaskHandle task);
 
   const StoreBuilder& model_;
   const SymbolCollector& symbols_;
@@ -89,6 +97,9 @@ class StartStopActivities {
   std::vector<std::string> task_;    // by event type: the task name of a Start
   std::vector<Activity> activities_;
   std::unordered_map<std::string, int32_t> live_;  // (id bytes, pid) → the live activity
+  // The Stop not applied yet: its activity (-1: none), the task current at it.
+  int32_t pending_ = -1;
+  AsyncStitcher::TaskHandle pendingTask_;
   uint32_t activitiesFrame_;
 };
 

@@ -120,7 +120,8 @@ StackSelection SelectTraceEventThreadTime(const StoreBuilder& model, const Symbo
       const std::optional<AsyncStitcher::Await> await = stitcher.OnRow(row);
       const uint16_t t = store.thread(row).value;
       if (await && threadOk[t] && await->createdRow >= range.begin && await->createdRow < range.end) {
-        const int32_t slot = startStops.AtCreation(await->startStop, await->createdTicks);
+        if (group && await->afterStop) startStops.ApplyPendingStop(stitcher);  // TraceEvent's AfterStop asks first
+        const int32_t slot = group ? startStops.AtCreation(await->startStop, await->createdTicks, stitcher) : -1;
         const double from = TicksToMs(model.info(), await->createdTicks), to = TicksToMs(model.info(), await->startTicks);
         intervals.push_back({await->createdRow, await->thread, await->stack, group ? startStops.GroupStack(slot) : 0,
                              Leaf::kAwait, IntervalMs(from, to)});
@@ -130,6 +131,9 @@ StackSelection SelectTraceEventThreadTime(const StoreBuilder& model, const Symbo
     Driver d = drivers[store.type(row).value];
     // TPL events drive the simulation only when tasks are followed (TraceEvent's UseTasks).
     if ((d == Driver::kTplRunning || d == Driver::kTplUnblock) && !q.stitchAsync) d = Driver::kNone;
+    // A Stop takes effect when TraceEvent next asks for a thread's start-stop activity: at a
+    // driving event (after the task it creates copied the activity) or a task's start or end.
+    if (group && (d != Driver::kNone || stitcher.StartsOrStops(row))) startStops.ApplyPendingStop(stitcher);
     const uint16_t t = store.thread(row).value;
     if ((stitch || group) && d != Driver::kNone) stitcher.Touch(t);
     if (d == Driver::kNone || !threadOk[t]) continue;

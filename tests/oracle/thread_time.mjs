@@ -115,7 +115,9 @@ class TaskActivities {
   // onUnblock(a): the first await its creator began has ended (TraceEvent's AwaitUnblocks).
   start(r, key, awaitEnd, onUnblock) {
     const existing = this.current.get(r.tid) ?? null;
-    if (existing && awaitEnd && existing.kind.startsWith('wait')) this.stop(r.tid, existing);
+    // An await ended implicitly is a stop: TraceEvent's AfterStop applies a deferred start-stop
+    // Stop before the await's time is read.
+    if (existing && awaitEnd && existing.kind.startsWith('wait')) this.stop(r.tid, existing), r.stoppedFirst = true;
     const a = this.byId.get(key);
     if (!a || a.prev) return;  // never scheduled, or started already
     a.prev = this.current.get(r.tid) ?? null;
@@ -253,10 +255,26 @@ function activityPath(text) {
   return out + '/';
 }
 
+// TraceEvent defers a Stop's effects (DoStopIfNecessary) to the next start-stop event or the
+// next event that asks for a thread's activity: samples, TPL's task events, thread-pool work
+// starting, a task ending. Until then the activity is not stopped and the task current at the
+// Stop still carries it — and a task (or await) created in between copies it so.
 class StartStops {
-  constructor() { this.live = new Map(); }
+  constructor() { this.live = new Map(); this.pending = null; }
   static liveOf(a) { while (a && a.stopped) a = a.creator; return a; }
+  applyPending() {
+    if (!this.pending) return;
+    const { a, task, ms } = this.pending;
+    this.pending = null;
+    if (ms !== a.ms) a.stopped = true, a.stopMs = ms;  // a zero duration leaves it running (TraceEvent's IsStopped)
+    const creator = StartStops.liveOf(a.creator);
+    task.startStop = creator;
+    const key = `${a.pid}:${a.act}`;
+    if (creator && creator.act === a.act && creator.pid === a.pid) this.live.set(key, creator);
+    else this.live.delete(key);
+  }
   onRow(r, task) {
+    this.applyPending();
     const key = `${r.pid}:${r.act}`;
     if (r.ss === 'start') {
       let creator = r.rel ? this.live.get(`${r.pid}:${r.rel}`) ?? null : null;
@@ -268,12 +286,7 @@ class StartStops {
       return;
     }
     const a = this.live.get(key);
-    if (!a) return;
-    if (r.ms !== a.ms) a.stopped = true, a.stopMs = r.ms;  // a zero duration leaves it running (TraceEvent's IsStopped)
-    const creator = StartStops.liveOf(a.creator);
-    task.startStop = creator;
-    if (creator && creator.act === a.act && creator.pid === a.pid) this.live.set(key, creator);
-    else this.live.delete(key);
+    if (a) this.pending = { a, task, ms: r.ms };
   }
   static frames(a, live = true) {
     const out = [];
@@ -373,24 +386,31 @@ export function expectedIntervals(nativeTool, trace, delivered = null, hit = () 
   const add = (owner, interval) => (byThread.get(owner) ?? byThread.set(owner, []).get(owner)).push(interval);
   for (const r of rows) {
     if (r.ss) { startStops.onRow(r, activities.currentOf(r.tid)); continue; }
-    if (r.restart || r.activity) { activities.onRow(r); continue; }
+    if (r.restart || r.activity) {
+      activities.onRow(r);
+      if (r.activity !== 'create') startStops.applyPending();  // a start (TraceEvent's Start event)
+      continue;
+    }
     if (r.tpl) {
       // AWAIT_TIME: from the await's creation to its end, under the stack that began it, with
       // the start-stop activity of that time (unless it had stopped before).
       r.onUnblock = (a) => {
         const { frames, owner } = activities.stack(r.tid, [], a);
+        if (r.stoppedFirst) startStops.applyPending();
         let ss = a.startStop;
         const live = !(ss && !(ss.stopped && ss.stopMs < a.createdMs));
-        if (live) ss = activities.currentOf(r.tid).startStop;
+        if (live) startStops.applyPending(), ss = activities.currentOf(r.tid).startStop;
         const group = StartStops.frames(ss, live);
         const metric = Math.fround(a.startMs - a.createdMs);
         add(owner, { index: a.createdIndex, await: true, ms: a.createdMs, metric, ns: metric <= 0 ? 0 : Math.round(metric * 1e6), group,
           frames: [...group, ...frames, 'AWAIT_TIME'] });
       };
       activities.onTpl(r);
+      startStops.applyPending();  // after a create's copy: its sample, a start or a stop asks
       if (!r.drives) continue;
     }
     if (r.name && !r.drives) continue;
+    startStops.applyPending();
     const stitched = stitch ? activities.stack(r.tid, r.frames, undefined, r.stackId) : { frames: r.frames, owner: r.tid };
     const group = stitch ? StartStops.frames(activities.currentOf(r.tid).startStop) : [];
     const p = last.get(r.tid);
