@@ -90,5 +90,34 @@ TEST_CASE("start-stop activities: net10-startup-streaming's Scenario activities 
   CHECK(on.at("no activity") + inside == off.at("no activity"));
 }
 
+// TraceEvent applies a Stop at the next event that asks for an activity: the await begun at
+// 899.70 ms (TaskWait/Send, event 5272 of net10-cpu-async-http, on 13917) right after
+// RequestHeaders/Stop inherits RequestHeaders, stopped before the await began, so its time
+// (ended on 13911 at 913.08 ms) goes under the live activity then: Scenario, the Request having
+// stopped at 908.34 ms. The await begun at 900.07 ms (event 5292), after another event applied
+// the Stop of an earlier RequestHeaders, carries the Request, stopped after it began.
+TEST_CASE("start-stop activities: a Stop takes effect after a task created right after it", "[stacks]") {
+  auto session = test::LoadCorpus("dotnet10/net10-cpu-async-http.nettrace");
+  auto awaitLine = [&](double fromMs, double toMs) {
+    StackQuery q = test::TraceEventThreadTime(true);
+    q.thread = 13911;  // an await's time is kept with the thread that ends it
+    q.fromMs = fromMs, q.toMs = toMs;
+    std::istringstream in(session->FoldedStacks(q));
+    std::vector<std::string> lines;
+    for (std::string line; std::getline(in, line);) lines.push_back(line);
+    REQUIRE(lines.size() == 1);
+    CHECK(lines[0].find(";AWAIT_TIME ") != std::string::npos);
+    return lines[0];
+  };
+  const std::string scenario = "(Activities);Activity Scenario(/#13891/1/18/,/name=http);";
+  const std::string early = awaitLine(899.70, 899.705);
+  CHECK(early.find(scenario) != std::string::npos);
+  CHECK(early.find("Activity Request") == std::string::npos);
+  CHECK(early.ends_with(" 13376677"));
+  const std::string later = awaitLine(900.06, 900.07);
+  CHECK(later.find(scenario + "Activity Request(/#13891/1/18/0/,/scheme=http);") != std::string::npos);
+  CHECK(later.ends_with(" 12728727"));
+}
+
 }  // namespace
 }  // namespace nettrace
