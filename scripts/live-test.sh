@@ -23,7 +23,9 @@ check() {  # check NAME CONDITION-COMMAND...
   shift
   if "$@"; then echo "ok   $name"; else echo "FAIL $name"; failures=$((failures + 1)); fi
 }
-wait_socket() { for _ in $(seq 1 100); do ls "$TMPDIR"/dotnet-diagnostic-"$1"-*-socket >/dev/null 2>&1 && return 0; sleep 0.1; done; return 1; }
+# A runtime on a loaded machine (two CI runs at once took > 10 s) may be slow to open its
+# socket: wait up to 60 s.
+wait_socket() { for _ in $(seq 1 600); do ls "$TMPDIR"/dotnet-diagnostic-"$1"-*-socket >/dev/null 2>&1 && return 0; sleep 0.1; done; return 1; }
 wait_line() { for _ in $(seq 1 300); do grep -q "$2" "$1" 2>/dev/null && return 0; sleep 0.1; done; return 1; }
 complete() { "$NT" summary "$1" | grep -q '"complete":true,"bytesRead":[0-9]*,"error":null'; }
 

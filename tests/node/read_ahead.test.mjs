@@ -6,7 +6,7 @@
 // (tests/node/read_ahead_probe.mjs), not timed; between two pushes the event loop turns.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { openAsBlob, readdirSync, readFileSync, statSync } from 'node:fs';
+import { openAsBlob, readdirSync, readFileSync, readlinkSync, realpathSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { corpusTraces, root, runNative } from './helpers.mjs';
 import { probedBlob, readAheadViolations } from './read_ahead_probe.mjs';
@@ -151,7 +151,21 @@ test('the read loop turns the event loop after each push, so that the reads ahea
 });
 
 const { openNodeFile } = await import(join(root, 'dist/reader/node_file.js'));
-const openFds = () => readdirSync('/proc/self/fd').length;
+// Open files of this process on the traces the tests below open (other descriptors come and
+// go with the runtime and earlier tests, and would make a process-wide count racy).
+const traced = () => new Set([biggest.path, ...corpusTraces().filter((t) => t.truncated).map((t) => t.path)].map((p) => realpathSync(p)));
+function openFds() {
+  const paths = traced();
+  let n = 0;
+  for (const fd of readdirSync('/proc/self/fd')) {
+    try {
+      if (paths.has(readlinkSync(`/proc/self/fd/${fd}`))) ++n;
+    } catch {
+      // closed between the listing and the look
+    }
+  }
+  return n;
+}
 
 test('a file path is read with FileHandle reads (node_file.ts): ranges as the file holds them, clamped like Blob.slice', async () => {
   const bytes = readFileSync(biggest.path);
@@ -171,7 +185,9 @@ test('a file path is read with FileHandle reads (node_file.ts): ranges as the fi
 });
 
 test('a path opens like its Blob (summary = native at 4096 B and the default), and its file is closed after a close, a cancel and an error', async () => {
-  const before = openFds();
+  // An earlier test's close may still be finishing.
+  const before = await fdsSettleTo(0);
+  assert.equal(before, 0, 'no trace file open before');
   const native = nativeSummary(biggest.path);
   for (const chunkSize of [4096, undefined]) {
     const trace = await openTrace(biggest.path, chunkSize === undefined ? {} : { chunkSize });
