@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { openAsBlob, readdirSync, readFileSync, readlinkSync, realpathSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { corpusTraces, root, runNative } from './helpers.mjs';
-import { probedBlob, readAheadViolations } from './read_ahead_probe.mjs';
+import { cancelAfterSecondPush, probedBlob, readAheadViolations } from './read_ahead_probe.mjs';
 
 const { openTrace, NetTraceError, DEFAULT_READ_AHEAD, PUSH_SIZE } = await import(join(root, 'dist/index.js'));
 const complete = corpusTraces().filter((t) => !t.truncated);
@@ -83,25 +83,8 @@ test('summaries are the native ones byte for byte with read-ahead, at chunk size
 test('a cancelled read rejects only once no read is in flight, and none starts after', async () => {
   const chunkSize = 256 * 1024;
   for (const readAhead of [1, DEFAULT_READ_AHEAD, 4]) {
-    const controller = new AbortController();
-    // Reads from chunk 2 on answer 200 ms late: they are surely in flight at the abort (after
-    // push 1), and an open that did not wait for them would reject before they settle.
-    const late = (start) => new Promise((resolve) => setTimeout(resolve, start >= 2 * chunkSize ? 200 : 0));
-    const probe = probedBlob(await openAsBlob(biggest.path), late);
-    let inFlightAtAbort = -1;
-    const opening = openTrace(probe.blob, {
-      chunkSize,
-      readAhead,
-      signal: controller.signal,
-      onProgress: (p) => {
-        probe.onProgress(p);
-        if (probe.pushed === 2) {
-          inFlightAtAbort = probe.inFlight;
-          controller.abort();
-        }
-      },
-    });
-    await assert.rejects(opening, (e) => e instanceof NetTraceError && e.code === 'cancelled');
+    const { error, inFlightAtAbort, probe } = await cancelAfterSecondPush(openTrace, await openAsBlob(biggest.path), { chunkSize, readAhead });
+    assert.ok(error instanceof NetTraceError && error.code === 'cancelled', `readAhead ${readAhead}: the open rejected as cancelled (${error})`);
     assert.equal(inFlightAtAbort, readAhead, `readAhead ${readAhead}: reads in flight when the abort came`);
     assert.equal(probe.inFlight, 0, `readAhead ${readAhead}: no read pending once the open rejected`);
     assert.equal(probe.started, 2 + readAhead, 'no read started after the abort');

@@ -67,3 +67,36 @@ export function readAheadViolations(probe, { chunks, ahead }) {
   if (probe.inFlight !== 0) out.push(`${probe.inFlight} reads still in flight after the open`);
   return out;
 }
+
+/**
+ * The cancel case both tests run: `open` (openTrace with its other options bound) reads `blob`
+ * in `chunkSize` chunks, `readAhead` ahead, and is aborted after its second push; reads from
+ * the third chunk on answer 200 ms late, so they are surely in flight at the abort and an open
+ * that did not wait for them would reject before they settle.
+ * @returns the open's outcome (`error`: what it rejected with, undefined when it opened), the
+ *   reads in flight when the abort came, and the probe (its counts after the open ended)
+ */
+export async function cancelAfterSecondPush(open, blob, { chunkSize, readAhead }) {
+  const late = (start) => new Promise((resolve) => setTimeout(resolve, start >= 2 * chunkSize ? 200 : 0));
+  const probe = probedBlob(blob, late);
+  const controller = new AbortController();
+  let inFlightAtAbort = -1;
+  let error;
+  try {
+    await open(probe.blob, {
+      chunkSize,
+      readAhead,
+      signal: controller.signal,
+      onProgress: (p) => {
+        probe.onProgress(p);
+        if (probe.pushed === 2) {
+          inFlightAtAbort = probe.inFlight;
+          controller.abort();
+        }
+      },
+    });
+  } catch (e) {
+    error = e;
+  }
+  return { error, inFlightAtAbort, probe };
+}
