@@ -1,6 +1,6 @@
 // Shared by the node:test files here (not a test itself: node --test runs *.test.mjs only).
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 
@@ -28,6 +28,20 @@ export function corpusTraces() {
     ? readdirSync(truncatedDir).filter(isTrace).sort().map((f) => ({ name: `truncated/${f}`, path: join(truncatedDir, f), truncated: true }))
     : [];
   return [...complete, ...truncated];
+}
+
+/**
+ * Runs a tool to its end without blocking the event loop (so tests can run several at once),
+ * with the locale and time zone the goldens assume → { status, stdout (Buffer), stderr (string) }.
+ */
+export function runAsync(cmd, args) {
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, { env: { ...process.env, LC_ALL: 'C', TZ: 'UTC' } });
+    const out = [], err = [];
+    child.stdout.on('data', (d) => out.push(d));
+    child.stderr.on('data', (d) => err.push(d));
+    child.on('close', (status) => resolve({ status, stdout: Buffer.concat(out), stderr: Buffer.concat(err).toString() }));
+  });
 }
 
 /** `build/native/nettrace <command> FILE [args]` → { status, stdout (Buffer), stderr (string) }. */

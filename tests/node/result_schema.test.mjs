@@ -7,12 +7,12 @@
 // tables (schema.test.mjs checks they are current), and tsc accepts the outputs as those types.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
-import { nativeTool, root, testdata, traceFilesUnder } from './helpers.mjs';
+import { nativeTool, root, runAsync, testdata, traceFilesUnder } from './helpers.mjs';
 import { validateResult } from './result_schema.mjs';
 import { captured, error, runTool, withFakeRuntime } from './fake_runtime.mjs';
 
@@ -42,14 +42,10 @@ const fuzz = readdirSync(fuzzDir).filter((f) => f.endsWith('.nettrace')).sort().
 const traces = [...traceFilesUnder(testdata).map((path) => ({ path, name: relative(testdata, path) })), ...legacy, ...fuzz,
   { path: universal, name: 'write-sample-universal' }, { path: converted, name: 'sentry-net6-profile-with-task converted to v6' }];
 
-function run(cmd, args) {
-  return new Promise((resolve) => {
-    const child = spawn(cmd, args, { env: { ...process.env, LC_ALL: 'C', TZ: 'UTC' } });
-    const out = [], err = [];
-    child.stdout.on('data', (d) => out.push(d));
-    child.stderr.on('data', (d) => err.push(d));
-    child.on('close', (status) => resolve({ status, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString() }));
-  });
+// Outputs are JSON text here.
+async function run(cmd, args) {
+  const r = await runAsync(cmd, args);
+  return { ...r, stdout: r.stdout.toString('utf8') };
 }
 
 // The command's output validated against its result: one document, or one per line.

@@ -4,11 +4,11 @@
 // the native CLI, the npm CLI and the wasm bindings alike, with the same output.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { nativeTool, root, testdata } from './helpers.mjs';
+import { nativeTool, root, runAsync, testdata } from './helpers.mjs';
 import { generateResultTypes, generateTypes, generatedPath, generatedResultsPath } from '../../scripts/gen-api-types.mjs';
 
 const { loadNetTraceModule } = await import(join(root, 'dist/reader/wasm_loader.js'));
@@ -44,17 +44,6 @@ function sample(q, o, value) {
   }
   const n = { chunkSize: 65536, buckets: 10, fromMs: 100, toMs: 2000, aToMs: 1000, bFromMs: 1000 }[o.name] ?? 3;
   return [String(n), n];
-}
-
-// Runs a tool to its end without blocking the event loop (two at a time).
-function run(cmd, args) {
-  return new Promise((resolve) => {
-    const child = spawn(cmd, args, { env: { ...process.env, LC_ALL: 'C', TZ: 'UTC' } });
-    const out = [], err = [];
-    child.stdout.on('data', (d) => out.push(d));
-    child.stderr.on('data', (d) => err.push(d));
-    child.on('close', (status) => resolve({ status, stdout: Buffer.concat(out), stderr: Buffer.concat(err).toString() }));
-  });
 }
 
 test('every option of every query is accepted by the native CLI, the npm CLI and the wasm bindings alike', async () => {
@@ -105,10 +94,10 @@ test('every option of every query is accepted by the native CLI, the npm CLI and
         assert.deepEqual(JSON.parse(parsed.request), { [o.name]: js }, label);
       }
       if (LIVE.includes(q.name)) return checkLive(q, o, optionArgs, label, outOf);
-      const npm = await run(process.execPath, [npmTool, ...argsFor('npm')]);
+      const npm = await runAsync(process.execPath, [npmTool, ...argsFor('npm')]);
       assert.equal(npm.status, 0, `npm ${label}: ${npm.stderr}`);
       if (!q.native) return;
-      const native = await run(nativeTool, argsFor('native'));
+      const native = await runAsync(nativeTool, argsFor('native'));
       assert.equal(native.status, 0, `native ${label}: ${native.stderr}`);
       assert.ok(npm.stdout.equals(native.stdout), `${label}: npm output differs from native`);
       if (q.name === 'export' || q.name === 'convert')
@@ -123,8 +112,8 @@ test('every option of every query is accepted by the native CLI, the npm CLI and
       assert.ok(parsed.ok, `${label}: ${parsed.message}`);
       assert.ok(o.name in JSON.parse(parsed.request), label);
       if (q.name === 'live' || o.name === 'diagnosticPort') return;
-      const native = await run(nativeTool, [q.name, ...args]);
-      const npm = await run(process.execPath, [npmTool, q.name, ...args]);
+      const native = await runAsync(nativeTool, [q.name, ...args]);
+      const npm = await runAsync(process.execPath, [npmTool, q.name, ...args]);
       assert.equal(npm.status, native.status, `${label}: ${npm.stderr} / ${native.stderr}`);
       assert.doesNotMatch(native.stderr, /unknown option|takes|usage/, label);
       if (q.name === 'collect') assert.equal(npm.stderr.replaceAll('nettrace-analyzer:', 'nettrace:'), native.stderr, label);
@@ -134,9 +123,9 @@ test('every option of every query is accepted by the native CLI, the npm CLI and
       const label = `${q.name} ${args.join(' ')}`;
       const outOf = (who) => join(dir, `${i}-${who}.out`);
       const argsFor = (who) => [q.name, TRACE, ...(q.name === 'diff' ? [TRACE] : []), ...args, ...(q.name === 'export' ? ['-o', outOf(who)] : [])];
-      const npm = await run(process.execPath, [npmTool, ...argsFor('npm')]);
+      const npm = await runAsync(process.execPath, [npmTool, ...argsFor('npm')]);
       assert.equal(npm.status, 0, `npm ${label}: ${npm.stderr}`);
-      const native = await run(nativeTool, argsFor('native'));
+      const native = await runAsync(nativeTool, argsFor('native'));
       assert.equal(native.status, 0, `native ${label}: ${native.stderr}`);
       assert.ok(npm.stdout.equals(native.stdout), `${label}: npm output differs from native`);
       if (q.name === 'export') {
