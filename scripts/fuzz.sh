@@ -16,7 +16,8 @@
 #
 # Build: clang++-14 with -fsanitize=fuzzer,address,undefined (scripts/setup.sh installs
 # clang-14 and libclang-rt-14-dev), a separate CMake configure (-DNETTRACE_FUZZ=ON) into
-# build/fuzz/ that leaves the g++ build alone. Seeds are generated at build time from the
+# build/fuzz/ that leaves the g++ build alone. It also builds the reading path's Catch2
+# tests over the same instrumented library (nettrace_sanitized_tests: scripts/test.sh). Seeds are generated at build time from the
 # real traces (tests/data) and the v6 writer (tests/fuzz/seed_generator.cc).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -51,17 +52,8 @@ build() {
   CXX=clang++-14 cmake -S . -B "$FUZZ" -G Ninja -DNETTRACE_FUZZ=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo \
     -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g" >/dev/null
   cmake --build "$FUZZ" -j 2
-  # The real traces (not the other .gz files of tests/data), unpacked when they changed,
-  # then the seed corpus from them.
-  local gz out
-  while IFS= read -r gz; do
-    out=$FUZZ/testdata/${gz#tests/data/}
-    out=${out%.gz}
-    if [ ! -f "$out" ] || [ "$gz" -nt "$out" ]; then
-      mkdir -p "$(dirname "$out")"
-      gzip -dc "$gz" >"$out.tmp" && mv "$out.tmp" "$out"
-    fi
-  done < <(find tests/data \( -name '*.nettrace.gz' -o -name '*.netperf.gz' \) | sort)
+  # The build also unpacked the corpus into $FUZZ/testdata (cmake/test_data.cmake): the
+  # seed corpus comes from its real traces.
   rm -rf "$FUZZ/seeds"
   "$FUZZ/tests/fuzz/seed_generator" "$FUZZ/testdata" "$FUZZ/seeds"
 }

@@ -2,11 +2,12 @@
 # Everything CI runs (`npm test`, `.ci/run`): set-up, build, then every test suite.
 #   1. scripts/setup.sh   apt packages and npm ci, only when missing
 #   2. scripts/build.sh   native + wasm + TypeScript + site + package
-#   3. ctest              Catch2 unit and end-to-end tests on the real corpus (on CI, or with
+#   3. Catch2             unit and end-to-end tests on the real corpus (with
 #                         NETTRACE_SANITIZE=1, again under ASan + UBSan)
 #   4. oracle.sh --check  TraceEvent's baselines (tests/data/oracle) regenerated and compared
 #      node --test        wasm vs native byte-for-byte, the JS API, and our reader vs TraceEvent
-#      fuzz.sh --ci       fuzz regression inputs + a short fuzz run; the mutation study subset
+#      fuzz.sh --ci       fuzz regression inputs + a short fuzz run, the reading path's Catch2
+#                         tests under ASan + UBSan; the mutation study subset
 #   5. browser            the site in headless Chromium (tests/browser/run.mjs), the
 #                         <nettrace-analyzer> element on a strict-CSP page (embed_check.mjs),
 #                         and our speedscope export opened by the real speedscope app
@@ -24,17 +25,24 @@ step "build" bash scripts/build.sh
 
 passed=()
 failed=()
+# Each suite has SUITE_TIMEOUT seconds (default 1800; the longest takes ~7 min on 2 cores):
+# a hang fails its suite and the rest still run, rather than eating the whole CI budget.
 suite() {
-  local name=$1
+  local name=$1 rc=0
   shift
-  if step "$name" "$@"; then passed+=("$name"); else failed+=("$name"); fi
+  step "$name" timeout -k 10 "${SUITE_TIMEOUT:-1800}" "$@" || rc=$?
+  ((rc != 124)) || echo "npm test: $name did not finish within ${SUITE_TIMEOUT:-1800} s (SUITE_TIMEOUT)"
+  if ((rc == 0)); then passed+=("$name"); else failed+=("$name"); fi
 }
 
-suite "ctest" ctest --test-dir build/native --output-on-failure
-# The same Catch2 suite under AddressSanitizer + UndefinedBehaviorSanitizer (Debug): hostile
-# input must never read out of bounds. On CI (CI=true), or locally with NETTRACE_SANITIZE=1;
-# it roughly doubles the run. [memory] tests measure resident bytes, which ASan distorts.
-if [ "${CI:-}" = true ] || [ "${NETTRACE_SANITIZE:-}" = 1 ]; then
+# One process for the whole Catch2 suite (~40 s): ctest's process per TEST_CASE costs three
+# times that. `ctest --test-dir build/native` still runs them one by one.
+suite "Catch2 tests" build/native/tests/nettrace_tests
+# The whole Catch2 suite under AddressSanitizer + UndefinedBehaviorSanitizer (g++, Debug):
+# locally with NETTRACE_SANITIZE=1 (about half an hour on 2 cores; [memory] tests measure
+# resident bytes, which ASan distorts). CI runs the reading path's tests under the same
+# sanitizers below, with the fuzz build.
+if [ "${NETTRACE_SANITIZE:-}" = 1 ]; then
   suite "ctest (ASan+UBSan)" bash -c 'cmake -S . -B build/asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DNETTRACE_SANITIZE=ON >/dev/null &&
     cmake --build build/asan && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 build/asan/tests/nettrace_tests "~[memory]"'
 fi
@@ -48,6 +56,11 @@ suite "node tests" node --test tests/node/
 # (clang 14, ASan + UBSan; tests/fuzz/README.md), and the mutation study's fixed subset
 # (tests/robustness/README.md): no crash, no hang, an error with an offset, bounded memory.
 suite "fuzz regressions and short fuzz run" bash scripts/fuzz.sh --ci
+# Hostile bytes meet the reading path's Catch2 tests too (corpus truncation and corruption,
+# fuzz regressions, chunk sizes, decoders, v6, conversion, IPC, sorter, store), built by
+# fuzz.sh over the same ASan + UBSan library: any out-of-bounds read or UB fails the suite.
+suite "reading-path tests (ASan+UBSan)" env ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+  build/fuzz/tests/fuzz/nettrace_sanitized_tests "~[memory]"
 suite "mutation study" build/native/tests/robustness/nettrace_mutation_study build/native/testdata
 suite "browser test" node tests/browser/run.mjs
 suite "embedded component (strict CSP)" node tests/browser/embed_check.mjs

@@ -100,7 +100,13 @@ export async function liveChecks({ browser, check, assert, runNative, screenshot
         });
         // The reader selects an event; it stays selected (the same event, found again by its
         // identity: late events merged before it would move its row) as the table grows.
-        await page.waitForFunction(() => appRoot().querySelector('#event-scroller .vt-row[data-index]') !== null, null, { timeout: 30_000 });
+        // The rows are drawn on the next animation frame after the scroll: wait for the rows at
+        // the new position (24 px rows), or the click would select a row of the old position
+        // and bring it back into view, moving the table.
+        await page.waitForFunction((top) => {
+          const first = appRoot().querySelector('#event-scroller .vt-row[data-index]');
+          return first !== null && Number(first.dataset.row) >= Math.floor(top / 24);
+        }, before.top, { timeout: 30_000 });
         const picked = await page.evaluate(() => {
           const rows = [...appRoot().querySelectorAll('#event-scroller .vt-row[data-index]')];
           const row = rows[Math.min(2, rows.length - 1)];
