@@ -106,7 +106,7 @@ void RuntimeViews::ActivityIds(const EventRecord& e, Guid* activity, Guid* relat
 }
 
 Status RuntimeViews::OnEvent(const EventRecord& e) {
-  const uint32_t ordinal = nextOrdinal_++;  // mirrors StoreBuilder's numbering
+  const uint32_t ordinal = types_->current().ordinal;
   auto it = kinds_.find(e.metadataId);
   if (it == kinds_.end()) return Status::Ok();
   const Kind kind = it->second;

@@ -71,7 +71,6 @@ class RuntimeViews final : public RecordSink {
 
   TraceInfo info_;
   bool v6_ = false;
-  uint32_t nextOrdinal_ = 0;  // mirrors StoreBuilder's file-order numbering
   std::unordered_map<uint32_t, Kind> kinds_;  // by metadata id; the definitions are the resolver's
   // v6 label lists of the current region that carry activity ids: id → (activity, related).
   std::unordered_map<uint32_t, std::pair<Guid, Guid>> regionActivities_;

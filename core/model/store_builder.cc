@@ -10,7 +10,7 @@ Status StoreBuilder::OnTraceInfo(const TraceInfo& info) {
 
 Status StoreBuilder::OnBlock(const BlockInfo& block) {
   if (block.kind == BlockKind::kEvent)
-    store_.AddEventBlock({block.contentOffset, static_cast<uint32_t>(block.payloadSize), nextOrdinal_,
+    store_.AddEventBlock({block.contentOffset, static_cast<uint32_t>(block.payloadSize), resolver_->nextOrdinal(),
                           RowGenerationFor(info_.formatMajor)});
   return Status::Ok();
 }
@@ -28,7 +28,7 @@ Status StoreBuilder::OnLabelList(uint32_t id, const LabelList& list) {
 Status StoreBuilder::OnEvent(const EventRecord& e) {
   SortItem item;
   item.timestamp = e.timestamp;
-  item.ordinal = nextOrdinal_++;
+  item.ordinal = resolver_->current().ordinal;
   item.type = resolver_->current().type.value;
   item.thread = resolver_->current().thread.value;
   if (e.stackId != 0) {
@@ -49,7 +49,7 @@ Status StoreBuilder::OnEvent(const EventRecord& e) {
 
 void StoreBuilder::EndRegion() {
   sorter_.EndRegion();
-  store_.BeginRegion(nextOrdinal_);
+  store_.BeginRegion(resolver_->nextOrdinal());
   stats_->unsortedCaptureThreadRuns = sorter_.unsortedRuns();
   stats_->isSortedHintViolations = sorter_.lateEvents();
 }

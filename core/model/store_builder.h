@@ -58,7 +58,6 @@ class StoreBuilder final : public RecordSink, private SortedSink {
   EventSorter sorter_{this};
   std::unordered_map<uint32_t, uint32_t> regionStacks_;  // file stack id → StackIndex
   std::unordered_map<uint32_t, uint32_t> regionLabels_;  // file label list id → LabelListIndex
-  uint32_t nextOrdinal_ = 0;
 };
 
 }  // namespace nettrace

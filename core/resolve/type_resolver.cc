@@ -56,6 +56,7 @@ Status TypeResolver::OnEvent(const EventRecord& e) {
   if (e.labelListId != 0 && !regionOverrides_.empty()) current_.type = OverriddenType(e, current_.type);
   if (t.gcDynamic) current_.type = GcDynamicType(e, current_.type);
   ResolveThread(e);
+  current_.ordinal = nextOrdinal_++;
   return next_->OnEvent(e);
 }
 

@@ -37,6 +37,10 @@ struct ResolvedEvent {
   EventKind kind = EventKind::kNone;
   ThreadIndex thread;        // the event's thread in threads()
   bool threadKnown = false;  // false: a v6 index with no current definition (or a full table)
+  // The event's number in FILE order (0, 1, 2, … as read): the store keeps it per row
+  // (EventStore::ordinal), and the sinks that note facts per event key them by it, so it is
+  // counted here once rather than by each sink in step.
+  uint32_t ordinal = 0;
 };
 
 class TypeResolver final : public RecordSink {
@@ -50,6 +54,8 @@ class TypeResolver final : public RecordSink {
   }
   EventKind KindOf(uint32_t metadataId) const { return Of(metadataId).kind; }
   const ResolvedEvent& current() const { return current_; }
+  // The ordinal the next event will get (= events handed on so far).
+  uint32_t nextOrdinal() const { return nextOrdinal_; }
   // The current definition of a metadata id (the one copy the sinks decode payloads with);
   // an empty one for an id never defined.
   const EventMetadata& MetadataOf(uint32_t metadataId) const;
@@ -99,6 +105,7 @@ class TypeResolver final : public RecordSink {
   // Types of (metadata id, file label list id) pairs whose list overrides metadata.
   std::unordered_map<uint64_t, EventTypeIndex> overriddenTypes_;
   ResolvedEvent current_;
+  uint32_t nextOrdinal_ = 0;
 };
 
 }  // namespace nettrace

@@ -84,7 +84,6 @@ class SymbolCollector final : public RecordSink {
   std::vector<std::pair<uint32_t, uint64_t>> allocations_;  // (ordinal, bytes), ascending
   std::vector<uint32_t> externalSamples_;                    // ordinals, ascending
   std::vector<std::pair<uint32_t, uint64_t>> workIds_;      // (ordinal, work item id), ascending
-  uint32_t nextOrdinal_ = 0;
   uint64_t malformed_ = 0;
   UniversalCollector universal_;
   TplTaskIds tpl_;

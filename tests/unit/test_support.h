@@ -20,6 +20,14 @@ inline std::string DataDir() {
 
 inline std::string DataPath(const std::string& name) { return DataDir() + "/" + name; }
 
+// A committed fuzz regression input (tests/fuzz/regressions/).
+inline std::string RegressionPath(const std::string& name) {
+  std::string path = NETTRACE_FUZZ_REGRESSIONS_DIR;
+  path += '/';
+  path += name;
+  return path;
+}
+
 inline std::vector<uint8_t> ReadFile(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   return std::vector<uint8_t>(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());

@@ -19,7 +19,7 @@ using namespace nettrace;
 namespace {
 
 std::vector<uint8_t> Regression(const std::string& name) {
-  return test::ReadFile(std::string(NETTRACE_FUZZ_REGRESSIONS_DIR) + "/" + name);
+  return test::ReadFile(test::RegressionPath(name));
 }
 
 bool HasStat(const std::string& summary, const std::string& name) {

@@ -77,12 +77,7 @@ StoreRead ReadAndCompare(const std::vector<uint8_t>& bytes, size_t chunkSize) {
 }
 
 std::vector<uint8_t> Regression(const std::string& name) {
-  // Appended, not `std::string(DIR) + "/" + name`: GCC 12 warns falsely about that at -O1
-  // (-Wstringop-overflow, GCC bug 105329).
-  std::string path = NETTRACE_FUZZ_REGRESSIONS_DIR;
-  path += '/';
-  path += name;
-  return test::ReadFile(path);
+  return test::ReadFile(test::RegressionPath(name));
 }
 
 }  // namespace

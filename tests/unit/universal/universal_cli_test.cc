@@ -6,6 +6,8 @@
 #include <cstdlib>
 #include <string>
 
+#include "test_support.h"
+
 namespace {
 
 std::string Run(const std::string& command) {
@@ -20,7 +22,7 @@ std::string Run(const std::string& command) {
 
 TEST_CASE("universal: nettrace write-sample-universal, flame --event --process --by-process", "[universal]") {
   const std::string tool = NETTRACE_TOOL_PATH;
-  const std::string file = std::string(NETTRACE_TEST_DATA_DIR) + "/../universal-sample.nettrace";
+  const std::string file = nettrace::test::DataPath("../universal-sample.nettrace");
   REQUIRE(std::system((tool + " write-sample-universal '" + file + "'").c_str()) == 0);
   CHECK(Run(tool + " flame '" + file + "' --event cpu --process 2000 --format folded") ==
         "gzip!?;gzip!deflate;libc.so.6!? 10000000\n");
