@@ -33,9 +33,7 @@ class RuntimeViews final : public RecordSink {
   explicit RuntimeViews(const TypeResolver* types) : types_(types) {}
   Status OnTraceInfo(const TraceInfo& info) override;
   Status OnMetadata(const EventMetadata& m) override;
-  Status OnLabelList(uint32_t id, const LabelList& list) override;
   Status OnEvent(const EventRecord& e) override;
-  Status OnSequencePoint(const SequencePoint& sp) override;
 
   std::string Exceptions(const StoreBuilder& model, const SymbolCollector& symbols, ViewFormat f) const;
   std::string Contention(const StoreBuilder& model, ViewFormat f) const;
@@ -51,29 +49,10 @@ class RuntimeViews final : public RecordSink {
 
  private:
   const TypeResolver* types_;  // what each metadata id is (the stage before this one)
-  enum class Kind : uint8_t {
-    kNone,
-    kExceptionThrown,   // runtime 80
-    kExceptionCatch,    // runtime 250
-    kExceptionStop,     // runtime 256
-    kContentionStart,   // runtime 81
-    kContentionStop,    // runtime 91
-    kWaitStart,         // runtime 301 (.NET 9+)
-    kWaitStop,          // runtime 302
-    kActivityStart,     // opcode 1 of an EventSource (not a runtime provider)
-    kActivityStop,      // opcode 2
-    kEventCounters,     // "EventCounters" of any provider
-    kMetric,            // System.Diagnostics.Metrics *ValuePublished
-    kThreadPool,        // runtime 44–65: ThreadPool and IOThread events (resolve/event_kind.h IsThreadPoolKind)
-  };
   uint64_t OsThread(const EventRecord& e) const;
-  void ActivityIds(const EventRecord& e, Guid* activity, Guid* related) const;
 
   TraceInfo info_;
   bool v6_ = false;
-  std::unordered_map<uint32_t, Kind> kinds_;  // by metadata id; the definitions are the resolver's
-  // v6 label lists of the current region that carry activity ids: id → (activity, related).
-  std::unordered_map<uint32_t, std::pair<Guid, Guid>> regionActivities_;
   ExceptionView exceptions_;
   ContentionView contention_;
   ActivityView activities_;

@@ -34,12 +34,17 @@ enum class EventKind : uint8_t {
   kPrivateClrStackWalk,
   // Microsoft-DotNETCore-SampleProfiler
   kThreadSample, kThreadStackWalk,
+  // Any other provider, by EventSource's conventions (not by id): "EventCounters" payloads,
+  // System.Diagnostics.Metrics' *ValuePublished, and Start/Stop opcodes (v4 metadata has none:
+  // the names' "Start"/"Stop" suffixes say it) of a provider that is none of the runtime's.
+  kEventCounters, kMetricValuePublished, kActivityStart, kActivityStop,
   kCount
 };
 
 // The kind of (provider, event id); kNone for every event no analysis singles out.
 EventKind EventKindOf(clr::Provider provider, uint32_t eventId);
-// The same for a metadata record (its provider name compared as the CLR table does).
+// The same for a metadata record (its provider name compared as the CLR table does), and
+// for any other provider the EventSource conventions above.
 EventKind EventKindOf(const EventMetadata& m);
 
 // One (provider, id) → kind entry, for tests and tools; TraceEvent's name for the event.

@@ -46,6 +46,13 @@ Status TypeResolver::OnMetadata(const EventMetadata& m) {
 
 Status TypeResolver::OnLabelList(uint32_t id, const LabelList& list) {
   if (LabelOverrides o = OverridesOf(list); o.any()) regionOverrides_[id] = o;
+  std::pair<Guid, Guid> ids;
+  bool any = false;
+  for (const Label& l : list.labels) {
+    if (l.kind == LabelKind::kActivityId) ids.first = l.guid, any = true;
+    if (l.kind == LabelKind::kRelatedActivityId) ids.second = l.guid, any = true;
+  }
+  if (any) regionActivities_[id] = ids;
   return next_->OnLabelList(id, list);
 }
 
@@ -104,9 +111,19 @@ EventTypeIndex TypeResolver::GcDynamicType(const EventRecord& e, EventTypeIndex 
 
 Status TypeResolver::OnSequencePoint(const SequencePoint& sp) {
   regionOverrides_.clear();
+  regionActivities_.clear();
   overriddenTypes_.clear();  // label list ids restart after a sequence point
   if (v6_ && (sp.flags & kSequencePointFlushThreads)) threads_.ForgetAll(), haveLastThread_ = false;
   return next_->OnSequencePoint(sp);
+}
+
+void TypeResolver::ActivityIdsOf(const EventRecord& e, Guid* activity, Guid* related) const {
+  if (!v6_) {
+    *activity = e.activityId, *related = e.relatedActivityId;
+    return;
+  }
+  auto it = regionActivities_.find(e.labelListId);
+  if (e.labelListId != 0 && it != regionActivities_.end()) *activity = it->second.first, *related = it->second.second;
 }
 
 const EventMetadata& TypeResolver::MetadataOf(uint32_t metadataId) const {

@@ -60,6 +60,10 @@ class TypeResolver final : public RecordSink {
   // an empty one for an id never defined.
   const EventMetadata& MetadataOf(uint32_t metadataId) const;
   const EventTypeTable& types() const { return types_; }
+  // The activity and related activity ids of event e (the one being handed on): v4/v5 carry
+  // them in the event header, v6 in the event's label list of the current region. Asked only
+  // by the sinks that pair activities, so not resolved for every event.
+  void ActivityIdsOf(const EventRecord& e, Guid* activity, Guid* related) const;
   const ThreadTable& threads() const { return threads_; }
 
   Status OnTraceInfo(const TraceInfo& v) override;
@@ -102,6 +106,8 @@ class TypeResolver final : public RecordSink {
   std::unordered_map<uint32_t, ResolvedType> sparse_;
   std::unordered_map<uint32_t, EventMetadata> metadata_;  // current definitions, for overrides
   std::unordered_map<uint32_t, LabelOverrides> regionOverrides_;  // file label list id
+  // The current region's label lists that carry activity ids: id → (activity, related).
+  std::unordered_map<uint32_t, std::pair<Guid, Guid>> regionActivities_;
   // Types of (metadata id, file label list id) pairs whose list overrides metadata.
   std::unordered_map<uint64_t, EventTypeIndex> overriddenTypes_;
   ResolvedEvent current_;
