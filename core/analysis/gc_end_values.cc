@@ -43,8 +43,7 @@ double UserAllocatedPerHeap(const GcRecord* gcs, size_t index, size_t heap, int 
       if (gen >= kLoh && prev == 0 && p.generation < 1) prev = p.heaps[heap][gen];
     }
   }
-  // C# long arithmetic, unchecked in TraceEvent: wraps modulo 2^64 (no signed overflow here).
-  return static_cast<double>(static_cast<int64_t>(static_cast<uint64_t>(gc.heaps[heap][gen]) - static_cast<uint64_t>(prev)));
+  return static_cast<double>(CSharpLongSub(static_cast<uint64_t>(gc.heaps[heap][gen]), static_cast<uint64_t>(prev)));
 }
 
 // GetUserAllocated for Gen0, LOH or POH: the per-heap histories of this GC and the one before

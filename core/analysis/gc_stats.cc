@@ -118,12 +118,10 @@ void GcStats::OnEvent(const EventRecord& e, EventKind resolved, const TypeResolv
       d.genCount = static_cast<uint32_t>(values->items().size());
       for (size_t g = 0; g < values->items().size() && g < 5; ++g) {
         const PayloadValue& v = values->items()[g];
-        // TraceEvent subtracts C# longs unchecked: a hostile size field wraps there, so the
-        // differences are taken modulo 2^64 here too (signed overflow would be undefined).
         auto f = [&](const char* name) { return UInt(v.Find(name)); };
         d.sizes[g] = UInt(v.Find("SizeBefore"));
-        d.heap[g] = static_cast<int64_t>(f("SizeBefore") - f("FreeListBefore") - f("FreeObjBefore"));     // ObjSpaceBefore
-        d.heap[5 + g] = static_cast<int64_t>(f("SizeAfter") - (f("FreeListAfter") + f("FreeObjAfter")));  // ObjSizeAfter
+        d.heap[g] = CSharpLongSub(f("SizeBefore") - f("FreeListBefore"), f("FreeObjBefore"));     // ObjSpaceBefore
+        d.heap[5 + g] = CSharpLongSub(f("SizeAfter"), f("FreeListAfter") + f("FreeObjAfter"));  // ObjSizeAfter
       }
       m.detail = static_cast<uint32_t>(details_.size());
       details_.push_back(d);

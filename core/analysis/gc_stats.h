@@ -150,4 +150,8 @@ std::string GcTypeName(uint32_t type);
 std::string GcReasonName(uint32_t reason);
 bool GcIsInduced(uint32_t reason);
 
+// a - b as TraceEvent computes it: C# long arithmetic, unchecked, so a hostile size field
+// wraps modulo 2^64 there; here too, in unsigned arithmetic (signed overflow is undefined).
+inline int64_t CSharpLongSub(uint64_t a, uint64_t b) { return static_cast<int64_t>(a - b); }
+
 }  // namespace nettrace
