@@ -22,15 +22,10 @@ class ClrStatsSink final : public RecordSink {
     jit_.OnTraceInfo(info);
     return Status::Ok();
   }
-  Status OnMetadata(const EventMetadata& m) override {
-    // JitStats keeps its own definitions (GcStats reads the resolver's): a redefined id forgets.
-    const EventKind kind = types_->KindOf(m.id);
-    jit_.OnMetadata(m, kind);
-    return Status::Ok();
-  }
   Status OnEvent(const EventRecord& e) override {
     // Most events are of no kind the analyses read: the resolver's one lookup skips them.
-    if (!Reads(types_->KindOf(e.metadataId)) && !jit_.ReadsUnkinded(e.metadataId)) return Status::Ok();
+    const EventKind kind = types_->current().kind;
+    if (!Reads(kind)) return Status::Ok();
     uint64_t process = info_.processId, thread = e.thread;
     if (info_.formatMajor >= 6) {
       const ResolvedEvent& r = types_->current();
@@ -38,20 +33,21 @@ class ClrStatsSink final : public RecordSink {
       process = t ? t->processId.value_or(0) : 0;
       thread = t ? t->osThreadId.value_or(e.thread) : e.thread;
     }
-    gc_.OnEvent(e, types_->current().kind, *types_, process, thread);
-    jit_.OnEvent(e, process, thread);
+    gc_.OnEvent(e, kind, *types_, process, thread);
+    jit_.OnEvent(e, kind, types_->MetadataOf(e.metadataId), process, thread);
     return Status::Ok();
   }
 
-  // The kinds GcStats and JitStats read (their OnMetadata's), so that the rundown's many
-  // method events cost one lookup here.
+  // The kinds GcStats and JitStats read, so that the rundown's many method events cost one
+  // switch here.
   static bool Reads(EventKind k) {
     switch (k) {
       case EventKind::kGcStart: case EventKind::kGcStop: case EventKind::kGcRestartEEStop:
       case EventKind::kGcHeapStats: case EventKind::kGcSuspendEEStop: case EventKind::kGcSuspendEEStart:
       case EventKind::kGcAllocationTick: case EventKind::kGcPerHeapHistory: case EventKind::kMethodLoad:
       case EventKind::kMethodLoadVerbose: case EventKind::kMethodJittingStarted: case EventKind::kModuleLoad:
-      case EventKind::kModuleUnload: case EventKind::kRundownModuleDCEnd: return true;
+      case EventKind::kModuleUnload: case EventKind::kRundownModuleDCEnd: case EventKind::kPrivateMulticoreJit:
+        return true;
       default: return false;
     }
   }

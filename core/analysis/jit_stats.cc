@@ -48,52 +48,33 @@ const char* CompilationThreadKindName(const JitRecord& m) {
   return m.versionId == 0 ? "Foreground" : "TieredCompilationBackground";
 }
 
-bool JitStats::OnMetadata(const EventMetadata& m, EventKind resolved) {
-  Kind kind = Kind::kNone;
-  switch (resolved) {
-    case EventKind::kMethodLoad: kind = Kind::kLoad; break;
-    case EventKind::kMethodLoadVerbose: kind = Kind::kLoadVerbose; break;
-    case EventKind::kMethodJittingStarted: kind = Kind::kJittingStarted; break;
-    case EventKind::kModuleLoad:
-    case EventKind::kModuleUnload:
-    case EventKind::kRundownModuleDCEnd: kind = Kind::kModule; break;
-    default: break;
-  }
-  unkinded_.erase(m.id);
-  if (kind == Kind::kNone && m.providerName == "Microsoft-Windows-DotNETRuntimePrivate" && m.eventId == 201) {
-    kind = Kind::kMulticoreJit;  // ClrMulticoreJit/Common (MulticoreJitPrivate template)
-    unkinded_[m.id] = true;
-  }
-  if (kind == Kind::kNone) {
-    kinds_.erase(m.id), metadata_.erase(m.id);
-    return false;
-  }
-  kinds_[m.id] = kind;
-  metadata_[m.id] = m;
-  return true;
-}
-
 double JitStats::Ms(uint64_t ts) const {
   if (info_.tickFrequency <= 0) return 0;
   const int64_t rel = static_cast<int64_t>(ts - static_cast<uint64_t>(info_.syncTimeTicks));
   return static_cast<double>(rel) * 1000.0 / static_cast<double>(info_.tickFrequency);
 }
 
-void JitStats::OnEvent(const EventRecord& e, uint64_t processId, uint64_t threadId) {
-  auto k = kinds_.find(e.metadataId);
-  if (k == kinds_.end()) return;
-  const DecodedPayload p = DecodePayload(metadata_.at(e.metadataId), e.payload,
-                                         info_.pointerSize ? info_.pointerSize : 8, static_cast<int>(info_.formatMajor));
-  if (k->second == Kind::kModule) {
+void JitStats::OnEvent(const EventRecord& e, EventKind kind, const EventMetadata& meta, uint64_t processId, uint64_t threadId) {
+  switch (kind) {
+    case EventKind::kMethodLoad: case EventKind::kMethodLoadVerbose: case EventKind::kMethodJittingStarted:
+    case EventKind::kModuleLoad: case EventKind::kModuleUnload: case EventKind::kRundownModuleDCEnd:
+    case EventKind::kPrivateMulticoreJit:
+      break;
+    default:
+      return;
+  }
+  const bool module = kind == EventKind::kModuleLoad || kind == EventKind::kModuleUnload || kind == EventKind::kRundownModuleDCEnd;
+  const DecodedPayload p = DecodePayload(meta, e.payload, info_.pointerSize ? info_.pointerSize : 8, static_cast<int>(info_.formatMajor));
+  if (module) {
     modules_[processId][UInt(p, "ModuleID")] = Text(p, "ModuleILPath");
     return;
   }
-  if (k->second == Kind::kMulticoreJit) {
+  if (kind == EventKind::kPrivateMulticoreJit) {  // ClrMulticoreJit/Common (MulticoreJitPrivate template)
     OnMulticoreJit(p, e.timestamp, processId, threadId);
     return;
   }
   std::vector<size_t>& open = open_[processId][threadId];
-  if (k->second == Kind::kJittingStarted) {
+  if (kind == EventKind::kMethodJittingStarted) {
     JitRecord m;
     m.processId = processId, m.threadId = threadId, m.timestamp = e.timestamp, m.fileOrder = methods_.size();
     m.moduleId = UInt(p, "ModuleID");
@@ -110,7 +91,7 @@ void JitStats::OnEvent(const EventRecord& e, uint64_t processId, uint64_t thread
     JitRecord m;
     m.processId = processId, m.threadId = threadId, m.timestamp = e.timestamp, m.fileOrder = methods_.size();
     m.moduleId = UInt(p, "ModuleID");
-    m.name = k->second == Kind::kLoadVerbose ? MethodName(p) : std::string();
+    m.name = kind == EventKind::kMethodLoadVerbose ? MethodName(p) : std::string();
     m.startMs = Ms(e.timestamp);
     open.push_back(methods_.size());
     methods_.push_back(std::move(m));
@@ -120,7 +101,7 @@ void JitStats::OnEvent(const EventRecord& e, uint64_t processId, uint64_t thread
   m.nativeSize = UInt(p, "MethodSize");
   m.jitTimeMs = Ms(e.timestamp) - m.startMs;
   if (const uint8_t tier = static_cast<uint8_t>((flags >> 7) & 0x7); tier != 0) m.tier = tier;
-  m.versionId = k->second == Kind::kLoadVerbose ? UInt(p, "ReJITID") : 0;
+  m.versionId = kind == EventKind::kMethodLoadVerbose ? UInt(p, "ReJITID") : 0;
   m.completed = true;
   m.loadTimestamp = e.timestamp;
   sorted_ = false;

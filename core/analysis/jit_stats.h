@@ -46,15 +46,8 @@ struct JitRecord {
 class JitStats {
  public:
   void OnTraceInfo(const TraceInfo& info) { info_ = info; }
-  // @returns whether events of this metadata are read (the sink skips the others).
-  bool OnMetadata(const EventMetadata& m, EventKind kind);
-  void OnEvent(const EventRecord& e, uint64_t processId, uint64_t threadId);
-
-  // Whether events of this metadata id are read although their kind is none that
-  // ClrStatsSink::Reads lists (the private multicore-JIT event, which has no EventKind).
-  bool ReadsUnkinded(uint32_t metadataId) const {
-    return !unkinded_.empty() && unkinded_.count(metadataId) != 0;
-  }
+  // An event of the resolver's kind (the others are ignored) described by m.
+  void OnEvent(const EventRecord& e, EventKind kind, const EventMetadata& m, uint64_t processId, uint64_t threadId);
 
   // The methods per process (ascending id), each process's in time order.
   const std::vector<JitRecord>& Methods() const;
@@ -65,7 +58,6 @@ class JitStats {
   std::string ToCsv() const;
 
  private:
-  enum class Kind : uint8_t { kNone, kJittingStarted, kLoadVerbose, kLoad, kModule, kMulticoreJit };
   struct BackgroundThread {
     uint64_t threadId = 0, timestamp = UINT64_MAX;
   };
@@ -73,14 +65,11 @@ class JitStats {
   double Ms(uint64_t ts) const;
 
   TraceInfo info_;
-  std::unordered_map<uint32_t, EventMetadata> metadata_;
-  std::unordered_map<uint32_t, Kind> kinds_;
   mutable std::vector<JitRecord> methods_;
   mutable bool sorted_ = false;
   // Open (not yet loaded) methods per (process, thread), indexes into methods_, newest last.
   std::unordered_map<uint64_t, std::unordered_map<uint64_t, std::vector<size_t>>> open_;
   std::unordered_map<uint64_t, std::unordered_map<uint64_t, std::string>> modules_;
-  std::unordered_map<uint32_t, bool> unkinded_;                    // metadata ids of kMulticoreJit
   std::unordered_map<uint64_t, BackgroundThread> backgroundJit_;  // per process, earliest
 };
 

@@ -75,6 +75,7 @@ constexpr EventKindEntry kEntries[] = {
     {P::kRundown, 153, K::kRundownModuleDCStart, "Loader/ModuleDCStart"},
     {P::kRundown, 154, K::kRundownModuleDCEnd, "Loader/ModuleDCStop"},
     {P::kPrivate, 151, K::kPrivateClrStackWalk, "ClrStack/Walk"},
+    {P::kPrivate, 201, K::kPrivateMulticoreJit, "ClrMulticoreJit/Common"},
     {P::kSampleProfiler, 0, K::kThreadSample, "Thread/Sample"},
     {P::kSampleProfiler, 1, K::kThreadStackWalk, nullptr},
 };

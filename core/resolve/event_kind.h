@@ -31,7 +31,7 @@ enum class EventKind : uint8_t {
   kRundownILToNativeMapDCEnd, kRundownDomainModuleDCStart, kRundownDomainModuleDCEnd,
   kRundownModuleDCStart, kRundownModuleDCEnd,
   // Microsoft-Windows-DotNETRuntimePrivate
-  kPrivateClrStackWalk,
+  kPrivateClrStackWalk, kPrivateMulticoreJit,
   // Microsoft-DotNETCore-SampleProfiler
   kThreadSample, kThreadStackWalk,
   // Any other provider, by EventSource's conventions (not by id): "EventCounters" payloads,

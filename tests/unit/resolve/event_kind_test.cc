@@ -1,6 +1,7 @@
 // The resolver's (provider, id) → kind table against the generated CLR table: each id must
 // be the event TraceEvent names so, or a wrong id would silently change what the analyses read.
 #include <catch2/catch.hpp>
+#include <optional>
 #include <string>
 
 #include "format/clr_events.generated.h"
@@ -11,7 +12,7 @@ namespace nettrace {
 TEST_CASE("each event kind's id is the generated table's event of that name", "[resolve]") {
   size_t count = 0;
   const EventKindEntry* entries = AllEventKinds(&count);
-  REQUIRE(count == 61);
+  REQUIRE(count == 62);
   for (size_t i = 0; i < count; ++i) {
     const EventKindEntry& e = entries[i];
     INFO("entry " << i << " id " << e.eventId);
@@ -35,6 +36,29 @@ TEST_CASE("event kinds of metadata follow the provider name in any case", "[reso
   CHECK(EventKindOf(m) == EventKind::kRundownMethodDCEndVerbose);
   m.providerName = "MyEventSource";
   CHECK(EventKindOf(m) == EventKind::kNone);
+}
+
+TEST_CASE("event kinds of other providers follow EventSource's conventions", "[resolve]") {
+  auto kind = [](const char* provider, const char* name, std::optional<uint8_t> opcode, uint32_t id = 7) {
+    EventMetadata m;
+    m.providerName = provider, m.eventName = name, m.opcode = opcode, m.eventId = id;
+    return EventKindOf(m);
+  };
+  // Start/Stop: the opcode where the metadata has one (v5, v6), else the name's suffix (v4).
+  CHECK(kind("Demo-Source", "RequestStart", std::nullopt) == EventKind::kActivityStart);
+  CHECK(kind("Demo-Source", "RequestStop", std::nullopt) == EventKind::kActivityStop);
+  CHECK(kind("Demo-Source", "Request", 1) == EventKind::kActivityStart);
+  CHECK(kind("Demo-Source", "Request", 2) == EventKind::kActivityStop);
+  CHECK(kind("Demo-Source", "RequestStart", 0) == EventKind::kNone);  // the opcode decides
+  CHECK(kind("Demo-Source", "Start", std::nullopt) == EventKind::kNone);  // a suffix of nothing
+  // Not for the runtime's own providers or TPL (their Start/Stop are no activities).
+  CHECK(kind("Microsoft-Windows-DotNETRuntime", "WorkStart", 1, 9999) == EventKind::kNone);
+  CHECK(kind("System.Threading.Tasks.TplEventSource", "TaskWaitBegin", 1) == EventKind::kNone);
+  CHECK(kind("System.Runtime", "EventCounters", 0) == EventKind::kEventCounters);
+  CHECK(kind("System.Diagnostics.Metrics", "CounterRateValuePublished", 0) == EventKind::kMetricValuePublished);
+  CHECK(kind("System.Diagnostics.Metrics", "BeginInstrumentReporting", 1) == EventKind::kNone);
+  // The private runtime's multicore-JIT event is a CLR table kind (JitStats reads it).
+  CHECK(kind("Microsoft-Windows-DotNETRuntimePrivate", "", std::nullopt, 201) == EventKind::kPrivateMulticoreJit);
 }
 
 }  // namespace nettrace
