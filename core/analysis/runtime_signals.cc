@@ -66,6 +66,15 @@ void RuntimeSignals::OnEvent(const EventRecord& e, EventKind resolved, const Typ
     ++jittingStarted_;
     return;
   }
+  if (kind == Kind::kRestartEEStop) {  // no payload needed either; every GC has one
+    // Only the restart of a thread that suspended for a GC ends a pause; the many other
+    // suspensions (the sample profiler's, debugger's) are not kept.
+    const auto it = gcSuspended_.find({processId, e.thread});
+    if (it == gcSuspended_.end()) return;
+    gcSuspended_.erase(it);
+    AddGcMark({e.timestamp, processId, e.thread, kind});
+    return;
+  }
   const DecodedPayload p =
       DecodePayload(resolver.MetadataOf(e.metadataId), e.payload, info_.pointerSize ? info_.pointerSize : 8,
                     static_cast<int>(info_.formatMajor));
@@ -87,15 +96,6 @@ void RuntimeSignals::OnEvent(const EventRecord& e, EventKind resolved, const Typ
         gcSuspended_[{processId, e.thread}] = true;
         AddGcMark({e.timestamp, processId, e.thread, kind});
       }
-      break;
-    }
-    case Kind::kRestartEEStop: {
-      // Only the restart of a thread that suspended for a GC ends a pause; the many other
-      // suspensions (the sample profiler's, debugger's) are not kept.
-      const auto it = gcSuspended_.find({processId, e.thread});
-      if (it == gcSuspended_.end()) break;
-      gcSuspended_.erase(it);
-      AddGcMark({e.timestamp, processId, e.thread, kind});
       break;
     }
     case Kind::kAllocationTick: {
