@@ -14,12 +14,12 @@ bool MethodNamePool::Read(ByteCursor* c, MethodNamesRef* out, bool readPastSigna
   *c = at;
   *out = MethodNamesRef{};
   if (nameSpace.empty() && name.empty()) return true;
-  // The two names lie back to back in the payload (namespace, its terminator, name): kept
-  // with one copy, terminator included. Payloads are far below 4 GB, so counts fit.
-  const std::span<const uint8_t> both(nameSpace.data(), nameSpace.size() + 2 + name.size());
-  if (blocks_.empty() || blocks_.back().capacity - blocks_.back().size < both.size()) {
+  // Kept back to back, without the namespace's terminator (a rundown's worth of 2-byte
+  // terminators would be resident for nothing). Payloads are far below 4 GB, so counts fit.
+  const size_t n = nameSpace.size() + name.size();
+  if (blocks_.empty() || blocks_.back().capacity - blocks_.back().size < n) {
     Block& b = blocks_.emplace_back();
-    b.capacity = std::max(kBlockBytes, both.size());
+    b.capacity = std::max(kBlockBytes, n);
     b.bytes.reset(new uint8_t[b.capacity]);  // left uninitialised: filled as names come
   }
   Block& block = blocks_.back();
@@ -27,8 +27,10 @@ bool MethodNamePool::Read(ByteCursor* c, MethodNamesRef* out, bool readPastSigna
   out->offset = static_cast<uint32_t>(block.size);
   out->nameSpaceBytes = static_cast<uint32_t>(nameSpace.size());
   out->nameBytes = static_cast<uint32_t>(name.size());
-  std::memcpy(block.bytes.get() + block.size, both.data(), both.size());
-  block.size += both.size();
+  uint8_t* to = block.bytes.get() + block.size;
+  if (!nameSpace.empty()) std::memcpy(to, nameSpace.data(), nameSpace.size());
+  if (!name.empty()) std::memcpy(to + nameSpace.size(), name.data(), name.size());
+  block.size += n;
   return true;
 }
 

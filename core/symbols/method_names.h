@@ -14,8 +14,8 @@
 
 namespace nettrace {
 
-// Where one method's namespace and name are in the pool (an empty ref: no names): kept as
-// in the payload, namespace, its 0x0000 terminator, name.
+// Where one method's namespace and name are in the pool (an empty ref: no names): the
+// namespace's code units, then the name's.
 struct MethodNamesRef {
   uint32_t block = 0;
   uint32_t offset = 0;
@@ -52,7 +52,7 @@ class MethodNamePool {
   };
   std::span<const uint8_t> Bytes(const MethodNamesRef& r) const {
     if (r.nameSpaceBytes + r.nameBytes == 0) return {};
-    return {blocks_[r.block].bytes.get() + r.offset, size_t{r.nameSpaceBytes} + 2 + r.nameBytes};
+    return {blocks_[r.block].bytes.get() + r.offset, size_t{r.nameSpaceBytes} + r.nameBytes};
   }
   static std::string Utf8(std::span<const uint8_t> units);
   std::vector<Block> blocks_;
