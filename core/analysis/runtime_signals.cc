@@ -1,7 +1,9 @@
 #include "analysis/runtime_signals.h"
 
 #include <algorithm>
+#include <optional>
 
+#include "format/payload/clr_field_read.h"
 #include "format/payload_decoder.h"
 #include "model/event_naming.h"
 
@@ -22,6 +24,34 @@ uint64_t UIntField(const DecodedPayload& p, const char* name, uint64_t fallback 
   const PayloadValue* v = p.Find(name);
   return v && v->isInteger() ? v->asUInt() : fallback;
 }
+
+// One event's payload, decoded only when asked for more than integers at fixed offsets of
+// its template (ReadClrIntegerField): a GC's SuspendEEStart and Start need one to three
+// integers, and decoding every field of each was a tenth of reading a sample-heavy trace.
+class LazyPayload {
+ public:
+  LazyPayload(const EventMetadata& m, std::span<const uint8_t> payload, uint32_t pointerSize, int formatMajor)
+      : m_(m), payload_(payload), pointerSize_(pointerSize), formatMajor_(formatMajor) {}
+  uint64_t UInt(const char* name, uint64_t fallback = 0) {
+    if (!decoded_) {
+      const ClrFieldRead r = ReadClrIntegerField(m_, payload_, pointerSize_, name);
+      if (r.result == ClrFieldRead::Result::kValue) return r.value;
+      if (r.result == ClrFieldRead::Result::kAbsent) return fallback;
+    }
+    return UIntField(Decoded(), name, fallback);
+  }
+  const DecodedPayload& Decoded() {
+    if (!decoded_) decoded_ = DecodePayload(m_, payload_, pointerSize_, formatMajor_);
+    return *decoded_;
+  }
+
+ private:
+  const EventMetadata& m_;
+  std::span<const uint8_t> payload_;
+  uint32_t pointerSize_;
+  int formatMajor_;
+  std::optional<DecodedPayload> decoded_;
+};
 }  // namespace
 
 // The resolver's kinds this summary reads (kNone: every other event).
@@ -66,15 +96,23 @@ void RuntimeSignals::OnEvent(const EventRecord& e, EventKind resolved, const Typ
     ++jittingStarted_;
     return;
   }
-  const DecodedPayload p =
-      DecodePayload(resolver.MetadataOf(e.metadataId), e.payload, info_.pointerSize ? info_.pointerSize : 8,
-                    static_cast<int>(info_.formatMajor));
+  if (kind == Kind::kRestartEEStop) {  // no payload needed either; every GC has one
+    // Only the restart of a thread that suspended for a GC ends a pause; the many other
+    // suspensions (the sample profiler's, debugger's) are not kept.
+    const auto it = gcSuspended_.find({processId, e.thread});
+    if (it == gcSuspended_.end()) return;
+    gcSuspended_.erase(it);
+    AddGcMark({e.timestamp, processId, e.thread, kind});
+    return;
+  }
+  LazyPayload p(resolver.MetadataOf(e.metadataId), e.payload, info_.pointerSize ? info_.pointerSize : 8,
+                static_cast<int>(info_.formatMajor));
   switch (kind) {
     case Kind::kGcStart: {
       GcMark m{e.timestamp, processId, e.thread, kind};
-      m.depth = static_cast<uint8_t>(std::min<uint64_t>(UIntField(p, "Depth", 3), 3));
-      m.type = static_cast<uint8_t>(std::min<uint64_t>(UIntField(p, "Type"), 255));
-      m.reason = static_cast<uint8_t>(std::min<uint64_t>(UIntField(p, "Reason"), 255));
+      m.depth = static_cast<uint8_t>(std::min<uint64_t>(p.UInt("Depth", 3), 3));
+      m.type = static_cast<uint8_t>(std::min<uint64_t>(p.UInt("Type"), 255));
+      m.reason = static_cast<uint8_t>(std::min<uint64_t>(p.UInt("Reason"), 255));
       ++gcs_, ++genCounts_[m.depth];
       if (m.reason == kReasonInduced || m.reason == kReasonInducedNotForced) ++induced_;
       if (m.type == kBackgroundGC) ++background_;
@@ -82,40 +120,32 @@ void RuntimeSignals::OnEvent(const EventRecord& e, EventKind resolved, const Typ
       break;
     }
     case Kind::kSuspendEEStart: {
-      const uint64_t reason = UIntField(p, "Reason");
+      const uint64_t reason = p.UInt("Reason");
       if (reason == kSuspendForGC || reason == kSuspendForGCPrep) {
         gcSuspended_[{processId, e.thread}] = true;
         AddGcMark({e.timestamp, processId, e.thread, kind});
       }
       break;
     }
-    case Kind::kRestartEEStop: {
-      // Only the restart of a thread that suspended for a GC ends a pause; the many other
-      // suspensions (the sample profiler's, debugger's) are not kept.
-      const auto it = gcSuspended_.find({processId, e.thread});
-      if (it == gcSuspended_.end()) break;
-      gcSuspended_.erase(it);
-      AddGcMark({e.timestamp, processId, e.thread, kind});
-      break;
-    }
     case Kind::kAllocationTick: {
       ++allocationTicks_;
       // AllocationAmount64 (V2+) is exact; AllocationAmount (UInt32) is what older runtimes give.
-      const uint64_t bytes = UIntField(p, "AllocationAmount64", UIntField(p, "AllocationAmount"));
-      const PayloadValue* type = p.Find("TypeName");
+      const DecodedPayload& d = p.Decoded();  // the type name is a string
+      const uint64_t bytes = UIntField(d, "AllocationAmount64", UIntField(d, "AllocationAmount"));
+      const PayloadValue* type = d.Find("TypeName");
       Add(&allocations_, &otherAllocations_, &otherAllocationBytes_,
           type && type->kind() == PayloadValue::Kind::kString ? type->text() : std::string(), bytes);
       break;
     }
     case Kind::kException: {
       ++exceptionCount_;
-      const PayloadValue* type = p.Find("ExceptionType");
+      const PayloadValue* type = p.Decoded().Find("ExceptionType");
       Add(&exceptions_, &otherExceptions_, &otherExceptionBytes_,
           type && type->kind() == PayloadValue::Kind::kString ? type->text() : std::string(), 0);
       break;
     }
     case Kind::kMethodLoad:
-      if (UIntField(p, "MethodFlags") & kMethodFlagJitted) ++jittedMethodLoads_;
+      if (p.UInt("MethodFlags") & kMethodFlagJitted) ++jittedMethodLoads_;
       break;
     default: break;
   }

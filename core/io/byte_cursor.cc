@@ -1,5 +1,9 @@
 #include "io/byte_cursor.h"
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 namespace nettrace {
 
 namespace {
@@ -53,16 +57,13 @@ bool ByteCursor::ReadNullTerminatedUtf16Bytes(std::span<const uint8_t>* units) {
   // units at a time; the lowest flagged lane is the first terminator (little-endian hosts
   // only, as everywhere here).
 #if defined(__SSE2__)
-  // Eight code units per step (x86-64 always has SSE2; wasm builds take the portable path).
-  using Units = uint16_t __attribute__((vector_size(16)));
+  // Eight code units per step (x86-64 always has SSE2; wasm builds take the portable path):
+  // the byte mask of the lanes equal to 0 has two bits per zero unit, the lowest first.
+  const __m128i zeros = _mm_setzero_si128();
   for (; i + 8 <= avail; i += 8) {
-    Units v;
-    std::memcpy(&v, p + 2 * i, 16);
-    const auto zero = v == Units{};
-    uint64_t halves[2];
-    std::memcpy(halves, &zero, 16);
-    if (halves[0] != 0) return found(i + __builtin_ctzll(halves[0]) / 16);
-    if (halves[1] != 0) return found(i + 4 + __builtin_ctzll(halves[1]) / 16);
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 2 * i));
+    const unsigned mask = static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi16(v, zeros)));
+    if (mask != 0) return found(i + __builtin_ctz(mask) / 2);
   }
 #endif
   // Four code units per step: (x - 0x0001...) & ~x & 0x8000... flags each 16-bit lane that is
@@ -77,6 +78,13 @@ bool ByteCursor::ReadNullTerminatedUtf16Bytes(std::span<const uint8_t>* units) {
   for (; i < avail; ++i) {
     if (p[2 * i] == 0 && p[2 * i + 1] == 0) return found(i);
   }
+  return false;
+}
+
+bool ByteCursor::HasNullTerminatedUtf16() const {
+  const uint8_t* p = data_.data() + pos_;
+  for (size_t i = remaining() / 2; i-- > 0;)
+    if (p[2 * i] == 0 && p[2 * i + 1] == 0) return true;
   return false;
 }
 

@@ -124,6 +124,11 @@ class ByteCursor {
   bool ReadNullTerminatedUtf16(std::string* out);
   // The same string left as written: *units = its code units' bytes, terminator excluded.
   bool ReadNullTerminatedUtf16Bytes(std::span<const uint8_t>* units);
+  // Whether a null-terminated UTF-16 string starts here (a 0x0000 code unit at an even
+  // distance), i.e. whether ReadNullTerminatedUtf16Bytes would succeed, without reading it:
+  // searched from the end, where the last string of a payload ends, so a caller that needs
+  // nothing after that string does not scan it. The cursor does not move.
+  bool HasNullTerminatedUtf16() const;
 
  private:
   std::span<const uint8_t> data_;

@@ -9,11 +9,15 @@ namespace nettrace {
 
 namespace {
 
+// ASCII case folding, as std::tolower in the "C" locale the tools run in, without a
+// library call per character: provider names are classified for every decoded payload.
+constexpr unsigned char AsciiLower(unsigned char c) { return c >= 'A' && c <= 'Z' ? c + ('a' - 'A') : c; }
+
 bool EqualsIgnoreCase(const std::string& a, const char* b) {
   size_t n = std::strlen(b);
   if (a.size() != n) return false;
   for (size_t i = 0; i < n; ++i)
-    if (std::tolower(static_cast<unsigned char>(a[i])) != std::tolower(static_cast<unsigned char>(b[i]))) return false;
+    if (AsciiLower(static_cast<unsigned char>(a[i])) != AsciiLower(static_cast<unsigned char>(b[i]))) return false;
   return true;
 }
 

@@ -1,29 +1,36 @@
 #include "symbols/method_names.h"
 
 #include <algorithm>
+#include <cstring>
 
 namespace nettrace {
 
-bool MethodNamePool::Read(ByteCursor* c, MethodNamesRef* out) {
+bool MethodNamePool::Read(ByteCursor* c, MethodNamesRef* out, bool readPastSignature) {
   std::span<const uint8_t> nameSpace, name, signature;
-  if (!c->ReadNullTerminatedUtf16Bytes(&nameSpace) || !c->ReadNullTerminatedUtf16Bytes(&name) ||
-      !c->ReadNullTerminatedUtf16Bytes(&signature))
-    return false;
-  const size_t n = nameSpace.size() + name.size();
+  ByteCursor at = *c;  // unmoved on failure
+  if (!at.ReadNullTerminatedUtf16Bytes(&nameSpace) || !at.ReadNullTerminatedUtf16Bytes(&name)) return false;
+  // Both ways accept exactly the payloads with a terminator somewhere after the name.
+  if (readPastSignature ? !at.ReadNullTerminatedUtf16Bytes(&signature) : !at.HasNullTerminatedUtf16()) return false;
+  *c = at;
   *out = MethodNamesRef{};
-  if (n == 0) return true;
-  // Payloads are far below 4 GB, so the byte counts fit their fields.
-  if (blocks_.empty() || blocks_.back().capacity() - blocks_.back().size() < n) {
-    blocks_.emplace_back();
-    blocks_.back().reserve(std::max(kBlockBytes, n));
+  if (nameSpace.empty() && name.empty()) return true;
+  // Kept back to back, without the namespace's terminator (a rundown's worth of 2-byte
+  // terminators would be resident for nothing). Payloads are far below 4 GB, so counts fit.
+  const size_t n = nameSpace.size() + name.size();
+  if (blocks_.empty() || blocks_.back().capacity - blocks_.back().size < n) {
+    Block& b = blocks_.emplace_back();
+    b.capacity = std::max(kBlockBytes, n);
+    b.bytes.reset(new uint8_t[b.capacity]);  // left uninitialised: filled as names come
   }
-  std::vector<uint8_t>& block = blocks_.back();
+  Block& block = blocks_.back();
   out->block = static_cast<uint32_t>(blocks_.size() - 1);
-  out->offset = static_cast<uint32_t>(block.size());
+  out->offset = static_cast<uint32_t>(block.size);
   out->nameSpaceBytes = static_cast<uint32_t>(nameSpace.size());
   out->nameBytes = static_cast<uint32_t>(name.size());
-  block.insert(block.end(), nameSpace.begin(), nameSpace.end());
-  block.insert(block.end(), name.begin(), name.end());
+  uint8_t* to = block.bytes.get() + block.size;
+  if (!nameSpace.empty()) std::memcpy(to, nameSpace.data(), nameSpace.size());
+  if (!name.empty()) std::memcpy(to + nameSpace.size(), name.data(), name.size());
+  block.size += n;
   return true;
 }
 
@@ -34,8 +41,8 @@ bool MethodNamePool::Same(const MethodNamesRef& a, const MethodNamesRef& b) cons
 }
 
 size_t MethodNamePool::residentBytes() const {
-  size_t n = blocks_.capacity() * sizeof(std::vector<uint8_t>);
-  for (const std::vector<uint8_t>& b : blocks_) n += b.capacity();
+  size_t n = blocks_.capacity() * sizeof(Block);
+  for (const Block& b : blocks_) n += b.capacity;
   return n;
 }
 

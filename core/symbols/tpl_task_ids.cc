@@ -15,6 +15,7 @@ void TplTaskIds::OnMetadata(const EventMetadata& m) {
 }
 
 bool TplTaskIds::OnEvent(const EventRecord& e, uint32_t ordinal) {
+  if (eventIds_.empty()) return true;  // no TPL task events: no lookup per event
   auto it = eventIds_.find(e.metadataId);
   if (it == eventIds_.end()) return true;
   ByteCursor c(e.payload, e.payloadOffset);

@@ -44,6 +44,7 @@ class UniversalCollector {
 
   // The OS process id of an event's thread (v6 thread index), if its row gave one.
   std::optional<uint64_t> ProcessOf(uint64_t threadIndex) const {
+    if (threadPid_.empty()) return std::nullopt;  // v4/v5 threads have no process: no lookup per event
     auto it = threadPid_.find(threadIndex);
     if (it == threadPid_.end()) return std::nullopt;
     return it->second;

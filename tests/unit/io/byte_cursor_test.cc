@@ -123,5 +123,13 @@ TEST_CASE("UTF-16 terminator found at every position of the eight- and four-unit
     ByteCursor cut(std::span<const uint8_t>(b.data(), 2 * len + 3), 0);
     CHECK_FALSE(cut.ReadNullTerminatedUtf16Bytes(&units));
     CHECK(cut.position() == 0);
+    // The check from the end agrees with the scan, on the whole and on the cut string, and
+    // from an odd start (where the 0x0100 unit's 0 byte pairs with the terminator's).
+    CHECK(Over(b).HasNullTerminatedUtf16());
+    CHECK_FALSE(cut.HasNullTerminatedUtf16());
+    for (size_t start = 0; start < b.size(); ++start) {
+      ByteCursor from(std::span<const uint8_t>(b.data() + start, b.size() - start), 0), scan = from;
+      CHECK(from.HasNullTerminatedUtf16() == scan.ReadNullTerminatedUtf16Bytes(&units));
+    }
   }
 }

@@ -56,6 +56,28 @@ TEST_CASE("method names: kept as written, decoded on request, compared without d
   CHECK_FALSE(pool.Read(&cu, &ru));
 }
 
+TEST_CASE("method names: a signature nothing follows is checked, not scanned; the same payloads are accepted", "[stacks]") {
+  MethodNamePool pool;
+  std::vector<uint8_t> a = Names(u"NS.Type", u"Method", u"instance void (int32)");
+  ByteCursor c(a, 0);
+  MethodNamesRef r;
+  REQUIRE(pool.Read(&c, &r, false));
+  CHECK(c.position() == 2 * (7 + 1) + 2 * (6 + 1));  // at the signature's start
+  CHECK(pool.NameSpace(r) == "NS.Type");
+  CHECK(pool.Name(r) == "Method");
+  // Every cut of the payload: accepted without the scan exactly when accepted with it, and
+  // the cursor does not move when refused.
+  for (size_t n = 0; n <= a.size(); ++n) {
+    std::vector<uint8_t> cut(a.begin(), a.begin() + static_cast<ptrdiff_t>(n));
+    ByteCursor scanned(cut, 0), checked(cut, 0);
+    MethodNamesRef x, y;
+    const bool withScan = pool.Read(&scanned, &x, true);
+    const bool withCheck = pool.Read(&checked, &y, false);
+    CHECK(withScan == withCheck);
+    if (!withCheck) CHECK(checked.position() == 0);
+  }
+}
+
 TEST_CASE("method names: refs stay valid as the pool grows past one block", "[stacks]") {
   MethodNamePool pool;
   std::vector<MethodNamesRef> refs;
