@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "base/json_writer.h"
+#include "format/clr_events.generated.h"
 #include "format/payload_value.h"
 #include "format/records.h"
 
@@ -80,5 +81,9 @@ struct DecodedPayload {
 ///                     exactly but fits a 16-byte SYSTEMTIME exactly, as SYSTEMTIME.
 DecodedPayload DecodePayload(const EventMetadata& metadata, std::span<const uint8_t> payload, uint32_t pointerSize,
                              int formatMajor);
+
+/// The CLR table's provider whose templates decode events of `providerName` (the runtime's
+/// providers, and the SampleProfiler's one event); kNone for every other provider.
+clr::Provider TemplateProviderOf(const std::string& providerName);
 
 }  // namespace nettrace

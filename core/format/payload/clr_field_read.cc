@@ -3,25 +3,13 @@
 #include <cstring>
 
 #include "format/clr_events.generated.h"
-#include "model/event_naming.h"
+#include "format/payload_decoder.h"
 
 namespace nettrace {
 
 namespace {
 
 using Result = ClrFieldRead::Result;
-
-// The providers DecodePayload decodes by template (the SampleProfiler's one event too).
-clr::Provider TemplateProvider(const std::string& providerName) {
-  switch (ClassifyProvider(providerName)) {
-    case KnownProvider::kClrRuntime: return clr::Provider::kRuntime;
-    case KnownProvider::kClrRundown: return clr::Provider::kRundown;
-    case KnownProvider::kClrPrivate: return clr::Provider::kPrivate;
-    case KnownProvider::kClrStress: return clr::Provider::kStress;
-    case KnownProvider::kSampleProfiler: return clr::Provider::kSampleProfiler;
-    default: return clr::Provider::kNone;
-  }
-}
 
 // Bytes of one field of fixed size, 0 when its size varies (strings, binary, structs,
 // arrays) or the pointer size is not one the decoder accepts.
@@ -82,7 +70,7 @@ ClrFieldRead ReadClrIntegerField(const EventMetadata& metadata, std::span<const 
   // Metadata that describes fields is decoded by it; GC/DynamicEvent is re-decoded by its
   // inner name and ExceptionThrown may omit a field: those stay DecodePayload's.
   if (!metadata.fields.empty()) return out;
-  const clr::Provider provider = TemplateProvider(metadata.providerName);
+  const clr::Provider provider = TemplateProviderOf(metadata.providerName);
   if (provider == clr::Provider::kNone) return out;
   if (provider == clr::Provider::kRuntime && (metadata.eventId == 80 || metadata.eventId == clr::kGcDynamicEventId))
     return out;
