@@ -17,8 +17,9 @@
 # Build: clang++-14 with -fsanitize=fuzzer,address,undefined (scripts/setup.sh installs
 # clang-14 and libclang-rt-14-dev), a separate CMake configure (-DNETTRACE_FUZZ=ON) into
 # build/fuzz/ that leaves the g++ build alone. It also builds the reading path's Catch2
-# tests over the same instrumented library (nettrace_sanitized_tests: scripts/test.sh). Seeds are generated at build time from the
-# real traces (tests/data) and the v6 writer (tests/fuzz/seed_generator.cc).
+# tests over the same instrumented library (nettrace_sanitized_tests: scripts/test.sh).
+# Seeds are generated at build time from the real traces (tests/data) and the v6 writer
+# (tests/fuzz/seed_generator.cc).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/lib.sh
@@ -34,7 +35,7 @@ while (($#)); do
     --seconds) seconds=$2; shift 2 ;;
     --jobs) jobs=$2; shift 2 ;;
     --ci) ci=1; shift ;;
-    -h | --help) sed -n '2,20p' "$0"; exit 0 ;;
+    -h | --help) awk 'NR > 1 && !/^#/ { exit } NR > 1' "$0"; exit 0 ;;
     read | convert | decoder) harnesses+=("$1"); shift ;;
     read_fuzzer | convert_fuzzer | decoder_fuzzer) harnesses+=("${1%_fuzzer}"); shift ;;
     *) echo "fuzz.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;

@@ -11,9 +11,10 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 mkdir "$tmp/pack" "$tmp/consumer"
-# `npm pack` must build what it packs (prepack). Packed here, so prepack's build is incremental (the wasm module is up to date after
-# scripts/build.sh; a copy of the sources would compile it again from scratch, minutes on 2
-# cores). dist/ is removed first: what is packed must be what prepack builds.
+# `npm pack` must build what it packs (prepack). Packed here, so prepack's build is
+# incremental (the wasm module is up to date after scripts/build.sh; a copy of the sources
+# would compile it again from scratch, minutes on 2 cores). dist/ is removed first: what is
+# packed must be what prepack builds.
 rm -rf "$repo/dist"
 tarball=$(npm pack --silent --pack-destination "$tmp/pack" 2>"$tmp/prepack.log" | tail -n 1) ||
   { tail -20 "$tmp/prepack.log" >&2; echo "pack_check: npm pack (with its prepack build) failed" >&2; exit 1; }
