@@ -38,17 +38,16 @@ class ClrStatsSink final : public RecordSink {
     return Status::Ok();
   }
 
-  // The kinds GcStats and JitStats read, so that the rundown's many method events cost one
-  // switch here.
+  // The kinds GcStats and JitStats read, so that every other event (most of a trace) costs
+  // one switch here.
   static bool Reads(EventKind k) {
     switch (k) {
       case EventKind::kGcStart: case EventKind::kGcStop: case EventKind::kGcRestartEEStop:
       case EventKind::kGcHeapStats: case EventKind::kGcSuspendEEStop: case EventKind::kGcSuspendEEStart:
-      case EventKind::kGcAllocationTick: case EventKind::kGcPerHeapHistory: case EventKind::kMethodLoad:
-      case EventKind::kMethodLoadVerbose: case EventKind::kMethodJittingStarted: case EventKind::kModuleLoad:
-      case EventKind::kModuleUnload: case EventKind::kRundownModuleDCEnd: case EventKind::kPrivateMulticoreJit:
+      case EventKind::kGcAllocationTick: case EventKind::kGcPerHeapHistory:
         return true;
-      default: return false;
+      default:
+        return JitStats::Reads(k);
     }
   }
 

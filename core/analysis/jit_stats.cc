@@ -55,17 +55,9 @@ double JitStats::Ms(uint64_t ts) const {
 }
 
 void JitStats::OnEvent(const EventRecord& e, EventKind kind, const EventMetadata& meta, uint64_t processId, uint64_t threadId) {
-  switch (kind) {
-    case EventKind::kMethodLoad: case EventKind::kMethodLoadVerbose: case EventKind::kMethodJittingStarted:
-    case EventKind::kModuleLoad: case EventKind::kModuleUnload: case EventKind::kRundownModuleDCEnd:
-    case EventKind::kPrivateMulticoreJit:
-      break;
-    default:
-      return;
-  }
-  const bool module = kind == EventKind::kModuleLoad || kind == EventKind::kModuleUnload || kind == EventKind::kRundownModuleDCEnd;
+  if (!Reads(kind)) return;
   const DecodedPayload p = DecodePayload(meta, e.payload, info_.pointerSize ? info_.pointerSize : 8, static_cast<int>(info_.formatMajor));
-  if (module) {
+  if (IsModuleKind(kind)) {
     modules_[processId][UInt(p, "ModuleID")] = Text(p, "ModuleILPath");
     return;
   }

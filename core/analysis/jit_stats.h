@@ -46,6 +46,17 @@ struct JitRecord {
 class JitStats {
  public:
   void OnTraceInfo(const TraceInfo& info) { info_ = info; }
+  // The resolver's kinds these statistics read: method loads, JittingStarted, module loads
+  // (for their paths) and the private multicore-JIT event.
+  static bool Reads(EventKind k) {
+    switch (k) {
+      case EventKind::kMethodLoad: case EventKind::kMethodLoadVerbose: case EventKind::kMethodJittingStarted:
+      case EventKind::kPrivateMulticoreJit:
+        return true;
+      default:
+        return IsModuleKind(k);
+    }
+  }
   // An event of the resolver's kind (the others are ignored) described by m.
   void OnEvent(const EventRecord& e, EventKind kind, const EventMetadata& m, uint64_t processId, uint64_t threadId);
 
@@ -61,6 +72,9 @@ class JitStats {
   struct BackgroundThread {
     uint64_t threadId = 0, timestamp = UINT64_MAX;
   };
+  static bool IsModuleKind(EventKind k) {
+    return k == EventKind::kModuleLoad || k == EventKind::kModuleUnload || k == EventKind::kRundownModuleDCEnd;
+  }
   void OnMulticoreJit(const DecodedPayload& p, uint64_t timestamp, uint64_t processId, uint64_t threadId);
   double Ms(uint64_t ts) const;
 

@@ -18,10 +18,6 @@ uint64_t UIntField(const DecodedPayload& p, const char* name, uint64_t fallback)
   const PayloadValue* v = p.Find(name);
   return v && v->isInteger() ? v->asUInt() : fallback;
 }
-bool EndsWith(const std::string& s, const char* suffix) {
-  const size_t n = std::char_traits<char>::length(suffix);
-  return s.size() > n && s.compare(s.size() - n, n, suffix) == 0;
-}
 // The kinds these views follow (the resolver decided each metadata's kind once).
 bool Follows(EventKind k) {
   switch (k) {
@@ -111,7 +107,7 @@ Status RuntimeViews::OnEvent(const EventRecord& e) {
       types_->ActivityIdsOf(e, &activity, &related);
       std::string name = m.eventName.empty() ? EventDisplayName(m) : m.eventName;
       for (const char* suffix : {"/Start", "/Stop", "Start", "Stop"})
-        if (EndsWith(name, suffix)) {
+        if (EndsWithAfterStem(name, suffix)) {
           name.resize(name.size() - std::char_traits<char>::length(suffix));
           break;
         }

@@ -65,6 +65,10 @@ std::string WithOpcode(const std::string& base, uint8_t opcode) {
 
 }  // namespace
 
+bool EndsWithAfterStem(const std::string& name, std::string_view suffix) {
+  return name.size() > suffix.size() && name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
 KnownProvider ClassifyProvider(const std::string& p) {
   if (EqualsIgnoreCase(p, "Microsoft-Windows-DotNETRuntime")) return KnownProvider::kClrRuntime;
   if (EqualsIgnoreCase(p, "Microsoft-Windows-DotNETRuntimeRundown")) return KnownProvider::kClrRundown;

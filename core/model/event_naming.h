@@ -14,6 +14,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 
 #include "format/records.h"
 
@@ -32,6 +33,10 @@ enum class KnownProvider : uint8_t {
 };
 
 KnownProvider ClassifyProvider(const std::string& providerName);
+
+// Whether a name ends with `suffix` and has more before it (case as written): EventSource's
+// "XxxStart"/"XxxStop", Metrics' "XxxValuePublished" — a name that is only "Start" is none.
+bool EndsWithAfterStem(const std::string& name, std::string_view suffix);
 
 // The display name of events described by `m`; opcodeOverride comes from a v6 label list.
 std::string EventDisplayName(const EventMetadata& m, std::optional<uint8_t> opcodeOverride = std::nullopt);

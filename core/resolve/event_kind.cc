@@ -1,7 +1,6 @@
 #include "resolve/event_kind.h"
 
 #include <iterator>
-#include <string_view>
 
 #include "model/event_naming.h"
 
@@ -98,21 +97,14 @@ EventKind EventKindOf(clr::Provider provider, uint32_t eventId) {
   return K::kNone;
 }
 
-namespace {
-// A suffix of a longer name (an event named just "Start" is no activity's).
-bool EndsWith(const std::string& s, std::string_view suffix) {
-  return s.size() > suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
-}  // namespace
-
 EventKind EventKindOf(const EventMetadata& m) {
   if (EventKind k = EventKindOf(clr::ProviderFromName(m.providerName), m.eventId); k != K::kNone) return k;
   const KnownProvider provider = ClassifyProvider(m.providerName);
   if (provider == KnownProvider::kClrRuntime) return K::kNone;
   if (m.eventName == "EventCounters") return K::kEventCounters;
-  if (m.providerName == "System.Diagnostics.Metrics") return EndsWith(m.eventName, "ValuePublished") ? K::kMetricValuePublished : K::kNone;
+  if (m.providerName == "System.Diagnostics.Metrics") return EndsWithAfterStem(m.eventName, "ValuePublished") ? K::kMetricValuePublished : K::kNone;
   if (provider != KnownProvider::kOther) return K::kNone;
-  const uint8_t opcode = m.opcode.value_or(EndsWith(m.eventName, "Start") ? 1 : EndsWith(m.eventName, "Stop") ? 2 : 0);
+  const uint8_t opcode = m.opcode.value_or(EndsWithAfterStem(m.eventName, "Start") ? 1 : EndsWithAfterStem(m.eventName, "Stop") ? 2 : 0);
   return opcode == 1 ? K::kActivityStart : opcode == 2 ? K::kActivityStop : K::kNone;
 }
 
