@@ -64,6 +64,8 @@ class EventSorter {
   SortedSink* sink_;
   std::vector<Run> runs_;
   std::unordered_map<uint64_t, uint32_t> runOf_;
+  uint64_t lastCaptureThread_ = 0;  // the run of the last Push (valid while runs_ is not empty)
+  uint32_t lastRun_ = 0;
   size_t pending_ = 0, peakPending_ = 0;
   bool released_ = false;
   uint64_t lastTimestamp_ = 0;
@@ -75,6 +77,12 @@ class EventSorter {
     uint32_t run;
   };
   std::vector<HeapEntry> heap_;  // scratch for Release
+  static bool HeadBefore(const HeapEntry& a, const HeapEntry& b) {
+    return a.timestamp != b.timestamp ? a.timestamp < b.timestamp : a.ordinal < b.ordinal;
+  }
+  void SiftDown(size_t i);
+  // Emits the run's items after its head while they come before every other run's head.
+  void EmitBurst(Run& run, uint64_t limit);
 };
 
 }  // namespace nettrace
