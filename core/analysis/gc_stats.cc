@@ -4,6 +4,7 @@
 
 #include "format/clr_events.generated.h"
 #include "format/payload/clr_enums.h"
+#include "format/payload/clr_payload_fields.h"
 #include "format/payload_decoder.h"
 #include "model/event_naming.h"
 
@@ -18,13 +19,6 @@ uint64_t UInt(const PayloadValue* v) { return v && v->isInteger() ? v->asUInt() 
 // Little-endian integer at `offset` of a payload, 0 when the payload is shorter: for the two
 // frequent events (AllocationTick, SuspendEEStart) whose fields TraceEvent itself reads at
 // fixed offsets, without decoding the whole payload.
-uint64_t At(std::span<const uint8_t> payload, size_t offset, size_t size) {
-  if (payload.size() < offset + size) return 0;
-  uint64_t v = 0;
-  for (size_t i = 0; i < size; ++i) v |= static_cast<uint64_t>(payload[offset + i]) << (8 * i);
-  return v;
-}
-uint64_t UIntField(const DecodedPayload& p, const char* name) { return UInt(p.Find(name)); }
 
 std::string EnumName(const char* type, uint32_t value) {
   if (const clr::EnumInfo* e = clr::FindEnum(type)) return clr::FormatEnum(*e, value);
@@ -64,6 +58,8 @@ void GcStats::OnEvent(const EventRecord& e, EventKind resolved, const TypeResolv
     return;
   }
   Mark m{e.timestamp, processId, threadId, kind};
+  ClrPayloadFields p(resolver.MetadataOf(e.metadataId), e.payload, info_.pointerSize ? info_.pointerSize : 8,
+                     static_cast<int>(info_.formatMajor));
   const std::pair<uint64_t, uint64_t> key{processId, threadId};
   // Suspensions: only those for a GC, and their own thread's stop and restart.
   if (m.kind == Kind::kSuspendStop || m.kind == Kind::kRestartStop) {
@@ -74,38 +70,39 @@ void GcStats::OnEvent(const EventRecord& e, EventKind resolved, const TypeResolv
     return;
   }
   if (m.kind == Kind::kSuspendStart) {
-    m.a = static_cast<uint32_t>(At(e.payload, 0, 4));  // Reason
+    m.a = static_cast<uint32_t>(p.UInt("Reason"));
     if (m.a != kSuspendForGC && m.a != kSuspendForGCPrep) return;
     suspended_[key] = true;
     Add(m);
     return;
   }
   if (m.kind == Kind::kAllocTick) {
-    // GetAllocAmount: AllocationAmount64 (offset 10, V2+) when non-zero, else the Int32
-    // AllocationAmount (offset 0); AllocationKind at offset 4.
-    m.count = resolver.MetadataOf(e.metadataId).version >= 2 ? static_cast<int64_t>(At(e.payload, 10, 8)) : 0;
-    if (m.count == 0) m.count = static_cast<int32_t>(static_cast<uint32_t>(At(e.payload, 0, 4)));
-    m.a = static_cast<uint32_t>(At(e.payload, 4, 4));
+    // GetAllocAmount: AllocationAmount64 (V2+) when non-zero, else the Int32 AllocationAmount.
+    m.count = static_cast<int64_t>(p.UInt("AllocationAmount64"));
+    if (m.count == 0) m.count = static_cast<int32_t>(static_cast<uint32_t>(p.UInt("AllocationAmount")));
+    m.a = static_cast<uint32_t>(p.UInt("AllocationKind"));
     Add(m);
     return;
   }
-  const DecodedPayload p = DecodePayload(resolver.MetadataOf(e.metadataId), e.payload,
-                                         info_.pointerSize ? info_.pointerSize : 8, static_cast<int>(info_.formatMajor));
   switch (m.kind) {
     case Kind::kGcStart:
-      m.count = static_cast<int64_t>(UIntField(p, "Count"));
-      m.a = static_cast<uint32_t>(UIntField(p, "Reason"));
-      m.b = static_cast<uint32_t>(UIntField(p, "Depth"));
-      m.c = static_cast<uint32_t>(UIntField(p, "Type"));
+      m.count = static_cast<int64_t>(p.UInt("Count"));
+      m.a = static_cast<uint32_t>(p.UInt("Reason"));
+      m.b = static_cast<uint32_t>(p.UInt("Depth"));
+      m.c = static_cast<uint32_t>(p.UInt("Type"));
       break;
-    case Kind::kGcStop: m.count = static_cast<int64_t>(UIntField(p, "Count")); break;
+    case Kind::kGcStop: m.count = static_cast<int64_t>(p.UInt("Count")); break;
     case Kind::kHeapStats: {
       Detail d;
+      static constexpr const char* kSizes[5] = {"GenerationSize0", "GenerationSize1", "GenerationSize2",
+                                                 "GenerationSize3", "GenerationSize4"};
+      static constexpr const char* kPromoted[5] = {"TotalPromotedSize0", "TotalPromotedSize1", "TotalPromotedSize2",
+                                                   "TotalPromotedSize3", "TotalPromotedSize4"};
       for (int g = 0; g < 5; ++g) {
-        d.sizes[g] = UIntField(p, ("GenerationSize" + std::to_string(g)).c_str());
-        d.promoted[g] = UIntField(p, ("TotalPromotedSize" + std::to_string(g)).c_str());
+        d.sizes[g] = p.UInt(kSizes[g]);
+        d.promoted[g] = p.UInt(kPromoted[g]);
       }
-      d.pinned = UIntField(p, "PinnedObjectCount");
+      d.pinned = p.UInt("PinnedObjectCount");
       m.detail = static_cast<uint32_t>(details_.size());
       details_.push_back(d);
       break;
@@ -113,7 +110,7 @@ void GcStats::OnEvent(const EventRecord& e, EventKind resolved, const TypeResolv
     case Kind::kPerHeap: {
       // GenData per generation (TraceEvent's GCPerHeapHistoryGenData): SizeBefore first.
       Detail d;
-      const PayloadValue* values = p.Find("Values");
+      const PayloadValue* values = p.Decoded().Find("Values");
       if (!values || values->kind() != PayloadValue::Kind::kArray) return;
       d.genCount = static_cast<uint32_t>(values->items().size());
       for (size_t g = 0; g < values->items().size() && g < 5; ++g) {

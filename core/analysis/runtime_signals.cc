@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <optional>
 
-#include "format/payload/clr_field_read.h"
+#include "format/payload/clr_payload_fields.h"
 #include "format/payload_decoder.h"
 #include "model/event_naming.h"
 
@@ -20,38 +20,7 @@ constexpr uint8_t kBackgroundGC = 1;
 // MethodLoad(Verbose) MethodFlags (MethodFlagsMap): Jitted.
 constexpr uint64_t kMethodFlagJitted = 0x8;
 
-uint64_t UIntField(const DecodedPayload& p, const char* name, uint64_t fallback = 0) {
-  const PayloadValue* v = p.Find(name);
-  return v && v->isInteger() ? v->asUInt() : fallback;
-}
 
-// One event's payload, decoded only when asked for more than integers at fixed offsets of
-// its template (ReadClrIntegerField): a GC's SuspendEEStart and Start need one to three
-// integers, and decoding every field of each was a tenth of reading a sample-heavy trace.
-class LazyPayload {
- public:
-  LazyPayload(const EventMetadata& m, std::span<const uint8_t> payload, uint32_t pointerSize, int formatMajor)
-      : m_(m), payload_(payload), pointerSize_(pointerSize), formatMajor_(formatMajor) {}
-  uint64_t UInt(const char* name, uint64_t fallback = 0) {
-    if (!decoded_) {
-      const ClrFieldRead r = ReadClrIntegerField(m_, payload_, pointerSize_, name);
-      if (r.result == ClrFieldRead::Result::kValue) return r.value;
-      if (r.result == ClrFieldRead::Result::kAbsent) return fallback;
-    }
-    return UIntField(Decoded(), name, fallback);
-  }
-  const DecodedPayload& Decoded() {
-    if (!decoded_) decoded_ = DecodePayload(m_, payload_, pointerSize_, formatMajor_);
-    return *decoded_;
-  }
-
- private:
-  const EventMetadata& m_;
-  std::span<const uint8_t> payload_;
-  uint32_t pointerSize_;
-  int formatMajor_;
-  std::optional<DecodedPayload> decoded_;
-};
 }  // namespace
 
 // The resolver's kinds this summary reads (kNone: every other event).
@@ -105,7 +74,10 @@ void RuntimeSignals::OnEvent(const EventRecord& e, EventKind resolved, const Typ
     AddGcMark({e.timestamp, processId, e.thread, kind});
     return;
   }
-  LazyPayload p(resolver.MetadataOf(e.metadataId), e.payload, info_.pointerSize ? info_.pointerSize : 8,
+  // Integers and the type name are read where the template puts them (clr_payload_fields):
+  // a GC's SuspendEEStart and Start need one to three integers, and decoding every field of
+  // each was a tenth of reading a sample-heavy trace.
+  ClrPayloadFields p(resolver.MetadataOf(e.metadataId), e.payload, info_.pointerSize ? info_.pointerSize : 8,
                 static_cast<int>(info_.formatMajor));
   switch (kind) {
     case Kind::kGcStart: {
@@ -130,11 +102,9 @@ void RuntimeSignals::OnEvent(const EventRecord& e, EventKind resolved, const Typ
     case Kind::kAllocationTick: {
       ++allocationTicks_;
       // AllocationAmount64 (V2+) is exact; AllocationAmount (UInt32) is what older runtimes give.
-      const DecodedPayload& d = p.Decoded();  // the type name is a string
-      const uint64_t bytes = UIntField(d, "AllocationAmount64", UIntField(d, "AllocationAmount"));
-      const PayloadValue* type = d.Find("TypeName");
-      Add(&allocations_, &otherAllocations_, &otherAllocationBytes_,
-          type && type->kind() == PayloadValue::Kind::kString ? type->text() : std::string(), bytes);
+      const uint64_t bytes = p.UInt("AllocationAmount64", p.UInt("AllocationAmount"));
+      if (!p.Text("TypeName", &typeName_)) typeName_.clear();
+      Add(&allocations_, &otherAllocations_, &otherAllocationBytes_, typeName_, bytes);
       break;
     }
     case Kind::kException: {

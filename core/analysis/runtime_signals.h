@@ -71,6 +71,7 @@ class RuntimeSignals {
                          uint64_t otherCount, uint64_t otherBytes, bool withBytes);
 
   TraceInfo info_;
+  std::string typeName_;  // an AllocationTick's type name (its capacity reused from event to event)
   void AddGcMark(const GcMark& m);
 
   // Sorted in place by WriteJson (time order per process); file order until then.

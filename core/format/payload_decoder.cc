@@ -133,7 +133,7 @@ const char* PayloadSchemaName(PayloadSchema schema) {
   return "none";
 }
 
-const PayloadValue* DecodedPayload::Find(const std::string& name) const {
+const PayloadValue* DecodedPayload::Find(std::string_view name) const {
   for (const auto& f : fields)
     if (f.name == name) return &f.value;
   return nullptr;

@@ -65,7 +65,7 @@ struct DecodedPayload {
   bool exceptionMessageOmitted = false;
 
   // The field named `name` at the top level, nullptr if absent.
-  const PayloadValue* Find(const std::string& name) const;
+  const PayloadValue* Find(std::string_view name) const;
 
   // {"schema":"metadata"|"clr"|"none"[,"template":"GCStart_V2","templateVersion":2],
   //  "fields":[{"name":…,"value":…[,"display":"AllocSmall"]},…],"shorterThanTemplate":…,

@@ -193,7 +193,7 @@ double PayloadValue::asDouble() const {
   }
 }
 
-const PayloadValue* PayloadValue::Find(const std::string& name) const {
+const PayloadValue* PayloadValue::Find(std::string_view name) const {
   for (const auto& f : fields_)
     if (f.name == name) return &f.value;
   return nullptr;

@@ -22,6 +22,7 @@
 #include <array>
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -82,7 +83,7 @@ class PayloadValue {
   const std::vector<PayloadValue>& items() const { return items_; }  // kArray
   const std::vector<PayloadField>& fields() const { return fields_; }  // kObject
   // kObject: the field named `name`, nullptr if absent.
-  const PayloadValue* Find(const std::string& name) const;
+  const PayloadValue* Find(std::string_view name) const;
 
   // Display text without JSON quoting: numbers in decimal (hex "0x…" when hex()),
   // arrays "[a,b]", objects "{a=1,b=2}", errors "<error: …>".

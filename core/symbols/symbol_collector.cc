@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "format/payload/clr_payload_fields.h"
 #include "format/payload_decoder.h"
 #include "io/byte_cursor.h"
 #include "model/event_naming.h"
@@ -11,6 +12,7 @@ namespace nettrace {
 
 Status SymbolCollector::OnTraceInfo(const TraceInfo& info) {
   if (info.pointerSize == 4 || info.pointerSize == 8) pointerSize_ = info.pointerSize;
+  formatMajor_ = static_cast<int>(info.formatMajor);
   universal_.OnTraceInfo(info);
   return Status::Ok();
 }
@@ -162,15 +164,12 @@ bool SymbolCollector::DecodeModule(const EventRecord& e, const ResolvedType& t) 
 }
 
 bool SymbolCollector::DecodeAllocation(const EventRecord& e, const ResolvedType& t, uint32_t ordinal) {
-  // AllocationAmount (UInt32), AllocationKind, [V1+: ClrInstanceID] [V2+: AllocationAmount64].
-  ByteCursor c(e.payload, e.payloadOffset);
-  uint32_t amount = 0, kind = 0;
-  uint16_t clrInstance = 0;
-  uint64_t amount64 = 0;
-  if (!c.ReadU32(&amount) || !c.ReadU32(&kind)) return false;
-  uint64_t bytes = amount;
-  if (t.version >= 2 && c.ReadU16(&clrInstance) && c.ReadU64(&amount64)) bytes = amount64;
-  allocations_.emplace_back(ordinal, bytes);
+  // The allocated bytes: AllocationAmount64 (V2+) where the event has it, else the UInt32
+  // AllocationAmount. An event without even AllocationKind is malformed.
+  ClrPayloadFields p(types_->MetadataOf(e.metadataId), e.payload, pointerSize_, formatMajor_);
+  const std::optional<uint64_t> amount = p.FindUInt("AllocationAmount");
+  if (!amount || !p.FindUInt("AllocationKind")) return false;
+  allocations_.emplace_back(ordinal, p.FindUInt("AllocationAmount64").value_or(*amount));
   return true;
 }
 

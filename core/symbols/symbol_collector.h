@@ -78,6 +78,7 @@ class SymbolCollector final : public RecordSink {
   void DecodeStartInfo(const EventRecord& e, uint32_t ordinal);
 
   uint32_t pointerSize_ = 8;
+  int formatMajor_ = 0;
   const TypeResolver* types_;  // what each metadata id is (the resolver stage before this one)
   MethodMap methods_;
   ModuleMap modules_;

@@ -4,6 +4,7 @@
 
 #include "format/clr_events.generated.h"
 #include "format/payload_decoder.h"
+#include "io/byte_cursor.h"
 
 namespace nettrace {
 
@@ -64,32 +65,58 @@ bool IsInteger(clr::FieldKind kind) {
 
 }  // namespace
 
-ClrFieldRead ReadClrIntegerField(const EventMetadata& metadata, std::span<const uint8_t> payload,
-                                 uint32_t pointerSize, std::string_view name) {
-  ClrFieldRead out;
+namespace {
+
+// Where the first top-level field named `name` starts, when every field before it has a fixed
+// size; nullptr when that is not answerable here.
+const clr::Field* Locate(const EventMetadata& metadata, uint32_t pointerSize, std::string_view name, size_t* offset) {
   // Metadata that describes fields is decoded by it; GC/DynamicEvent is re-decoded by its
   // inner name and ExceptionThrown may omit a field: those stay DecodePayload's.
-  if (!metadata.fields.empty()) return out;
+  if (!metadata.fields.empty()) return nullptr;
   const clr::Provider provider = TemplateProviderOf(metadata.providerName);
-  if (provider == clr::Provider::kNone) return out;
+  if (provider == clr::Provider::kNone) return nullptr;
   if (provider == clr::Provider::kRuntime && (metadata.eventId == 80 || metadata.eventId == clr::kGcDynamicEventId))
-    return out;
+    return nullptr;
   const clr::EventInfo* info = clr::FindEvent(provider, metadata.eventId, metadata.version);
-  if (!info || !info->layoutKnown) return out;
-  size_t offset = 0;
+  if (!info || !info->layoutKnown) return nullptr;
+  *offset = 0;
   for (uint16_t i = 0, top = 0; top < info->topLevelFieldCount && i < info->fieldCount; ++top) {
     const clr::Field& f = info->fields[i];
+    if (name == f.name) return &f;
     const size_t size = FixedSize(f, pointerSize);
-    if (size == 0) return out;  // a top-level field of fixed size has no members to skip
-    if (name == f.name) {
-      if (!IsInteger(f.kind)) return out;
-      // Ending before the field ends leaves DecodePayload without it, or with an error value.
-      if (payload.size() < offset + size) return {Result::kAbsent, 0};
-      return {Result::kValue, ReadInteger(f.kind, payload.data() + offset, size)};
-    }
-    offset += size;
+    if (size == 0) return nullptr;  // a top-level field of fixed size has no members to skip
+    *offset += size;
     ++i;
   }
+  return nullptr;
+}
+
+}  // namespace
+
+ClrFieldRead ReadClrIntegerField(const EventMetadata& metadata, std::span<const uint8_t> payload,
+                                 uint32_t pointerSize, std::string_view name) {
+  size_t offset = 0;
+  const clr::Field* f = Locate(metadata, pointerSize, name, &offset);
+  if (!f || !IsInteger(f->kind)) return {};
+  const size_t size = FixedSize(*f, pointerSize);
+  if (size == 0) return {};
+  // Ending before the field ends leaves DecodePayload without it, or with an error value.
+  if (payload.size() < offset + size) return {Result::kAbsent, 0};
+  return {Result::kValue, ReadInteger(f->kind, payload.data() + offset, size)};
+}
+
+ClrStringRead ReadClrStringField(const EventMetadata& metadata, std::span<const uint8_t> payload,
+                                 uint32_t pointerSize, std::string_view name) {
+  ClrStringRead out;
+  size_t offset = 0;
+  const clr::Field* f = Locate(metadata, pointerSize, name, &offset);
+  if (!f || f->kind != clr::FieldKind::kUnicodeString || f->countField >= 0 || f->fixedCount > 0) return out;
+  if (payload.size() < offset) return out;  // DecodePayload stopped earlier: its error, its answer
+  ByteCursor c(payload.subspan(offset), 0);
+  std::span<const uint8_t> units;
+  if (!c.ReadNullTerminatedUtf16Bytes(&units)) return out;  // no terminator: an error value there
+  out.result = Result::kValue;
+  out.utf16 = units;
   return out;
 }
 

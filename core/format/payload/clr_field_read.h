@@ -29,4 +29,14 @@ struct ClrFieldRead {
 ClrFieldRead ReadClrIntegerField(const EventMetadata& metadata, std::span<const uint8_t> payload,
                                  uint32_t pointerSize, std::string_view name);
 
+// A NUL-terminated UTF-16 string field the same way: its code units (without the
+// terminator) when it lies behind fixed-size fields and ends within the payload; kNotFixed
+// in every other case (DecodePayload then gives the answer, or its error value).
+struct ClrStringRead {
+  ClrFieldRead::Result result = ClrFieldRead::Result::kNotFixed;
+  std::span<const uint8_t> utf16;
+};
+ClrStringRead ReadClrStringField(const EventMetadata& metadata, std::span<const uint8_t> payload,
+                                 uint32_t pointerSize, std::string_view name);
+
 }  // namespace nettrace

@@ -1,7 +1,7 @@
-// ReadClrIntegerField (format/payload/clr_field_read.h) against DecodePayload on every event
-// of every corpus trace: for each top-level field of the event's template, an answer read in
-// place must be exactly what the decoded payload holds, and "absent" must mean the decoded
-// payload has no integer there. The first event of each type is also cut at every length.
+// ReadClrIntegerField and ReadClrStringField (format/payload/clr_field_read.h) against
+// DecodePayload on every event of every corpus trace: for each top-level field of the event's
+// template, an answer read in place must be exactly what the decoded payload holds, and
+// "absent" must mean the decoded payload has no integer there. The first event of each type is also cut at every length.
 #include <catch2/catch.hpp>
 
 #include <map>
@@ -12,6 +12,7 @@
 #include "format/payload/clr_field_read.h"
 #include "format/payload_decoder.h"
 #include "format/record_sink.h"
+#include "io/byte_cursor.h"
 #include "format/trace_reader.h"
 #include "test_support.h"
 
@@ -48,6 +49,18 @@ class CompareSink : public RecordSink {
     DecodedPayload decoded;
     bool haveDecoded = false;
     for (const std::string& name : names) {
+      // A string read in place (ReadClrStringField) is the decoded string, converted alike.
+      const ClrStringRead text = ReadClrStringField(m, payload, pointerSize, name);
+      if (text.result == ClrFieldRead::Result::kValue) {
+        if (!haveDecoded) decoded = DecodePayload(m, payload, pointerSize, reader->formatMajor()), haveDecoded = true;
+        const PayloadValue* v = decoded.Find(name);
+        std::string utf8;
+        AppendUtf16AsUtf8(text.utf16.data(), text.utf16.size() / 2, &utf8);
+        ++strings;
+        if (!v || v->kind() != PayloadValue::Kind::kString || v->text() != utf8) ++mismatches;
+      } else if (text.result == ClrFieldRead::Result::kAbsent) {
+        ++mismatches;  // never answered: a string that does not end is DecodePayload's error
+      }
       const ClrFieldRead r = ReadClrIntegerField(m, payload, pointerSize, name);
       if (r.result == ClrFieldRead::Result::kNotFixed) continue;
       if (!haveDecoded) decoded = DecodePayload(m, payload, pointerSize, reader->formatMajor()), haveDecoded = true;
@@ -70,13 +83,13 @@ class CompareSink : public RecordSink {
   const TraceReader* reader = nullptr;
   std::map<uint32_t, EventMetadata> metadata;
   std::set<uint32_t> cutTypes;
-  uint64_t values = 0, absent = 0, mismatches = 0;
+  uint64_t values = 0, absent = 0, strings = 0, mismatches = 0;
 };
 
 }  // namespace
 
-TEST_CASE("CLR integer fields read in place equal the decoded payload's on every corpus event", "[format]") {
-  uint64_t values = 0, absent = 0;
+TEST_CASE("CLR integer and string fields read in place equal the decoded payload's on every corpus event", "[format]") {
+  uint64_t values = 0, absent = 0, strings = 0;
   for (const std::string& name : test::CorpusTraces()) {
     const std::vector<uint8_t> bytes = test::ReadFile(test::DataPath(name));
     CompareSink sink;
@@ -87,10 +100,11 @@ TEST_CASE("CLR integer fields read in place equal the decoded payload's on every
     INFO(name);
     CHECK(st.ok());
     CHECK(sink.mismatches == 0);
-    values += sink.values, absent += sink.absent;
+    values += sink.values, absent += sink.absent, strings += sink.strings;
   }
-  WARN("read in place: " << values << " values, " << absent << " absent");
+  WARN("read in place: " << values << " values, " << absent << " absent, " << strings << " strings");
   // Every GC of the corpus answers in place, and the cut payloads reach "absent".
   CHECK(values > 100000);
   CHECK(absent > 100);
+  CHECK(strings > 1000);  // AllocationTick's TypeName among them
 }

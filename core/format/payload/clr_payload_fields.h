@@ -1,0 +1,44 @@
+// core/format/payload — the one way the analyses read fields of a CLR event: integers and
+// strings where the manifest template puts them (clr_field_read), and DecodePayload, once,
+// only when a field is not answerable there (metadata-described fields, a field of variable
+// size before it). Runtime signals, GC statistics and symbol collection read AllocationTick,
+// GC/Start, SuspendEEStart and MethodLoad through it, so a payload is never walked by hand
+// and never decoded once per reader.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "format/payload_decoder.h"
+#include "format/records.h"
+
+namespace nettrace {
+
+class ClrPayloadFields {
+ public:
+  ClrPayloadFields(const EventMetadata& m, std::span<const uint8_t> payload, uint32_t pointerSize, int formatMajor)
+      : m_(m), payload_(payload), pointerSize_(pointerSize), formatMajor_(formatMajor) {}
+
+  // The integer field `name` as DecodePayload's asUInt gives it; `fallback` when the event
+  // has no such integer (an older template, a payload that ends before it).
+  uint64_t UInt(std::string_view name, uint64_t fallback = 0);
+  // The integer field `name`, or nullopt when the event has no such integer.
+  std::optional<uint64_t> FindUInt(std::string_view name);
+  // The string field `name` as UTF-8 into *out (its capacity is reused: no allocation per
+  // event once it has grown); false when the event has no such string.
+  bool Text(std::string_view name, std::string* out);
+  // Every field (decoded on first use, then kept).
+  const DecodedPayload& Decoded();
+
+ private:
+  const EventMetadata& m_;
+  std::span<const uint8_t> payload_;
+  uint32_t pointerSize_;
+  int formatMajor_;
+  std::optional<DecodedPayload> decoded_;
+};
+
+}  // namespace nettrace
