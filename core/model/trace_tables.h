@@ -96,6 +96,9 @@ class LabelTable {
   std::vector<LabelList> lists_;  // index i+1
   BlobInterner keys_;
   std::unordered_map<uint32_t, uint32_t> byKey_;
+  std::vector<uint8_t> key_;  // the key being interned (reused)
+  Guid lastActivity_, lastRelated_;  // InternActivity's last ids and their list (0: none yet)
+  uint32_t lastActivityList_ = 0;
 };
 
 }  // namespace nettrace
