@@ -55,15 +55,19 @@ void GcStats::Add(const Mark& m) {
   else ++dropped_;
 }
 
-void GcStats::OnEvent(const EventRecord& e, EventKind resolved, const TypeResolver& resolver, uint64_t processId,
-                      uint64_t threadId) {
-  const Kind kind = KindOf(resolved);
+void GcStats::OnEvent(const TimeOrderedEvent& x) {
+  const Kind kind = KindOf(x.kind);
   if (kind == Kind::kNone) return;
   if (marks_.size() >= kMaxMarks) {  // the bound: nothing more is kept (details_ neither)
     ++dropped_;
     return;
   }
+  late_ |= x.late;
+  const EventRecord& e = x.record;
+  const EventMetadata& meta = *x.metadata;
+  const uint64_t processId = x.processId, threadId = x.osThreadId;
   Mark m{e.timestamp, processId, threadId, kind};
+  m.ordinal = x.ordinal;
   const std::pair<uint64_t, uint64_t> key{processId, threadId};
   // Suspensions: only those for a GC, and their own thread's stop and restart.
   if (m.kind == Kind::kSuspendStop || m.kind == Kind::kRestartStop) {
@@ -83,13 +87,13 @@ void GcStats::OnEvent(const EventRecord& e, EventKind resolved, const TypeResolv
   if (m.kind == Kind::kAllocTick) {
     // GetAllocAmount: AllocationAmount64 (offset 10, V2+) when non-zero, else the Int32
     // AllocationAmount (offset 0); AllocationKind at offset 4.
-    m.count = resolver.MetadataOf(e.metadataId).version >= 2 ? static_cast<int64_t>(At(e.payload, 10, 8)) : 0;
+    m.count = meta.version >= 2 ? static_cast<int64_t>(At(e.payload, 10, 8)) : 0;
     if (m.count == 0) m.count = static_cast<int32_t>(static_cast<uint32_t>(At(e.payload, 0, 4)));
     m.a = static_cast<uint32_t>(At(e.payload, 4, 4));
     Add(m);
     return;
   }
-  const DecodedPayload p = DecodePayload(resolver.MetadataOf(e.metadataId), e.payload,
+  const DecodedPayload p = DecodePayload(meta, e.payload,
                                          info_.pointerSize ? info_.pointerSize : 8, static_cast<int>(info_.formatMajor));
   switch (m.kind) {
     case Kind::kGcStart:
