@@ -54,6 +54,7 @@ void RuntimeViews::OnTimeOrdered(const TimeOrderedEvent& x) {
   if (!Reads(kind)) return;
   const EventMetadata& m = *x.metadata;
   const uint64_t thread = x.osThreadId;  // v6: the thread index's definition when the event was read
+  if (x.late) activities_.OnLate(), counters_.OnLate(), threadPool_.OnLate();
   const uint32_t pointerSize = info_.pointerSize ? info_.pointerSize : 8;
   auto decode = [&] { return DecodePayload(m, e.payload, pointerSize, static_cast<int>(info_.formatMajor)); };
   switch (kind) {
@@ -104,10 +105,10 @@ void RuntimeViews::OnTimeOrdered(const TimeOrderedEvent& x) {
       activities_.OnMark(kind == EventKind::kActivityStart, ordinal, e.timestamp, thread, activity, related, m.providerName, name);
       break;
     }
-    case EventKind::kEventCounters: counters_.OnEventCounters(e.timestamp, m.providerName, decode()); break;
-    case EventKind::kMetricValuePublished: counters_.OnMetric(e.timestamp, m.eventName, decode()); break;
+    case EventKind::kEventCounters: counters_.OnEventCounters(e.timestamp, ordinal, m.providerName, decode()); break;
+    case EventKind::kMetricValuePublished: counters_.OnMetric(e.timestamp, ordinal, m.eventName, decode()); break;
     default:
-      if (IsThreadPoolKind(kind)) threadPool_.OnEvent(m.eventId, e.timestamp, thread, decode());
+      if (IsThreadPoolKind(kind)) threadPool_.OnEvent(m.eventId, e.timestamp, ordinal, thread, decode());
       break;
   }
 }

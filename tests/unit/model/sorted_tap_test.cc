@@ -200,8 +200,17 @@ std::vector<uint8_t> JittedMethodLoad(uint64_t method, uint32_t size) {
   b.AppendU64(method).AppendU64(0x5000).AppendU64(0x7f000000 + method).AppendU32(size).AppendU32(0x06000001);
   return b.AppendU32(0x8).AppendU16(7).bytes();
 }
+// ThreadPoolWorkerThreadAdjustment/Adjustment: AverageThroughput, NewWorkerThreadCount, Reason,
+// ClrInstanceID.
+std::vector<uint8_t> PoolAdjustment(uint32_t newCount) {
+  return PayloadBuilder().AppendF64(10.5).AppendU32(newCount).AppendU32(6).AppendU16(7).bytes();
+}
+// ThreadPoolWorkerThread/Start: ActiveWorkerThreadCount, RetiredWorkerThreadCount, ClrInstanceID.
+std::vector<uint8_t> PoolWorkerStart(uint32_t active) {
+  return PayloadBuilder().AppendU32(active).AppendU32(0).AppendU16(7).bytes();
+}
 
-// Two threads' GC and JIT events (times in µs from 1 s). Thread 1 suspends and restarts the
+// Two threads' GC, JIT and thread pool events (times in µs from 1 s). Thread 1 suspends and restarts the
 // runtime; thread 2 runs the GCs in between. In time order a pause holds each GC.
 // lying: each thread's events written one thread after the other, every one marked IsSorted,
 // so thread 2's events come after thread 1's later ones were released: late. Otherwise the
@@ -213,7 +222,8 @@ std::vector<uint8_t> TwoThreadGcTrace(bool lying) {
   info.tickFrequency = 1000000, info.pointerSize = 8, info.processId = 42;
   REQUIRE(w.WriteTraceBlock(info).ok());
   const std::vector<EventMetadata> meta = {RuntimeEvent(1, 9, 1), RuntimeEvent(2, 3, 1), RuntimeEvent(3, 1, 2),
-                                           RuntimeEvent(4, 2, 1), RuntimeEvent(5, 141, 1)};
+                                           RuntimeEvent(4, 2, 1), RuntimeEvent(5, 141, 1), RuntimeEvent(6, 55, 0),
+                                           RuntimeEvent(7, 50, 0)};
   REQUIRE(w.WriteMetadataBlock(meta).ok());
   ThreadInfo t1, t2;
   t1.index = 1, t1.osThreadId = 100, t1.osProcessId = 42;
@@ -225,10 +235,12 @@ std::vector<uint8_t> TwoThreadGcTrace(bool lying) {
     std::vector<uint8_t> payload;
   };
   std::vector<Ev> byThread[2] = {
-      {{1, 1, 1000, SuspendForGc()}, {5, 1, 1250, JittedMethodLoad(1, 64)}, {2, 1, 1500, RestartEE()},
-       {1, 1, 3000, SuspendForGc()}, {2, 1, 3400, RestartEE()}},
-      {{3, 2, 1100, GcStart(1, 0)}, {5, 2, 1200, JittedMethodLoad(2, 96)}, {4, 2, 1300, GcEnd(1, 0)},
-       {3, 2, 3100, GcStart(2, 1)}, {4, 2, 3300, GcEnd(2, 1)}},
+      {{1, 1, 1000, SuspendForGc()}, {5, 1, 1250, JittedMethodLoad(1, 64)}, {6, 1, 1260, PoolAdjustment(4)},
+       {7, 1, 1270, PoolWorkerStart(2)}, {2, 1, 1500, RestartEE()}, {1, 1, 3000, SuspendForGc()},
+       {2, 1, 3400, RestartEE()}},
+      {{3, 2, 1100, GcStart(1, 0)}, {5, 2, 1200, JittedMethodLoad(2, 96)}, {6, 2, 1210, PoolAdjustment(3)},
+       {7, 2, 1220, PoolWorkerStart(1)}, {4, 2, 1300, GcEnd(1, 0)}, {3, 2, 3100, GcStart(2, 1)},
+       {4, 2, 3300, GcEnd(2, 1)}},
   };
   std::vector<Ev> all;
   for (auto& t : byThread) all.insert(all.end(), t.begin(), t.end());
@@ -248,14 +260,15 @@ std::vector<uint8_t> TwoThreadGcTrace(bool lying) {
 }
 
 struct Results {
-  std::string gc, jit, runtime, summary;
+  std::string gc, jit, runtime, summary, threadPool, threadPoolCsv;
 };
 
 Results Analyse(const std::vector<uint8_t>& bytes) {
   TraceSession session;
   REQUIRE(session.PushChunk(bytes.data(), bytes.size()).ok());
   REQUIRE(session.Finish().ok());
-  Results r{session.GcJson(), session.JitJson(), "", session.SummaryJson()};
+  Results r{session.GcJson(), session.JitJson(), "", session.SummaryJson(), session.ThreadPoolView(),
+            session.ThreadPoolView(true)};
   const size_t from = r.summary.find("\"runtime\":"), to = r.summary.find(",\"stats\":");
   REQUIRE(from != std::string::npos);
   REQUIRE(to > from);
@@ -265,18 +278,23 @@ Results Analyse(const std::vector<uint8_t>& bytes) {
 
 }  // namespace
 
-TEST_CASE("sorted tap: late events leave GC, JIT and runtime results those of the time-ordered file", "[sorted-tap]") {
+TEST_CASE("sorted tap: late events leave GC, JIT, thread pool and runtime results those of the time-ordered file",
+          "[sorted-tap]") {
   const Results honest = Analyse(TwoThreadGcTrace(false));
   const Results lying = Analyse(TwoThreadGcTrace(true));
   // The lying file did deliver late events (the sorter counts them), the honest one none.
   REQUIRE(honest.summary.find("isSortedHintViolations") == std::string::npos);
-  REQUIRE(lying.summary.find("\"name\":\"isSortedHintViolations\",\"value\":5") != std::string::npos);
+  REQUIRE(lying.summary.find("\"name\":\"isSortedHintViolations\",\"value\":7") != std::string::npos);
   // The time-ordered results: both GCs inside a pause, the methods in time order.
   REQUIRE(honest.gc.find("\"number\":1") != std::string::npos);
   REQUIRE(honest.gc.find("\"number\":2") != std::string::npos);
   REQUIRE(honest.runtime.find("\"pauses\":1,\"totalPauseMs\":0.500000") != std::string::npos);
   REQUIRE(honest.jit.find("\"nativeSize\":96") < honest.jit.find("\"nativeSize\":64"));
+  REQUIRE(honest.threadPoolCsv.find(",3,10.5") < honest.threadPoolCsv.find(",4,10.5"));
+  REQUIRE(honest.threadPool.find("\"active\":1") < honest.threadPool.find("\"active\":2"));
   CHECK(lying.gc == honest.gc);
   CHECK(lying.jit == honest.jit);
   CHECK(lying.runtime == honest.runtime);
+  CHECK(lying.threadPool == honest.threadPool);
+  CHECK(lying.threadPoolCsv == honest.threadPoolCsv);
 }
