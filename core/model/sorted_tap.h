@@ -11,7 +11,10 @@
 //
 // Memory: only the held events still pending in the sorter (at most the sorter's own
 // pending count, usually the writer's current batch) and their payload bytes, in two
-// vectors whose storage is reused as events are released: no allocation per event.
+// vectors whose storage is reused as events are released: no allocation per event. Each
+// held event takes 192 bytes plus its payload; on the committed traces the session's tap
+// peaks at 4,099 events and 303,502 payload bytes (objver4, sorter peak 6,089), 222 events
+// on HeartRateMonitor (sorter peak 14,246): sorted_tap_test.cc prints and bounds them.
 //
 // `late` events (a writer whose IsSorted marks lie: sort/event_sorter.h) arrive after a
 // later one was released. Each is passed with `late` set; a sink that depends on order notes
