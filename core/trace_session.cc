@@ -18,6 +18,7 @@
 #include "format/event_block.h"
 #include "format/tee_sink.h"
 #include "format/trace_reader.h"
+#include "model/sorted_tap.h"
 #include "model/store_builder.h"
 #include "resolve/type_resolver.h"
 #include "symbols/symbol_collector.h"
@@ -33,19 +34,21 @@ static_assert(kMaxBlocksPerStep < kBlockCacheEntries, "a text-search step's bloc
 
 // The pipeline: TraceReader (chunks → blocks → records, reference checks) → TypeResolver
 // (what each metadata id is, and each event's type in the one type table, decided once)
-// feeding the SummaryBuilder, the StoreBuilder (tables, sorter, columnar store) and the
-// sinks that read CLR payloads, which ask the resolver rather than classifying events
-// themselves.
+// feeding, in file order, the SummaryBuilder's counters, the StoreBuilder (tables, sorter,
+// columnar store) and the SymbolCollector. The analyses that need time order (runtime
+// signals, GC and JIT statistics, runtime views) read the sorted tap behind the store's
+// sorter (model/sorted_tap.h): each event as the resolver resolved it, in (timestamp, file
+// order).
 struct TraceSession::Pipeline {
   Stats stats;
-  SummaryBuilder summary{&stats, &resolver};  // (resolver is declared below: its address is enough)
-  StoreBuilder store{&stats, &resolver};
+  RuntimeSignals runtime;  // the summary's "runtime" key
+  ClrStatsSink clrStats;   // GC and JIT statistics (issue 14)
+  RuntimeViews views;      // exceptions, contention, activities, counters (issue 14)
+  SortedTap tap{{&runtime, &clrStats, &views}};
+  SummaryBuilder summary{&stats, &resolver, &runtime};  // (resolver is declared below: its address is enough)
+  StoreBuilder store{&stats, &resolver, &tap};
   SymbolCollector symbols{&resolver};  // method ranges and payload facts for stacks (issue 4)
-  ClrStatsSink clrStats{&resolver};    // GC and JIT statistics (issue 14)
-  RuntimeViews views{&resolver};       // exceptions, contention, activities, counters (issue 14)
-  TeeSink symbolsAndClr{&symbols, &clrStats};
-  TeeSink symbolsClrViews{&symbolsAndClr, &views};
-  TeeSink storeAndSymbols{&store, &symbolsClrViews};
+  TeeSink storeAndSymbols{&store, &symbols};
   TeeSink tee{&summary, &storeAndSymbols};
   TypeResolver resolver{&tee, &stats};
   TraceReader reader{&resolver, &stats};

@@ -3,10 +3,10 @@
 // the Start's related activity id (EventSource sets it to the activity that was current
 // when the new one began; the parent is the latest activity with that id), across threads
 // and awaits. A Stop ends the open activity of its id and name (two providers may run
-// activities under one id at once). File order is not time order across
-// threads (a Stop written by another thread's buffer may come first), so the Start/Stop
-// marks are kept (64 bytes each, one pair per activity the view lists) and paired in
-// (timestamp, file order) at the end. Runtime providers (Exception/Start, GC/Start, …)
+// activities under one id at once). The marks come from the sorted tap (model/sorted_tap.h)
+// in (timestamp, file order); they are kept (64 bytes each, one pair per activity the view
+// lists) and paired in that order at the end, sorted by it only after a late event (a
+// writer's lying IsSorted marks). Runtime providers (Exception/Start, GC/Start, …)
 // are not activities.
 #pragma once
 
@@ -30,6 +30,8 @@ class ActivityView {
   // name: the activity's name (the event name without its Start/Stop suffix).
   void OnMark(bool start, uint32_t ordinal, uint64_t timestamp, uint64_t thread, const Guid& activity,
               const Guid& related, const std::string& provider, const std::string& name);
+  // A late event came (model/sorted_tap.h): the marks are no longer in time order.
+  void OnLate() { late_ = true; }
 
   std::string Write(ViewFormat format) const;
 
@@ -72,6 +74,7 @@ class ActivityView {
   std::vector<std::pair<std::string, std::string>> names_;  // (provider, name)
   std::unordered_map<std::string, uint32_t> nameIndex_;
   uint64_t withoutId_ = 0, notKept_ = 0;
+  bool late_ = false;
 };
 
 }  // namespace nettrace

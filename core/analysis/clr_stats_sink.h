@@ -1,46 +1,31 @@
-// core/analysis — the GC and JIT statistics (gc_stats.h, jit_stats.h) as one sink of the
-// reading pipeline: it forwards the CLR runtime events the two analyses read with the OS
-// process and thread each belongs to — the resolver's thread (v6 threads name theirs; v4/v5
-// traces are one process and carry OS thread ids).
+// core/analysis — the GC and JIT statistics (gc_stats.h, jit_stats.h) as one time-ordered
+// sink of the sorted tap (model/sorted_tap.h): it forwards the CLR runtime events the two
+// analyses read, in (timestamp, file order), with the OS process and thread each belongs to
+// as the resolver knew them when the event was read (v6 threads name theirs; v4/v5 traces
+// are one process and carry OS thread ids).
 #pragma once
-
-#include <vector>
 
 #include "analysis/gc_stats.h"
 #include "analysis/jit_stats.h"
-#include "format/record_sink.h"
-#include "resolve/type_resolver.h"
+#include "model/sorted_tap.h"
 
 namespace nettrace {
 
-class ClrStatsSink final : public RecordSink {
+class ClrStatsSink final : public TimeOrderedSink {
  public:
-  explicit ClrStatsSink(const TypeResolver* types) : types_(types) {}
-  Status OnTraceInfo(const TraceInfo& info) override {
-    info_ = info;
+  void OnTraceInfo(const TraceInfo& info) override {
     gc_.OnTraceInfo(info);
     jit_.OnTraceInfo(info);
-    return Status::Ok();
   }
-  Status OnEvent(const EventRecord& e) override {
-    // Most events are of no kind the analyses read: the resolver's one lookup skips them.
-    const EventKind kind = types_->current().kind;
-    if (!Reads(kind)) return Status::Ok();
-    uint64_t process = info_.processId, thread = e.thread;
-    if (info_.formatMajor >= 6) {
-      const ResolvedEvent& r = types_->current();
-      const ThreadEntry* t = r.threadKnown ? &types_->threads()[r.thread] : nullptr;
-      process = t ? t->processId.value_or(0) : 0;
-      thread = t ? t->osThreadId.value_or(e.thread) : e.thread;
-    }
-    gc_.OnEvent(e, kind, *types_, process, thread);
-    jit_.OnEvent(e, kind, types_->MetadataOf(e.metadataId), process, thread);
-    return Status::Ok();
+  bool Reads(EventKind k) const override { return ReadsKind(k); }
+  void OnTimeOrdered(const TimeOrderedEvent& e) override {
+    gc_.OnEvent(e);
+    jit_.OnEvent(e);
   }
 
-  // The kinds GcStats and JitStats read, so that every other event (most of a trace) costs
-  // one switch here.
-  static bool Reads(EventKind k) {
+  // The kinds GcStats and JitStats read, so that every other event (most of a trace) is not
+  // held by the tap.
+  static bool ReadsKind(EventKind k) {
     switch (k) {
       case EventKind::kGcStart: case EventKind::kGcStop: case EventKind::kGcRestartEEStop:
       case EventKind::kGcHeapStats: case EventKind::kGcSuspendEEStop: case EventKind::kGcSuspendEEStart:
@@ -55,8 +40,6 @@ class ClrStatsSink final : public RecordSink {
   const JitStats& jit() const { return jit_; }
 
  private:
-  const TypeResolver* types_;  // what each metadata id is (the stage before this one)
-  TraceInfo info_;
   GcStats gc_;
   JitStats jit_;
 };

@@ -63,7 +63,8 @@ CounterView::Series* CounterView::Find(const std::string& provider, const std::s
   return &series_[it->second];
 }
 
-void CounterView::OnEventCounters(uint64_t timestamp, const std::string& provider, const DecodedPayload& p) {
+void CounterView::OnEventCounters(uint64_t timestamp, uint32_t ordinal, const std::string& provider,
+                                  const DecodedPayload& p) {
   const PayloadValue* payload = p.Find("Payload");
   if ((!payload || payload->kind() != PayloadValue::Kind::kObject) && p.fields.size() == 1)
     payload = &p.fields[0].value;  // a writer that named the one field otherwise
@@ -79,7 +80,7 @@ void CounterView::OnEventCounters(uint64_t timestamp, const std::string& provide
   if (std::string d = Text(payload->Find("DisplayName")); !d.empty()) s->displayName = d;
   s->units = Text(payload->Find("DisplayUnits"));
   Sample x;
-  x.timestamp = timestamp;
+  x.timestamp = timestamp, x.ordinal = ordinal;
   x.interval = Number(payload->Find("IntervalSec"));
   if (sum) {
     x.value = Number(payload->Find("Increment"));
@@ -90,7 +91,7 @@ void CounterView::OnEventCounters(uint64_t timestamp, const std::string& provide
   s->samples.push_back(std::move(x));
 }
 
-void CounterView::OnMetric(uint64_t timestamp, const std::string& event, const DecodedPayload& p) {
+void CounterView::OnMetric(uint64_t timestamp, uint32_t ordinal, const std::string& event, const DecodedPayload& p) {
   Kind kind;
   if (event == "CounterRateValuePublished") kind = Kind::kRate;
   else if (event == "UpDownCounterRateValuePublished") kind = Kind::kUpDown;
@@ -101,7 +102,7 @@ void CounterView::OnMetric(uint64_t timestamp, const std::string& event, const D
   if (!s) return;
   s->units = Text(p.Find("unit"));
   Sample x;
-  x.timestamp = timestamp;
+  x.timestamp = timestamp, x.ordinal = ordinal;
   switch (kind) {
     case Kind::kRate:
     case Kind::kUpDown: x.value = Number(p.Find("rate")), x.a = Number(p.Find("value")); break;
@@ -151,10 +152,14 @@ std::string CounterView::Write(ViewFormat format) const {
   std::sort(order.begin(), order.end(), [](const Series* a, const Series* b) {
     return std::tie(a->provider, a->name, a->tags) < std::tie(b->provider, b->name, b->tags);
   });
-  auto sorted = [](const Series& s) {
+  // Samples were added in time order; after a late event, sorted back into it.
+  auto sorted = [&](const Series& s) {
     std::vector<const Sample*> v;
     for (const Sample& x : s.samples) v.push_back(&x);
-    std::stable_sort(v.begin(), v.end(), [](const Sample* a, const Sample* b) { return a->timestamp < b->timestamp; });
+    if (late_)
+      std::sort(v.begin(), v.end(), [](const Sample* a, const Sample* b) {
+        return a->timestamp != b->timestamp ? a->timestamp < b->timestamp : a->ordinal < b->ordinal;
+      });
     return v;
   };
   if (format == ViewFormat::kCsv) {

@@ -28,10 +28,14 @@ class CounterView {
   static constexpr size_t kMaxSamples = size_t{1} << 22;  // samples kept over all series
 
   void OnTraceInfo(int64_t frequency, int64_t syncTicks) { frequency_ = frequency, syncTicks_ = syncTicks; }
+  // Events come in (timestamp, file order) from the sorted tap (model/sorted_tap.h), so each
+  // series' samples are in time order as they are added; ordinal: the event's file order.
   // An EventCounters event of `provider`, its payload decoded.
-  void OnEventCounters(uint64_t timestamp, const std::string& provider, const DecodedPayload& p);
+  void OnEventCounters(uint64_t timestamp, uint32_t ordinal, const std::string& provider, const DecodedPayload& p);
   // A System.Diagnostics.Metrics event named `event`, its payload decoded.
-  void OnMetric(uint64_t timestamp, const std::string& event, const DecodedPayload& p);
+  void OnMetric(uint64_t timestamp, uint32_t ordinal, const std::string& event, const DecodedPayload& p);
+  // A late event came (a writer's lying IsSorted marks): samples are sorted when written.
+  void OnLate() { late_ = true; }
 
   std::string Write(ViewFormat format) const;
 
@@ -39,6 +43,7 @@ class CounterView {
   enum class Kind : uint8_t { kMean, kSum, kRate, kUpDown, kGauge, kHistogram };
   struct Sample {
     uint64_t timestamp = 0;
+    uint32_t ordinal = 0;   // file order: the tie-breaker when late events force a sort
     double value = 0;       // Mean, Increment, rate, lastValue; histogram: count
     double a = 0, b = 0;    // mean: Min, Max; rate/updown: running total; histogram: sum
     double count = 0;       // mean: Count
@@ -58,6 +63,7 @@ class CounterView {
   std::unordered_map<std::string, uint32_t> index_;
   size_t samples_ = 0;
   uint64_t notKept_ = 0;
+  bool late_ = false;
 };
 
 }  // namespace nettrace

@@ -30,13 +30,25 @@ double GcStats::ProcessDuration(const ReplayState& s) const {
 void GcStats::Replay() const {
   if (replayed_) return;
   replayed_ = true;
-  std::vector<Mark> marks = marks_;
-  std::stable_sort(marks.begin(), marks.end(), [](const Mark& a, const Mark& b) {
-    return a.processId != b.processId ? a.processId < b.processId : a.timestamp < b.timestamp;
-  });
+  // The marks came in (timestamp, file order): each process's are replayed in that order, the
+  // processes one after another in ascending id. Only after a late event (lying IsSorted
+  // marks) are they sorted by time, which restores that same order.
+  std::vector<uint32_t> order(marks_.size());
+  for (uint32_t i = 0; i < order.size(); ++i) order[i] = i;
+  if (late_) {
+    std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+      const Mark &x = marks_[a], &y = marks_[b];
+      if (x.processId != y.processId) return x.processId < y.processId;
+      return x.timestamp != y.timestamp ? x.timestamp < y.timestamp : x.ordinal < y.ordinal;
+    });
+  } else {
+    auto byProcess = [&](uint32_t a, uint32_t b) { return marks_[a].processId < marks_[b].processId; };
+    if (!std::is_sorted(order.begin(), order.end(), byProcess)) std::stable_sort(order.begin(), order.end(), byProcess);
+  }
   ReplayState s;
   uint64_t process = UINT64_MAX;
-  for (const Mark& m : marks) {
+  for (uint32_t i : order) {
+    const Mark& m = marks_[i];
     if (m.processId != process) {
       if (process != UINT64_MAX) processDurationMs_[process] = ProcessDuration(s);
       process = m.processId;

@@ -49,17 +49,20 @@ void GcStats::Add(const Mark& m) {
   else ++dropped_;
 }
 
-void GcStats::OnEvent(const EventRecord& e, EventKind resolved, const TypeResolver& resolver, uint64_t processId,
-                      uint64_t threadId) {
-  const Kind kind = KindOf(resolved);
+void GcStats::OnEvent(const TimeOrderedEvent& x) {
+  const Kind kind = KindOf(x.kind);
   if (kind == Kind::kNone) return;
   if (marks_.size() >= kMaxMarks) {  // the bound: nothing more is kept (details_ neither)
     ++dropped_;
     return;
   }
+  late_ |= x.late;
+  const EventRecord& e = x.record;
+  const EventMetadata& meta = *x.metadata;
+  const uint64_t processId = x.processId, threadId = x.osThreadId;
   Mark m{e.timestamp, processId, threadId, kind};
-  ClrPayloadFields p(resolver.MetadataOf(e.metadataId), e.payload, info_.pointerSize ? info_.pointerSize : 8,
-                     static_cast<int>(info_.formatMajor));
+  m.ordinal = x.ordinal;
+  ClrPayloadFields p(meta, e.payload, info_.pointerSize ? info_.pointerSize : 8, static_cast<int>(info_.formatMajor));
   const std::pair<uint64_t, uint64_t> key{processId, threadId};
   // Suspensions: only those for a GC, and their own thread's stop and restart.
   if (m.kind == Kind::kSuspendStop || m.kind == Kind::kRestartStop) {

@@ -3,10 +3,11 @@
 //
 // TraceEvent pairs the GC events of a process in time order with a small state machine
 // (SuspendEEStart for a GC → GC/Start → GC/Stop → GC/HeapStats → RestartEEStop on the
-// suspending thread; background GCs end at their HeapStats). File order is not time order
-// across threads, so the few GC events involved are kept as compact marks (memory grows with
-// the number of GCs and of allocation ticks, never with other events) and replayed in time
-// order at the end:
+// suspending thread; background GCs end at their HeapStats). The events come from the sorted
+// tap (model/sorted_tap.h) in (timestamp, file order); the few involved are kept as compact
+// marks (memory grows with the number of GCs and of allocation ticks, never with other
+// events) and replayed per process at the end, in the order they came — sorted by time only
+// when a late event (a writer's lying IsSorted marks) came out of order:
 //   - GC/Start, GC/Stop, GC/HeapStats, GC/PerHeapHistory (sizes per heap), always;
 //   - GC/AllocationTick (its amount): TraceEvent estimates allocations between GCs from them
 //     when the per-heap history cannot tell (the first GC, background GCs); one tick comes
@@ -27,8 +28,8 @@
 #include <vector>
 
 #include "format/records.h"
+#include "model/sorted_tap.h"
 #include "resolve/event_kind.h"
-#include "resolve/type_resolver.h"
 
 namespace nettrace {
 
@@ -69,10 +70,8 @@ class GcStats {
   static constexpr size_t kMaxMarks = size_t{1} << 20;
 
   void OnTraceInfo(const TraceInfo& info) { info_ = info; }
-  // processId / threadId: OS ids of the event's thread (v4/v5: the trace's process).
-  // kind: the resolver's for the event; resolver: its metadata's definition.
-  void OnEvent(const EventRecord& e, EventKind kind, const TypeResolver& resolver, uint64_t processId,
-               uint64_t threadId);
+  // An event of the sorted tap (the kinds ClrStatsSink::ReadsKind lists; others are ignored).
+  void OnEvent(const TimeOrderedEvent& e);
 
   // Replays the marks (once) and returns every GC, per process in ascending process id, each
   // process's GCs in TraceEvent's order.
@@ -97,6 +96,7 @@ class GcStats {
     uint32_t a = 0, b = 0, c = 0;  // Start: reason, depth, type; SuspendStart: reason; AllocTick: kind
     int64_t count = 0;             // Start/Stop: Count; AllocTick: amount in bytes
     uint32_t detail = UINT32_MAX;  // HeapStats / PerHeap: index into details_
+    uint32_t ordinal = 0;          // file order: the tie-breaker when late events force a sort
   };
   struct Detail {
     std::array<int64_t, 10> heap{};  // PerHeap: GcRecord::heaps' entry
@@ -127,6 +127,7 @@ class GcStats {
   std::vector<Mark> marks_;
   std::vector<Detail> details_;
   uint64_t dropped_ = 0;
+  bool late_ = false;  // a late event came: marks_ are not in time order
   std::map<std::pair<uint64_t, uint64_t>, bool> suspended_;  // (process, thread) in a GC suspension
   mutable bool replayed_ = false;
   mutable std::vector<GcRecord> gcs_;

@@ -54,8 +54,13 @@ double JitStats::Ms(uint64_t ts) const {
   return static_cast<double>(rel) * 1000.0 / static_cast<double>(info_.tickFrequency);
 }
 
-void JitStats::OnEvent(const EventRecord& e, EventKind kind, const EventMetadata& meta, uint64_t processId, uint64_t threadId) {
+void JitStats::OnEvent(const TimeOrderedEvent& x) {
+  const EventKind kind = x.kind;
   if (!Reads(kind)) return;
+  late_ |= x.late;
+  const EventRecord& e = x.record;
+  const EventMetadata& meta = *x.metadata;
+  const uint64_t processId = x.processId, threadId = x.osThreadId;
   const DecodedPayload p = DecodePayload(meta, e.payload, info_.pointerSize ? info_.pointerSize : 8, static_cast<int>(info_.formatMajor));
   if (IsModuleKind(kind)) {
     modules_[processId][UInt(p, "ModuleID")] = Text(p, "ModuleILPath");
@@ -68,7 +73,7 @@ void JitStats::OnEvent(const EventRecord& e, EventKind kind, const EventMetadata
   std::vector<size_t>& open = open_[processId][threadId];
   if (kind == EventKind::kMethodJittingStarted) {
     JitRecord m;
-    m.processId = processId, m.threadId = threadId, m.timestamp = e.timestamp, m.fileOrder = methods_.size();
+    m.processId = processId, m.threadId = threadId, m.timestamp = e.timestamp, m.fileOrder = x.ordinal;
     m.moduleId = UInt(p, "ModuleID");
     m.name = MethodName(p);
     m.startMs = Ms(e.timestamp);
@@ -81,7 +86,7 @@ void JitStats::OnEvent(const EventRecord& e, EventKind kind, const EventMetadata
   if (!(flags & kMethodFlagJitted)) return;  // TraceEvent's IsJitted
   if (open.empty()) {  // no JittingStarted: a method of its own, JIT time 0
     JitRecord m;
-    m.processId = processId, m.threadId = threadId, m.timestamp = e.timestamp, m.fileOrder = methods_.size();
+    m.processId = processId, m.threadId = threadId, m.timestamp = e.timestamp, m.fileOrder = x.ordinal;
     m.moduleId = UInt(p, "ModuleID");
     m.name = kind == EventKind::kMethodLoadVerbose ? MethodName(p) : std::string();
     m.startMs = Ms(e.timestamp);
@@ -111,10 +116,17 @@ void JitStats::OnMulticoreJit(const DecodedPayload& p, uint64_t timestamp, uint6
 
 const std::vector<JitRecord>& JitStats::Methods() const {
   if (!sorted_) {
-    std::stable_sort(methods_.begin(), methods_.end(), [](const JitRecord& a, const JitRecord& b) {
-      if (a.processId != b.processId) return a.processId < b.processId;
-      return a.timestamp != b.timestamp ? a.timestamp < b.timestamp : a.fileOrder < b.fileOrder;
-    });
+    // Created in (timestamp, file order): only the processes need grouping, unless a late
+    // event came, which only a sort by time puts back in place.
+    auto byProcess = [](const JitRecord& a, const JitRecord& b) { return a.processId < b.processId; };
+    if (late_) {
+      std::sort(methods_.begin(), methods_.end(), [](const JitRecord& a, const JitRecord& b) {
+        if (a.processId != b.processId) return a.processId < b.processId;
+        return a.timestamp != b.timestamp ? a.timestamp < b.timestamp : a.fileOrder < b.fileOrder;
+      });
+    } else if (!std::is_sorted(methods_.begin(), methods_.end(), byProcess)) {
+      std::stable_sort(methods_.begin(), methods_.end(), byProcess);
+    }
     for (JitRecord& m : methods_) {
       auto b = backgroundJit_.find(m.processId);
       m.multicoreJitBackground = m.completed && b != backgroundJit_.end() && m.threadId == b->second.threadId &&

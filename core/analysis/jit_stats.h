@@ -3,10 +3,12 @@
 //
 // TraceEvent's pairing: Method/JittingStarted opens a method on its thread; the next
 // Method/LoadVerbose or Method/Load flagged Jitted on that thread completes the most recent
-// method still open there (or, with none open, is a method of its own with JIT time 0). A
-// thread's events come in its own time order, so the pairing is done while streaming; only
-// the list's order (TraceEvent's: time order across threads) is sorted at the end. Memory:
-// one record per jitted method (the result itself).
+// method still open there (or, with none open, is a method of its own with JIT time 0). The
+// events come from the sorted tap (model/sorted_tap.h) in (timestamp, file order), so the
+// pairing is done while streaming and the methods are created in TraceEvent's list order
+// (time order across threads); they are sorted by time at the end only when a late event (a
+// writer's lying IsSorted marks) came out of order. Memory: one record per jitted method
+// (the result itself).
 //
 // Multicore JIT (ProfileOptimization): TraceEvent takes the thread of the first private
 // ClrMulticoreJit/Common event (Microsoft-Windows-DotNETRuntimePrivate 201, keyword 0x20000)
@@ -22,6 +24,7 @@
 
 #include "format/payload_decoder.h"
 #include "format/records.h"
+#include "model/sorted_tap.h"
 #include "resolve/event_kind.h"
 
 namespace nettrace {
@@ -30,7 +33,7 @@ struct JitRecord {
   uint64_t processId = 0;
   uint64_t threadId = 0;
   uint64_t timestamp = 0;  // of Method/JittingStarted (or of the load, without one)
-  uint64_t fileOrder = 0;
+  uint64_t fileOrder = 0;  // the event's ordinal (file order): ties in time keep it
   uint64_t moduleId = 0;
   std::string name;  // Namespace.Name(signature's parameters), as TraceEvent names it
   double startMs = 0, jitTimeMs = 0;
@@ -57,8 +60,8 @@ class JitStats {
         return IsModuleKind(k);
     }
   }
-  // An event of the resolver's kind (the others are ignored) described by m.
-  void OnEvent(const EventRecord& e, EventKind kind, const EventMetadata& m, uint64_t processId, uint64_t threadId);
+  // An event of the sorted tap (the kinds Reads lists; the others are ignored).
+  void OnEvent(const TimeOrderedEvent& e);
 
   // The methods per process (ascending id), each process's in time order.
   const std::vector<JitRecord>& Methods() const;
@@ -81,6 +84,7 @@ class JitStats {
   TraceInfo info_;
   mutable std::vector<JitRecord> methods_;
   mutable bool sorted_ = false;
+  bool late_ = false;  // a late event came: methods_ are not in time order
   // Open (not yet loaded) methods per (process, thread), indexes into methods_, newest last.
   std::unordered_map<uint64_t, std::unordered_map<uint64_t, std::vector<size_t>>> open_;
   std::unordered_map<uint64_t, std::unordered_map<uint64_t, std::string>> modules_;

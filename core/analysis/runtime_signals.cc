@@ -53,10 +53,12 @@ void RuntimeSignals::Add(std::unordered_map<std::string, Named>* map, uint64_t* 
   it->second.bytes += bytes;
 }
 
-void RuntimeSignals::OnEvent(const EventRecord& e, EventKind resolved, const TypeResolver& resolver,
-                             uint64_t processId) {
-  const Kind kind = KindOf(resolved);
+void RuntimeSignals::OnTimeOrdered(const TimeOrderedEvent& x) {
+  const Kind kind = KindOf(x.kind);
   if (kind == Kind::kNone) return;
+  late_ |= x.late;
+  const EventRecord& e = x.record;
+  const uint64_t processId = x.processId;
   if (kind == Kind::kContention) {  // no payload needed
     ++contentions_;
     return;
@@ -71,17 +73,17 @@ void RuntimeSignals::OnEvent(const EventRecord& e, EventKind resolved, const Typ
     const auto it = gcSuspended_.find({processId, e.thread});
     if (it == gcSuspended_.end()) return;
     gcSuspended_.erase(it);
-    AddGcMark({e.timestamp, processId, e.thread, kind});
+    AddGcMark({e.timestamp, processId, e.thread, kind, 0, 0, 0, x.ordinal});
     return;
   }
   // Integers and the type name are read where the template puts them (clr_payload_fields):
   // a GC's SuspendEEStart and Start need one to three integers, and decoding every field of
   // each was a tenth of reading a sample-heavy trace.
-  ClrPayloadFields p(resolver.MetadataOf(e.metadataId), e.payload, info_.pointerSize ? info_.pointerSize : 8,
-                static_cast<int>(info_.formatMajor));
+  ClrPayloadFields p(*x.metadata, e.payload, info_.pointerSize ? info_.pointerSize : 8,
+                     static_cast<int>(info_.formatMajor));
   switch (kind) {
     case Kind::kGcStart: {
-      GcMark m{e.timestamp, processId, e.thread, kind};
+      GcMark m{e.timestamp, processId, e.thread, kind, 0, 0, 0, x.ordinal};
       m.depth = static_cast<uint8_t>(std::min<uint64_t>(p.UInt("Depth", 3), 3));
       m.type = static_cast<uint8_t>(std::min<uint64_t>(p.UInt("Type"), 255));
       m.reason = static_cast<uint8_t>(std::min<uint64_t>(p.UInt("Reason"), 255));
@@ -95,7 +97,7 @@ void RuntimeSignals::OnEvent(const EventRecord& e, EventKind resolved, const Typ
       const uint64_t reason = p.UInt("Reason");
       if (reason == kSuspendForGC || reason == kSuspendForGCPrep) {
         gcSuspended_[{processId, e.thread}] = true;
-        AddGcMark({e.timestamp, processId, e.thread, kind});
+        AddGcMark({e.timestamp, processId, e.thread, kind, 0, 0, 0, x.ordinal});
       }
       break;
     }
@@ -154,11 +156,20 @@ void RuntimeSignals::WriteJson(JsonWriter& w) const {
   const double freq = info_.tickFrequency > 0 ? static_cast<double>(info_.tickFrequency) : 0.0;
   auto ms = [&](uint64_t ticks) { return freq > 0 ? static_cast<double>(ticks) * 1000.0 / freq : 0.0; };
 
-  // GCs and pauses: marks in time order per process (stable: file order breaks ties).
-  std::vector<GcMark>& marks = gcMarks_;
-  std::stable_sort(marks.begin(), marks.end(), [](const GcMark& a, const GcMark& b) {
-    return a.processId != b.processId ? a.processId < b.processId : a.timestamp < b.timestamp;
-  });
+  // GCs and pauses: marks in time order per process (file order breaks ties). They came in
+  // (timestamp, file order): only the processes need grouping, unless a late event came.
+  std::vector<uint32_t> marks(gcMarks_.size());
+  for (uint32_t i = 0; i < marks.size(); ++i) marks[i] = i;
+  if (late_) {
+    std::sort(marks.begin(), marks.end(), [&](uint32_t a, uint32_t b) {
+      const GcMark &x = gcMarks_[a], &y = gcMarks_[b];
+      if (x.processId != y.processId) return x.processId < y.processId;
+      return x.timestamp != y.timestamp ? x.timestamp < y.timestamp : x.ordinal < y.ordinal;
+    });
+  } else {
+    auto byProcess = [&](uint32_t a, uint32_t b) { return gcMarks_[a].processId < gcMarks_[b].processId; };
+    if (!std::is_sorted(marks.begin(), marks.end(), byProcess)) std::stable_sort(marks.begin(), marks.end(), byProcess);
+  }
   struct Gen {
     uint64_t count = 0, paused = 0, totalTicks = 0, maxTicks = 0;
   };
@@ -169,7 +180,8 @@ void RuntimeSignals::WriteJson(JsonWriter& w) const {
   bool open = false;
   uint64_t openAt = 0, openProcess = 0, openThread = 0;
   int attributed = -1;  // generation of the GC/Start inside the open pause
-  for (const GcMark& m : marks) {
+  for (uint32_t i : marks) {
+    const GcMark& m = gcMarks_[i];
     if (open && m.processId != openProcess) open = false;  // a pause never spans processes
     switch (m.kind) {
       case Kind::kSuspendEEStart:

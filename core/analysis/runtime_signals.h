@@ -1,15 +1,15 @@
-// core/analysis — runtime signals for the summary's "runtime" key, gathered while the file
-// streams by (SummaryBuilder forwards metadata and events here): GCs by generation with
-// their pauses, exceptions by type, allocation ticks by type, JIT'd methods, lock
-// contentions. Only the few CLR runtime events involved have their payloads decoded
-// (format/payload_decoder.h, CLR manifest templates).
+// core/analysis — runtime signals for the summary's "runtime" key, gathered from the sorted
+// tap (model/sorted_tap.h: the events in (timestamp, file order)); SummaryBuilder writes them
+// into its JSON. GCs by generation with their pauses, exceptions by type, allocation ticks
+// by type, JIT'd methods, lock contentions. Only the few CLR runtime events involved have
+// their payloads decoded (format/payload_decoder.h, CLR manifest templates).
 //
 // Memory: per-type maps are capped (kMaxTrackedNames distinct names each; later names go
-// to "other"); GC pauses need time order, which file order does not give across threads,
-// so the three GC events of each collection (SuspendEEStart for a GC, GC/Start, and the
-// RestartEEStop of a thread that suspended for a GC) are kept as 32-byte marks and paired at
-// the end: memory grows with the number of GCs, never with the number of other events, and
-// at most kMaxGcMarks marks are kept (beyond, pauses are not measured; GCs are still counted).
+// to "other"); GC pauses are paired per process, so the three GC events of each collection
+// (SuspendEEStart for a GC, GC/Start, and the RestartEEStop of a thread that suspended for a
+// GC) are kept as 32-byte marks, in the time order they come, and paired at the end: memory
+// grows with the number of GCs, never with the number of other events, and at most
+// kMaxGcMarks marks are kept (beyond, pauses are not measured; GCs are still counted).
 #pragma once
 
 #include <cstdint>
@@ -20,21 +20,21 @@
 
 #include "base/json_writer.h"
 #include "format/records.h"
+#include "model/sorted_tap.h"
 #include "resolve/event_kind.h"
-#include "resolve/type_resolver.h"
 
 namespace nettrace {
 
-class RuntimeSignals {
+class RuntimeSignals final : public TimeOrderedSink {
  public:
   static constexpr size_t kMaxTrackedNames = 10000;  // distinct names kept per map
   static constexpr size_t kTopNames = 100;           // names listed in the JSON
   static constexpr size_t kMaxGcMarks = size_t{1} << 20;  // 32 MiB of pause marks at most
 
-  void OnTraceInfo(const TraceInfo& info) { info_ = info; }
-  // kind: the resolver's for the event; metadata: its definition (read only for the events
-  // decoded). processId: the OS process of the event's thread (v4/v5: the trace's process).
-  void OnEvent(const EventRecord& e, EventKind kind, const TypeResolver& resolver, uint64_t processId);
+  void OnTraceInfo(const TraceInfo& info) override { info_ = info; }
+  bool Reads(EventKind kind) const override { return KindOf(kind) != Kind::kNone; }
+  // e.processId: the OS process of the event's thread (v4/v5: the trace's process).
+  void OnTimeOrdered(const TimeOrderedEvent& e) override;
 
   // Writes "runtime": {...} into an open object (README "Summary JSON").
   void WriteJson(JsonWriter& w) const;
@@ -60,6 +60,7 @@ class RuntimeSignals {
     uint8_t depth = 0;      // GC/Start: generation (0-2), clamped to 3 ("other")
     uint8_t type = 0;       // GC/Start: 0 non-concurrent, 1 background, 2 foreground
     uint8_t reason = 0;     // GC/Start: GC reason; SuspendEEStart: suspend reason
+    uint32_t ordinal = 0;   // file order: the tie-breaker when late events force a sort
   };
   struct Named {
     uint64_t count = 0;
@@ -74,9 +75,10 @@ class RuntimeSignals {
   std::string typeName_;  // an AllocationTick's type name (its capacity reused from event to event)
   void AddGcMark(const GcMark& m);
 
-  // Sorted in place by WriteJson (time order per process); file order until then.
-  mutable std::vector<GcMark> gcMarks_;
+  // In the order they came: (timestamp, file order), unless late_.
+  std::vector<GcMark> gcMarks_;
   uint64_t gcMarksDropped_ = 0;
+  bool late_ = false;  // a late event (lying IsSorted marks) came: gcMarks_ need a sort by time
   // Threads (process, thread) suspended for a GC whose RestartEEStop has not come yet: only
   // their RestartEEStop events are kept (a thread's events come in its own time order).
   std::map<std::pair<uint64_t, uint64_t>, bool> gcSuspended_;

@@ -18,8 +18,10 @@ uint64_t UIntField(const DecodedPayload& p, const char* name, uint64_t fallback)
   const PayloadValue* v = p.Find(name);
   return v && v->isInteger() ? v->asUInt() : fallback;
 }
+}  // namespace
+
 // The kinds these views follow (the resolver decided each metadata's kind once).
-bool Follows(EventKind k) {
+bool RuntimeViews::Reads(EventKind k) const {
   switch (k) {
     case EventKind::kExceptionThrown: case EventKind::kExceptionCatchStart: case EventKind::kExceptionStop:
     case EventKind::kContentionStart: case EventKind::kContentionStop:
@@ -31,38 +33,28 @@ bool Follows(EventKind k) {
       return IsThreadPoolKind(k);
   }
 }
-}  // namespace
 
-Status RuntimeViews::OnTraceInfo(const TraceInfo& info) {
+void RuntimeViews::OnTraceInfo(const TraceInfo& info) {
   info_ = info;
-  v6_ = info.formatMajor >= 6;
   contention_.OnTraceInfo(info.tickFrequency, info.syncTimeTicks);
   activities_.OnTraceInfo(info.tickFrequency, info.syncTimeTicks);
   counters_.OnTraceInfo(info.tickFrequency, info.syncTimeTicks);
   threadPool_.OnTraceInfo(info.tickFrequency, info.syncTimeTicks);
-  return Status::Ok();
 }
 
-Status RuntimeViews::OnMetadata(const EventMetadata& m) {
+void RuntimeViews::OnMetadataKind(EventKind kind) {
   // ExceptionCatch/Start is defined: the trace can tell caught throws from uncaught ones.
-  if (types_->KindOf(m.id) == EventKind::kExceptionCatchStart) exceptions_.SawCatchEvents();
-  return Status::Ok();
+  if (kind == EventKind::kExceptionCatchStart) exceptions_.SawCatchEvents();
 }
 
-// v6 events name a thread index: the OS thread id is its current definition's (the resolver's).
-uint64_t RuntimeViews::OsThread(const EventRecord& e) const {
-  if (!v6_) return e.thread;
-  const ResolvedEvent& r = types_->current();
-  if (!r.threadKnown) return e.thread;
-  return types_->threads()[r.thread].osThreadId.value_or(e.thread);
-}
-
-Status RuntimeViews::OnEvent(const EventRecord& e) {
-  const uint32_t ordinal = types_->current().ordinal;
-  const EventKind kind = types_->current().kind;
-  if (!Follows(kind)) return Status::Ok();
-  const EventMetadata& m = types_->MetadataOf(e.metadataId);
-  const uint64_t thread = OsThread(e);
+void RuntimeViews::OnTimeOrdered(const TimeOrderedEvent& x) {
+  const EventRecord& e = x.record;
+  const uint32_t ordinal = x.ordinal;
+  const EventKind kind = x.kind;
+  if (!Reads(kind)) return;
+  const EventMetadata& m = *x.metadata;
+  const uint64_t thread = x.osThreadId;  // v6: the thread index's definition when the event was read
+  if (x.late) activities_.OnLate(), counters_.OnLate(), threadPool_.OnLate();
   const uint32_t pointerSize = info_.pointerSize ? info_.pointerSize : 8;
   auto decode = [&] { return DecodePayload(m, e.payload, pointerSize, static_cast<int>(info_.formatMajor)); };
   switch (kind) {
@@ -103,8 +95,7 @@ Status RuntimeViews::OnEvent(const EventRecord& e) {
     case EventKind::kWaitHandleWaitStop: contention_.OnStop(ContentionView::Source::kWaitHandle, thread, e.timestamp, std::nullopt); break;
     case EventKind::kActivityStart:
     case EventKind::kActivityStop: {
-      Guid activity, related;
-      types_->ActivityIdsOf(e, &activity, &related);
+      const Guid &activity = x.activity, &related = x.related;
       std::string name = m.eventName.empty() ? EventDisplayName(m) : m.eventName;
       for (const char* suffix : {"/Start", "/Stop", "Start", "Stop"})
         if (EndsWithAfterStem(name, suffix)) {
@@ -114,13 +105,12 @@ Status RuntimeViews::OnEvent(const EventRecord& e) {
       activities_.OnMark(kind == EventKind::kActivityStart, ordinal, e.timestamp, thread, activity, related, m.providerName, name);
       break;
     }
-    case EventKind::kEventCounters: counters_.OnEventCounters(e.timestamp, m.providerName, decode()); break;
-    case EventKind::kMetricValuePublished: counters_.OnMetric(e.timestamp, m.eventName, decode()); break;
+    case EventKind::kEventCounters: counters_.OnEventCounters(e.timestamp, ordinal, m.providerName, decode()); break;
+    case EventKind::kMetricValuePublished: counters_.OnMetric(e.timestamp, ordinal, m.eventName, decode()); break;
     default:
-      if (IsThreadPoolKind(kind)) threadPool_.OnEvent(m.eventId, e.timestamp, thread, decode());
+      if (IsThreadPoolKind(kind)) threadPool_.OnEvent(m.eventId, e.timestamp, ordinal, thread, decode());
       break;
   }
-  return Status::Ok();
 }
 
 std::string RuntimeViews::Exceptions(const StoreBuilder& model, const SymbolCollector& symbols, ViewFormat f) const {

@@ -1,7 +1,7 @@
 // core/analysis — the event views of issue 14 that .NET engineers open a trace for:
 // exceptions, lock contention and waits, Start/Stop activities, counters. Per-event payloads
-// are not kept by the pipeline, so this sink follows the stream beside the store and keeps
-// only what the views show: one small record per exception, per wait, per activity and
+// are not kept by the pipeline, so this sink follows the sorted tap (model/sorted_tap.h: the
+// events in (timestamp, file order)) and keeps only what the views show: one small record per exception, per wait, per activity and
 // per counter sample (each list capped), aggregates per type/lock/name/series. The views
 // are written at the end from these records joined with the model (stacks and threads,
 // matched through the file-order ordinal the store keeps per row).
@@ -18,8 +18,7 @@
 #include "analysis/exception_view.h"
 #include "analysis/threadpool_view.h"
 #include "analysis/view_format.h"
-#include "format/record_sink.h"
-#include "resolve/type_resolver.h"
+#include "model/sorted_tap.h"
 
 namespace nettrace {
 
@@ -28,12 +27,12 @@ class SymbolCollector;
 struct StackQuery;
 struct StackSelection;
 
-class RuntimeViews final : public RecordSink {
+class RuntimeViews final : public TimeOrderedSink {
  public:
-  explicit RuntimeViews(const TypeResolver* types) : types_(types) {}
-  Status OnTraceInfo(const TraceInfo& info) override;
-  Status OnMetadata(const EventMetadata& m) override;
-  Status OnEvent(const EventRecord& e) override;
+  void OnTraceInfo(const TraceInfo& info) override;
+  void OnMetadataKind(EventKind kind) override;
+  bool Reads(EventKind kind) const override;
+  void OnTimeOrdered(const TimeOrderedEvent& e) override;
 
   std::string Exceptions(const StoreBuilder& model, const SymbolCollector& symbols, ViewFormat f) const;
   std::string Contention(const StoreBuilder& model, ViewFormat f) const;
@@ -48,11 +47,7 @@ class RuntimeViews final : public RecordSink {
   void Refine(const StoreBuilder& model, const StackQuery& query, StackSelection* sel) const;
 
  private:
-  const TypeResolver* types_;  // what each metadata id is (the stage before this one)
-  uint64_t OsThread(const EventRecord& e) const;
-
   TraceInfo info_;
-  bool v6_ = false;
   ExceptionView exceptions_;
   ContentionView contention_;
   ActivityView activities_;

@@ -15,7 +15,6 @@ Status SummaryBuilder::OnTraceInfo(const TraceInfo& info) {
   info_ = info;
   haveInfo_ = true;
   if (std::isnan(SyncUnixMs(info.syncTimeUtc))) ++stats_->syncTimeInvalid;
-  runtime_.OnTraceInfo(info);
   return Status::Ok();
 }
 
@@ -90,17 +89,12 @@ Status SummaryBuilder::OnEvent(const EventRecord& e) {
   ++type.count;
   if (e.stackId != 0 && !emptyStacks_.count(e.stackId)) ++type.withStacks;
   if (!IsTraceLogBookkeeping(resolved.kind, e.payload)) ++type.traceLogCount;
-  // v6 threads name their process; v4/v5 traces are one process.
-  uint64_t processId = info_.processId;
   if (resolved.threadKnown) {
     if (resolved.thread.value >= threadEvents_.size()) threadEvents_.resize(resolved.thread.value + size_t{1});
     ++threadEvents_[resolved.thread.value];
-    if (info_.formatMajor >= 6) processId = resolved_->threads()[resolved.thread].processId.value_or(0);
   } else {
     ++Thread(e.thread).eventCount;
-    if (info_.formatMajor >= 6) processId = 0;
   }
-  runtime_.OnEvent(e, resolved.kind, *resolved_, processId);
   ++CaptureThread(e.captureThread).capturedCount;
   drops_.OnEvent(e.captureThread, e.sequenceNumber, e.timestamp);
   stats_->droppedEvents = drops_.total();
@@ -225,7 +219,7 @@ std::string SummaryBuilder::ToJson(const ReaderState& reader) const {
   w.Key("sequencePoints").UInt(sequencePoints_);
   w.EndObject();
 
-  runtime_.WriteJson(w);
+  if (runtime_) runtime_->WriteJson(w);
 
   w.Key("stats").BeginArray();
 #define NETTRACE_STAT_JSON(name, severity, source, description)                                       \

@@ -34,7 +34,10 @@ struct ThreadSummary {
 
 class SummaryBuilder final : public RecordSink {
  public:
-  SummaryBuilder(Stats* stats, const TypeResolver* resolved) : stats_(stats), resolved_(resolved) {}
+  // runtime: the runtime signals (fed in time order by the sorted tap) written as the JSON's
+  // "runtime" key; none: no such key.
+  SummaryBuilder(Stats* stats, const TypeResolver* resolved, const RuntimeSignals* runtime = nullptr)
+      : stats_(stats), resolved_(resolved), runtime_(runtime) {}
 
   Status OnTraceInfo(const TraceInfo& info) override;
   Status OnBlock(const BlockInfo& block) override;
@@ -88,7 +91,7 @@ class SummaryBuilder final : public RecordSink {
   uint64_t lastCaptureKey_ = 0;
   // File stack ids (this sequence-point region) whose stack has no frames: rare, so a set.
   std::unordered_set<uint32_t> emptyStacks_;
-  RuntimeSignals runtime_;
+  const RuntimeSignals* runtime_;
 };
 
 }  // namespace nettrace

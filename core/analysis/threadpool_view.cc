@@ -53,12 +53,13 @@ void ThreadPoolView::AddPoint(std::vector<Point>* series, const Point& p, uint64
   series->push_back(p);
 }
 
-void ThreadPoolView::OnEvent(uint32_t eventId, uint64_t timestamp, uint64_t thread, const DecodedPayload& p) {
+void ThreadPoolView::OnEvent(uint32_t eventId, uint64_t timestamp, uint32_t ordinal, uint64_t thread,
+                             const DecodedPayload& p) {
   const int slot = Slot(eventId);
   if (slot < 0) return;
   ++counts_[slot];
   Point point;
-  point.timestamp = timestamp, point.thread = thread, point.event = static_cast<uint8_t>(slot);
+  point.timestamp = timestamp, point.thread = thread, point.ordinal = ordinal, point.event = static_cast<uint8_t>(slot);
   switch (slot) {
     case kWorkerStart: case kWorkerStop: case kRetirementStart: case kRetirementStop: case kWorkerWait:
       point.active = U32(p, "ActiveWorkerThreadCount"), point.retired = U32(p, "RetiredWorkerThreadCount");
@@ -75,14 +76,14 @@ void ThreadPoolView::OnEvent(uint32_t eventId, uint64_t timestamp, uint64_t thre
         break;
       }
       Adjustment a;
-      a.timestamp = timestamp, a.thread = thread, a.averageThroughput = F64(p, "AverageThroughput");
+      a.timestamp = timestamp, a.thread = thread, a.ordinal = ordinal, a.averageThroughput = F64(p, "AverageThroughput");
       a.newCount = U32(p, "NewWorkerThreadCount"), a.reason = U32(p, "Reason");
       adjustments_.push_back(a);
       break;
     }
     case kMinMax:
       if (minMax_.size() < kMaxPoints)
-        minMax_.push_back({timestamp, U32(p, "MinWorkerThreads"), U32(p, "MaxWorkerThreads"), U32(p, "MinIOCompletionThreads"),
+        minMax_.push_back({timestamp, ordinal, U32(p, "MinWorkerThreads"), U32(p, "MaxWorkerThreads"), U32(p, "MinIOCompletionThreads"),
                            U32(p, "MaxIOCompletionThreads")});
       break;
     case kWorkingCount: maxWorking_ = std::max(maxWorking_, U32(p, "Count")); break;
@@ -96,9 +97,14 @@ double ThreadPoolView::Ms(uint64_t ts) const {
 }
 
 std::string ThreadPoolView::Write(ViewFormat format) const {
-  // Time order: the file holds per-thread buffers, and adjustments come from several threads.
+  // The lists are in time order as the sorted tap handed the events; after a late event
+  // (lying IsSorted marks), sorted back into (timestamp, file order).
+  auto timeOrder = [](const auto& a, const auto& b) {
+    return a.timestamp != b.timestamp ? a.timestamp < b.timestamp : a.ordinal < b.ordinal;
+  };
   std::vector<Adjustment> adjustments = adjustments_;
-  std::stable_sort(adjustments.begin(), adjustments.end(), [](const Adjustment& a, const Adjustment& b) { return a.timestamp < b.timestamp; });
+  std::vector<MinMax> minMax = minMax_;
+  if (late_) std::sort(adjustments.begin(), adjustments.end(), timeOrder), std::sort(minMax.begin(), minMax.end(), timeOrder);
   if (format == ViewFormat::kCsv) {  // the adjustments table
     std::string out = "timeMs,thread,reason,reasonCode,newWorkerThreadCount,averageThroughput\n";
     char buf[96];
@@ -122,15 +128,15 @@ std::string ThreadPoolView::Write(ViewFormat format) const {
   for (const Adjustment& a : adjustments) starvation += a.reason == kStarvation;
   w.Key("starvationAdjustments").UInt(starvation);
   w.Key("minMax").BeginArray();
-  for (const MinMax& m : minMax_) {
+  for (const MinMax& m : minMax) {
     w.BeginObject().Key("timeMs").Fixed(Ms(m.timestamp), 6).Key("minWorkerThreads").UInt(m.minWorkers);
     w.Key("maxWorkerThreads").UInt(m.maxWorkers).Key("minIOCompletionThreads").UInt(m.minIo);
     w.Key("maxIOCompletionThreads").UInt(m.maxIo).EndObject();
   }
   w.EndArray();
   auto series = [&](const char* key, std::vector<Point> points) {
-    // Time order (the file holds per-thread buffers), then only the changes of the counts.
-    std::stable_sort(points.begin(), points.end(), [](const Point& a, const Point& b) { return a.timestamp < b.timestamp; });
+    // Time order (see above), then only the changes of the counts.
+    if (late_) std::sort(points.begin(), points.end(), timeOrder);
     w.Key(key).BeginArray();
     for (size_t i = 0; i < points.size(); ++i) {
       const Point& x = points[i];

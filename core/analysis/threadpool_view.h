@@ -29,7 +29,11 @@ class ThreadPoolView {
 
   // The runtime event ids this view reads.
   void OnTraceInfo(int64_t frequency, int64_t syncTicks) { frequency_ = frequency, syncTicks_ = syncTicks; }
-  void OnEvent(uint32_t eventId, uint64_t timestamp, uint64_t thread, const DecodedPayload& p);
+  // Events come in (timestamp, file order) from the sorted tap (model/sorted_tap.h), so the
+  // series and adjustments are in time order as they are added; ordinal: file order.
+  void OnEvent(uint32_t eventId, uint64_t timestamp, uint32_t ordinal, uint64_t thread, const DecodedPayload& p);
+  // A late event came (a writer's lying IsSorted marks): the lists are sorted when written.
+  void OnLate() { late_ = true; }
 
   std::string Write(ViewFormat format) const;
 
@@ -42,15 +46,18 @@ class ThreadPoolView {
   struct Point {  // (active, retired) threads, as one event says them
     uint64_t timestamp = 0, thread = 0;
     uint32_t active = 0, retired = 0;
-    uint8_t event = 0;  // Counted
+    uint32_t ordinal = 0;  // file order: the tie-breaker when late events force a sort
+    uint8_t event = 0;     // Counted
   };
   struct Adjustment {
     uint64_t timestamp = 0, thread = 0;
     double averageThroughput = 0;
     uint32_t newCount = 0, reason = 0;
+    uint32_t ordinal = 0;
   };
   struct MinMax {
     uint64_t timestamp = 0;
+    uint32_t ordinal = 0;
     uint32_t minWorkers = 0, maxWorkers = 0, minIo = 0, maxIo = 0;
   };
   void AddPoint(std::vector<Point>* series, const Point& p, uint64_t* notKept);
@@ -63,6 +70,7 @@ class ThreadPoolView {
   std::vector<Point> workers_, io_;
   std::vector<Adjustment> adjustments_;
   std::vector<MinMax> minMax_;
+  bool late_ = false;
 };
 
 }  // namespace nettrace

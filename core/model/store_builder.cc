@@ -5,6 +5,12 @@ namespace nettrace {
 Status StoreBuilder::OnTraceInfo(const TraceInfo& info) {
   info_ = info;
   v6_ = info.formatMajor >= 6;
+  if (tap_) tap_->OnTraceInfo(info);
+  return Status::Ok();
+}
+
+Status StoreBuilder::OnMetadata(const EventMetadata& m) {
+  if (tap_) tap_->OnMetadataKind(resolver_->KindOf(m.id));
   return Status::Ok();
 }
 
@@ -43,6 +49,8 @@ Status StoreBuilder::OnEvent(const EventRecord& e) {
   } else {
     item.labels = labels_.InternActivity(e.activityId, e.relatedActivityId).value;
   }
+  // Held before the push: the push may release the event at once.
+  if (tap_ && tap_->Wants(resolver_->current().kind)) tap_->Hold(e, *resolver_);
   sorter_.Push(e.captureThread, item, e.isSorted);
   return Status::Ok();
 }

@@ -2,7 +2,8 @@
 // the resolver stage (after the reference tracker) are interned into the tables, their
 // file-order ordinals noted, and the events pushed through the sorter into the columnar
 // store. Each event's type and thread are the resolver's (its one event type table and
-// thread table); this stage keeps no metadata or threads of its own.
+// thread table); this stage keeps no metadata or threads of its own. Past the sorter, the
+// sorted tap (model/sorted_tap.h) hands the CLR analyses their events in time order.
 #pragma once
 
 #include <unordered_map>
@@ -11,6 +12,7 @@
 #include "format/record_sink.h"
 #include "model/event_store.h"
 #include "model/trace_tables.h"
+#include "model/sorted_tap.h"
 #include "resolve/type_resolver.h"
 #include "sort/event_sorter.h"
 
@@ -19,10 +21,13 @@ namespace nettrace {
 class StoreBuilder final : public RecordSink, private SortedSink {
  public:
   // resolver: the stage before this one (its address is enough: it may be built later).
-  StoreBuilder(Stats* stats, const TypeResolver* resolver) : stats_(stats), resolver_(resolver) {}
+  // tap: where the time-ordered analyses get their events (none: the store alone).
+  StoreBuilder(Stats* stats, const TypeResolver* resolver, SortedTap* tap = nullptr)
+      : stats_(stats), resolver_(resolver), tap_(tap) {}
 
   Status OnTraceInfo(const TraceInfo& info) override;
   Status OnBlock(const BlockInfo& block) override;
+  Status OnMetadata(const EventMetadata& m) override;
   Status OnStack(uint32_t id, std::span<const uint8_t> ips) override;
   Status OnLabelList(uint32_t id, const LabelList& list) override;
   Status OnEvent(const EventRecord& e) override;
@@ -45,11 +50,15 @@ class StoreBuilder final : public RecordSink, private SortedSink {
   const EventSorter& sorter() const { return sorter_; }
 
  private:
-  void OnSorted(const SortItem& item, bool late) override { store_.Append(item, late); }
+  void OnSorted(const SortItem& item, bool late) override {
+    store_.Append(item, late);
+    if (tap_) tap_->OnSorted(item, late);
+  }
   void EndRegion();
 
   Stats* stats_;
   const TypeResolver* resolver_;
+  SortedTap* tap_;
   TraceInfo info_;
   bool v6_ = false;
   StackTable stacks_;

@@ -38,7 +38,9 @@ Status TypeResolver::OnRemoveThread(const ThreadSequence& t) {
 Status TypeResolver::OnMetadata(const EventMetadata& m) {
   ResolvedType t{EventKindOf(m), m.version, Intern(types_.Intern(m)), IsGcDynamicEvent(m)};
   Define(m.id, t);
-  metadata_[m.id] = m;
+  std::unique_ptr<EventMetadata>& slot = metadata_[m.id];
+  if (slot) retired_.push_back(std::move(slot));
+  slot = std::make_unique<EventMetadata>(m);
   for (auto it = overriddenTypes_.begin(); it != overriddenTypes_.end();)
     it = (it->first >> 32) == m.id ? overriddenTypes_.erase(it) : std::next(it);
   return next_->OnMetadata(m);
@@ -88,7 +90,7 @@ EventTypeIndex TypeResolver::OverriddenType(const EventRecord& e, EventTypeIndex
   if (o == regionOverrides_.end()) return type;
   const uint64_t key = (uint64_t{e.metadataId} << 32) | e.labelListId;
   if (auto it = overriddenTypes_.find(key); it != overriddenTypes_.end()) return it->second;
-  std::optional<EventTypeIndex> t = types_.Intern(metadata_.at(e.metadataId), o->second);
+  std::optional<EventTypeIndex> t = types_.Intern(*metadata_.at(e.metadataId), o->second);
   if (!t) {
     ++stats_->tooManyEventTypes;
     return type;
@@ -98,7 +100,7 @@ EventTypeIndex TypeResolver::OverriddenType(const EventRecord& e, EventTypeIndex
 }
 
 EventTypeIndex TypeResolver::GcDynamicType(const EventRecord& e, EventTypeIndex type) {
-  const EventMetadata& m = metadata_.at(e.metadataId);
+  const EventMetadata& m = *metadata_.at(e.metadataId);
   std::optional<std::string> name = GcDynamicEventName(m, e.payload);
   if (!name) return type;
   std::optional<EventTypeIndex> t = types_.InternRenamed(m, *name);
@@ -129,7 +131,7 @@ void TypeResolver::ActivityIdsOf(const EventRecord& e, Guid* activity, Guid* rel
 const EventMetadata& TypeResolver::MetadataOf(uint32_t metadataId) const {
   static const EventMetadata kUndefined;
   auto it = metadata_.find(metadataId);
-  return it == metadata_.end() ? kUndefined : it->second;
+  return it == metadata_.end() ? kUndefined : *it->second;
 }
 
 const ResolvedType& TypeResolver::SparseOf(uint32_t metadataId) const {

@@ -10,6 +10,7 @@
 // ids in current().
 #pragma once
 
+#include <memory>
 #include <unordered_map>
 #include <vector>
 
@@ -57,7 +58,7 @@ class TypeResolver final : public RecordSink {
   // The ordinal the next event will get (= events handed on so far).
   uint32_t nextOrdinal() const { return nextOrdinal_; }
   // The current definition of a metadata id (the one copy the sinks decode payloads with);
-  // an empty one for an id never defined.
+  // an empty one for an id never defined. Its address stays valid for the resolver's life.
   const EventMetadata& MetadataOf(uint32_t metadataId) const;
   const EventTypeTable& types() const { return types_; }
   // The activity and related activity ids of event e (the one being handed on): v4/v5 carry
@@ -104,7 +105,11 @@ class TypeResolver final : public RecordSink {
   ThreadIndex lastThread_;
   std::vector<ResolvedType> byId_;  // by metadata id; kNoType where undefined
   std::unordered_map<uint32_t, ResolvedType> sparse_;
-  std::unordered_map<uint32_t, EventMetadata> metadata_;  // current definitions, for overrides
+  // Current definitions, for overrides and payloads. A redefined id's earlier definition is
+  // kept (retired_): events held in the sorted tap (model/sorted_tap.h) point to the one they
+  // were read with. One entry per metadata record, never per event.
+  std::unordered_map<uint32_t, std::unique_ptr<EventMetadata>> metadata_;
+  std::vector<std::unique_ptr<EventMetadata>> retired_;
   std::unordered_map<uint32_t, LabelOverrides> regionOverrides_;  // file label list id
   // The current region's label lists that carry activity ids: id → (activity, related).
   std::unordered_map<uint32_t, std::pair<Guid, Guid>> regionActivities_;

@@ -1,0 +1,86 @@
+#include "model/sorted_tap.h"
+
+#include <algorithm>
+
+#include "resolve/type_resolver.h"
+
+namespace nettrace {
+
+SortedTap::SortedTap(std::vector<TimeOrderedSink*> sinks) : sinks_(std::move(sinks)) {
+  for (size_t k = 0; k < wants_.size(); ++k)
+    for (size_t i = 0; i < sinks_.size() && i < 64; ++i)
+      if (sinks_[i]->Reads(static_cast<EventKind>(k))) readers_[k] |= uint64_t{1} << i, wants_[k] = true;
+}
+
+void SortedTap::OnTraceInfo(const TraceInfo& info) {
+  v6_ = info.formatMajor >= 6;
+  processId_ = info.processId;
+  for (TimeOrderedSink* s : sinks_) s->OnTraceInfo(info);
+}
+
+void SortedTap::OnMetadataKind(EventKind kind) {
+  for (TimeOrderedSink* s : sinks_) s->OnMetadataKind(kind);
+}
+
+void SortedTap::Hold(const EventRecord& e, const TypeResolver& resolver) {
+  const ResolvedEvent& r = resolver.current();
+  Held& h = held_.emplace_back();
+  TimeOrderedEvent& x = h.event;
+  x.record = e;
+  x.record.payload = {};
+  x.kind = r.kind;
+  x.ordinal = r.ordinal;
+  // The event's thread as the resolver knows it now: a later thread block may redefine a v6
+  // index before the event is released.
+  x.processId = processId_, x.osThreadId = e.thread;
+  if (v6_) {
+    const ThreadEntry* t = r.threadKnown ? &resolver.threads()[r.thread] : nullptr;
+    x.processId = t ? t->processId.value_or(0) : 0;
+    x.osThreadId = t ? t->osThreadId.value_or(e.thread) : e.thread;
+  }
+  x.metadata = &resolver.MetadataOf(e.metadataId);
+  // v6 activity ids live in the region's label lists, forgotten at its sequence point.
+  if (r.kind == EventKind::kActivityStart || r.kind == EventKind::kActivityStop)
+    resolver.ActivityIdsOf(e, &x.activity, &x.related);
+  h.payloadAt = arena_.size();
+  arena_.insert(arena_.end(), e.payload.begin(), e.payload.end());
+  heldType_[r.type.value] = 1;
+  peakPending_ = std::max(peakPending_, ++pendingCount_);
+  peakArena_ = std::max(peakArena_, arena_.size());
+}
+
+void SortedTap::Dispatch(const SortItem& item, bool late) {
+  // Held events are in ordinal order; the item's is among those not yet released, if held.
+  auto at = std::lower_bound(held_.begin() + static_cast<std::ptrdiff_t>(head_), held_.end(), item.ordinal,
+                             [](const Held& h, uint32_t ordinal) { return h.event.ordinal < ordinal; });
+  if (at == held_.end() || at->event.ordinal != item.ordinal || at->released) return;
+  TimeOrderedEvent& x = at->event;
+  const size_t next = static_cast<size_t>(at - held_.begin()) + 1;
+  const size_t end = next < held_.size() ? held_[next].payloadAt : arena_.size();
+  x.record.payload = std::span<const uint8_t>(arena_.data() + at->payloadAt, end - at->payloadAt);
+  x.late = late;
+  const uint64_t readers = readers_[static_cast<size_t>(x.kind)];
+  for (size_t i = 0; i < sinks_.size(); ++i)
+    if (readers & (uint64_t{1} << i)) sinks_[i]->OnTimeOrdered(x);
+  at->released = true;
+  --pendingCount_;
+  while (head_ < held_.size() && held_[head_].released) ++head_;
+  Compact();
+}
+
+// Drops the released prefix: at once when everything is released (the usual case: events
+// are released in about the order they were held), else when it is most of the vectors.
+void SortedTap::Compact() {
+  if (head_ == held_.size()) {
+    held_.clear(), arena_.clear(), head_ = 0;  // capacities are kept for the next events
+    return;
+  }
+  if (head_ < 4096 || head_ * 2 < held_.size()) return;
+  const uint64_t base = held_[head_].payloadAt;
+  arena_.erase(arena_.begin(), arena_.begin() + static_cast<std::ptrdiff_t>(base));
+  held_.erase(held_.begin(), held_.begin() + static_cast<std::ptrdiff_t>(head_));
+  head_ = 0;
+  for (Held& h : held_) h.payloadAt -= base;
+}
+
+}  // namespace nettrace

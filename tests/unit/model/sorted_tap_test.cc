@@ -1,0 +1,300 @@
+// The sorted tap (model/sorted_tap.h): the CLR analyses get their events in the sorter's
+// (timestamp, file order), with their own header and payload bytes, on every corpus trace
+// (whose file order is not time order); GC and JIT results stay those computed before the
+// tap (golden files written by the file-order version, compared whole); and a writer's
+// lying IsSorted marks (late events) leave the results exactly those of the same events
+// written in time order.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "analysis/clr_stats_sink.h"
+#include "analysis/runtime_signals.h"
+#include "analysis/runtime_views.h"
+#include "format/tee_sink.h"
+#include "format/trace_reader.h"
+#include "model/sorted_tap.h"
+#include "model/store_builder.h"
+#include "resolve/type_resolver.h"
+#include "test_support.h"
+#include "write/nettrace_writer.h"
+#include "write/payload_builder.h"
+
+using namespace nettrace;
+
+namespace {
+
+uint64_t Fnv(std::span<const uint8_t> bytes) {
+  uint64_t h = 1469598103934665603ull;
+  for (uint8_t b : bytes) h = (h ^ b) * 1099511628211ull;
+  return h;
+}
+
+// Every event in file order, as the resolver sees it: its timestamp, kind and payload hash.
+struct FileEvents : RecordSink {
+  explicit FileEvents(const TypeResolver* r) : resolver(r) {}
+  struct Seen {
+    uint64_t timestamp, payloadHash;
+    EventKind kind;
+  };
+  const TypeResolver* resolver;
+  std::vector<Seen> events;
+  Status OnEvent(const EventRecord& e) override {
+    REQUIRE(resolver->current().ordinal == events.size());
+    events.push_back({e.timestamp, Fnv(e.payload), resolver->current().kind});
+    return Status::Ok();
+  }
+};
+
+// A sink that reads every kind an analysis can read, and notes what it is handed.
+struct Recorder : TimeOrderedSink {
+  struct Got {
+    uint64_t timestamp, payloadHash;
+    uint32_t ordinal;
+    EventKind kind;
+    bool late;
+  };
+  std::vector<Got> got;
+  void OnTraceInfo(const TraceInfo&) override {}
+  bool Reads(EventKind k) const override { return k != EventKind::kNone; }
+  void OnTimeOrdered(const TimeOrderedEvent& e) override {
+    got.push_back({e.record.timestamp, Fnv(e.record.payload), e.ordinal, e.kind, e.late});
+  }
+};
+
+// Reader → resolver → (store with the tap, file-order recorder).
+struct TapPipeline {
+  Stats stats;
+  Recorder recorder;
+  SortedTap tap{{&recorder}};
+  StoreBuilder store{&stats, &resolver, &tap};
+  FileEvents file{&resolver};
+  TeeSink tee{&store, &file};
+  TypeResolver resolver{&tee, &stats};
+  TraceReader reader{&resolver, &stats};
+
+  void Read(const std::vector<uint8_t>& bytes) {
+    REQUIRE(reader.Push(bytes.data(), bytes.size()).ok());
+    REQUIRE(reader.Finish().ok());
+    store.Flush();
+  }
+};
+
+bool Before(const Recorder::Got& a, const Recorder::Got& b) {
+  return a.timestamp != b.timestamp ? a.timestamp < b.timestamp : a.ordinal < b.ordinal;
+}
+
+}  // namespace
+
+TEST_CASE("sorted tap: every corpus trace's CLR events come in (timestamp, file order), with their own bytes",
+          "[sorted-tap][corpus]") {
+  size_t tracesReordered = 0;
+  for (const std::string& name : test::CorpusTraces()) {
+    INFO(name);
+    auto p = std::make_unique<TapPipeline>();
+    p->Read(test::ReadFile(test::DataPath(name)));
+    const auto& file = p->file.events;
+    const auto& got = p->recorder.got;
+    // Exactly the events of a kind some analysis reads, each once.
+    const size_t wanted = std::count_if(file.begin(), file.end(), [](const auto& s) { return s.kind != EventKind::kNone; });
+    REQUIRE(got.size() == wanted);
+    bool fileOrderIsTimeOrder = true;
+    for (size_t i = 0; i < got.size(); ++i) {
+      const Recorder::Got& g = got[i];
+      REQUIRE_FALSE(g.late);  // the corpus's writers keep their IsSorted promises
+      if (i > 0) REQUIRE(Before(got[i - 1], g));
+      if (i > 0 && g.ordinal < got[i - 1].ordinal) fileOrderIsTimeOrder = false;
+      REQUIRE(g.ordinal < file.size());
+      REQUIRE(file[g.ordinal].timestamp == g.timestamp);
+      REQUIRE(file[g.ordinal].kind == g.kind);
+      REQUIRE(file[g.ordinal].payloadHash == g.payloadHash);  // the tap's copy, not a reused buffer
+    }
+    tracesReordered += !fileOrderIsTimeOrder;
+    // The tap holds only events pending in the sorter, and frees them all at the end.
+    REQUIRE(p->tap.pending() == 0);
+    REQUIRE(p->tap.peakPending() <= p->store.sorter().peakPending());
+    WARN(name << ": " << got.size() << " tapped events, peak held " << p->tap.peakPending() << " (" << p->tap.peakArenaBytes()
+              << " payload bytes), sorter peak " << p->store.sorter().peakPending()
+              << (fileOrderIsTimeOrder ? "" : ", file order reordered"));
+  }
+  // Without the tap the analyses saw file order, which is not time order in these traces.
+  REQUIRE(tracesReordered >= 5);
+}
+
+// The session's tap (trace_session.cc): what it holds at its peak, against the sorter's.
+TEST_CASE("sorted tap: the session's analyses hold at most the sorter's pending events", "[sorted-tap][corpus]") {
+  for (const std::string& name : test::CorpusTraces()) {
+    INFO(name);
+    struct Session {
+      Stats stats;
+      RuntimeSignals runtime;
+      ClrStatsSink clr;
+      RuntimeViews views;
+      SortedTap tap{{&runtime, &clr, &views}};
+      StoreBuilder store{&stats, &resolver, &tap};
+      TypeResolver resolver{&store, &stats};
+      TraceReader reader{&resolver, &stats};
+    };
+    auto s = std::make_unique<Session>();
+    const std::vector<uint8_t> bytes = test::ReadFile(test::DataPath(name));
+    REQUIRE(s->reader.Push(bytes.data(), bytes.size()).ok());
+    REQUIRE(s->reader.Finish().ok());
+    s->store.Flush();
+    REQUIRE(s->tap.pending() == 0);
+    REQUIRE(s->tap.peakPending() <= s->store.sorter().peakPending());
+    WARN(name << ": the session's tap held at most " << s->tap.peakPending() << " events ("
+              << s->tap.peakArenaBytes() << " payload bytes); sorter peak " << s->store.sorter().peakPending()
+              << " of " << s->store.store().size() << " events");
+  }
+}
+
+TEST_CASE("sorted tap: GC and JIT results equal those of the file-order analyses (golden files)", "[sorted-tap][corpus]") {
+  size_t compared = 0;
+  for (const std::string& name : test::CorpusTraces()) {
+    INFO(name);
+    TraceSession session;
+    const std::vector<uint8_t> bytes = test::ReadFile(test::DataPath(name));
+    REQUIRE(session.PushChunk(bytes.data(), bytes.size()).ok());
+    REQUIRE(session.Finish().ok());
+    for (const char* view : {"gc", "jit"}) {
+      const std::string path = test::DataPath("golden/gc/" + name + "." + view + ".json");
+      const std::vector<uint8_t> golden = test::ReadFile(path);
+      const std::string got = (std::string(view) == "gc" ? session.GcJson() : session.JitJson()) + "\n";
+      if (golden.empty()) {  // no golden file: the trace has no GC (or no jitted method)
+        REQUIRE(got == "{\"processes\":[]}\n");
+        continue;
+      }
+      REQUIRE(got == std::string(golden.begin(), golden.end()));
+      ++compared;
+    }
+  }
+  REQUIRE(compared == 10);
+}
+
+namespace {
+
+EventMetadata RuntimeEvent(uint32_t id, uint32_t eventId, uint32_t version) {
+  EventMetadata m;
+  m.id = id, m.providerName = "Microsoft-Windows-DotNETRuntime", m.eventId = eventId;
+  m.version = version, m.hasVersion = true;
+  return m;
+}
+// GCSuspendEE_V1: Reason, Count, ClrInstanceID.
+std::vector<uint8_t> SuspendForGc() { return PayloadBuilder().AppendU32(1).AppendU32(1).AppendU16(7).bytes(); }
+std::vector<uint8_t> RestartEE() { return PayloadBuilder().AppendU16(7).bytes(); }  // GCNoUserData
+// GCStart_V2: Count, Depth, Reason, Type, ClrInstanceID, ClientSequenceNumber.
+std::vector<uint8_t> GcStart(uint32_t count, uint32_t depth) {
+  return PayloadBuilder().AppendU32(count).AppendU32(depth).AppendU32(0).AppendU32(0).AppendU16(7).AppendU64(0).bytes();
+}
+// GCEnd_V1: Count, Depth, ClrInstanceID.
+std::vector<uint8_t> GcEnd(uint32_t count, uint32_t depth) {
+  return PayloadBuilder().AppendU32(count).AppendU32(depth).AppendU16(7).bytes();
+}
+// MethodLoad_V1: MethodID, ModuleID, MethodStartAddress, MethodSize, MethodToken, MethodFlags
+// (Jitted), ClrInstanceID.
+std::vector<uint8_t> JittedMethodLoad(uint64_t method, uint32_t size) {
+  PayloadBuilder b;
+  b.AppendU64(method).AppendU64(0x5000).AppendU64(0x7f000000 + method).AppendU32(size).AppendU32(0x06000001);
+  return b.AppendU32(0x8).AppendU16(7).bytes();
+}
+// ThreadPoolWorkerThreadAdjustment/Adjustment: AverageThroughput, NewWorkerThreadCount, Reason,
+// ClrInstanceID.
+std::vector<uint8_t> PoolAdjustment(uint32_t newCount) {
+  return PayloadBuilder().AppendF64(10.5).AppendU32(newCount).AppendU32(6).AppendU16(7).bytes();
+}
+// ThreadPoolWorkerThread/Start: ActiveWorkerThreadCount, RetiredWorkerThreadCount, ClrInstanceID.
+std::vector<uint8_t> PoolWorkerStart(uint32_t active) {
+  return PayloadBuilder().AppendU32(active).AppendU32(0).AppendU16(7).bytes();
+}
+
+// Two threads' GC, JIT and thread pool events (times in µs from 1 s). Thread 1 suspends and restarts the
+// runtime; thread 2 runs the GCs in between. In time order a pause holds each GC.
+// lying: each thread's events written one thread after the other, every one marked IsSorted,
+// so thread 2's events come after thread 1's later ones were released: late. Otherwise the
+// same events in time order, none marked.
+std::vector<uint8_t> TwoThreadGcTrace(bool lying) {
+  NetTraceV6Writer w;
+  TraceInfo info;
+  info.syncTimeUtc = {2025, 3, 1, 6, 7, 8, 9, 0};
+  info.tickFrequency = 1000000, info.pointerSize = 8, info.processId = 42;
+  REQUIRE(w.WriteTraceBlock(info).ok());
+  const std::vector<EventMetadata> meta = {RuntimeEvent(1, 9, 1), RuntimeEvent(2, 3, 1), RuntimeEvent(3, 1, 2),
+                                           RuntimeEvent(4, 2, 1), RuntimeEvent(5, 141, 1), RuntimeEvent(6, 55, 0),
+                                           RuntimeEvent(7, 50, 0)};
+  REQUIRE(w.WriteMetadataBlock(meta).ok());
+  ThreadInfo t1, t2;
+  t1.index = 1, t1.osThreadId = 100, t1.osProcessId = 42;
+  t2.index = 2, t2.osThreadId = 200, t2.osProcessId = 42;
+  REQUIRE(w.WriteThreadBlock(std::vector<ThreadInfo>{t1, t2}).ok());
+  struct Ev {
+    uint32_t metadata, thread;
+    uint64_t us;
+    std::vector<uint8_t> payload;
+  };
+  std::vector<Ev> byThread[2] = {
+      {{1, 1, 1000, SuspendForGc()}, {5, 1, 1250, JittedMethodLoad(1, 64)}, {6, 1, 1260, PoolAdjustment(4)},
+       {7, 1, 1270, PoolWorkerStart(2)}, {2, 1, 1500, RestartEE()}, {1, 1, 3000, SuspendForGc()},
+       {2, 1, 3400, RestartEE()}},
+      {{3, 2, 1100, GcStart(1, 0)}, {5, 2, 1200, JittedMethodLoad(2, 96)}, {6, 2, 1210, PoolAdjustment(3)},
+       {7, 2, 1220, PoolWorkerStart(1)}, {4, 2, 1300, GcEnd(1, 0)}, {3, 2, 3100, GcStart(2, 1)},
+       {4, 2, 3300, GcEnd(2, 1)}},
+  };
+  std::vector<Ev> all;
+  for (auto& t : byThread) all.insert(all.end(), t.begin(), t.end());
+  if (!lying) std::stable_sort(all.begin(), all.end(), [](const Ev& a, const Ev& b) { return a.us < b.us; });
+  std::vector<EventRecord> events;
+  uint32_t seq[3] = {};
+  for (const Ev& x : all) {
+    EventRecord e;
+    e.metadataId = x.metadata, e.thread = e.captureThread = x.thread, e.sequenceNumber = ++seq[x.thread];
+    e.timestamp = 1000000 + x.us, e.isSorted = lying;
+    e.payload = x.payload;
+    events.push_back(e);
+  }
+  REQUIRE(w.WriteEvents(events, /*compressed=*/true).ok());
+  REQUIRE(w.WriteEndOfStream().ok());
+  return w.TakeBytes();
+}
+
+struct Results {
+  std::string gc, jit, runtime, summary, threadPool, threadPoolCsv;
+};
+
+Results Analyse(const std::vector<uint8_t>& bytes) {
+  TraceSession session;
+  REQUIRE(session.PushChunk(bytes.data(), bytes.size()).ok());
+  REQUIRE(session.Finish().ok());
+  Results r{session.GcJson(), session.JitJson(), "", session.SummaryJson(), session.ThreadPoolView(),
+            session.ThreadPoolView(true)};
+  const size_t from = r.summary.find("\"runtime\":"), to = r.summary.find(",\"stats\":");
+  REQUIRE(from != std::string::npos);
+  REQUIRE(to > from);
+  r.runtime = r.summary.substr(from, to - from);
+  return r;
+}
+
+}  // namespace
+
+TEST_CASE("sorted tap: late events leave GC, JIT, thread pool and runtime results those of the time-ordered file",
+          "[sorted-tap]") {
+  const Results honest = Analyse(TwoThreadGcTrace(false));
+  const Results lying = Analyse(TwoThreadGcTrace(true));
+  // The lying file did deliver late events (the sorter counts them), the honest one none.
+  REQUIRE(honest.summary.find("isSortedHintViolations") == std::string::npos);
+  REQUIRE(lying.summary.find("\"name\":\"isSortedHintViolations\",\"value\":7") != std::string::npos);
+  // The time-ordered results: both GCs inside a pause, the methods in time order.
+  REQUIRE(honest.gc.find("\"number\":1") != std::string::npos);
+  REQUIRE(honest.gc.find("\"number\":2") != std::string::npos);
+  REQUIRE(honest.runtime.find("\"pauses\":1,\"totalPauseMs\":0.500000") != std::string::npos);
+  REQUIRE(honest.jit.find("\"nativeSize\":96") < honest.jit.find("\"nativeSize\":64"));
+  REQUIRE(honest.threadPoolCsv.find(",3,10.5") < honest.threadPoolCsv.find(",4,10.5"));
+  REQUIRE(honest.threadPool.find("\"active\":1") < honest.threadPool.find("\"active\":2"));
+  CHECK(lying.gc == honest.gc);
+  CHECK(lying.jit == honest.jit);
+  CHECK(lying.runtime == honest.runtime);
+  CHECK(lying.threadPool == honest.threadPool);
+  CHECK(lying.threadPoolCsv == honest.threadPoolCsv);
+}
