@@ -62,7 +62,8 @@ void GcStats::OnEvent(const TimeOrderedEvent& x) {
   const uint64_t processId = x.processId, threadId = x.osThreadId;
   Mark m{e.timestamp, processId, threadId, kind};
   m.ordinal = x.ordinal;
-  ClrPayloadFields p(meta, e.payload, info_.pointerSize ? info_.pointerSize : 8, static_cast<int>(info_.formatMajor));
+  ClrPayloadFields p(meta, x.clrLayout, e.payload, info_.pointerSize ? info_.pointerSize : 8,
+                     static_cast<int>(info_.formatMajor));
   const std::pair<uint64_t, uint64_t> key{processId, threadId};
   // Suspensions: only those for a GC, and their own thread's stop and restart.
   if (m.kind == Kind::kSuspendStop || m.kind == Kind::kRestartStop) {

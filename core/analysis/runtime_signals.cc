@@ -79,7 +79,7 @@ void RuntimeSignals::OnTimeOrdered(const TimeOrderedEvent& x) {
   // Integers and the type name are read where the template puts them (clr_payload_fields):
   // a GC's SuspendEEStart and Start need one to three integers, and decoding every field of
   // each was a tenth of reading a sample-heavy trace.
-  ClrPayloadFields p(*x.metadata, e.payload, info_.pointerSize ? info_.pointerSize : 8,
+  ClrPayloadFields p(*x.metadata, x.clrLayout, e.payload, info_.pointerSize ? info_.pointerSize : 8,
                      static_cast<int>(info_.formatMajor));
   switch (kind) {
     case Kind::kGcStart: {

@@ -29,7 +29,15 @@ void AppendCodePoint(uint32_t cp, std::string* out) {
 }  // namespace
 
 void AppendUtf16AsUtf8(const uint8_t* units, size_t count, std::string* out) {
-  for (size_t i = 0; i < count; ++i) {
+  // The ASCII prefix (most type and method names are ASCII throughout) is written in place,
+  // one byte per code unit, without the code point logic below.
+  const size_t start = out->size();
+  out->resize(start + count);
+  char* to = out->data() + start;
+  size_t i = 0;
+  for (; i < count && units[2 * i + 1] == 0 && units[2 * i] < 0x80; ++i) to[i] = static_cast<char>(units[2 * i]);
+  out->resize(start + i);
+  for (; i < count; ++i) {
     uint32_t u = units[2 * i] | (uint32_t{units[2 * i + 1]} << 8);
     if (u >= 0xD800 && u <= 0xDBFF && i + 1 < count) {
       uint32_t lo = units[2 * i + 2] | (uint32_t{units[2 * i + 3]} << 8);

@@ -33,6 +33,7 @@
 namespace nettrace {
 
 class TypeResolver;
+struct ClrFieldLayout;
 
 // One event, as a time-ordered analysis reads it.
 struct TimeOrderedEvent {
@@ -42,6 +43,7 @@ struct TimeOrderedEvent {
   uint64_t processId = 0;     // OS process of the event's thread (v4/v5: the trace's; v6 unknown: 0)
   uint64_t osThreadId = 0;    // OS thread (v6: the thread index's definition when known, else the index)
   const EventMetadata* metadata = nullptr;  // its definition when read (kept alive by the resolver)
+  const ClrFieldLayout* clrLayout = nullptr;  // the resolver's for that definition (ResolvedType)
   Guid activity, related;     // activity Start/Stop kinds only (v6: the region's label list)
   bool late = false;          // released after a later event (see above)
 };

@@ -1,5 +1,7 @@
 #include "resolve/type_resolver.h"
 
+#include "format/payload/clr_field_read.h"
+
 namespace nettrace {
 
 EventTypeIndex TypeResolver::Intern(std::optional<EventTypeIndex> t) {
@@ -19,6 +21,7 @@ void TypeResolver::Define(uint32_t metadataId, const ResolvedType& t) {
 
 Status TypeResolver::OnTraceInfo(const TraceInfo& info) {
   v6_ = info.formatMajor >= 6;
+  pointerSize_ = info.pointerSize ? info.pointerSize : 8;  // as the analyses decode payloads
   processId_ = info.processId;
   return next_->OnTraceInfo(info);
 }
@@ -37,6 +40,10 @@ Status TypeResolver::OnRemoveThread(const ThreadSequence& t) {
 
 Status TypeResolver::OnMetadata(const EventMetadata& m) {
   ResolvedType t{EventKindOf(m), m.version, Intern(types_.Intern(m)), IsGcDynamicEvent(m)};
+  if (ClrFieldLayout layout = BuildClrFieldLayout(m, pointerSize_); !layout.fields.empty()) {
+    clrLayouts_.push_back(std::make_unique<ClrFieldLayout>(std::move(layout)));
+    t.clrLayout = clrLayouts_.back().get();
+  }
   Define(m.id, t);
   std::unique_ptr<EventMetadata>& slot = metadata_[m.id];
   if (slot) retired_.push_back(std::move(slot));

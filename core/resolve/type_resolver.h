@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "base/stats.h"
+#include "format/payload/clr_field_read.h"
 #include "format/record_sink.h"
 #include "model/ids.h"
 #include "model/trace_tables.h"
@@ -30,6 +31,9 @@ struct ResolvedType {
   uint32_t version = 0;
   EventTypeIndex type;
   bool gcDynamic = false;  // named by each payload (GcDynamicEventName)
+  // Where its CLR template's fields lie (BuildClrFieldLayout), built once per definition
+  // here; null without a template. Kept as long as the resolver (held events point to it).
+  const ClrFieldLayout* clrLayout = nullptr;
 };
 
 // The resolved ids of the event being handed on; valid during the sinks' OnEvent.
@@ -109,6 +113,8 @@ class TypeResolver final : public RecordSink {
   // kept (retired_): events held in the sorted tap (model/sorted_tap.h) point to the one they
   // were read with. One entry per metadata record, never per event.
   std::unordered_map<uint32_t, std::unique_ptr<EventMetadata>> metadata_;
+  std::vector<std::unique_ptr<ClrFieldLayout>> clrLayouts_;  // one per definition with a template
+  uint32_t pointerSize_ = 8;
   std::vector<std::unique_ptr<EventMetadata>> retired_;
   std::unordered_map<uint32_t, LabelOverrides> regionOverrides_;  // file label list id
   // The current region's label lists that carry activity ids: id → (activity, related).

@@ -166,7 +166,7 @@ bool SymbolCollector::DecodeModule(const EventRecord& e, const ResolvedType& t) 
 bool SymbolCollector::DecodeAllocation(const EventRecord& e, const ResolvedType& t, uint32_t ordinal) {
   // The allocated bytes: AllocationAmount64 (V2+) where the event has it, else the UInt32
   // AllocationAmount. An event without even AllocationKind is malformed.
-  ClrPayloadFields p(types_->MetadataOf(e.metadataId), e.payload, pointerSize_, formatMajor_);
+  ClrPayloadFields p(types_->MetadataOf(e.metadataId), t.clrLayout, e.payload, pointerSize_, formatMajor_);
   const std::optional<uint64_t> amount = p.FindUInt("AllocationAmount");
   if (!amount || !p.FindUInt("AllocationKind")) return false;
   allocations_.emplace_back(ordinal, p.FindUInt("AllocationAmount64").value_or(*amount));

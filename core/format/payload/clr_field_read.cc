@@ -1,5 +1,6 @@
 #include "format/payload/clr_field_read.h"
 
+#include <algorithm>
 #include <cstring>
 
 #include "format/clr_events.generated.h"
@@ -65,59 +66,81 @@ bool IsInteger(clr::FieldKind kind) {
 
 }  // namespace
 
-namespace {
-
-// Where the first top-level field named `name` starts, when every field before it has a fixed
-// size; nullptr when that is not answerable here.
-const clr::Field* Locate(const EventMetadata& metadata, uint32_t pointerSize, std::string_view name, size_t* offset) {
+ClrFieldLayout BuildClrFieldLayout(const EventMetadata& metadata, uint32_t pointerSize) {
+  ClrFieldLayout layout;
   // Metadata that describes fields is decoded by it; GC/DynamicEvent is re-decoded by its
   // inner name and ExceptionThrown may omit a field: those stay DecodePayload's.
-  if (!metadata.fields.empty()) return nullptr;
+  if (!metadata.fields.empty()) return layout;
   const clr::Provider provider = TemplateProviderOf(metadata.providerName);
-  if (provider == clr::Provider::kNone) return nullptr;
+  if (provider == clr::Provider::kNone) return layout;
   if (provider == clr::Provider::kRuntime && (metadata.eventId == 80 || metadata.eventId == clr::kGcDynamicEventId))
-    return nullptr;
+    return layout;
   const clr::EventInfo* info = clr::FindEvent(provider, metadata.eventId, metadata.version);
-  if (!info || !info->layoutKnown) return nullptr;
-  *offset = 0;
-  for (uint16_t i = 0, top = 0; top < info->topLevelFieldCount && i < info->fieldCount; ++top) {
+  if (!info || !info->layoutKnown) return layout;
+  uint32_t offset = 0;
+  for (uint16_t i = 0, top = 0; top < info->topLevelFieldCount && i < info->fieldCount; ++top, ++i) {
     const clr::Field& f = info->fields[i];
-    if (name == f.name) return &f;
-    const size_t size = FixedSize(f, pointerSize);
-    if (size == 0) return nullptr;  // a top-level field of fixed size has no members to skip
-    *offset += size;
-    ++i;
+    ClrFieldSlot slot;
+    slot.name = f.name;
+    slot.nameLength = static_cast<uint8_t>(std::min<size_t>(std::strlen(f.name), 255));
+    slot.offset = offset;
+    slot.size = static_cast<uint8_t>(FixedSize(f, pointerSize));
+    slot.kind = f.kind;
+    slot.plainString = f.kind == clr::FieldKind::kUnicodeString && f.countField < 0 && f.fixedCount == 0;
+    layout.fields.push_back(slot);
+    // A top-level field of fixed size has no members to skip; after one of variable size
+    // nothing is placed.
+    if (slot.size == 0) break;
+    offset += slot.size;
   }
+  return layout;
+}
+
+namespace {
+
+// The first top-level field named `name`, if it is placed.
+const ClrFieldSlot* Find(const ClrFieldLayout* layout, std::string_view name) {
+  if (!layout) return nullptr;
+  for (const ClrFieldSlot& f : layout->fields)
+    if (f.nameLength == name.size() && std::memcmp(f.name, name.data(), name.size()) == 0) return &f;
   return nullptr;
 }
 
 }  // namespace
 
-ClrFieldRead ReadClrIntegerField(const EventMetadata& metadata, std::span<const uint8_t> payload,
-                                 uint32_t pointerSize, std::string_view name) {
-  size_t offset = 0;
-  const clr::Field* f = Locate(metadata, pointerSize, name, &offset);
-  if (!f || !IsInteger(f->kind)) return {};
-  const size_t size = FixedSize(*f, pointerSize);
-  if (size == 0) return {};
+ClrFieldRead ReadClrIntegerField(const ClrFieldLayout* layout, std::span<const uint8_t> payload,
+                                 std::string_view name) {
+  const ClrFieldSlot* f = Find(layout, name);
+  if (!f || f->size == 0 || !IsInteger(f->kind)) return {};
   // Ending before the field ends leaves DecodePayload without it, or with an error value.
-  if (payload.size() < offset + size) return {Result::kAbsent, 0};
-  return {Result::kValue, ReadInteger(f->kind, payload.data() + offset, size)};
+  if (payload.size() < size_t{f->offset} + f->size) return {Result::kAbsent, 0};
+  return {Result::kValue, ReadInteger(f->kind, payload.data() + f->offset, f->size)};
 }
 
-ClrStringRead ReadClrStringField(const EventMetadata& metadata, std::span<const uint8_t> payload,
+ClrFieldRead ReadClrIntegerField(const EventMetadata& metadata, std::span<const uint8_t> payload,
                                  uint32_t pointerSize, std::string_view name) {
+  const ClrFieldLayout layout = BuildClrFieldLayout(metadata, pointerSize);
+  return ReadClrIntegerField(&layout, payload, name);
+}
+
+ClrStringRead ReadClrStringField(const ClrFieldLayout* layout, std::span<const uint8_t> payload,
+                                 std::string_view name) {
   ClrStringRead out;
-  size_t offset = 0;
-  const clr::Field* f = Locate(metadata, pointerSize, name, &offset);
-  if (!f || f->kind != clr::FieldKind::kUnicodeString || f->countField >= 0 || f->fixedCount > 0) return out;
-  if (payload.size() < offset) return out;  // DecodePayload stopped earlier: its error, its answer
-  ByteCursor c(payload.subspan(offset), 0);
+  const ClrFieldSlot* f = Find(layout, name);
+  if (!f || !f->plainString) return out;
+  if (payload.size() < f->offset) return out;  // DecodePayload stopped earlier: its error, its answer
+  ByteCursor c(payload.subspan(f->offset), 0);
   std::span<const uint8_t> units;
   if (!c.ReadNullTerminatedUtf16Bytes(&units)) return out;  // no terminator: an error value there
   out.result = Result::kValue;
   out.utf16 = units;
   return out;
+}
+
+ClrStringRead ReadClrStringField(const EventMetadata& metadata, std::span<const uint8_t> payload,
+                                 uint32_t pointerSize, std::string_view name) {
+  const ClrFieldLayout layout = BuildClrFieldLayout(metadata, pointerSize);
+  return ReadClrStringField(&layout, payload, name);
 }
 
 }  // namespace nettrace

@@ -1,5 +1,5 @@
-// core/format/payload — one integer field of a CLR event read where the manifest template
-// puts it, without decoding the payload. DecodePayload builds every field (names, values,
+// core/format/payload — one integer or string field of a CLR event read where the manifest
+// template puts it, without decoding the payload. DecodePayload builds every field (names, values,
 // nested arrays) and costs thousands of instructions an event; summaries read one or three
 // integers of a few thousand GC events, and those lie behind fixed-size fields only.
 // The answer is DecodePayload's whenever this one gives one; kNotFixed means "decode".
@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <span>
 #include <string_view>
+#include <vector>
 
 #include "format/records.h"
 
@@ -24,8 +25,36 @@ struct ClrFieldRead {
   uint64_t value = 0;
 };
 
-// The first top-level field named `name` of the CLR template DecodePayload would use for an
-// event with this metadata, when every field before it has a fixed size.
+namespace clr {
+enum class FieldKind : uint8_t;
+}
+
+// One top-level field of a CLR template, placed for in-place reads.
+struct ClrFieldSlot {
+  const char* name = nullptr;  // the generated table's
+  uint32_t offset = 0;         // from the payload's start
+  uint8_t nameLength = 0;
+  uint8_t size = 0;  // 0: of variable size (the last slot: nothing after it is placed)
+  clr::FieldKind kind{};
+  bool plainString = false;  // a NUL-terminated UTF-16 string (not counted, not an array)
+};
+
+// Where the top-level fields of the CLR template DecodePayload would use for events with
+// this metadata lie in their payloads, up to and including the first of variable size.
+// Empty when DecodePayload must decode them (metadata that describes its fields, no
+// template, GC/DynamicEvent, ExceptionThrown). Building it compares provider names, searches
+// the table and sizes every field: the resolver interns it once per metadata definition
+// (ResolvedType::clrLayout), so that a field read is a short scan of names.
+struct ClrFieldLayout {
+  std::vector<ClrFieldSlot> fields;
+};
+ClrFieldLayout BuildClrFieldLayout(const EventMetadata& metadata, uint32_t pointerSize);
+
+// The first top-level field named `name`, when every field before it has a fixed size.
+// layout may be null (no template: kNotFixed). The metadata form builds the layout first
+// (for tests and one-off reads).
+ClrFieldRead ReadClrIntegerField(const ClrFieldLayout* layout, std::span<const uint8_t> payload,
+                                 std::string_view name);
 ClrFieldRead ReadClrIntegerField(const EventMetadata& metadata, std::span<const uint8_t> payload,
                                  uint32_t pointerSize, std::string_view name);
 
@@ -36,6 +65,8 @@ struct ClrStringRead {
   ClrFieldRead::Result result = ClrFieldRead::Result::kNotFixed;
   std::span<const uint8_t> utf16;
 };
+ClrStringRead ReadClrStringField(const ClrFieldLayout* layout, std::span<const uint8_t> payload,
+                                 std::string_view name);
 ClrStringRead ReadClrStringField(const EventMetadata& metadata, std::span<const uint8_t> payload,
                                  uint32_t pointerSize, std::string_view name);
 

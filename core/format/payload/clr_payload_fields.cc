@@ -7,7 +7,7 @@ namespace nettrace {
 
 std::optional<uint64_t> ClrPayloadFields::FindUInt(std::string_view name) {
   if (!decoded_) {
-    const ClrFieldRead r = ReadClrIntegerField(m_, payload_, pointerSize_, name);
+    const ClrFieldRead r = ReadClrIntegerField(layout_, payload_, name);
     if (r.result == ClrFieldRead::Result::kValue) return r.value;
     if (r.result == ClrFieldRead::Result::kAbsent) return std::nullopt;
   }
@@ -20,7 +20,7 @@ uint64_t ClrPayloadFields::UInt(std::string_view name, uint64_t fallback) { retu
 
 bool ClrPayloadFields::Text(std::string_view name, std::string* out) {
   if (!decoded_) {
-    const ClrStringRead r = ReadClrStringField(m_, payload_, pointerSize_, name);
+    const ClrStringRead r = ReadClrStringField(layout_, payload_, name);
     if (r.result == ClrFieldRead::Result::kValue) {
       out->clear();
       AppendUtf16AsUtf8(r.utf16.data(), r.utf16.size() / 2, out);

@@ -12,6 +12,7 @@
 #include <string>
 #include <string_view>
 
+#include "format/payload/clr_field_read.h"
 #include "format/payload_decoder.h"
 #include "format/records.h"
 
@@ -19,8 +20,11 @@ namespace nettrace {
 
 class ClrPayloadFields {
  public:
-  ClrPayloadFields(const EventMetadata& m, std::span<const uint8_t> payload, uint32_t pointerSize, int formatMajor)
-      : m_(m), payload_(payload), pointerSize_(pointerSize), formatMajor_(formatMajor) {}
+  // layout: BuildClrFieldLayout(m, pointerSize), as the resolver keeps it
+  // (ResolvedType::clrLayout); null when the event has no template.
+  ClrPayloadFields(const EventMetadata& m, const ClrFieldLayout* layout, std::span<const uint8_t> payload,
+                   uint32_t pointerSize, int formatMajor)
+      : m_(m), layout_(layout), payload_(payload), pointerSize_(pointerSize), formatMajor_(formatMajor) {}
 
   // The integer field `name` as DecodePayload's asUInt gives it; `fallback` when the event
   // has no such integer (an older template, a payload that ends before it).
@@ -35,6 +39,7 @@ class ClrPayloadFields {
 
  private:
   const EventMetadata& m_;
+  const ClrFieldLayout* layout_;
   std::span<const uint8_t> payload_;
   uint32_t pointerSize_;
   int formatMajor_;
