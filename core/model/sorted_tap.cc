@@ -52,8 +52,12 @@ void SortedTap::Hold(const EventRecord& e, const TypeResolver& resolver) {
 
 void SortedTap::Dispatch(const SortItem& item, bool late) {
   // Held events are in ordinal order; the item's is among those not yet released, if held.
-  auto at = std::lower_bound(held_.begin() + static_cast<std::ptrdiff_t>(head_), held_.end(), item.ordinal,
-                             [](const Held& h, uint32_t ordinal) { return h.event.ordinal < ordinal; });
+  // Most often it is the first of those (a region's held events come out about in the order
+  // they went in): tried before the search.
+  auto at = held_.begin() + static_cast<std::ptrdiff_t>(head_);
+  if (at->event.ordinal != item.ordinal)
+    at = std::lower_bound(at, held_.end(), item.ordinal,
+                          [](const Held& h, uint32_t ordinal) { return h.event.ordinal < ordinal; });
   if (at == held_.end() || at->event.ordinal != item.ordinal || at->released) return;
   TimeOrderedEvent& x = at->event;
   const size_t next = static_cast<size_t>(at - held_.begin()) + 1;
