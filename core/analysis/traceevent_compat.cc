@@ -1,26 +1,23 @@
 #include "analysis/traceevent_compat.h"
 
-#include <cstring>
-
 namespace nettrace {
 
 namespace {
 
-// MethodLoadVerbose / MethodDCStartVerbose / MethodUnloadVerbose: MethodID, ModuleID,
-// MethodStartAddress (3 × 8), MethodSize, MethodToken (2 × 4), then MethodFlags.
-constexpr size_t kMethodFlagsOffset = 32;
 constexpr uint32_t kMethodFlagDynamic = 0x1;
 constexpr uint32_t kMethodFlagJitted = 0x8;
 
-bool MethodFlags(std::span<const uint8_t> payload, uint32_t* flags) {
-  if (payload.size() < kMethodFlagsOffset + 4) return false;
-  std::memcpy(flags, payload.data() + kMethodFlagsOffset, 4);
+// MethodFlags where the manifest's template puts it (TraceEvent's parsers read it there).
+bool MethodFlags(const ClrFieldLayout* layout, std::span<const uint8_t> payload, uint32_t* flags) {
+  const ClrFieldRead r = ReadClrIntegerField(layout, payload, "MethodFlags");
+  if (r.result != ClrFieldRead::Result::kValue) return false;
+  *flags = static_cast<uint32_t>(r.value);
   return true;
 }
 
 }  // namespace
 
-bool IsTraceLogBookkeeping(EventKind kind, std::span<const uint8_t> payload) {
+bool IsTraceLogBookkeeping(EventKind kind, const ClrFieldLayout* layout, std::span<const uint8_t> payload) {
   uint32_t flags = 0;
   switch (kind) {
     case EventKind::kRundownMethodDCEndVerbose:  // Method/DCStopVerbose
@@ -33,8 +30,8 @@ bool IsTraceLogBookkeeping(EventKind kind, std::span<const uint8_t> payload) {
     case EventKind::kThreadStackWalk: return true;
     case EventKind::kRundownMethodDCStartVerbose:
     case EventKind::kMethodLoadVerbose:
-      return MethodFlags(payload, &flags) && !(flags & (kMethodFlagJitted | kMethodFlagDynamic));
-    case EventKind::kMethodUnloadVerbose: return MethodFlags(payload, &flags) && !(flags & kMethodFlagJitted);
+      return MethodFlags(layout, payload, &flags) && !(flags & (kMethodFlagJitted | kMethodFlagDynamic));
+    case EventKind::kMethodUnloadVerbose: return MethodFlags(layout, payload, &flags) && !(flags & kMethodFlagJitted);
     default: return false;
   }
 }

@@ -7,10 +7,13 @@
 #include <cstdint>
 #include <span>
 
+#include "format/payload/clr_field_read.h"
 #include "resolve/event_kind.h"
 
 namespace nettrace {
 
-bool IsTraceLogBookkeeping(EventKind kind, std::span<const uint8_t> payload);
+// layout: the event's by the manifest's template (ResolvedType::clrTemplate): some kinds are
+// bookkeeping only by their MethodFlags.
+bool IsTraceLogBookkeeping(EventKind kind, const ClrFieldLayout* layout, std::span<const uint8_t> payload);
 
 }  // namespace nettrace

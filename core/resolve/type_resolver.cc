@@ -42,7 +42,13 @@ Status TypeResolver::OnMetadata(const EventMetadata& m) {
   ResolvedType t{EventKindOf(m), m.version, Intern(types_.Intern(m)), IsGcDynamicEvent(m)};
   if (ClrFieldLayout layout = BuildClrFieldLayout(m, pointerSize_); !layout.fields.empty()) {
     clrLayouts_.push_back(std::make_unique<ClrFieldLayout>(std::move(layout)));
-    t.clrLayout = clrLayouts_.back().get();
+    t.clrLayout = t.clrTemplate = clrLayouts_.back().get();
+  } else if (!m.fields.empty()) {
+    if (ClrFieldLayout manifest = BuildClrFieldLayout(m, pointerSize_, /*templateEvenIfDescribed=*/true);
+        !manifest.fields.empty()) {
+      clrLayouts_.push_back(std::make_unique<ClrFieldLayout>(std::move(manifest)));
+      t.clrTemplate = clrLayouts_.back().get();
+    }
   }
   Define(m.id, t);
   std::unique_ptr<EventMetadata>& slot = metadata_[m.id];

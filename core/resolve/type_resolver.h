@@ -34,6 +34,9 @@ struct ResolvedType {
   // Where its CLR template's fields lie (BuildClrFieldLayout), built once per definition
   // here; null without a template. Kept as long as the resolver (held events point to it).
   const ClrFieldLayout* clrLayout = nullptr;
+  // The same by the manifest's template even when the metadata describes the fields: how
+  // TraceEvent's typed parsers (and our method symbols) read MethodLoad and its kin.
+  const ClrFieldLayout* clrTemplate = nullptr;
 };
 
 // The resolved ids of the event being handed on; valid during the sinks' OnEvent.

@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "format/payload/clr_payload_fields.h"
+#include "symbols/method_fields.h"
 #include "format/payload_decoder.h"
 #include "io/byte_cursor.h"
 #include "model/event_naming.h"
@@ -117,24 +118,29 @@ Status SymbolCollector::OnEndOfStream() {
 }
 
 bool SymbolCollector::DecodeMethod(const EventRecord& e, const ResolvedType& t) {
-  // MethodID, ModuleID, MethodStartAddress (UInt64 whatever the pointer size), MethodSize,
-  // MethodToken, MethodFlags [, MethodNamespace, MethodName, MethodSignature]
-  // [V1+: ClrInstanceID] [V2+: ReJITID].
-  ByteCursor c(e.payload, e.payloadOffset);
-  MethodRange r;
+  // The fields by the offsets the manifest's template gives them (MethodFieldPlan), found
+  // again only when the definition changes: consecutive method events share theirs.
+  // Metadata that describes its fields is read by the template too, as TraceEvent does.
+  if (t.clrTemplate != planOf_) plan_ = MethodFieldPlan::Of(t.clrTemplate), planOf_ = t.clrTemplate;
   // The fixed fields in one bounds check: a rundown is a hundred thousand of these.
-  std::span<const uint8_t> fixed;
-  if (!c.ReadBytes(36, &fixed)) return false;
-  std::memcpy(&r.methodId, fixed.data(), 8);
-  std::memcpy(&r.moduleId, fixed.data() + 8, 8);
-  std::memcpy(&r.start, fixed.data() + 16, 8);
-  std::memcpy(&r.size, fixed.data() + 24, 4);  // then MethodToken, MethodFlags (unused)
+  if (!plan_.ok || e.payload.size() < plan_.fixedEnd) return false;
+  const uint8_t* p = e.payload.data();
+  MethodRange r;
+  std::memcpy(&r.methodId, p + plan_.methodId, 8);
+  std::memcpy(&r.moduleId, p + plan_.moduleId, 8);
+  std::memcpy(&r.start, p + plan_.start, 8);
+  std::memcpy(&r.size, p + plan_.size, 4);
   if (IsVerboseMethod(t.kind)) {
+    if (plan_.names < 0) return false;
+    ByteCursor c(e.payload.subspan(static_cast<size_t>(plan_.names)), e.payloadOffset + static_cast<uint64_t>(plan_.names));
     if (!methods_.names().Read(&c, &r.names, t.version >= 2)) return false;
     r.verbose = true;
+    // After the names, in the template's order: ClrInstanceID, then (V2+) ReJITID.
+    uint16_t clrInstance = 0;
+    if (t.version >= 2 && c.ReadU16(&clrInstance)) c.ReadU64(&r.rejitId);
+  } else if (plan_.rejit >= 0 && e.payload.size() >= static_cast<size_t>(plan_.rejit) + 8) {
+    std::memcpy(&r.rejitId, p + plan_.rejit, 8);
   }
-  uint16_t clrInstance = 0;
-  if (t.version >= 2 && c.ReadU16(&clrInstance)) c.ReadU64(&r.rejitId);
   if (t.kind == EventKind::kMethodUnload || t.kind == EventKind::kMethodUnloadVerbose) {
     methods_.AddUnload(r.methodId, r.start, e.timestamp);
     return true;

@@ -17,6 +17,7 @@
 
 #include "format/record_sink.h"
 #include "resolve/type_resolver.h"
+#include "symbols/method_fields.h"
 #include "symbols/method_map.h"
 #include "symbols/module_map.h"
 #include "symbols/tpl_task_ids.h"
@@ -81,6 +82,9 @@ class SymbolCollector final : public RecordSink {
   int formatMajor_ = 0;
   const TypeResolver* types_;  // what each metadata id is (the resolver stage before this one)
   MethodMap methods_;
+  // DecodeMethod's plan and the resolver's layout it is for.
+  MethodFieldPlan plan_;
+  const ClrFieldLayout* planOf_ = nullptr;
   ModuleMap modules_;
   std::vector<std::pair<uint32_t, uint64_t>> allocations_;  // (ordinal, bytes), ascending
   std::vector<uint32_t> externalSamples_;                    // ordinals, ascending

@@ -66,11 +66,11 @@ bool IsInteger(clr::FieldKind kind) {
 
 }  // namespace
 
-ClrFieldLayout BuildClrFieldLayout(const EventMetadata& metadata, uint32_t pointerSize) {
+ClrFieldLayout BuildClrFieldLayout(const EventMetadata& metadata, uint32_t pointerSize, bool templateEvenIfDescribed) {
   ClrFieldLayout layout;
   // Metadata that describes fields is decoded by it; GC/DynamicEvent is re-decoded by its
   // inner name and ExceptionThrown may omit a field: those stay DecodePayload's.
-  if (!metadata.fields.empty()) return layout;
+  if (!metadata.fields.empty() && !templateEvenIfDescribed) return layout;
   const clr::Provider provider = TemplateProviderOf(metadata.providerName);
   if (provider == clr::Provider::kNone) return layout;
   if (provider == clr::Provider::kRuntime && (metadata.eventId == 80 || metadata.eventId == clr::kGcDynamicEventId))
@@ -98,15 +98,17 @@ ClrFieldLayout BuildClrFieldLayout(const EventMetadata& metadata, uint32_t point
 
 namespace {
 
-// The first top-level field named `name`, if it is placed.
 const ClrFieldSlot* Find(const ClrFieldLayout* layout, std::string_view name) {
-  if (!layout) return nullptr;
-  for (const ClrFieldSlot& f : layout->fields)
-    if (f.nameLength == name.size() && std::memcmp(f.name, name.data(), name.size()) == 0) return &f;
-  return nullptr;
+  return layout ? layout->Find(name) : nullptr;
 }
 
 }  // namespace
+
+const ClrFieldSlot* ClrFieldLayout::Find(std::string_view name) const {
+  for (const ClrFieldSlot& f : fields)
+    if (f.nameLength == name.size() && std::memcmp(f.name, name.data(), name.size()) == 0) return &f;
+  return nullptr;
+}
 
 ClrFieldRead ReadClrIntegerField(const ClrFieldLayout* layout, std::span<const uint8_t> payload,
                                  std::string_view name) {

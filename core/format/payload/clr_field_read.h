@@ -47,8 +47,13 @@ struct ClrFieldSlot {
 // (ResolvedType::clrLayout), so that a field read is a short scan of names.
 struct ClrFieldLayout {
   std::vector<ClrFieldSlot> fields;
+  // The first top-level field named `name`, if it is placed.
+  const ClrFieldSlot* Find(std::string_view name) const;
 };
-ClrFieldLayout BuildClrFieldLayout(const EventMetadata& metadata, uint32_t pointerSize);
+// templateEvenIfDescribed: the template's layout even when the metadata describes the fields
+// (for readers that read method events by the manifest's layout whatever the metadata says).
+ClrFieldLayout BuildClrFieldLayout(const EventMetadata& metadata, uint32_t pointerSize,
+                                   bool templateEvenIfDescribed = false);
 
 // The first top-level field named `name`, when every field before it has a fixed size.
 // layout may be null (no template: kNotFixed). The metadata form builds the layout first

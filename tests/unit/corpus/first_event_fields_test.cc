@@ -55,7 +55,8 @@ class FirstEventSink : public RecordSink {
     auto it = metadata.find(e.metadataId);
     if (it == metadata.end()) return Status::Ok();
     const EventMetadata& m = it->second;
-    if (IsTraceLogBookkeeping(EventKindOf(m), e.payload)) return Status::Ok();
+    const ClrFieldLayout manifest = BuildClrFieldLayout(m, 8, /*templateEvenIfDescribed=*/true);
+    if (IsTraceLogBookkeeping(EventKindOf(m), &manifest, e.payload)) return Status::Ok();
     std::string key = m.providerName + "/" + EventDisplayName(m);
     auto f = first.find(key);
     if (f != first.end() && f->second.timestamp <= e.timestamp) return Status::Ok();
