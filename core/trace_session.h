@@ -211,6 +211,12 @@ class TraceSession {
   std::unique_ptr<Pipeline> pipeline_;
 };
 
+// Reads the warm-up trace (write/warm_up_trace.h) once, with its summary, GC and JIT
+// statistics and the flame graph of its samples, and returns the summary JSON (or the
+// error). The wasm engine's worker calls it when it starts, before any trace arrives
+// (trace_session_warm_up.cc).
+Status WarmUpEngine(std::string* summaryJson = nullptr);
+
 // A/B diff of two stack views (issue 13; trace_session_diff.cc): A = baseline, B =
 // comparison, each a session and its query (the same session twice for two time ranges).
 // Both sides are taken root first (a query's `inverted` is ignored).

@@ -339,6 +339,9 @@ val WriteSampleUniversal() {
   return out;
 }
 
+// The engine read once ahead of the first trace (nettrace::WarmUpEngine).
+val WarmUp() { return StatusToJs(nettrace::WarmUpEngine()); }
+
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(nettrace) {
@@ -352,6 +355,7 @@ EMSCRIPTEN_BINDINGS(nettrace) {
       .function("takeOutput", &ConvertTakeOutput)
       .function("eventsWritten", &ConvertEventsWritten);
   emscripten::function("writeSampleUniversal", &WriteSampleUniversal);
+  emscripten::function("warmUp", &WarmUp);
   emscripten::class_<TraceSession>("TraceSession")
       .constructor<>()
       .function("pushChunk", &PushChunk)

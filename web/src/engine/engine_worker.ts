@@ -32,8 +32,15 @@ function post(message: EngineResponse, transfer: Transferable[] = []): void {
 // Load and compile the engine now, not at the first open: a worker started ahead of time
 // (prewarmEngine) is then ready when a trace arrives. A failure here is not final: the open
 // asks again and reports it.
+// Then the engine reads a small written profile once (warmUp): a browser compiles each wasm
+// function on its first call and optimizes it only after it has run a while, and a small
+// trace's first read otherwise spent most of its time there. A warm-up that fails changes
+// nothing for the reads that follow.
 void loadNetTraceModule().then(
-  () => post({ id: 0, kind: 'ready' }),
+  (module) => {
+    module.warmUp();
+    post({ id: 0, kind: 'ready' });
+  },
   () => undefined,
 );
 
