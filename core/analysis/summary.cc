@@ -32,8 +32,7 @@ Status SummaryBuilder::OnMetadata(const EventMetadata& m) {
 
 Status SummaryBuilder::OnStack(uint32_t id, std::span<const uint8_t> ips) {
   ++stackCount_;
-  if (ips.empty()) emptyStacks_.insert(id);
-  else if (!emptyStacks_.empty()) emptyStacks_.erase(id);
+  emptyStacks_.Set(id, ips.empty() ? 1 : 0);
   return Status::Ok();
 }
 
@@ -87,7 +86,7 @@ Status SummaryBuilder::OnEvent(const EventRecord& e) {
   const ResolvedEvent& resolved = resolved_->current();
   EventTypeCounts& type = types_.At(resolved.type);
   ++type.count;
-  if (e.stackId != 0 && !emptyStacks_.count(e.stackId)) ++type.withStacks;
+  if (e.stackId != 0 && !emptyStacks_.Get(e.stackId)) ++type.withStacks;
   if (!IsTraceLogBookkeeping(resolved.kind, resolved_->Of(e.metadataId).clrTemplate, e.payload)) ++type.traceLogCount;
   if (resolved.threadKnown) {
     if (resolved.thread.value >= threadEvents_.size()) threadEvents_.resize(resolved.thread.value + size_t{1});
@@ -104,7 +103,7 @@ Status SummaryBuilder::OnEvent(const EventRecord& e) {
 
 Status SummaryBuilder::OnSequencePoint(const SequencePoint& sp) {
   ++sequencePoints_;
-  emptyStacks_.clear();  // stack ids restart after a sequence point, as in the store
+  emptyStacks_.Clear();  // stack ids restart after a sequence point, as in the store
   for (const ThreadSequence& ts : sp.threads) {
     Thread(ts.thread);
     drops_.OnLowerBound(ts.thread, ts.sequenceNumber, sp.timestamp);

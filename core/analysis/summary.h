@@ -7,7 +7,6 @@
 #include <map>
 #include <optional>
 #include <set>
-#include <unordered_set>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -20,6 +19,7 @@
 #include "base/status.h"
 #include "format/record_sink.h"
 #include "model/event_naming.h"
+#include "model/region_ids.h"
 #include "resolve/type_resolver.h"
 
 namespace nettrace {
@@ -90,7 +90,7 @@ class SummaryBuilder final : public RecordSink {
   ThreadSummary* lastCapture_ = nullptr;  // events come in runs from one capture thread
   uint64_t lastCaptureKey_ = 0;
   // File stack ids (this sequence-point region) whose stack has no frames: rare, so a set.
-  std::unordered_set<uint32_t> emptyStacks_;
+  RegionIdMap emptyStacks_;  // 1: a stack id of this region with no frames
   const RuntimeSignals* runtime_;
 };
 

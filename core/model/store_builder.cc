@@ -22,12 +22,12 @@ Status StoreBuilder::OnBlock(const BlockInfo& block) {
 }
 
 Status StoreBuilder::OnStack(uint32_t id, std::span<const uint8_t> ips) {
-  regionStacks_[id] = stacks_.Intern(ips).value;
+  regionStacks_.Set(id, stacks_.Intern(ips).value);
   return Status::Ok();
 }
 
 Status StoreBuilder::OnLabelList(uint32_t id, const LabelList& list) {
-  regionLabels_[id] = labels_.Intern(list).value;
+  regionLabels_.Set(id, labels_.Intern(list).value);
   return Status::Ok();
 }
 
@@ -37,15 +37,9 @@ Status StoreBuilder::OnEvent(const EventRecord& e) {
   item.ordinal = resolver_->current().ordinal;
   item.type = resolver_->current().type.value;
   item.thread = resolver_->current().thread.value;
-  if (e.stackId != 0) {
-    auto it = regionStacks_.find(e.stackId);
-    item.stack = it == regionStacks_.end() ? 0 : it->second;  // dangling ids are counted by the tracker
-  }
+  if (e.stackId != 0) item.stack = regionStacks_.Get(e.stackId);  // dangling ids: 0 (the tracker counts them)
   if (v6_) {
-    if (e.labelListId != 0) {
-      auto it = regionLabels_.find(e.labelListId);
-      item.labels = it == regionLabels_.end() ? 0 : it->second;
-    }
+    if (e.labelListId != 0) item.labels = regionLabels_.Get(e.labelListId);
   } else {
     item.labels = labels_.InternActivity(e.activityId, e.relatedActivityId).value;
   }
@@ -64,8 +58,8 @@ void StoreBuilder::EndRegion() {
 
 Status StoreBuilder::OnSequencePoint(const SequencePoint& sp) {
   EndRegion();
-  regionStacks_.clear();
-  regionLabels_.clear();
+  regionStacks_.Clear();
+  regionLabels_.Clear();
   return Status::Ok();
 }
 

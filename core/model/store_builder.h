@@ -11,6 +11,7 @@
 #include "base/stats.h"
 #include "format/record_sink.h"
 #include "model/event_store.h"
+#include "model/region_ids.h"
 #include "model/trace_tables.h"
 #include "model/sorted_tap.h"
 #include "resolve/type_resolver.h"
@@ -65,8 +66,8 @@ class StoreBuilder final : public RecordSink, private SortedSink {
   LabelTable labels_;
   EventStore store_;
   EventSorter sorter_{this};
-  std::unordered_map<uint32_t, uint32_t> regionStacks_;  // file stack id → StackIndex
-  std::unordered_map<uint32_t, uint32_t> regionLabels_;  // file label list id → LabelListIndex
+  RegionIdMap regionStacks_;  // file stack id → StackIndex
+  RegionIdMap regionLabels_;  // file label list id → LabelListIndex
 };
 
 }  // namespace nettrace

@@ -50,10 +50,11 @@ Status TypeResolver::OnMetadata(const EventMetadata& m) {
       t.clrTemplate = clrLayouts_.back().get();
     }
   }
-  Define(m.id, t);
   std::unique_ptr<EventMetadata>& slot = metadata_[m.id];
   if (slot) retired_.push_back(std::move(slot));
   slot = std::make_unique<EventMetadata>(m);
+  t.metadata = slot.get();
+  Define(m.id, t);
   for (auto it = overriddenTypes_.begin(); it != overriddenTypes_.end();)
     it = (it->first >> 32) == m.id ? overriddenTypes_.erase(it) : std::next(it);
   return next_->OnMetadata(m);
@@ -143,8 +144,8 @@ void TypeResolver::ActivityIdsOf(const EventRecord& e, Guid* activity, Guid* rel
 
 const EventMetadata& TypeResolver::MetadataOf(uint32_t metadataId) const {
   static const EventMetadata kUndefined;
-  auto it = metadata_.find(metadataId);
-  return it == metadata_.end() ? kUndefined : *it->second;
+  const EventMetadata* m = Of(metadataId).metadata;  // the vector's entry: no map look-up per event
+  return m ? *m : kUndefined;
 }
 
 const ResolvedType& TypeResolver::SparseOf(uint32_t metadataId) const {

@@ -37,6 +37,8 @@ struct ResolvedType {
   // The same by the manifest's template even when the metadata describes the fields: how
   // TraceEvent's typed parsers (and our method symbols) read MethodLoad and its kin.
   const ClrFieldLayout* clrTemplate = nullptr;
+  // Its definition (MetadataOf), owned by the resolver.
+  const EventMetadata* metadata = nullptr;
 };
 
 // The resolved ids of the event being handed on; valid during the sinks' OnEvent.

@@ -53,7 +53,7 @@ const std::string* SymbolCollector::StartInfo(uint32_t ordinal) const {
 // DomainModule*, GCAllocationTick*, ThreadPool* templates).
 Status SymbolCollector::OnEvent(const EventRecord& e) {
   const uint32_t ordinal = types_->current().ordinal;
-  if (!universal_.OnEvent(e, ordinal)) ++malformed_;
+  if (!universal_.idle() && !universal_.OnEvent(e, ordinal)) ++malformed_;
   if (!tpl_.OnEvent(e, ordinal)) ++malformed_;
   if (!startTypes_.empty() && startInfo_.size() < kMaxStartInfo) DecodeStartInfo(e, ordinal);
   const ResolvedType& t = types_->Of(e.metadataId);

@@ -55,6 +55,9 @@ class UniversalCollector {
   std::optional<uint64_t> SampleValue(uint32_t ordinal) const;
   const std::unordered_map<uint64_t, UniversalProcessStats>& processStats() const { return stats_; }
   bool any() const { return !metas_.empty(); }
+  // Nothing to do per event: no Universal metadata and no thread rows naming processes
+  // (every v4/v5 trace) — OnEvent is then not called at all.
+  bool idle() const { return metas_.empty() && threadPid_.empty(); }
 
  private:
   enum class Kind : uint8_t { kNone, kProcessStart, kProcessExit, kMapping, kSymbol, kMappingMetadata, kCpu, kCswitch, kOtherSample };

@@ -7,6 +7,8 @@
 //   nettrace_bench walk FILE                    the ceiling for reading: the format decoders
 //                                               alone (every block and event header decoded,
 //                                               payloads skipped, nothing kept); prints events
+//   nettrace_bench repeat IN OUT N              a v4/v5 trace written N times back to back
+//                                               (tests/bench/repeat_trace.cc)
 //   nettrace_bench snapshots FILE [--every N]   a live session's cost: the read in 64 KiB chunks
 //                                               with TraceSession::Snapshot() every N chunks
 //                                               (default 1) vs none; seconds in Snapshot, ranges
@@ -26,6 +28,7 @@
 #include <vector>
 
 #include "analysis/call_tree.h"
+#include "repeat_trace.h"
 #include "analysis/flame_graph.h"
 #include "format/trace_reader.h"
 #include "trace_session.h"
@@ -340,6 +343,7 @@ int main(int argc, char** argv) {
     return Read(argv[2], runs);
   }
   if (argc >= 3 && !std::strcmp(argv[1], "walk")) return Walk(argv[2]);
+  if (argc >= 5 && !std::strcmp(argv[1], "repeat")) return RepeatTrace(argv[2], argv[3], std::max(1, std::atoi(argv[4])));
   if (argc >= 3 && !std::strcmp(argv[1], "snapshots")) {
     int every = 1;
     if (argc >= 5 && !std::strcmp(argv[3], "--every")) every = std::max(1, std::atoi(argv[4]));
@@ -347,6 +351,6 @@ int main(int argc, char** argv) {
   }
   std::fprintf(stderr,
                "usage: nettrace_bench generate OUT [--size-mb N] | generate-flame OUT [--stacks N] | read FILE [--runs N] "
-               "| walk FILE | snapshots FILE [--every N]\n");
+               "| walk FILE | repeat IN OUT N | snapshots FILE [--every N]\n");
   return 2;
 }
