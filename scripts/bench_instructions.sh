@@ -3,8 +3,10 @@
 # summary` against the reading ceiling — `nettrace_bench walk`, the format decoders alone
 # (every block and event header decoded, payloads skipped, nothing kept) — on the same file.
 # Issue 18's target: summary <= 3x the walk. Run by `npm run bench` after the build.
-#   scripts/bench_instructions.sh [FILE...]   (default: a rundown-heavy v4 trace, a
-#                                              sample-heavy v5 trace and a written v6 trace)
+#   scripts/bench_instructions.sh [FILE...]   (default: a rundown-heavy v4 trace, the
+#                                              issue's sample-heavy trace (only_managed_samples
+#                                              written 20 times back to back: nettrace_bench
+#                                              repeat), a v5 trace with tasks and a written v6 trace)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if ! command -v valgrind >/dev/null 2>&1; then
@@ -16,7 +18,10 @@ if ((${#files[@]} == 0)); then
   written=build/bench/written-40mb.nettrace
   mkdir -p build/bench
   [ -f "$written" ] || build/native/tests/nettrace_bench generate "$written" --size-mb 40 >/dev/null 2>&1
-  files=(build/native/testdata/HeartRateMonitor.10068.nettrace
+  samples=build/bench/only-managed-samples-x20.nettrace
+  [ -f "$samples" ] || build/native/tests/nettrace_bench repeat build/native/testdata/only_managed_samples.nettrace \
+    "$samples" 20 >/dev/null
+  files=(build/native/testdata/HeartRateMonitor.10068.nettrace "$samples"
     build/native/testdata/sentry-net6-profile-with-task.nettrace "$written")
 fi
 instructions() { # prints the Ir total of one command run under callgrind
