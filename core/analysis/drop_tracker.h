@@ -12,6 +12,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <map>
+#include <unordered_map>
 #include <vector>
 
 namespace nettrace {
@@ -55,7 +56,7 @@ class DropTracker {
   };
   void Lost(uint64_t thread, uint64_t count, uint64_t from, uint64_t to);
 
-  std::map<uint64_t, State> threads_;
+  std::unordered_map<uint64_t, State> threads_;  // looked up, never iterated
   State* last_ = nullptr;  // the last thread's state (events come in runs per thread)
   uint64_t lastKey_ = 0;
   std::map<uint64_t, uint64_t> perThread_;

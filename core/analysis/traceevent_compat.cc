@@ -17,23 +17,12 @@ bool MethodFlags(const ClrFieldLayout* layout, std::span<const uint8_t> payload,
 
 }  // namespace
 
-bool IsTraceLogBookkeeping(EventKind kind, const ClrFieldLayout* layout, std::span<const uint8_t> payload) {
+bool IsMethodBookkeeping(EventKind kind, const ClrFieldLayout* layout, std::span<const uint8_t> payload) {
   uint32_t flags = 0;
-  switch (kind) {
-    case EventKind::kRundownMethodDCEndVerbose:  // Method/DCStopVerbose
-    case EventKind::kRundownILToNativeMapDCEnd:
-    case EventKind::kMethodILToNativeMap:
-    case EventKind::kMethodDCStartVerboseV2:
-    case EventKind::kMethodDCEndVerboseV2:
-    case EventKind::kClrStackWalk:
-    case EventKind::kPrivateClrStackWalk:
-    case EventKind::kThreadStackWalk: return true;
-    case EventKind::kRundownMethodDCStartVerbose:
-    case EventKind::kMethodLoadVerbose:
-      return MethodFlags(layout, payload, &flags) && !(flags & (kMethodFlagJitted | kMethodFlagDynamic));
-    case EventKind::kMethodUnloadVerbose: return MethodFlags(layout, payload, &flags) && !(flags & kMethodFlagJitted);
-    default: return false;
-  }
+  if (!MethodFlags(layout, payload, &flags)) return false;
+  // Unloads of jitted code are kept; loads and rundowns of jitted or dynamic code are kept.
+  return kind == EventKind::kMethodUnloadVerbose ? !(flags & kMethodFlagJitted)
+                                                 : !(flags & (kMethodFlagJitted | kMethodFlagDynamic));
 }
 
 }  // namespace nettrace

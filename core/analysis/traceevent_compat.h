@@ -12,8 +12,26 @@
 
 namespace nettrace {
 
-// layout: the event's by the manifest's template (ResolvedType::clrTemplate): some kinds are
-// bookkeeping only by their MethodFlags.
-bool IsTraceLogBookkeeping(EventKind kind, const ClrFieldLayout* layout, std::span<const uint8_t> payload);
+// Whether a MethodLoad/DCStart/Unload (Verbose) event is bookkeeping, by its MethodFlags
+// where the manifest's template puts them (layout: ResolvedType::clrTemplate).
+bool IsMethodBookkeeping(EventKind kind, const ClrFieldLayout* layout, std::span<const uint8_t> payload);
+
+// Inline: asked for every event, and most kinds answer without their payload.
+inline bool IsTraceLogBookkeeping(EventKind kind, const ClrFieldLayout* layout, std::span<const uint8_t> payload) {
+  switch (kind) {
+    case EventKind::kRundownMethodDCEndVerbose:  // Method/DCStopVerbose
+    case EventKind::kRundownILToNativeMapDCEnd:
+    case EventKind::kMethodILToNativeMap:
+    case EventKind::kMethodDCStartVerboseV2:
+    case EventKind::kMethodDCEndVerboseV2:
+    case EventKind::kClrStackWalk:
+    case EventKind::kPrivateClrStackWalk:
+    case EventKind::kThreadStackWalk: return true;
+    case EventKind::kRundownMethodDCStartVerbose:
+    case EventKind::kMethodLoadVerbose:
+    case EventKind::kMethodUnloadVerbose: return IsMethodBookkeeping(kind, layout, payload);
+    default: return false;
+  }
+}
 
 }  // namespace nettrace

@@ -18,12 +18,23 @@ class ChunkedVector {
   static constexpr size_t kChunkShift = 12;
   static constexpr size_t kChunkSize = size_t{1} << kChunkShift;
 
-  // Writes into the chunk that element size_ belongs to. After pop_back the chunks past
-  // the new end stay allocated (and are reused), so "the last chunk" is not necessarily
-  // the one being written: allocate only when size_ has run past every chunk.
+  ChunkedVector() = default;
+  // The source is left empty (its write position pointed into chunks it no longer owns).
+  ChunkedVector(ChunkedVector&& o) noexcept { *this = std::move(o); }
+  ChunkedVector& operator=(ChunkedVector&& o) noexcept {
+    if (this == &o) return *this;
+    chunks_ = std::move(o.chunks_);
+    size_ = o.size_, tail_ = o.tail_, tailEnd_ = o.tailEnd_;
+    o.chunks_.clear();
+    o.size_ = 0, o.tail_ = o.tailEnd_ = nullptr;
+    return *this;
+  }
+
+  // The store appends five columns per event: a write position in the current chunk makes
+  // an append a compare and a store.
   void push_back(const T& v) {
-    if ((size_ >> kChunkShift) == chunks_.size()) chunks_.emplace_back(new T[kChunkSize]);
-    chunks_[size_ >> kChunkShift][size_ & (kChunkSize - 1)] = v;
+    if (tail_ == tailEnd_) Reposition();
+    *tail_++ = v;
     ++size_;
   }
   T& operator[](size_t i) { return chunks_[i >> kChunkShift][i & (kChunkSize - 1)]; }
@@ -31,16 +42,32 @@ class ChunkedVector {
   size_t size() const { return size_; }
   bool empty() const { return size_ == 0; }
   T& back() { return (*this)[size_ - 1]; }
-  void pop_back() { --size_; }
+  void pop_back() {
+    --size_;
+    tail_ = tailEnd_ = nullptr;  // the next push_back finds its place again
+  }
   void clear() {
     chunks_.clear();
     size_ = 0;
+    tail_ = tailEnd_ = nullptr;
   }
   size_t residentBytes() const { return chunks_.size() * kChunkSize * sizeof(T) + chunks_.capacity() * sizeof(void*); }
 
  private:
+  // Points the write position at element size_'s slot. After pop_back the chunks past the
+  // new end stay allocated (and are reused), so "the last chunk" is not necessarily the one
+  // being written: allocate only when size_ has run past every chunk.
+  void Reposition() {
+    const size_t c = size_ >> kChunkShift;
+    if (c == chunks_.size()) chunks_.emplace_back(new T[kChunkSize]);
+    tail_ = chunks_[c].get() + (size_ & (kChunkSize - 1));
+    tailEnd_ = chunks_[c].get() + kChunkSize;
+  }
+
   std::vector<std::unique_ptr<T[]>> chunks_;
   size_t size_ = 0;
+  T* tail_ = nullptr;  // where element size_ goes, up to tailEnd_ (null: find it)
+  T* tailEnd_ = nullptr;
 };
 
 }  // namespace nettrace
