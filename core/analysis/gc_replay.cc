@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "analysis/gc_stats.h"
+#include "analysis/process_time_order.h"
 
 namespace nettrace {
 
@@ -30,21 +31,7 @@ double GcStats::ProcessDuration(const ReplayState& s) const {
 void GcStats::Replay() const {
   if (replayed_) return;
   replayed_ = true;
-  // The marks came in (timestamp, file order): each process's are replayed in that order, the
-  // processes one after another in ascending id. Only after a late event (lying IsSorted
-  // marks) are they sorted by time, which restores that same order.
-  std::vector<uint32_t> order(marks_.size());
-  for (uint32_t i = 0; i < order.size(); ++i) order[i] = i;
-  if (late_) {
-    std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
-      const Mark &x = marks_[a], &y = marks_[b];
-      if (x.processId != y.processId) return x.processId < y.processId;
-      return x.timestamp != y.timestamp ? x.timestamp < y.timestamp : x.ordinal < y.ordinal;
-    });
-  } else {
-    auto byProcess = [&](uint32_t a, uint32_t b) { return marks_[a].processId < marks_[b].processId; };
-    if (!std::is_sorted(order.begin(), order.end(), byProcess)) std::stable_sort(order.begin(), order.end(), byProcess);
-  }
+  const std::vector<uint32_t> order = ProcessTimeOrder(marks_, late_);
   ReplayState s;
   uint64_t process = UINT64_MAX;
   for (uint32_t i : order) {

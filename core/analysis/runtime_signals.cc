@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <optional>
 
+#include "analysis/process_time_order.h"
 #include "format/payload/clr_payload_fields.h"
 #include "format/payload_decoder.h"
 #include "model/event_naming.h"
@@ -156,20 +157,8 @@ void RuntimeSignals::WriteJson(JsonWriter& w) const {
   const double freq = info_.tickFrequency > 0 ? static_cast<double>(info_.tickFrequency) : 0.0;
   auto ms = [&](uint64_t ticks) { return freq > 0 ? static_cast<double>(ticks) * 1000.0 / freq : 0.0; };
 
-  // GCs and pauses: marks in time order per process (file order breaks ties). They came in
-  // (timestamp, file order): only the processes need grouping, unless a late event came.
-  std::vector<uint32_t> marks(gcMarks_.size());
-  for (uint32_t i = 0; i < marks.size(); ++i) marks[i] = i;
-  if (late_) {
-    std::sort(marks.begin(), marks.end(), [&](uint32_t a, uint32_t b) {
-      const GcMark &x = gcMarks_[a], &y = gcMarks_[b];
-      if (x.processId != y.processId) return x.processId < y.processId;
-      return x.timestamp != y.timestamp ? x.timestamp < y.timestamp : x.ordinal < y.ordinal;
-    });
-  } else {
-    auto byProcess = [&](uint32_t a, uint32_t b) { return gcMarks_[a].processId < gcMarks_[b].processId; };
-    if (!std::is_sorted(marks.begin(), marks.end(), byProcess)) std::stable_sort(marks.begin(), marks.end(), byProcess);
-  }
+  // GCs and pauses: marks in time order per process (file order breaks ties).
+  const std::vector<uint32_t> marks = ProcessTimeOrder(gcMarks_, late_);
   struct Gen {
     uint64_t count = 0, paused = 0, totalTicks = 0, maxTicks = 0;
   };
