@@ -89,8 +89,8 @@ class SummaryBuilder final : public RecordSink {
   uint64_t lastThreadKey_ = 0;
   ThreadSummary* lastCapture_ = nullptr;  // events come in runs from one capture thread
   uint64_t lastCaptureKey_ = 0;
-  // File stack ids (this sequence-point region) whose stack has no frames: rare, so a set.
-  RegionIdMap emptyStacks_;  // 1: a stack id of this region with no frames
+  // 1 for a file stack id of this sequence-point region whose stack has no frames.
+  RegionIdMap emptyStacks_;
   const RuntimeSignals* runtime_;
 };
 
