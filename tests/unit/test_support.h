@@ -8,7 +8,10 @@
 #include <string>
 #include <vector>
 
+#include "base/stats.h"
 #include "base/status.h"
+#include "format/trace_reader.h"
+#include "resolve/type_resolver.h"
 #include "trace_session.h"
 
 namespace nettrace::test {
@@ -59,6 +62,15 @@ inline const std::vector<std::string>& CorpusTraces() {
   };
   return names;
 }
+
+// A reader whose records pass the type resolver before `sink`: a test sink asks the resolver
+// what a metadata id is (types.MetadataOf, types.Of) instead of keeping definitions itself.
+struct ResolvedReader {
+  explicit ResolvedReader(RecordSink* sink) : types(sink, &stats), reader(&types, &stats) {}
+  Stats stats;
+  TypeResolver types;
+  TraceReader reader;
+};
 
 struct RunResult {
   Status status;

@@ -47,16 +47,11 @@ class FirstEventSink : public RecordSink {
     info = t;
     return Status::Ok();
   }
-  Status OnMetadata(const EventMetadata& m) override {
-    metadata[m.id] = m;
-    return Status::Ok();
-  }
   Status OnEvent(const EventRecord& e) override {
-    auto it = metadata.find(e.metadataId);
-    if (it == metadata.end()) return Status::Ok();
-    const EventMetadata& m = it->second;
-    const ClrFieldLayout manifest = BuildClrFieldLayout(m, 8, /*templateEvenIfDescribed=*/true);
-    if (IsTraceLogBookkeeping(EventKindOf(m), &manifest, e.payload)) return Status::Ok();
+    const ResolvedType& t = types->Of(e.metadataId);
+    if (!t.metadata) return Status::Ok();
+    const EventMetadata& m = *t.metadata;
+    if (IsTraceLogBookkeeping(t.kind, t.clrTemplate, e.payload)) return Status::Ok();
     std::string key = m.providerName + "/" + EventDisplayName(m);
     auto f = first.find(key);
     if (f != first.end() && f->second.timestamp <= e.timestamp) return Status::Ok();
@@ -68,7 +63,7 @@ class FirstEventSink : public RecordSink {
   }
 
   TraceInfo info;
-  std::map<uint32_t, EventMetadata> metadata;
+  const TypeResolver* types = nullptr;  // the stage before this sink: what each id is
   std::map<std::string, FirstEvent> first;
 };
 
@@ -386,9 +381,10 @@ TEST_CASE("first event of each type: decoded fields equal TraceEvent's baseline"
     REQUIRE(!baselineBytes.empty());
 
     FirstEventSink sink;
-    TraceReader reader(&sink);
-    Status st = reader.Push(bytes.data(), bytes.size());
-    if (st.ok()) st = reader.Finish();
+    test::ResolvedReader r(&sink);
+    sink.types = &r.types;
+    Status st = r.reader.Push(bytes.data(), bytes.size());
+    if (st.ok()) st = r.reader.Finish();
     INFO(st.ToString());
     REQUIRE(st.ok());
     const TraceInfo& info = sink.info;
@@ -401,7 +397,8 @@ TEST_CASE("first event of each type: decoded fields equal TraceEvent's baseline"
       REQUIRE(it != sink.first.end());
       const FirstEvent& ev = it->second;
       ++tally.types;
-      DecodedPayload d = DecodePayload(ev.metadata, ev.payload, info.pointerSize, static_cast<int>(reader.formatMajor()));
+      DecodedPayload d =
+          DecodePayload(ev.metadata, ev.payload, info.pointerSize, static_cast<int>(r.reader.formatMajor()));
       INFO("decoded " << [&] {
         JsonWriter w;
         d.ToJson(w);
@@ -481,15 +478,11 @@ class DecodeAllSink : public RecordSink {
     pointerSize = t.pointerSize;
     return Status::Ok();
   }
-  Status OnMetadata(const EventMetadata& m) override {
-    metadata[m.id] = m;
-    return Status::Ok();
-  }
   Status OnEvent(const EventRecord& e) override {
-    auto it = metadata.find(e.metadataId);
-    if (it == metadata.end()) return Status::Ok();
-    DecodedPayload d = DecodePayload(it->second, e.payload, pointerSize, static_cast<int>(reader->formatMajor()));
-    TypeStats& s = types[it->second.providerName + "/" + EventDisplayName(it->second)];
+    const EventMetadata* m = resolver->Of(e.metadataId).metadata;
+    if (!m) return Status::Ok();
+    DecodedPayload d = DecodePayload(*m, e.payload, pointerSize, static_cast<int>(reader->formatMajor()));
+    TypeStats& s = types[m->providerName + "/" + EventDisplayName(*m)];
     ++s.events;
     ++total;
     s.schema = d.schema;
@@ -507,9 +500,9 @@ class DecodeAllSink : public RecordSink {
   }
 
   const TraceReader* reader = nullptr;
+  const TypeResolver* resolver = nullptr;  // the stage before this sink: what each id is
   uint32_t pointerSize = 8;
   uint64_t total = 0;
-  std::map<uint32_t, EventMetadata> metadata;
   std::map<std::string, TypeStats> types;
 };
 
@@ -540,8 +533,10 @@ TEST_CASE("every event of every corpus trace decodes without an error value", "[
     auto bytes = test::ReadFile(test::DataPath(name));
     REQUIRE(!bytes.empty());
     DecodeAllSink all;
-    TraceReader r(&all);
+    test::ResolvedReader resolved(&all);
+    TraceReader& r = resolved.reader;
     all.reader = &r;  // formatMajor() is known once the header and metadata are read
+    all.resolver = &resolved.types;
     Status st = r.Push(bytes.data(), bytes.size());
     if (st.ok()) st = r.Finish();
     REQUIRE(st.ok());
