@@ -11,7 +11,12 @@ export async function diffChecks({ page, check, assert, byName, runNative, open 
     const native = JSON.parse(run.stdout.toString('utf8'));
     await open(comparison.path);
     await page.click('#tab-flame');
-    assert((await page.inputValue('#g-weight')) === 'traceevent-thread-time', 'the default weight of CPU samples');
+    // The picker is filled once the view has asked the engine for the trace's threads (it read
+    // the previous value when the check ran before that answer came).
+    const weighted = await page
+      .waitForFunction(() => appRoot().getElementById('g-weight').value === 'traceevent-thread-time', null, { timeout: 30_000 })
+      .then(() => true, () => false);
+    assert(weighted, 'the default weight of CPU samples');
     await page.click('#side-diff');
     await page.setInputFiles('#diff-baseline', baseline.path);
     await page.waitForSelector('#g-diff[data-state="done"] .diff-table tbody tr', { timeout: 60_000 });
