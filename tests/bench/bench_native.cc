@@ -290,12 +290,8 @@ int Walk(const char* path) {
 // Live sessions snapshot between chunks (TraceSession::Snapshot): what that adds to the read,
 // and how much of it is spent in Snapshot itself (the method ranges are made sorted there).
 int Snapshots(const char* path, int every) {
-  FILE* f = std::fopen(path, "rb");
-  if (!f) return std::perror(path), 1;
   std::vector<uint8_t> bytes;
-  std::vector<uint8_t> buf(1 << 20);
-  for (size_t n; (n = std::fread(buf.data(), 1, buf.size(), f)) > 0;) bytes.insert(bytes.end(), buf.data(), buf.data() + n);
-  std::fclose(f);
+  if (!ReadWholeFile(path, &bytes)) return 1;
   constexpr size_t kLiveChunk = 64 * 1024;
   using Clock = std::chrono::steady_clock;
   auto read = [&](int snapshotEvery, double* inSnapshot, size_t* snapshots) {

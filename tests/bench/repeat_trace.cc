@@ -81,15 +81,18 @@ Status WriteSegment(NetTraceV5Writer& w, const Segment& seg, uint64_t shift, std
 
 }  // namespace
 
+bool ReadWholeFile(const char* path, std::vector<uint8_t>* out) {
+  FILE* f = std::fopen(path, "rb");
+  if (!f) return std::perror(path), false;
+  std::vector<uint8_t> buf(1 << 20);
+  for (size_t n; (n = std::fread(buf.data(), 1, buf.size(), f)) > 0;) out->insert(out->end(), buf.begin(), buf.begin() + n);
+  std::fclose(f);
+  return true;
+}
+
 int RepeatTrace(const char* in, const char* out, int times) {
   std::vector<uint8_t> bytes;
-  if (FILE* f = std::fopen(in, "rb")) {
-    std::vector<uint8_t> buf(1 << 20);
-    for (size_t n; (n = std::fread(buf.data(), 1, buf.size(), f)) > 0;) bytes.insert(bytes.end(), buf.begin(), buf.begin() + n);
-    std::fclose(f);
-  } else {
-    return std::perror(in), 1;
-  }
+  if (!ReadWholeFile(in, &bytes)) return 1;
   Collector c;
   TraceReader reader(&c);
   Status s = reader.Push(bytes.data(), bytes.size());
