@@ -30,8 +30,26 @@ Status V6Converter::OnTraceInfo(const TraceInfo& info) {
   return Drain();
 }
 
+// v4/v5 may define an id again (the reader lets the later definition win, and counts it);
+// v6 forbids that without a sequence point that flushes metadata, and such a flush would
+// also end the input's stack and label scopes. So a redefinition gets an id of its own, and
+// events are renumbered onto whichever definition is current for their input id.
+uint32_t V6Converter::OutputMetadataId(uint32_t inputId) {
+  auto current = metadataIds_.find(inputId);
+  if (current == metadataIds_.end() && !usedMetadataIds_.contains(inputId)) {
+    usedMetadataIds_.insert(inputId);
+    metadataIds_[inputId] = inputId;
+    return inputId;
+  }
+  while (usedMetadataIds_.contains(nextSpareMetadataId_)) ++nextSpareMetadataId_;
+  usedMetadataIds_.insert(nextSpareMetadataId_);
+  metadataIds_[inputId] = nextSpareMetadataId_;
+  return nextSpareMetadataId_;
+}
+
 Status V6Converter::OnMetadata(const EventMetadata& m) {
   EventMetadata copy = m;
+  copy.id = OutputMetadataId(m.id);
   if (!v6Input_) {
     // v4/v5 always carry these three; keep them explicit in v6.
     copy.hasKeywords = copy.hasLevel = copy.hasVersion = true;
@@ -105,6 +123,7 @@ Status V6Converter::OnEvent(const EventRecord& e) {
     return Status::Ok();
   }
   PendingEvent p{e, payloads_.size()};
+  if (auto id = metadataIds_.find(e.metadataId); id != metadataIds_.end()) p.header.metadataId = id->second;
   p.header.sequenceNumber =
       numberEvents_ ? ++eventsOfThread_[e.captureThread] : TrimmedSequence(e.captureThread, e.sequenceNumber);
   if (!v6Input_) {
@@ -167,6 +186,11 @@ Status V6Converter::OnSequencePoint(const SequencePoint& sp) {
   }
   NETTRACE_RETURN_IF_ERROR(Flush());  // thread rows the sequence point names
   NETTRACE_RETURN_IF_ERROR(writer_.WriteSequencePointBlock(out));
+  if (sp.flags & kSequencePointFlushMetadata) {
+    metadataIds_.clear();
+    usedMetadataIds_.clear();
+    nextSpareMetadataId_ = 1;
+  }
   // Stack and label ids restart after a sequence point, in the input and in our output.
   regionActivities_.clear();
   nextLabelId_ = 1;

@@ -11,6 +11,7 @@
 #include <optional>
 #include <span>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "format/record_sink.h"
@@ -56,6 +57,7 @@ class V6Converter final : public RecordSink {
   uint64_t ThreadIndexFor(uint64_t v4ThreadId);
   uint32_t LabelFor(const EventRecord& e);
   uint32_t TrimmedSequence(uint64_t captureThread, uint32_t seq) const;
+  uint32_t OutputMetadataId(uint32_t inputId);
 
   Output out_;
   Options options_;
@@ -66,6 +68,9 @@ class V6Converter final : public RecordSink {
   std::unordered_map<uint64_t, uint32_t> eventsOfThread_;  // capture thread → events numbered
   uint32_t processId_ = 0;
   std::vector<EventMetadata> pendingMetadata_;
+  std::unordered_map<uint32_t, uint32_t> metadataIds_;  // input id → output id of its current definition
+  std::unordered_set<uint32_t> usedMetadataIds_;        // output ids defined since the last metadata flush
+  uint32_t nextSpareMetadataId_ = 1;                    // where the search for a fresh id starts
   std::vector<ThreadInfo> pendingThreads_;
   std::vector<ThreadSequence> pendingRemoves_;
   uint32_t pendingStackFirst_ = 0;

@@ -163,3 +163,50 @@ TEST_CASE("a v5 Decimal field converts to v6 and reads back the same", "[convert
   CHECK(ea.find("type code 15") != std::string::npos);  // our decoder reads no Decimal: the same on both sides
   CHECK(ea == test::WithoutPayloadOffset(b.session.EventJson(b.rows[0])));
 }
+
+// v4/v5 let a metadata id be defined again (the later definition names the events after it);
+// v6 does not without a metadata flush. Found by convert_fuzzer
+// (tests/fuzz/regressions/convert-refuses-metadata-redefinition.nettrace).
+TEST_CASE("a v5 metadata id defined twice converts to two v6 ids", "[convert][v6]") {
+  NetTraceV5Writer w(NetTraceV5Writer::Version::kV5);
+  TraceInfo info;
+  info.syncTimeUtc = {2025, 2, 1, 3, 4, 5, 6, 0};
+  info.tickFrequency = 1000;
+  info.pointerSize = 8;
+  info.processId = 77;
+  REQUIRE(w.WriteTraceObject(info).ok());
+  uint32_t sequence = 0;
+  auto define = [&](uint32_t id, const char* name) {
+    EventMetadata m;
+    m.id = id, m.providerName = "Redefining", m.eventId = 1, m.eventName = name;
+    REQUIRE(w.WriteMetadataBlock(std::span(&m, 1)).ok());
+  };
+  auto emit = [&](uint32_t id, int count) {
+    for (int i = 0; i < count; ++i) {
+      EventRecord e;
+      e.metadataId = id, e.sequenceNumber = ++sequence, e.thread = e.captureThread = 5, e.timestamp = 10 + sequence;
+      REQUIRE(w.WriteEvents(std::span(&e, 1), true).ok());
+    }
+  };
+  define(1, "First");
+  emit(1, 1);
+  define(1, "Second");  // the spare id the converter looks for first is 2...
+  emit(1, 2);
+  define(2, "Third");  // ...which the input then uses itself
+  emit(2, 3);
+  emit(1, 1);
+  REQUIRE(w.WriteEndOfStream().ok());
+  const std::vector<uint8_t> original = w.bytes();
+
+  Loaded a, b;
+  Load(original, &a);
+  Load(Convert(original), &b);
+  const std::string counts = a.session.TraceEventCounts();
+  CHECK(counts == "Redefining/First, 1\nRedefining/Second, 3\nRedefining/Third, 3\n");
+  CHECK(b.session.TraceEventCounts() == counts);
+  REQUIRE(a.rows.size() == b.rows.size());
+  for (size_t i = 0; i < a.rows.size(); ++i) {
+    const std::string ea = test::WithoutMember(test::WithoutPayloadOffset(a.session.EventJson(a.rows[i])), "metadataId");
+    CHECK(ea == test::WithoutMember(test::WithoutPayloadOffset(b.session.EventJson(b.rows[i])), "metadataId"));
+  }
+}
