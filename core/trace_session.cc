@@ -16,7 +16,7 @@
 #include "export/chrome_spans.h"
 #include "export/payload_csv_export.h"
 #include "format/event_block.h"
-#include "format/tee_sink.h"
+#include "session_fan_out.h"
 #include "format/trace_reader.h"
 #include "model/sorted_tap.h"
 #include "model/store_builder.h"
@@ -48,9 +48,8 @@ struct TraceSession::Pipeline {
   SummaryBuilder summary{&stats, &resolver, &runtime};  // (resolver is declared below: its address is enough)
   StoreBuilder store{&stats, &resolver, &tap};
   SymbolCollector symbols{&resolver};  // method ranges and payload facts for stacks (issue 4)
-  TeeSink storeAndSymbols{&store, &symbols};
-  TeeSink tee{&summary, &storeAndSymbols};
-  TypeResolver resolver{&tee, &stats};
+  SessionFanOut fanOut{&summary, &store, &symbols};
+  TypeResolver resolver{&fanOut, &stats};
   TraceReader reader{&resolver, &stats};
   bool flushed = false;
   // Provided event blocks by offset, with their rows decoded once.

@@ -87,7 +87,7 @@ Status SummaryBuilder::OnEvent(const EventRecord& e) {
   EventTypeCounts& type = types_.At(resolved.type);
   ++type.count;
   if (e.stackId != 0 && !emptyStacks_.Get(e.stackId)) ++type.withStacks;
-  if (!IsTraceLogBookkeeping(resolved.kind, resolved_->Of(e.metadataId).clrTemplate, e.payload)) ++type.traceLogCount;
+  if (!IsTraceLogBookkeeping(resolved.kind, resolved.definition->clrTemplate, e.payload)) ++type.traceLogCount;
   if (resolved.threadKnown) {
     if (resolved.thread.value >= threadEvents_.size()) threadEvents_.resize(resolved.thread.value + size_t{1});
     ++threadEvents_[resolved.thread.value];

@@ -93,6 +93,7 @@ Status ReferenceTracker::OnThread(const ThreadInfo& t) {
 }
 
 Status ReferenceTracker::OnRemoveThread(const ThreadSequence& t) {
+  knownThreads_ = {};
   if (threads_.erase(t.thread) == 0)
     return Status::Error(ErrorCode::kBadReference, blockOffset_,
                          "RemoveThread names thread index " + std::to_string(t.thread) + ", which is not defined");
@@ -110,19 +111,23 @@ Status ReferenceTracker::OnLabelList(uint32_t id, const LabelList& list) {
 }
 
 Status ReferenceTracker::OnEvent(const EventRecord& e) {
-  if (metadata_.count(e.metadataId) == 0)
+  if (e.metadataId != lastDefinedMetadataId_ && metadata_.count(e.metadataId) == 0)
     return Status::Error(ErrorCode::kBadReference, e.payloadOffset,
                          "event refers to metadata id " + std::to_string(e.metadataId) +
                              (e.metadataId > kMaxMetadataId ? ", beyond the 31 bits metadata ids have"
                                                             : ", which is not defined"));
+  lastDefinedMetadataId_ = e.metadataId;
   if (v6_) {
-    if (threads_.count(e.thread) == 0)
-      return Status::Error(ErrorCode::kBadReference, e.payloadOffset,
-                           "event refers to thread index " + std::to_string(e.thread) + ", which is not defined");
-    if (threads_.count(e.captureThread) == 0)
-      return Status::Error(ErrorCode::kBadReference, e.payloadOffset,
-                           "event refers to capture thread index " + std::to_string(e.captureThread) +
-                               ", which is not defined");
+    if (!knownThreads_.Holds(e.thread, e.captureThread)) {
+      if (threads_.count(e.thread) == 0)
+        return Status::Error(ErrorCode::kBadReference, e.payloadOffset,
+                             "event refers to thread index " + std::to_string(e.thread) + ", which is not defined");
+      if (threads_.count(e.captureThread) == 0)
+        return Status::Error(ErrorCode::kBadReference, e.payloadOffset,
+                             "event refers to capture thread index " + std::to_string(e.captureThread) +
+                                 ", which is not defined");
+      knownThreads_ = {true, e.thread, e.captureThread};
+    }
     if (e.labelListId != 0 && !labelLists_.Contains(e.labelListId)) ++stats_->labelListIdsUnresolved;
   }
   if (e.stackId != 0 && !stacks_.Contains(e.stackId)) ++stats_->stackIdsUnresolved;
@@ -141,8 +146,8 @@ Status ReferenceTracker::OnSequencePoint(const SequencePoint& sp) {
   stacks_.runs.clear();
   labelLists_.runs.clear();
   emptyLabelLists_.runs.clear();
-  if (v6_ && (sp.flags & kSequencePointFlushThreads)) threads_.clear();
-  if (v6_ && (sp.flags & kSequencePointFlushMetadata)) metadata_.clear();
+  if (v6_ && (sp.flags & kSequencePointFlushThreads)) threads_.clear(), knownThreads_ = {};
+  if (v6_ && (sp.flags & kSequencePointFlushMetadata)) metadata_.clear(), lastDefinedMetadataId_ = UINT32_MAX;
   return Status::Ok();
 }
 

@@ -15,6 +15,7 @@
 // included — sees one normalised definition.
 #pragma once
 
+#include <cstdint>
 #include <unordered_set>
 #include <utility>
 #include <vector>
@@ -56,7 +57,17 @@ class ReferenceTracker final : public RecordSink {
   uint32_t pointerSize_ = 8;
   uint64_t blockOffset_ = 0;
   std::unordered_set<uint32_t> metadata_;
+  // The last id an event named, known defined: events come in runs of one type, so most
+  // skip the set's look-up. No row has this id (ids above 31 bits are dropped).
+  uint32_t lastDefinedMetadataId_ = UINT32_MAX;
   std::unordered_set<uint64_t> threads_;
+  // v6: the last (thread, capture thread) pair an event named, both defined; forgotten when
+  // a thread leaves the table.
+  struct KnownThreads {
+    bool valid = false;
+    uint64_t thread = 0, captureThread = 0;
+    bool Holds(uint64_t t, uint64_t c) const { return valid && t == thread && c == captureThread; }
+  } knownThreads_;
   IdRuns stacks_;
   IdRuns labelLists_;
   IdRuns emptyLabelLists_;  // defined, but with no label: events name list 0 instead

@@ -38,8 +38,8 @@ void SortedTap::Hold(const EventRecord& e, const TypeResolver& resolver) {
     x.processId = t ? t->processId.value_or(0) : 0;
     x.osThreadId = t ? t->osThreadId.value_or(e.thread) : e.thread;
   }
-  x.metadata = &resolver.MetadataOf(e.metadataId);
-  x.clrLayout = resolver.Of(e.metadataId).clrLayout;
+  x.metadata = r.definition->metadata ? r.definition->metadata : &resolver.MetadataOf(e.metadataId);
+  x.clrLayout = r.definition->clrLayout;
   // v6 activity ids live in the region's label lists, forgotten at its sequence point.
   if (r.kind == EventKind::kActivityStart || r.kind == EventKind::kActivityStop)
     resolver.ActivityIdsOf(e, &x.activity, &x.related);

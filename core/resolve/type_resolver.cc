@@ -74,6 +74,7 @@ Status TypeResolver::OnLabelList(uint32_t id, const LabelList& list) {
 
 Status TypeResolver::OnEvent(const EventRecord& e) {
   const ResolvedType& t = Of(e.metadataId);  // the reference tracker checked the id
+  current_.definition = &t;
   current_.type = t.type;
   current_.kind = t.kind;
   if (e.labelListId != 0 && !regionOverrides_.empty()) current_.type = OverriddenType(e, current_.type);

@@ -51,6 +51,9 @@ struct ResolvedEvent {
   // (EventStore::ordinal), and the sinks that note facts per event key them by it, so it is
   // counted here once rather than by each sink in step.
   uint32_t ordinal = 0;
+  // What the resolver knows of the event's metadata id (Of(metadataId)), so that the sinks
+  // do not look it up again; valid during the sinks' OnEvent only (the table may grow).
+  const ResolvedType* definition = nullptr;
 };
 
 class TypeResolver final : public RecordSink {

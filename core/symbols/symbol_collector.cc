@@ -56,7 +56,7 @@ Status SymbolCollector::OnEvent(const EventRecord& e) {
   if (!universal_.idle() && !universal_.OnEvent(e, ordinal)) ++malformed_;
   if (!tpl_.OnEvent(e, ordinal)) ++malformed_;
   if (!startTypes_.empty() && startInfo_.size() < kMaxStartInfo) DecodeStartInfo(e, ordinal);
-  const ResolvedType& t = types_->Of(e.metadataId);
+  const ResolvedType& t = *types_->current().definition;
   bool ok = true;
   switch (t.kind) {
     case EventKind::kMethodLoad:
