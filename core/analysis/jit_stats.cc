@@ -4,7 +4,6 @@
 #include <cstdio>
 
 #include "base/json_writer.h"
-#include "format/payload_decoder.h"
 #include "model/event_naming.h"
 
 namespace nettrace {
@@ -13,21 +12,24 @@ namespace {
 constexpr uint64_t kMethodFlagJitted = 0x8;
 constexpr uint8_t kTierOsr = 5, kTierReadyToRun = 8, kTierPreJit = 255;
 
-const PayloadValue* Field(const DecodedPayload& p, const char* name) { return p.Find(name); }
-uint64_t UInt(const DecodedPayload& p, const char* name) {
-  const PayloadValue* v = p.Find(name);
-  return v && v->isInteger() ? v->asUInt() : 0;
+// The string field `name` into *out (its capacity reused), empty when there is none.
+const std::string& Text(ClrPayloadFields& p, std::string_view name, std::string* out) {
+  if (!p.Text(name, out)) out->clear();
+  return *out;
 }
-std::string Text(const DecodedPayload& p, const char* name) {
-  const PayloadValue* v = Field(p, name);
-  return v && v->kind() == PayloadValue::Kind::kString ? v->text() : std::string();
-}
+}  // namespace
+
 // JITStats.GetMethodName: Namespace + "." + Name + the signature from its '('.
-std::string MethodName(const DecodedPayload& p) {
-  const std::string sig = Text(p, "MethodSignature");
-  const size_t paren = sig.find('(');
-  return Text(p, "MethodNamespace") + "." + Text(p, "MethodName") + (paren == std::string::npos ? "" : sig.substr(paren));
+std::string JitStats::MethodName(ClrPayloadFields& p) {
+  std::string name = Text(p, "MethodNamespace", &text_);
+  name += '.';
+  name += Text(p, "MethodName", &text_);
+  const std::string& sig = Text(p, "MethodSignature", &text_);
+  if (const size_t paren = sig.find('('); paren != std::string::npos) name.append(sig, paren);
+  return name;
 }
+
+namespace {
 }  // namespace
 
 std::string OptimizationTierName(uint8_t tier) {
@@ -61,9 +63,13 @@ void JitStats::OnEvent(const TimeOrderedEvent& x) {
   const EventRecord& e = x.record;
   const EventMetadata& meta = *x.metadata;
   const uint64_t processId = x.processId, threadId = x.osThreadId;
-  const DecodedPayload p = DecodePayload(meta, e.payload, info_.pointerSize ? info_.pointerSize : 8, static_cast<int>(info_.formatMajor));
+  // Integers and names read where the template puts them (JIT-heavy traces are thousands
+  // of these events: no whole decode, no allocation beyond the method's name).
+  ClrPayloadFields p(meta, x.clrLayout, e.payload, info_.pointerSize ? info_.pointerSize : 8,
+                     static_cast<int>(info_.formatMajor));
   if (IsModuleKind(kind)) {
-    modules_[processId][UInt(p, "ModuleID")] = Text(p, "ModuleILPath");
+    const uint64_t moduleId = p.UInt("ModuleID");
+    modules_[processId][moduleId] = Text(p, "ModuleILPath", &text_);
     return;
   }
   if (kind == EventKind::kPrivateMulticoreJit) {  // ClrMulticoreJit/Common (MulticoreJitPrivate template)
@@ -74,20 +80,20 @@ void JitStats::OnEvent(const TimeOrderedEvent& x) {
   if (kind == EventKind::kMethodJittingStarted) {
     JitRecord m;
     m.processId = processId, m.threadId = threadId, m.timestamp = e.timestamp, m.fileOrder = x.ordinal;
-    m.moduleId = UInt(p, "ModuleID");
+    m.moduleId = p.UInt("ModuleID");
     m.name = MethodName(p);
     m.startMs = Ms(e.timestamp);
-    m.ilSize = static_cast<uint32_t>(UInt(p, "MethodILSize"));
+    m.ilSize = static_cast<uint32_t>(p.UInt("MethodILSize"));
     open.push_back(methods_.size());
     methods_.push_back(std::move(m));
     return;
   }
-  const uint64_t flags = UInt(p, "MethodFlags");
+  const uint64_t flags = p.UInt("MethodFlags");
   if (!(flags & kMethodFlagJitted)) return;  // TraceEvent's IsJitted
   if (open.empty()) {  // no JittingStarted: a method of its own, JIT time 0
     JitRecord m;
     m.processId = processId, m.threadId = threadId, m.timestamp = e.timestamp, m.fileOrder = x.ordinal;
-    m.moduleId = UInt(p, "ModuleID");
+    m.moduleId = p.UInt("ModuleID");
     m.name = kind == EventKind::kMethodLoadVerbose ? MethodName(p) : std::string();
     m.startMs = Ms(e.timestamp);
     open.push_back(methods_.size());
@@ -95,10 +101,10 @@ void JitStats::OnEvent(const TimeOrderedEvent& x) {
   }
   JitRecord& m = methods_[open.back()];
   open.pop_back();
-  m.nativeSize = UInt(p, "MethodSize");
+  m.nativeSize = p.UInt("MethodSize");
   m.jitTimeMs = Ms(e.timestamp) - m.startMs;
   if (const uint8_t tier = static_cast<uint8_t>((flags >> 7) & 0x7); tier != 0) m.tier = tier;
-  m.versionId = kind == EventKind::kMethodLoadVerbose ? UInt(p, "ReJITID") : 0;
+  m.versionId = kind == EventKind::kMethodLoadVerbose ? p.UInt("ReJITID") : 0;
   m.completed = true;
   m.loadTimestamp = e.timestamp;
   sorted_ = false;
@@ -106,8 +112,8 @@ void JitStats::OnEvent(const TimeOrderedEvent& x) {
 
 // The earliest GROUPWAIT or JITTHREAD event of each process names its background JIT thread
 // (TraceEvent keeps the first one it meets in time order).
-void JitStats::OnMulticoreJit(const DecodedPayload& p, uint64_t timestamp, uint64_t processId, uint64_t threadId) {
-  const std::string what = Text(p, "String1");
+void JitStats::OnMulticoreJit(ClrPayloadFields& p, uint64_t timestamp, uint64_t processId, uint64_t threadId) {
+  const std::string& what = Text(p, "String1", &text_);
   if (what != "GROUPWAIT" && what != "JITTHREAD") return;
   BackgroundThread& b = backgroundJit_[processId];
   if (timestamp < b.timestamp) b = {threadId, timestamp};

@@ -22,7 +22,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "format/payload_decoder.h"
+#include "format/payload/clr_payload_fields.h"
 #include "format/records.h"
 #include "model/sorted_tap.h"
 #include "resolve/event_kind.h"
@@ -78,7 +78,8 @@ class JitStats {
   static bool IsModuleKind(EventKind k) {
     return k == EventKind::kModuleLoad || k == EventKind::kModuleUnload || k == EventKind::kRundownModuleDCEnd;
   }
-  void OnMulticoreJit(const DecodedPayload& p, uint64_t timestamp, uint64_t processId, uint64_t threadId);
+  void OnMulticoreJit(ClrPayloadFields& p, uint64_t timestamp, uint64_t processId, uint64_t threadId);
+  std::string MethodName(ClrPayloadFields& p);
   double Ms(uint64_t ts) const;
 
   TraceInfo info_;
@@ -89,6 +90,7 @@ class JitStats {
   std::unordered_map<uint64_t, std::unordered_map<uint64_t, std::vector<size_t>>> open_;
   std::unordered_map<uint64_t, std::unordered_map<uint64_t, std::string>> modules_;
   std::unordered_map<uint64_t, BackgroundThread> backgroundJit_;  // per process, earliest
+  std::string text_;  // a string field being read (its capacity is reused)
 };
 
 // TraceEvent's OptimizationTier name; CompilationThreadKind name for a record.

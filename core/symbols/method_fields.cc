@@ -8,7 +8,7 @@ namespace {
 // The slot of an integer field of `bytes` bytes, or nullptr.
 const ClrFieldSlot* Integer(const ClrFieldLayout& layout, std::string_view name, uint8_t bytes) {
   const ClrFieldSlot* s = layout.Find(name);
-  return s && s->size == bytes ? s : nullptr;
+  return s && s->size == bytes && s->stringsBefore == 0 ? s : nullptr;
 }
 }  // namespace
 
@@ -23,7 +23,7 @@ MethodFieldPlan MethodFieldPlan::Of(const ClrFieldLayout* layout) {
   if (!id || !module || !start || !size || !flags) return plan;
   plan.methodId = id->offset, plan.moduleId = module->offset, plan.start = start->offset, plan.size = size->offset;
   plan.fixedEnd = flags->offset + 4;
-  if (const ClrFieldSlot* names = layout->Find("MethodNamespace"); names && names->plainString) plan.names = names->offset;
+  if (const ClrFieldSlot* names = layout->Find("MethodNamespace"); names && names->plainString && names->stringsBefore == 0) plan.names = names->offset;
   if (const ClrFieldSlot* rejit = Integer(*layout, "ReJITID", 8)) plan.rejit = rejit->offset;
   plan.ok = true;
   return plan;

@@ -77,7 +77,9 @@ ClrFieldLayout BuildClrFieldLayout(const EventMetadata& metadata, uint32_t point
     return layout;
   const clr::EventInfo* info = clr::FindEvent(provider, metadata.eventId, metadata.version);
   if (!info || !info->layoutKnown) return layout;
-  uint32_t offset = 0;
+  uint32_t offset = 0;  // from the payload's start, then from the end of the last string
+  uint8_t strings = 0;  // plain strings placed so far
+  layout.complete = true;
   for (uint16_t i = 0, top = 0; top < info->topLevelFieldCount && i < info->fieldCount; ++top, ++i) {
     const clr::Field& f = info->fields[i];
     ClrFieldSlot slot;
@@ -87,11 +89,21 @@ ClrFieldLayout BuildClrFieldLayout(const EventMetadata& metadata, uint32_t point
     slot.size = static_cast<uint8_t>(FixedSize(f, pointerSize));
     slot.kind = f.kind;
     slot.plainString = f.kind == clr::FieldKind::kUnicodeString && f.countField < 0 && f.fixedCount == 0;
+    slot.stringsBefore = strings;
     layout.fields.push_back(slot);
-    // A top-level field of fixed size has no members to skip; after one of variable size
-    // nothing is placed.
-    if (slot.size == 0) break;
-    offset += slot.size;
+    // A top-level field of fixed size has no members to skip. Strings are walked, but only
+    // as one run: after other fields of variable size, or a string after fixed-size fields
+    // that follow the run, nothing is placed.
+    if (slot.size != 0) {
+      offset += slot.size;
+      continue;
+    }
+    if (!slot.plainString || (strings > 0 && offset != 0) || strings == 255) {
+      layout.complete = top + 1 == info->topLevelFieldCount && i + 1 == info->fieldCount;
+      break;
+    }
+    if (strings == 0) layout.stringsStart = offset;
+    ++strings, offset = 0;
   }
   return layout;
 }
@@ -100,6 +112,22 @@ namespace {
 
 const ClrFieldSlot* Find(const ClrFieldLayout* layout, std::string_view name) {
   return layout ? layout->Find(name) : nullptr;
+}
+
+// Where slot f starts in this payload; false when a string before it does not end within
+// the payload (DecodePayload then has an error value there, and nothing after it).
+bool StartOf(const ClrFieldLayout& layout, const ClrFieldSlot& f, std::span<const uint8_t> payload, size_t* at) {
+  if (f.stringsBefore == 0) {
+    *at = f.offset;
+    return true;
+  }
+  if (payload.size() < layout.stringsStart) return false;
+  ByteCursor c(payload.subspan(layout.stringsStart), 0);
+  std::span<const uint8_t> units;
+  for (uint8_t k = 0; k < f.stringsBefore; ++k)
+    if (!c.ReadNullTerminatedUtf16Bytes(&units)) return false;
+  *at = layout.stringsStart + c.position() + f.offset;
+  return true;
 }
 
 }  // namespace
@@ -113,10 +141,13 @@ const ClrFieldSlot* ClrFieldLayout::Find(std::string_view name) const {
 ClrFieldRead ReadClrIntegerField(const ClrFieldLayout* layout, std::span<const uint8_t> payload,
                                  std::string_view name) {
   const ClrFieldSlot* f = Find(layout, name);
+  if (!f && layout && layout->complete) return {Result::kAbsent, 0};
   if (!f || f->size == 0 || !IsInteger(f->kind)) return {};
+  size_t at = 0;
+  if (!StartOf(*layout, *f, payload, &at)) return {};
   // Ending before the field ends leaves DecodePayload without it, or with an error value.
-  if (payload.size() < size_t{f->offset} + f->size) return {Result::kAbsent, 0};
-  return {Result::kValue, ReadInteger(f->kind, payload.data() + f->offset, f->size)};
+  if (payload.size() < at + f->size) return {Result::kAbsent, 0};
+  return {Result::kValue, ReadInteger(f->kind, payload.data() + at, f->size)};
 }
 
 ClrFieldRead ReadClrIntegerField(const EventMetadata& metadata, std::span<const uint8_t> payload,
@@ -130,8 +161,10 @@ ClrStringRead ReadClrStringField(const ClrFieldLayout* layout, std::span<const u
   ClrStringRead out;
   const ClrFieldSlot* f = Find(layout, name);
   if (!f || !f->plainString) return out;
-  if (payload.size() < f->offset) return out;  // DecodePayload stopped earlier: its error, its answer
-  ByteCursor c(payload.subspan(f->offset), 0);
+  size_t at = 0;
+  if (!StartOf(*layout, *f, payload, &at)) return out;
+  if (payload.size() < at) return out;  // DecodePayload stopped earlier: its error, its answer
+  ByteCursor c(payload.subspan(at), 0);
   std::span<const uint8_t> units;
   if (!c.ReadNullTerminatedUtf16Bytes(&units)) return out;  // no terminator: an error value there
   out.result = Result::kValue;

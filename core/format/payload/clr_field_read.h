@@ -32,21 +32,32 @@ enum class FieldKind : uint8_t;
 // One top-level field of a CLR template, placed for in-place reads.
 struct ClrFieldSlot {
   const char* name = nullptr;  // the generated table's
-  uint32_t offset = 0;         // from the payload's start
+  uint32_t offset = 0;         // from the payload's start, or see stringsBefore
   uint8_t nameLength = 0;
-  uint8_t size = 0;  // 0: of variable size (the last slot: nothing after it is placed)
+  uint8_t size = 0;  // 0: of variable size (nothing after it is placed unless it is a plain string)
+  // > 0: the field follows a run of plain strings (the method events' Namespace, Name and
+  // Signature): `offset` counts from the end of the first `stringsBefore` strings of the run
+  // that starts at ClrFieldLayout::stringsStart, found by walking them.
+  uint8_t stringsBefore = 0;
   clr::FieldKind kind{};
   bool plainString = false;  // a NUL-terminated UTF-16 string (not counted, not an array)
 };
 
 // Where the top-level fields of the CLR template DecodePayload would use for events with
-// this metadata lie in their payloads, up to and including the first of variable size.
+// this metadata lie in their payloads: the fields of fixed size up to the first of variable
+// size; when that one is a plain string, also the strings right after it, and the fields of
+// fixed size after those, up to and including the next field of variable size.
 // Empty when DecodePayload must decode them (metadata that describes its fields, no
 // template, GC/DynamicEvent, ExceptionThrown). Building it compares provider names, searches
 // the table and sizes every field: the resolver interns it once per metadata definition
 // (ResolvedType::clrLayout), so that a field read is a short scan of names.
 struct ClrFieldLayout {
   std::vector<ClrFieldSlot> fields;
+  uint32_t stringsStart = 0;  // the first plain string's offset (slots with stringsBefore > 0)
+  // Every top-level field of the template is placed (none is an array or a struct): a name
+  // not among them is a field DecodePayload does not have either (MethodLoadVerbose_V1 has
+  // no ReJITID), answered without decoding.
+  bool complete = false;
   // The first top-level field named `name`, if it is placed.
   const ClrFieldSlot* Find(std::string_view name) const;
 };
