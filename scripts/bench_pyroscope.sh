@@ -1,0 +1,174 @@
+#!/usr/bin/env bash
+# Events/s of our whole read (`nettrace summary`) against pyroscope's Go NetTrace reader
+# (github.com/pyroscope-io/dotnetdiag, Apache-2.0), issue 18's target: ours >= 3x the Go reader
+# on the same v4 traces. Run by `npm run bench` after the build.
+#
+# The Go reader is built here from its public source, only when `go` is installed (this
+# script never installs it), and none of its code is committed: tests/bench/pyroscope/ holds
+# only our harness, which drives the reader the way dotnetdiag's own profiler does.
+#   source: DOTNETDIAG_SRC (a checkout, or a git repository whose HEAD is taken) when set,
+#           else `git clone --depth 1` of the public repository; copied to build/bench/dotnetdiag
+#   build:  offline (GOPROXY=off, GOFLAGS=-mod=mod, caches under build/bench): dotnetdiag's
+#           nettrace packages import only the standard library
+#
+#   scripts/bench_pyroscope.sh [FILE...]   (default: HeartRateMonitor, only_managed_samples
+#                                           written 20 times back to back, and every other
+#                                           committed v4/v5 trace the Go reader accepts)
+# Each trace is read once by both to compare event counts, then ROUNDS (default 5) rounds
+# with the two readers interleaved (and `nettrace_bench walk`, the decoders alone, for
+# context); wall time of each process, medians.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export LC_ALL=C
+ROUNDS=${ROUNDS:-5}
+REPO_URL=https://github.com/pyroscope-io/dotnetdiag
+SRC=build/bench/dotnetdiag
+HARNESS=tests/bench/pyroscope
+BIN=build/bench/pyroscope-bench
+
+if ! command -v go >/dev/null 2>&1; then
+  echo "pyroscope peer skipped: go is not installed"
+  exit 0
+fi
+if [ ! -x build/native/nettrace ] || [ ! -x build/native/tests/nettrace_bench ]; then
+  echo "pyroscope peer skipped: build/native is not built (bash scripts/build.sh)"
+  exit 0
+fi
+mkdir -p build/bench
+
+# --- the reader's source, copied to $SRC (never into the tree)
+fetch_source() {
+  local tmp=$SRC.tmp
+  rm -rf "$tmp"
+  if [ -n "${DOTNETDIAG_SRC:-}" ]; then
+    mkdir -p "$tmp"
+    if [ -f "$DOTNETDIAG_SRC/nettrace/nettrace.go" ]; then
+      tar -C "$DOTNETDIAG_SRC" --exclude=.git -cf - . | tar -C "$tmp" -xf -
+      echo "directory $DOTNETDIAG_SRC" >"$tmp/.origin"
+    elif git --git-dir="$DOTNETDIAG_SRC" rev-parse HEAD >/dev/null 2>&1 ||
+      git -C "$DOTNETDIAG_SRC" rev-parse HEAD >/dev/null 2>&1; then
+      local gitdir
+      gitdir=$(git -C "$DOTNETDIAG_SRC" rev-parse --absolute-git-dir 2>/dev/null || echo "$DOTNETDIAG_SRC")
+      git --git-dir="$gitdir" archive HEAD | tar -C "$tmp" -xf -
+      echo "git $DOTNETDIAG_SRC @ $(git --git-dir="$gitdir" rev-parse --short=12 HEAD)" >"$tmp/.origin"
+    else
+      echo "pyroscope peer skipped: DOTNETDIAG_SRC=$DOTNETDIAG_SRC is neither a dotnetdiag checkout nor a git repository"
+      return 1
+    fi
+  elif GIT_TERMINAL_PROMPT=0 timeout 120 git clone -q --depth 1 "$REPO_URL" "$tmp" >/dev/null 2>&1; then
+    echo "git $REPO_URL @ $(git -C "$tmp" rev-parse --short=12 HEAD)" >"$tmp/.origin"
+    rm -rf "$tmp/.git"
+  else
+    rm -rf "$tmp"
+    echo "pyroscope peer skipped: could not clone $REPO_URL (no network?); set DOTNETDIAG_SRC to a checkout or git repository of it"
+    return 1
+  fi
+  rm -rf "$SRC"
+  mv "$tmp" "$SRC"
+}
+# A given DOTNETDIAG_SRC is copied afresh each run; a clone is made once and kept.
+if [ -n "${DOTNETDIAG_SRC:-}" ] || [ ! -f "$SRC/nettrace/nettrace.go" ]; then
+  fetch_source || exit 0
+fi
+if ! grep -q 'Apache License' "$SRC/LICENSE" 2>/dev/null; then
+  echo "pyroscope peer skipped: $SRC/LICENSE is not the Apache License this benchmark expects"
+  exit 0
+fi
+
+# --- our harness, built offline against that source (go.mod's replace points at $SRC)
+export GOPROXY=off GOFLAGS=-mod=mod GOTOOLCHAIN=local GOTELEMETRY=off GOWORK=off
+export GOCACHE=$PWD/build/bench/go-cache GOPATH=$PWD/build/bench/go-path GOMODCACHE=$PWD/build/bench/go-path/pkg/mod
+if ! (cd "$HARNESS" && go build -o "$OLDPWD/$BIN" .) >build/bench/pyroscope-build.log 2>&1; then
+  echo "pyroscope peer skipped: the Go reader did not build offline (build/bench/pyroscope-build.log):"
+  head -5 build/bench/pyroscope-build.log
+  exit 0
+fi
+# Packages outside the standard library the harness links: ours and dotnetdiag's, nothing else.
+outside=$(cd "$HARNESS" && go list -deps -f '{{if not .Standard}}{{.ImportPath}}{{end}}' . |
+  grep -v -e '^nettrace-analyzer/' -e '^github.com/pyroscope-io/dotnetdiag/' || true)
+if [ -n "$outside" ]; then
+  echo "pyroscope peer skipped: the Go reader imports packages outside the standard library: $outside"
+  exit 0
+fi
+
+# --- the traces
+files=("$@")
+if ((${#files[@]} == 0)); then
+  samples=build/bench/only-managed-samples-x20.nettrace
+  [ -f "$samples" ] || build/native/tests/nettrace_bench repeat build/native/testdata/only_managed_samples.nettrace \
+    "$samples" 20 >/dev/null
+  files=(build/native/testdata/HeartRateMonitor.10068.nettrace "$samples")
+  for f in build/native/testdata/*.nettrace build/native/testdata/dotnet10/*.nettrace; do
+    case $f in *HeartRateMonitor*) continue ;; esac
+    files+=("$f")
+  done
+fi
+
+json_field() { # json_field KEY...: the value at KEY (then the next KEY inside it) of the JSON on stdin
+  python3 -c 'import json, sys
+v = json.load(sys.stdin)
+for key in sys.argv[1:]: v = v[key]
+print(v)' "$@"
+}
+echo "pyroscope peer: github.com/pyroscope-io/dotnetdiag (Apache-2.0; $(cat "$SRC/.origin" 2>/dev/null || echo "origin unknown")), $(go version | cut -d' ' -f3)"
+echo "load before: $(uptime | sed 's/.*load average/load average/')"
+
+# Event counts first (one untimed read each, which also warms the page cache): both readers
+# must hand out the same events, or the events/s would not compare like with like.
+used=()
+declare -A events
+for f in "${files[@]}"; do
+  name=$(basename "$f")
+  if ! go_out=$("$BIN" "$f" 2>&1); then
+    echo "$name: skipped, the Go reader refuses it: $(echo "$go_out" | json_field error 2>/dev/null || echo "$go_out")"
+    continue
+  fi
+  summary=$(build/native/nettrace summary "$f")
+  ours=$(echo "$summary" | json_field eventCount)
+  major=$(echo "$summary" | json_field format major)
+  theirs=$(echo "$go_out" | json_field events)
+  if [ "$ours" != "$theirs" ]; then
+    echo "$name: event counts differ: ours $ours, the Go reader $theirs (compared anyway, on each reader's own count)"
+  fi
+  used+=("$f")
+  events[$f,ours]=$ours
+  events[$f,go]=$theirs
+  events[$f,v]=v$major
+done
+
+# ROUNDS interleaved rounds; the order alternates so neither reader always runs first.
+declare -A times
+wall() { # wall CMD...: runs CMD (output dropped), prints its wall time in seconds
+  local t0=$EPOCHREALTIME
+  "$@" >/dev/null
+  local t1=$EPOCHREALTIME
+  echo "$t0 $t1" | awk '{ printf "%.6f", $2 - $1 }'
+}
+for ((r = 0; r < ROUNDS; r++)); do
+  for f in "${used[@]}"; do
+    if ((r % 2 == 0)); then
+      times[$f,ours]+=" $(wall build/native/nettrace summary "$f")"
+      times[$f,go]+=" $(wall "$BIN" "$f")"
+    else
+      times[$f,go]+=" $(wall "$BIN" "$f")"
+      times[$f,ours]+=" $(wall build/native/nettrace summary "$f")"
+    fi
+    times[$f,walk]+=" $(wall build/native/tests/nettrace_bench walk "$f")"
+  done
+done
+median() { tr ' ' '\n' | grep . | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+
+echo "events/s = events / median wall time of the process ($ROUNDS rounds); target: ours >= 3x go"
+printf '%-50s %3s %9s %9s %12s %9s %12s %7s %6s %12s\n' trace fmt events ours-ms ours-ev/s go-ms go-ev/s ratio ">=3x" walk-ev/s
+for f in "${used[@]}"; do
+  o=$(echo "${times[$f,ours]}" | median)
+  g=$(echo "${times[$f,go]}" | median)
+  w=$(echo "${times[$f,walk]}" | median)
+  awk -v n="$(basename "$f")" -v v="${events[$f,v]}" -v eo="${events[$f,ours]}" -v eg="${events[$f,go]}" \
+    -v o="$o" -v g="$g" -v w="$w" 'BEGIN {
+      ro = eo / o; rg = eg / g
+      printf "%-50s %3s %9d %9.1f %12.0f %9.1f %12.0f %6.2fx %6s %12.0f\n", n, v, eo, o * 1000, ro, g * 1000, rg,
+        ro / rg, (ro >= 3 * rg ? "yes" : "no"), eo / w }'
+done
+echo "(rows of a few thousand events time mostly the start of each process)"
+echo "load after: $(uptime | sed 's/.*load average/load average/')"

@@ -1,0 +1,100 @@
+// Command pyroscope-bench times pyroscope's NetTrace reader (github.com/pyroscope-io/dotnetdiag,
+// Apache-2.0) on one file, the peer of `nettrace summary` in scripts/bench_pyroscope.sh.
+// Only this harness is ours: the reader itself is fetched and built by that script, never
+// committed.
+//
+// The file is read the way dotnetdiag drives its own reader (nettrace/nettrace_test.go, and
+// pyroscope's .NET profiler on the diagnostics stream): a nettrace.Stream over the unbuffered
+// source, with the SampleProfiler's handlers for metadata, events (samples kept, rundown
+// methods and modules decoded), stack blocks and sequence points. Counting wraps the event
+// handler, so an event is counted when the reader hands it out.
+//
+//	pyroscope-bench FILE   prints {"events":N,"metadata":N,"stackBlocks":N,
+//	                       "sequencePoints":N,"seconds":S,"samplesSeconds":S} or exits 1
+//	                       with the reader's error and how many events it read before it
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"github.com/pyroscope-io/dotnetdiag/nettrace"
+	"github.com/pyroscope-io/dotnetdiag/nettrace/profiler"
+)
+
+type result struct {
+	Events         int64   `json:"events"`
+	Metadata       int64   `json:"metadata"`
+	StackBlocks    int64   `json:"stackBlocks"`
+	SequencePoints int64   `json:"sequencePoints"`
+	Seconds        float64 `json:"seconds"`
+	// The profiler's own output step (stack ids to symbolised frames), timed apart: the
+	// whole read above is what `nettrace summary` is compared with.
+	SamplesSeconds float64 `json:"samplesSeconds"`
+	Error          string  `json:"error,omitempty"`
+}
+
+func main() {
+	if len(os.Args) != 2 {
+		fmt.Fprintln(os.Stderr, "usage: pyroscope-bench FILE")
+		os.Exit(2)
+	}
+	var r result
+	err := read(os.Args[1], &r)
+	if err != nil {
+		r.Error = err.Error()
+	}
+	out, _ := json.Marshal(r)
+	fmt.Println(string(out))
+	if err != nil {
+		os.Exit(1)
+	}
+}
+
+func read(path string, r *result) error {
+	start := time.Now()
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	stream := nettrace.NewStream(f)
+	trace, err := stream.Open()
+	if err != nil {
+		return fmt.Errorf("open: %w", err)
+	}
+	p := profiler.NewSampleProfiler(trace)
+	stream.EventHandler = func(b *nettrace.Blob) error {
+		r.Events++
+		return p.EventHandler(b)
+	}
+	stream.MetadataHandler = func(md *nettrace.Metadata) error {
+		r.Metadata++
+		return p.MetadataHandler(md)
+	}
+	stream.StackBlockHandler = func(sb *nettrace.StackBlock) error {
+		r.StackBlocks++
+		return p.StackBlockHandler(sb)
+	}
+	stream.SequencePointBlockHandler = func(sp *nettrace.SequencePointBlock) error {
+		r.SequencePoints++
+		return p.SequencePointBlockHandler(sp)
+	}
+	for {
+		err = stream.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return err
+		}
+	}
+	r.Seconds = time.Since(start).Seconds()
+	start = time.Now()
+	_ = p.Samples()
+	r.SamplesSeconds = time.Since(start).Seconds()
+	return nil
+}
