@@ -15,8 +15,8 @@
 #                                           written 20 times back to back, and every other
 #                                           committed v4/v5 trace the Go reader accepts)
 # Each trace is read once by both to compare event counts, then ROUNDS (default 5) rounds
-# with the two readers interleaved (and `nettrace_bench walk`, the decoders alone, for
-# context); wall time of each process, medians.
+# with the two readers interleaved (and, for context, the Go reader without the profiler's
+# handlers and `nettrace_bench walk`, our decoders alone); wall time of each process, medians.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export LC_ALL=C
@@ -153,22 +153,36 @@ for ((r = 0; r < ROUNDS; r++)); do
       times[$f,go]+=" $(wall "$BIN" "$f")"
       times[$f,ours]+=" $(wall build/native/nettrace summary "$f")"
     fi
+    times[$f,reader]+=" $(wall "$BIN" -reader-only "$f")"
     times[$f,walk]+=" $(wall build/native/tests/nettrace_bench walk "$f")"
   done
 done
 median() { tr ' ' '\n' | grep . | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 
-echo "events/s = events / median wall time of the process ($ROUNDS rounds); target: ours >= 3x go"
-printf '%-50s %3s %9s %9s %12s %9s %12s %7s %6s %12s\n' trace fmt events ours-ms ours-ev/s go-ms go-ev/s ratio ">=3x" walk-ev/s
+width=5
+for f in "${used[@]}"; do
+  name=$(basename "$f")
+  ((${#name} > width)) && width=${#name}
+done
+cat <<EOT
+events/s = events / median wall time of the process ($ROUNDS rounds); the target is ours >= 3x go.
+  ours         build/native/nettrace summary FILE (the whole read: store, summary, symbols)
+  go           the Go reader with dotnetdiag's SampleProfiler handlers, as pyroscope reads a trace
+  go-reader    the Go reader alone (-reader-only: blocks, headers and metadata decoded, no profiler)
+  walk         build/native/tests/nettrace_bench walk FILE (our format decoders alone)
+EOT
+printf "%-${width}s %3s %8s %8s %10s %8s %10s %7s %4s %12s %7s %10s\n" trace fmt events ours-ms ours-ev/s \
+  go-ms go-ev/s ratio '>=3x' go-reader-ms ratio walk-ev/s
 for f in "${used[@]}"; do
   o=$(echo "${times[$f,ours]}" | median)
   g=$(echo "${times[$f,go]}" | median)
+  b=$(echo "${times[$f,reader]}" | median)
   w=$(echo "${times[$f,walk]}" | median)
-  awk -v n="$(basename "$f")" -v v="${events[$f,v]}" -v eo="${events[$f,ours]}" -v eg="${events[$f,go]}" \
-    -v o="$o" -v g="$g" -v w="$w" 'BEGIN {
-      ro = eo / o; rg = eg / g
-      printf "%-50s %3s %9d %9.1f %12.0f %9.1f %12.0f %6.2fx %6s %12.0f\n", n, v, eo, o * 1000, ro, g * 1000, rg,
-        ro / rg, (ro >= 3 * rg ? "yes" : "no"), eo / w }'
+  awk -v width="$width" -v n="$(basename "$f")" -v v="${events[$f,v]}" -v eo="${events[$f,ours]}" \
+    -v eg="${events[$f,go]}" -v o="$o" -v g="$g" -v b="$b" -v w="$w" 'BEGIN {
+      ro = eo / o; rg = eg / g; rb = eg / b
+      printf "%-" width "s %3s %8d %8.1f %10.0f %8.1f %10.0f %6.2fx %4s %12.1f %6.2fx %10.0f\n", n, v, eo,
+        o * 1000, ro, g * 1000, rg, ro / rg, (ro >= 3 * rg ? "yes" : "no"), b * 1000, ro / rb, eo / w }'
 done
 echo "(rows of a few thousand events time mostly the start of each process)"
 echo "load after: $(uptime | sed 's/.*load average/load average/')"

@@ -9,13 +9,19 @@
 // methods and modules decoded), stack blocks and sequence points. Counting wraps the event
 // handler, so an event is counted when the reader hands it out.
 //
-//	pyroscope-bench FILE   prints {"events":N,"metadata":N,"stackBlocks":N,
+// With -reader-only the handlers only count: the reader still decodes every block, event
+// header and metadata record, but nothing of the profiler runs (no samples kept, no rundown
+// payloads decoded). That is the reader's own floor, shown beside the profiler's read.
+//
+//	pyroscope-bench [-reader-only] FILE
+//	                       prints {"events":N,"metadata":N,"stackBlocks":N,
 //	                       "sequencePoints":N,"seconds":S,"samplesSeconds":S} or exits 1
 //	                       with the reader's error and how many events it read before it
 package main
 
 import (
 	"encoding/json"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -38,12 +44,14 @@ type result struct {
 }
 
 func main() {
-	if len(os.Args) != 2 {
-		fmt.Fprintln(os.Stderr, "usage: pyroscope-bench FILE")
+	readerOnly := flag.Bool("reader-only", false, "count what the reader hands out, run no profiler")
+	flag.Parse()
+	if flag.NArg() != 1 {
+		fmt.Fprintln(os.Stderr, "usage: pyroscope-bench [-reader-only] FILE")
 		os.Exit(2)
 	}
 	var r result
-	err := read(os.Args[1], &r)
+	err := read(flag.Arg(0), *readerOnly, &r)
 	if err != nil {
 		r.Error = err.Error()
 	}
@@ -54,7 +62,7 @@ func main() {
 	}
 }
 
-func read(path string, r *result) error {
+func read(path string, readerOnly bool, r *result) error {
 	start := time.Now()
 	f, err := os.Open(path)
 	if err != nil {
@@ -67,20 +75,34 @@ func read(path string, r *result) error {
 		return fmt.Errorf("open: %w", err)
 	}
 	p := profiler.NewSampleProfiler(trace)
+	// A nil handler would make the stream skip decoding that object, so reader-only mode
+	// keeps every handler and only leaves out the profiler's work.
 	stream.EventHandler = func(b *nettrace.Blob) error {
 		r.Events++
+		if readerOnly {
+			return nil
+		}
 		return p.EventHandler(b)
 	}
 	stream.MetadataHandler = func(md *nettrace.Metadata) error {
 		r.Metadata++
+		if readerOnly {
+			return nil
+		}
 		return p.MetadataHandler(md)
 	}
 	stream.StackBlockHandler = func(sb *nettrace.StackBlock) error {
 		r.StackBlocks++
+		if readerOnly {
+			return nil
+		}
 		return p.StackBlockHandler(sb)
 	}
 	stream.SequencePointBlockHandler = func(sp *nettrace.SequencePointBlock) error {
 		r.SequencePoints++
+		if readerOnly {
+			return nil
+		}
 		return p.SequencePointBlockHandler(sp)
 	}
 	for {
