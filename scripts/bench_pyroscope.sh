@@ -5,7 +5,7 @@
 #
 # The Go reader is built here from its public source, only when `go` is installed (this
 # script never installs it), and none of its code is committed: tests/bench/pyroscope/ holds
-# only our harness, which drives the reader the way dotnetdiag's own profiler does.
+# only our harness, which drives the reader with dotnetdiag's own SampleProfiler, as its test does.
 #   source: DOTNETDIAG_SRC (a checkout, or a git repository whose HEAD is taken) when set,
 #           else `git clone --depth 1` of the public repository; copied to build/bench/dotnetdiag
 #   build:  offline (GOPROXY=off, GOFLAGS=-mod=mod, caches under build/bench): dotnetdiag's
@@ -167,7 +167,7 @@ done
 cat <<EOT
 events/s = events / median wall time of the process ($ROUNDS rounds); the target is ours >= 3x go.
   ours         build/native/nettrace summary FILE (the whole read: store, summary, symbols)
-  go           the Go reader with dotnetdiag's SampleProfiler handlers, as pyroscope reads a trace
+  go           the Go reader with dotnetdiag's SampleProfiler handlers, as its own test reads a trace
   go-reader    the Go reader alone (-reader-only: blocks, headers and metadata decoded, no profiler)
   walk         build/native/tests/nettrace_bench walk FILE (our format decoders alone)
 EOT

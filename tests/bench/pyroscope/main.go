@@ -3,11 +3,11 @@
 // Only this harness is ours: the reader itself is fetched and built by that script, never
 // committed.
 //
-// The file is read the way dotnetdiag drives its own reader (nettrace/nettrace_test.go, and
-// pyroscope's .NET profiler on the diagnostics stream): a nettrace.Stream over the unbuffered
-// source, with the SampleProfiler's handlers for metadata, events (samples kept, rundown
-// methods and modules decoded), stack blocks and sequence points. Counting wraps the event
-// handler, so an event is counted when the reader hands it out.
+// The file is read the way dotnetdiag's own test drives its reader and profiler
+// (nettrace/nettrace_test.go): a nettrace.Stream over the unbuffered file, with the
+// SampleProfiler's handlers for metadata, events (samples kept, rundown methods and modules
+// decoded), stack blocks and sequence points. Counting wraps the handlers, so an event is
+// counted when the reader hands it out.
 //
 // With -reader-only the handlers only count: the reader still decodes every block, event
 // header and metadata record, but nothing of the profiler runs (no samples kept, no rundown
