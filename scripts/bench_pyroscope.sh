@@ -16,7 +16,8 @@
 #                                           committed v4/v5 trace the Go reader accepts)
 # Each trace is read once by both to compare event counts, then ROUNDS (default 5) rounds
 # with the two readers interleaved (and, for context, the Go reader without the profiler's
-# handlers and `nettrace_bench walk`, our decoders alone); wall time of each process, medians.
+# handlers and `nettrace_bench walk`, our decoders alone); medians of the wall time of each
+# process, and of the read time each process reports.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export LC_ALL=C
@@ -136,53 +137,87 @@ for f in "${files[@]}"; do
   events[$f,v]=v$major
 done
 
-# ROUNDS interleaved rounds; the order alternates so neither reader always runs first.
+# ROUNDS interleaved rounds; the order alternates so neither reader always runs first. Each
+# process is timed from outside (wall time, its start included) and reports its own read
+# time (the Go harness from open to the end; `nettrace_bench read --runs 1` the same read as
+# `summary`, in a child process, without the start or the JSON output).
 declare -A times
-wall() { # wall CMD...: runs CMD (output dropped), prints its wall time in seconds
+out=$(mktemp)
+trap 'rm -f "$out"' EXIT
+timed() { # timed KEY CMD...: runs CMD with its stdout in $out; its wall time joins times[KEY]
+  local key=$1
+  shift
   local t0=$EPOCHREALTIME
-  "$@" >/dev/null
+  "$@" >"$out"
   local t1=$EPOCHREALTIME
-  echo "$t0 $t1" | awk '{ printf "%.6f", $2 - $1 }'
+  times[$key]+=" $t0,$t1"
+}
+reported() { # reported KEY FIELD: the number FIELD of the JSON in $out joins times[KEY]
+  times[$1]+=" $(grep -o "\"$2\":[0-9.e+-]*" "$out" | cut -d: -f2)"
+}
+ours() {
+  timed "$1,ours" build/native/nettrace summary "$1"
+  timed "$1,ours-read" build/native/tests/nettrace_bench read "$1" --runs 1
+  # eventsPerSecond has more digits than medianSeconds (0.1 ms): the seconds come from it.
+  times[$1,ours-in]+=" $(grep -o '"eventsPerSecond":[0-9.]*' "$out" | cut -d: -f2 |
+    awk -v e="${events[$1,ours]}" '{ printf "%.7f", e / $1 }')"
+}
+theirs() {
+  timed "$1,go" "$BIN" "$1"
+  reported "$1,go-in" seconds
+  timed "$1,reader" "$BIN" -reader-only "$1"
+  reported "$1,reader-in" seconds
 }
 for ((r = 0; r < ROUNDS; r++)); do
   for f in "${used[@]}"; do
     if ((r % 2 == 0)); then
-      times[$f,ours]+=" $(wall build/native/nettrace summary "$f")"
-      times[$f,go]+=" $(wall "$BIN" "$f")"
+      ours "$f"
+      theirs "$f"
     else
-      times[$f,go]+=" $(wall "$BIN" "$f")"
-      times[$f,ours]+=" $(wall build/native/nettrace summary "$f")"
+      theirs "$f"
+      ours "$f"
     fi
-    times[$f,reader]+=" $(wall "$BIN" -reader-only "$f")"
-    times[$f,walk]+=" $(wall build/native/tests/nettrace_bench walk "$f")"
+    timed "$f,walk" build/native/tests/nettrace_bench walk "$f"
   done
 done
-median() { tr ' ' '\n' | grep . | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+median() { # of the numbers (or "start,end" wall-time pairs) on stdin
+  tr ' ' '\n' | grep . | awk -F, 'NF == 2 { printf "%.6f\n", $2 - $1; next } { print $1 }' |
+    sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'
+}
 
 width=5
 for f in "${used[@]}"; do
   name=$(basename "$f")
   ((${#name} > width)) && width=${#name}
 done
+row() { # row FILE KEY...: the file's name, format, events and the median of each KEY
+  local f=$1
+  shift
+  printf '%s %s %s %s' "$(basename "$f")" "${events[$f,v]}" "${events[$f,ours]}" "${events[$f,go]}"
+  for key in "$@"; do printf ' %s' "$(echo "${times[$f,$key]}" | median)"; done
+  echo
+}
 cat <<EOT
-events/s = events / median wall time of the process ($ROUNDS rounds); the target is ours >= 3x go.
+Median of $ROUNDS rounds; events/s = events / that time; the target is ours >= 3x go.
   ours         build/native/nettrace summary FILE (the whole read: store, summary, symbols)
   go           the Go reader with dotnetdiag's SampleProfiler handlers, as its own test reads a trace
   go-reader    the Go reader alone (-reader-only: blocks, headers and metadata decoded, no profiler)
   walk         build/native/tests/nettrace_bench walk FILE (our format decoders alone)
+
+Wall time of each process (its start included, which is most of a trace of a few thousand events):
 EOT
-printf "%-${width}s %3s %8s %8s %10s %8s %10s %7s %4s %12s %7s %10s\n" trace fmt events ours-ms ours-ev/s \
-  go-ms go-ev/s ratio '>=3x' go-reader-ms ratio walk-ev/s
-for f in "${used[@]}"; do
-  o=$(echo "${times[$f,ours]}" | median)
-  g=$(echo "${times[$f,go]}" | median)
-  b=$(echo "${times[$f,reader]}" | median)
-  w=$(echo "${times[$f,walk]}" | median)
-  awk -v width="$width" -v n="$(basename "$f")" -v v="${events[$f,v]}" -v eo="${events[$f,ours]}" \
-    -v eg="${events[$f,go]}" -v o="$o" -v g="$g" -v b="$b" -v w="$w" 'BEGIN {
-      ro = eo / o; rg = eg / g; rb = eg / b
-      printf "%-" width "s %3s %8d %8.1f %10.0f %8.1f %10.0f %6.2fx %4s %12.1f %6.2fx %10.0f\n", n, v, eo,
-        o * 1000, ro, g * 1000, rg, ro / rg, (ro >= 3 * rg ? "yes" : "no"), b * 1000, ro / rb, eo / w }'
-done
-echo "(rows of a few thousand events time mostly the start of each process)"
+printf "%-${width}s %3s %8s %8s %10s %8s %10s %7s %4s %10s\n" trace fmt events ours-ms ours-ev/s \
+  go-ms go-ev/s ratio '>=3x' walk-ev/s
+for f in "${used[@]}"; do row "$f" ours go walk; done | awk -v width="$width" '{
+  ro = $3 / $5; rg = $4 / $6
+  printf "%-" width "s %3s %8d %8.1f %10.0f %8.1f %10.0f %6.2fx %4s %10.0f\n", $1, $2, $3, $5 * 1000, ro,
+    $6 * 1000, rg, ro / rg, (ro >= 3 * rg ? "yes" : "no"), $3 / $7 }'
+echo
+echo "The read as each process times it (ours: nettrace_bench read --runs 1; go: open to the end):"
+printf "%-${width}s %3s %8s %8s %10s %8s %10s %7s %4s %12s %7s\n" trace fmt events ours-ms ours-ev/s \
+  go-ms go-ev/s ratio '>=3x' go-reader-ms ratio
+for f in "${used[@]}"; do row "$f" ours-in go-in reader-in; done | awk -v width="$width" '{
+  ro = $3 / $5; rg = $4 / $6; rb = $4 / $7
+  printf "%-" width "s %3s %8d %8.2f %10.0f %8.2f %10.0f %6.2fx %4s %12.2f %6.2fx\n", $1, $2, $3, $5 * 1000, ro,
+    $6 * 1000, rg, ro / rg, (ro >= 3 * rg ? "yes" : "no"), $7 * 1000, ro / rb }'
 echo "load after: $(uptime | sed 's/.*load average/load average/')"
