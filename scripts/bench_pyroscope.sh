@@ -54,6 +54,7 @@ fetch_source() {
       echo "git $DOTNETDIAG_SRC @ $(git --git-dir="$gitdir" rev-parse --short=12 HEAD)" >"$tmp/.origin"
     else
       echo "pyroscope peer skipped: DOTNETDIAG_SRC=$DOTNETDIAG_SRC is neither a dotnetdiag checkout nor a git repository"
+      rm -rf "$tmp"
       return 1
     fi
   elif GIT_TERMINAL_PROMPT=0 timeout 120 git clone -q --depth 1 "$REPO_URL" "$tmp" >/dev/null 2>&1; then
