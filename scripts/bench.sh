@@ -30,6 +30,10 @@ node tests/bench/read_bench.mjs "${1:-build/native/testdata/HeartRateMonitor.100
 # Instructions per event of the whole read vs the format decoders alone (callgrind).
 echo
 bash scripts/bench_instructions.sh
+# Events/s against pyroscope's Go reader (dotnetdiag), built from its public source only when
+# go is installed (scripts/bench_pyroscope.sh).
+echo
+bash scripts/bench_pyroscope.sh || echo "pyroscope peer failed: see above"
 # The flame graph view in Chromium on a written trace of ~270k nodes (regenerated: ~1 s).
 if [ -x build/native/tests/nettrace_bench ]; then
   mkdir -p build/bench
