@@ -51,6 +51,14 @@ class ChunkedVector {
     size_ = 0;
     tail_ = tailEnd_ = nullptr;
   }
+  // For columns one owner fills in step (the event store's five, one check per row for all
+  // of them): element i's chunk, allocated when it does not exist yet, to be written
+  // directly. Such a column is not push_back'ed: its size() stays 0 and the owner counts.
+  T* ChunkOf(size_t i) {
+    const size_t c = i >> kChunkShift;
+    while (chunks_.size() <= c) chunks_.emplace_back(new T[kChunkSize]);
+    return chunks_[c].get();
+  }
   size_t residentBytes() const { return chunks_.size() * kChunkSize * sizeof(T) + chunks_.capacity() * sizeof(void*); }
 
  private:

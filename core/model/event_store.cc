@@ -10,22 +10,33 @@ namespace {
 constexpr size_t kMinLateMerge = 4096;
 }  // namespace
 
+void EventStore::StartChunks(size_t row) {
+  tsChunk_ = tsOffset_.ChunkOf(row);
+  typeChunk_ = type_.ChunkOf(row);
+  threadChunk_ = thread_.ChunkOf(row);
+  stackChunk_ = stack_.ChunkOf(row);
+  ordinalChunk_ = ordinal_.ChunkOf(row);
+}
+
 void EventStore::Put(const SortItem& item) {
-  const uint32_t row = static_cast<uint32_t>(type_.size());
+  const uint32_t row = static_cast<uint32_t>(rows_);
   if (pages_.empty() || item.timestamp < pages_.back().base || item.timestamp - pages_.back().base > 0xFFFFFFFFull)
     pages_.push_back({row, item.timestamp});
-  tsOffset_.push_back(static_cast<uint32_t>(item.timestamp - pages_.back().base));
-  type_.push_back(item.type);
-  thread_.push_back(item.thread);
-  stack_.push_back(item.stack);
+  const size_t slot = row & (ChunkedVector<uint16_t>::kChunkSize - 1);
+  if (slot == 0) StartChunks(row);
+  tsChunk_[slot] = static_cast<uint32_t>(item.timestamp - pages_.back().base);
+  typeChunk_[slot] = item.type;
+  threadChunk_[slot] = item.thread;
+  stackChunk_[slot] = item.stack;
   if (ordinalPages_.empty() || ordinalPages_.back().base != regionBase_) ordinalPages_.push_back({row, regionBase_});
   uint32_t rel = item.ordinal - regionBase_;
   if (item.ordinal < regionBase_ || rel >= kOrdinalSpill) {
     spilled_.emplace_back(row, item.ordinal);
     rel = kOrdinalSpill;
   }
-  ordinal_.push_back({{static_cast<uint8_t>(rel), static_cast<uint8_t>(rel >> 8), static_cast<uint8_t>(rel >> 16)}});
+  ordinalChunk_[slot] = {{static_cast<uint8_t>(rel), static_cast<uint8_t>(rel >> 8), static_cast<uint8_t>(rel >> 16)}};
   if (item.labels) labels_.emplace_back(row, item.labels);
+  rows_ = row + size_t{1};
 }
 
 void EventStore::Append(const SortItem& item, bool late) {

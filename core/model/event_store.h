@@ -51,7 +51,7 @@ struct RowLocation {
 
 class EventStore {
  public:
-  size_t size() const { return type_.size(); }
+  size_t size() const { return rows_; }
 
   // Appends in time order. `late` items (see EventSorter) are placed by (timestamp,
   // ordinal) — by the next merge, at the latest by Seal().
@@ -96,6 +96,7 @@ class EventStore {
     uint32_t regionBase;
   };
   void Put(const SortItem& item);
+  void StartChunks(size_t row);
   void MergeLate();
 
   ChunkedVector<uint32_t> tsOffset_;
@@ -103,6 +104,14 @@ class EventStore {
   ChunkedVector<uint16_t> thread_;
   ChunkedVector<uint32_t> stack_;
   ChunkedVector<Ordinal24> ordinal_;
+  // The five columns are written in step (ChunkedVector::ChunkOf): rows_ counts them, and
+  // these point at the chunk the next row goes to (null before the first row).
+  size_t rows_ = 0;
+  uint32_t* tsChunk_ = nullptr;
+  uint16_t* typeChunk_ = nullptr;
+  uint16_t* threadChunk_ = nullptr;
+  uint32_t* stackChunk_ = nullptr;
+  Ordinal24* ordinalChunk_ = nullptr;
   std::vector<Page> pages_;
   std::vector<Page> ordinalPages_;                       // base = region's first ordinal
   std::vector<std::pair<uint32_t, uint32_t>> spilled_;   // (row, ordinal), rows ascending

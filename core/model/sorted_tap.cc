@@ -1,6 +1,7 @@
 #include "model/sorted_tap.h"
 
 #include <algorithm>
+#include <bit>
 
 #include "resolve/type_resolver.h"
 
@@ -64,23 +65,24 @@ void SortedTap::Dispatch(const SortItem& item, bool late) {
   const size_t end = next < held_.size() ? held_[next].payloadAt : arena_.size();
   x.record.payload = std::span<const uint8_t>(arena_.data() + at->payloadAt, end - at->payloadAt);
   x.late = late;
-  const uint64_t readers = readers_[static_cast<size_t>(x.kind)];
-  for (size_t i = 0; i < sinks_.size(); ++i)
-    if (readers & (uint64_t{1} << i)) sinks_[i]->OnTimeOrdered(x);
+  for (uint64_t readers = readers_[static_cast<size_t>(x.kind)]; readers != 0; readers &= readers - 1)
+    sinks_[static_cast<size_t>(std::countr_zero(readers))]->OnTimeOrdered(x);
   at->released = true;
   --pendingCount_;
-  while (head_ < held_.size() && held_[head_].released) ++head_;
-  Compact();
-}
-
-// Drops the released prefix: at once when everything is released (the usual case: events
-// are released in about the order they were held), else when it is most of the vectors.
-void SortedTap::Compact() {
+  if (static_cast<size_t>(at - held_.begin()) != head_) return;  // the head is still held
+  while (++head_ < held_.size() && held_[head_].released) {
+  }
+  // Drops the released prefix: at once when everything is released (the usual case: events
+  // are released in about the order they were held), else when it is most of the vectors.
   if (head_ == held_.size()) {
     held_.clear(), arena_.clear(), head_ = 0;  // capacities are kept for the next events
-    return;
+  } else if (head_ >= 4096 && head_ * 2 >= held_.size()) {
+    Compact();
   }
-  if (head_ < 4096 || head_ * 2 < held_.size()) return;
+}
+
+// Drops the released prefix held_[0, head_) and its payload bytes.
+void SortedTap::Compact() {
   const uint64_t base = held_[head_].payloadAt;
   arena_.erase(arena_.begin(), arena_.begin() + static_cast<std::ptrdiff_t>(base));
   held_.erase(held_.begin(), held_.begin() + static_cast<std::ptrdiff_t>(head_));
