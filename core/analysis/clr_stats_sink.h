@@ -19,8 +19,8 @@ class ClrStatsSink final : public TimeOrderedSink {
   }
   bool Reads(EventKind k) const override { return ReadsKind(k); }
   void OnTimeOrdered(const TimeOrderedEvent& e) override {
-    gc_.OnEvent(e);
-    jit_.OnEvent(e);
+    if (JitStats::Reads(e.kind)) jit_.OnEvent(e);
+    else gc_.OnEvent(e);  // the kinds of the two do not overlap (ReadsKind)
   }
 
   // The kinds GcStats and JitStats read, so that every other event (most of a trace) is not

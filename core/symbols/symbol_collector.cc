@@ -51,7 +51,7 @@ const std::string* SymbolCollector::StartInfo(uint32_t ordinal) const {
 
 // Layouts from ClrEtwAll.man (the generated table's MethodLoad*, MethodDC*, ModuleLoad*,
 // DomainModule*, GCAllocationTick*, ThreadPool* templates).
-Status SymbolCollector::OnEvent(const EventRecord& e) {
+Status SymbolCollector::Collect(const EventRecord& e) {
   const uint32_t ordinal = types_->current().ordinal;
   if (!universal_.idle() && !universal_.OnEvent(e, ordinal)) ++malformed_;
   if (!tpl_.OnEvent(e, ordinal)) ++malformed_;

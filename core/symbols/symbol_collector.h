@@ -34,7 +34,13 @@ class SymbolCollector final : public RecordSink {
     universal_.OnThread(t);
     return Status::Ok();
   }
-  Status OnEvent(const EventRecord& e) override;
+  // Inline: most events are of no kind read here and no TPL, Universal or start-info reader
+  // is active, so they cost a test, not a call.
+  Status OnEvent(const EventRecord& e) override {
+    if (universal_.idle() && tpl_.idle() && startTypes_.empty() && !ReadsKind(types_->current().kind))
+      return Status::Ok();
+    return Collect(e);
+  }
   Status OnEndOfStream() override;
   // Ends the input (the end of the stream or a fault): the Linux-profiler tables are final.
   void Finish() { universal_.Finish(); }
@@ -73,6 +79,23 @@ class SymbolCollector final : public RecordSink {
   const std::string* StartInfo(uint32_t ordinal) const;
 
  private:
+  // The kinds Collect decodes (its switch).
+  static bool ReadsKind(EventKind k) {
+    switch (k) {
+      case EventKind::kMethodLoad: case EventKind::kMethodLoadVerbose: case EventKind::kMethodUnload:
+      case EventKind::kMethodUnloadVerbose: case EventKind::kRundownMethodDCStart: case EventKind::kRundownMethodDCEnd:
+      case EventKind::kRundownMethodDCStartVerbose: case EventKind::kRundownMethodDCEndVerbose:
+      case EventKind::kModuleLoad: case EventKind::kDomainModuleLoad: case EventKind::kRundownModuleDCStart:
+      case EventKind::kRundownModuleDCEnd: case EventKind::kRundownDomainModuleDCStart:
+      case EventKind::kRundownDomainModuleDCEnd: case EventKind::kGcAllocationTick: case EventKind::kThreadSample:
+      case EventKind::kThreadPoolEnqueue: case EventKind::kThreadPoolDequeue: case EventKind::kThreadPoolIoEnqueue:
+      case EventKind::kThreadPoolIoDequeue: case EventKind::kThreadPoolIoPack:
+        return true;
+      default:
+        return false;
+    }
+  }
+  Status Collect(const EventRecord& e);
   bool DecodeMethod(const EventRecord& e, const ResolvedType& t);
   bool DecodeModule(const EventRecord& e, const ResolvedType& t);
   bool DecodeAllocation(const EventRecord& e, const ResolvedType& t, uint32_t ordinal);

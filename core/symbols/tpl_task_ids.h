@@ -32,6 +32,8 @@ class TplTaskIds {
   void OnMetadata(const EventMetadata& m);
   // False when the payload is too short for its layout (counted as malformed).
   bool OnEvent(const EventRecord& e, uint32_t ordinal);
+  // No TPL event type defined: OnEvent has nothing to do.
+  bool idle() const { return eventIds_.empty(); }
   std::optional<TplTaskEvent> Find(uint32_t ordinal) const;
 
  private:
