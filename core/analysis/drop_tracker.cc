@@ -9,7 +9,7 @@ void DropTracker::Lost(uint64_t thread, uint64_t count, uint64_t from, uint64_t 
   if (ranges_.size() < kMaxRanges) ranges_.push_back({thread, count, from, to});
 }
 
-void DropTracker::OnEvent(uint64_t thread, uint32_t sequence, uint64_t timestamp) {
+void DropTracker::OnOtherEvent(uint64_t thread, uint32_t sequence, uint64_t timestamp) {
   if (last_ && lastKey_ == thread) {
     const int32_t gap = static_cast<int32_t>(sequence - (last_->last + 1));  // wrap-aware
     if (gap > 0) Lost(thread, static_cast<uint32_t>(gap), last_->lastTimestamp, timestamp);

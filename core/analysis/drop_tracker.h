@@ -28,7 +28,17 @@ class DropTracker {
  public:
   static constexpr size_t kMaxRanges = 10000;
 
-  void OnEvent(uint64_t thread, uint32_t sequence, uint64_t timestamp);
+  // Inline: the usual event is the next number of the last thread seen. False then: no
+  // loss was found (true: one may have been, the totals may have changed).
+  bool OnEvent(uint64_t thread, uint32_t sequence, uint64_t timestamp) {
+    if (last_ && lastKey_ == thread && sequence == last_->last + 1) {
+      last_->last = sequence;
+      last_->lastTimestamp = timestamp;
+      return false;
+    }
+    OnOtherEvent(thread, sequence, timestamp);
+    return true;
+  }
   // A lower bound for a thread's last attempted number, known at `timestamp`.
   void OnLowerBound(uint64_t thread, uint32_t sequence, uint64_t timestamp);
   // v6: the thread index leaves the table (RemoveThread, or a thread-flush sequence
@@ -55,6 +65,7 @@ class DropTracker {
     uint64_t lastTimestamp = 0;
   };
   void Lost(uint64_t thread, uint64_t count, uint64_t from, uint64_t to);
+  void OnOtherEvent(uint64_t thread, uint32_t sequence, uint64_t timestamp);
 
   std::unordered_map<uint64_t, State> threads_;  // looked up, never iterated
   State* last_ = nullptr;  // the last thread's state (events come in runs per thread)

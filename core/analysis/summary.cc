@@ -95,9 +95,10 @@ Status SummaryBuilder::OnEvent(const EventRecord& e) {
     ++Thread(e.thread).eventCount;
   }
   ++CaptureThread(e.captureThread).capturedCount;
-  drops_.OnEvent(e.captureThread, e.sequenceNumber, e.timestamp);
-  stats_->droppedEvents = drops_.total();
-  stats_->sequenceNumberGaps = drops_.gaps();
+  if (drops_.OnEvent(e.captureThread, e.sequenceNumber, e.timestamp)) {
+    stats_->droppedEvents = drops_.total();
+    stats_->sequenceNumberGaps = drops_.gaps();
+  }
   return Status::Ok();
 }
 

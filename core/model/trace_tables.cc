@@ -108,8 +108,7 @@ LabelListIndex LabelTable::Intern(const LabelList& list) {
   return LabelListIndex(it->second);
 }
 
-LabelListIndex LabelTable::InternActivity(const Guid& activity, const Guid& related) {
-  if (activity.IsZero() && related.IsZero()) return LabelListIndex(0);
+LabelListIndex LabelTable::InternActivityIds(const Guid& activity, const Guid& related) {
   // Consecutive events mostly share their ids (one request's work): the last answer first.
   if (lastActivityList_ != 0 && activity.bytes == lastActivity_.bytes && related.bytes == lastRelated_.bytes)
     return LabelListIndex(lastActivityList_);

@@ -88,7 +88,11 @@ class LabelTable {
  public:
   LabelListIndex Intern(const LabelList& list);
   // v4/v5 events carry activity ids in their headers; they become a label list too.
-  LabelListIndex InternActivity(const Guid& activity, const Guid& related);
+  // Inline: asked for every v4/v5 event, and most carry no activity id.
+  LabelListIndex InternActivity(const Guid& activity, const Guid& related) {
+    if (activity.IsZero() && related.IsZero()) return LabelListIndex(0);
+    return InternActivityIds(activity, related);
+  }
   LabelList Get(LabelListIndex i) const;
   size_t size() const { return lists_.size() + 1; }
 
@@ -97,6 +101,7 @@ class LabelTable {
   BlobInterner keys_;
   std::unordered_map<uint32_t, uint32_t> byKey_;
   std::vector<uint8_t> key_;  // the key being interned (reused)
+  LabelListIndex InternActivityIds(const Guid& activity, const Guid& related);
   Guid lastActivity_, lastRelated_;  // InternActivity's last ids and their list (0: none yet)
   uint32_t lastActivityList_ = 0;
 };

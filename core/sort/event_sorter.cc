@@ -5,31 +5,12 @@
 
 namespace nettrace {
 
-namespace {
-bool Before(const SortItem& a, const SortItem& b) {
-  return a.timestamp != b.timestamp ? a.timestamp < b.timestamp : a.ordinal < b.ordinal;
-}
-}  // namespace
 
-void EventSorter::Push(uint64_t captureThread, const SortItem& item, bool isSorted) {
-  // Consecutive events mostly come from one capture thread (a block holds one thread's
-  // buffer at a time): the last run found is tried before the map.
-  if (runs_.empty() || captureThread != lastCaptureThread_) {
-    auto [it, inserted] = runOf_.try_emplace(captureThread, static_cast<uint32_t>(runs_.size()));
-    if (inserted) runs_.emplace_back();
-    lastCaptureThread_ = captureThread;
-    lastRun_ = it->second;
-  }
-  Run& run = runs_[lastRun_];
-  if (run.sorted && run.items.size() > run.head && Before(item, run.items.back())) {
-    // The format promises per-thread order; a writer that breaks it still gets a correct
-    // result (the run is sorted before merging), just not the cheap one.
-    run.sorted = false;
-    ++unsortedRuns_;
-  }
-  run.items.push_back(item);
-  peakPending_ = std::max(peakPending_, ++pending_);
-  if (isSorted) Release(item.timestamp);
+void EventSorter::FindRun(uint64_t captureThread) {
+  auto [it, inserted] = runOf_.try_emplace(captureThread, static_cast<uint32_t>(runs_.size()));
+  if (inserted) runs_.emplace_back();
+  lastCaptureThread_ = captureThread;
+  lastRun_ = it->second;
 }
 
 void EventSorter::EndRegion() {
