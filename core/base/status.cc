@@ -19,17 +19,22 @@ const char* ErrorCodeName(ErrorCode code) {
   return "unknown";
 }
 
+const std::string& Status::message() const {
+  static const std::string kNone;
+  return detail_ ? detail_->message : kNone;
+}
+
 std::string Status::ToString() const {
   if (ok()) return "ok";
-  std::string out = ErrorCodeName(code_);
-  if (offset_ != kNoOffset) {
+  std::string out = ErrorCodeName(code());
+  if (const uint64_t offset_ = offset(); offset_ != kNoOffset) {
     char buf[64];
     std::snprintf(buf, sizeof buf, " at offset %llu (0x%llx)", static_cast<unsigned long long>(offset_),
                   static_cast<unsigned long long>(offset_));
     out += buf;
   }
   out += ": ";
-  out += message_;
+  out += message();
   return out;
 }
 

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <utility>
 
@@ -27,28 +28,39 @@ inline constexpr uint64_t kNoOffset = ~uint64_t{0};
 
 class [[nodiscard]] Status {
  public:
+  // An ok Status is one null pointer: every event passes several up the pipeline, so
+  // making, checking and dropping one must cost next to nothing; an error's code, offset
+  // and message live on the heap (errors are rare).
   Status() = default;
+  Status(const Status& o) : detail_(o.detail_ ? std::make_unique<Detail>(*o.detail_) : nullptr) {}
+  Status& operator=(const Status& o) {
+    if (this != &o) detail_ = o.detail_ ? std::make_unique<Detail>(*o.detail_) : nullptr;
+    return *this;
+  }
+  Status(Status&&) noexcept = default;
+  Status& operator=(Status&&) noexcept = default;
   static Status Ok() { return Status(); }
   static Status Error(ErrorCode code, uint64_t offset, std::string message) {
     Status s;
-    s.code_ = code;
-    s.offset_ = offset;
-    s.message_ = std::move(message);
+    s.detail_ = std::make_unique<Detail>(Detail{code, offset, std::move(message)});
     return s;
   }
 
-  bool ok() const { return code_ == ErrorCode::kOk; }
-  ErrorCode code() const { return code_; }
+  bool ok() const { return detail_ == nullptr; }
+  ErrorCode code() const { return detail_ ? detail_->code : ErrorCode::kOk; }
   // Absolute file offset of the fault, or kNoOffset when it is not about a position.
-  uint64_t offset() const { return offset_; }
-  const std::string& message() const { return message_; }
+  uint64_t offset() const { return detail_ ? detail_->offset : kNoOffset; }
+  const std::string& message() const;  // empty when ok
   // "corrupt at offset 4660 (0x1234): <message>"
   std::string ToString() const;
 
  private:
-  ErrorCode code_ = ErrorCode::kOk;
-  uint64_t offset_ = kNoOffset;
-  std::string message_;
+  struct Detail {
+    ErrorCode code;
+    uint64_t offset;
+    std::string message;
+  };
+  std::unique_ptr<Detail> detail_;
 };
 
 #define NETTRACE_RETURN_IF_ERROR(expr)           \
