@@ -2,14 +2,19 @@
 //   native      `build/native/nettrace summary FILE` as a process
 //   wasm-node   the package API in this Node process (openTrace on fs.openAsBlob, 4 MiB reads)
 //   wasm-chrome the package in headless Chromium: openTrace(File) from a page, engine in its
-//               module worker (the real browser path: a fresh worker and wasm instance per
-//               trace, Blob.slice() reads included), after one untimed warm-up read; then in
-//               the page's thread too (a warm, shared instance) to read the wasm heap size
+//               module worker (a fresh worker and wasm instance per trace, Blob.slice() reads
+//               included), after one untimed warm-up read; then in the page's thread too (a
+//               warm, shared instance) to read the wasm heap size
+//   wasm-chrome-warm  the same, each open in a worker that prewarmEngine() started and that
+//               reported ready before the timed open (the app's path: its page prewarms the
+//               engine when it loads); interleaved with the wasm-chrome runs
 // Median of RUNS runs each; MB/s, events/s, the wasm/native ratio, and peak wasm memory (the
 // linear memory size after the read, on a fresh engine instance: wasm memory never shrinks,
 // so that is its peak).
 //
-//   node scripts/bench.mjs FILE [--runs N]
+//   node scripts/bench.mjs FILE [--runs N] [--dist DIR]
+// --dist: the package build to time (default dist/; a directory under the repository, e.g. a
+// copy of an earlier build, to compare two builds in the same conditions).
 import { spawnSync } from 'node:child_process';
 import { openAsBlob, readFileSync, statSync } from 'node:fs';
 import { join, basename } from 'node:path';
@@ -17,9 +22,11 @@ import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 const args = process.argv.slice(2);
-const file = args.find((a) => !a.startsWith('--'));
 const runsAt = args.indexOf('--runs');
 const RUNS = runsAt >= 0 ? Number(args[runsAt + 1]) : 5;
+const distAt = args.indexOf('--dist');
+const dist = distAt >= 0 ? args[distAt + 1].replace(/\/+$/, '') : 'dist';
+const file = args.find((a, i) => !a.startsWith('--') && args[i - 1] !== '--runs' && args[i - 1] !== '--dist');
 const size = statSync(file).size;
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const mib = (n) => `${(n / 1048576).toFixed(1)} MiB`;
@@ -28,12 +35,12 @@ const rows = [];
 function report(label, seconds, events, extra = '') {
   rows.push({ label, seconds });
   console.log(
-    `${label.padEnd(12)} median ${(seconds * 1000).toFixed(1).padStart(9)} ms ` +
+    `${label.padEnd(16)} median ${(seconds * 1000).toFixed(1).padStart(9)} ms ` +
       `${(size / 1e6 / seconds).toFixed(1).padStart(8)} MB/s ${Math.round(events / seconds).toLocaleString('en-US').padStart(12)} events/s${extra}`,
   );
 }
 
-console.log(`${basename(file)}: ${size.toLocaleString('en-US')} bytes, ${RUNS} runs each`);
+console.log(`${basename(file)}: ${size.toLocaleString('en-US')} bytes, ${RUNS} runs each, ${dist}/`);
 
 // --- native
 const nativeTimes = [];
@@ -50,8 +57,8 @@ for (let i = 0; i < RUNS; i++) {
 report('native', median(nativeTimes), events);
 
 // --- wasm in Node, through the package API (dist/)
-const { openTrace, engineHeapStats } = await import(join(root, 'dist/index.js'));
-const wasmBinary = readFileSync(join(root, 'dist/nettrace_wasm.wasm'));
+const { openTrace, engineHeapStats } = await import(join(root, dist, 'index.js'));
+const wasmBinary = readFileSync(join(root, dist, 'nettrace_wasm.wasm'));
 const nodeTimes = [];
 let nodePeak = 0;
 for (let i = 0; i < RUNS; i++) {
@@ -84,11 +91,15 @@ try {
 if (chrome) {
   if (chrome.summaryJson + '\n' !== nativeSummary) throw new Error('Chromium and native summaries differ');
   report('wasm-chrome', median(chrome.workerTimes), events, `   peak wasm heap ${mib(chrome.heapSize)} (main-thread run: ${(median(chrome.mainTimes) * 1000).toFixed(0)} ms)`);
+  report('wasm-chrome-warm', median(chrome.warmTimes), events);
 }
 
 const nativeMedian = median(nativeTimes);
 console.log(`wasm-node / native time ratio:   ${(median(nodeTimes) / nativeMedian).toFixed(2)}`);
-if (chrome) console.log(`wasm-chrome / native time ratio: ${(median(chrome.workerTimes) / nativeMedian).toFixed(2)}`);
+if (chrome) {
+  console.log(`wasm-chrome / native time ratio: ${(median(chrome.workerTimes) / nativeMedian).toFixed(2)}`);
+  console.log(`wasm-chrome-warm / native time ratio: ${(median(chrome.warmTimes) / nativeMedian).toFixed(2)}`);
+}
 
 async function benchChromium() {
   const { launchChromium } = await import('../tests/browser/harness.mjs');
@@ -100,10 +111,11 @@ async function benchChromium() {
     await page.goto(`${server.url}tests/browser/package_page.html`);
     const input = await page.$('#file');
     await input.setInputFiles(file);
-    return await page.evaluate(async (runs) => {
-      const { openTrace, engineHeapStats } = await import('/dist/index.js');
+    return await page.evaluate(async ([runs, dist]) => {
+      const { openTrace, engineHeapStats, prewarmEngine } = await import(`/${dist}/index.js`);
       const f = document.getElementById('file').files[0];
       const workerTimes = [];
+      const warmTimes = [];
       let summaryJson = '';
       // One untimed read first: Chromium's first read of a disk-backed File is markedly slower
       // (measured 10.7 s vs 7.5-8 s on the 1.1 GB trace), and Node reads from a warm page cache.
@@ -114,6 +126,13 @@ async function benchChromium() {
         workerTimes.push((performance.now() - t0) / 1000);
         summaryJson = trace.summaryJson();
         trace.close();
+        // The app's path: a worker started ahead, ready (engine loaded and warmed) before the open.
+        await prewarmEngine();
+        const t1 = performance.now();
+        const warm = await openTrace(f);
+        warmTimes.push((performance.now() - t1) / 1000);
+        if (warm.summaryJson() !== summaryJson) throw new Error('prewarmed and fresh worker summaries differ');
+        warm.close();
       }
       // In the page's thread, to read the heap size of a fresh shared instance.
       const mainTimes = [];
@@ -125,8 +144,8 @@ async function benchChromium() {
         if (i === 0) heapSize = (await engineHeapStats()).heapSize;
         trace.close();
       }
-      return { workerTimes, mainTimes, heapSize, summaryJson };
-    }, RUNS);
+      return { workerTimes, warmTimes, mainTimes, heapSize, summaryJson };
+    }, [RUNS, dist]);
   } finally {
     await browser.close();
     await server.close();

@@ -240,6 +240,14 @@ export interface NetTraceModuleOptions {
   wasmBinary?: ArrayBuffer | Uint8Array;
   /** Maps "nettrace_wasm.wasm" to the URL to fetch. Default: next to nettrace_wasm.mjs. */
   locateFile?: (path: string, prefix: string) => string;
+  /**
+   * Instantiates the module itself (Emscripten's hook): gets the imports, calls `receive` with
+   * the instance once made, and returns `{}` at once (the exports arrive through `receive`).
+   */
+  instantiateWasm?: (
+    imports: WebAssembly.Imports,
+    receive: (instance: WebAssembly.Instance, module?: WebAssembly.Module) => void,
+  ) => object;
 }
 
 declare function createNetTraceModule(options?: NetTraceModuleOptions): Promise<NetTraceModule>;

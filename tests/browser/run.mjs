@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { startServer } from '../../scripts/serve.mjs';
 import { corpusTraces, root, runNative } from '../node/helpers.mjs';
 import { appChecks } from './app_checks.mjs';
+import { engineShareChecks } from './engine_share_check.mjs';
 import { gcViewChecks } from './gc_view_check.mjs';
 import { liveChecks } from './live_check.mjs';
 import { readAheadChecks } from './read_ahead_check.mjs';
@@ -229,6 +230,7 @@ try {
   await liveChecks({ browser, check, assert, runNative, screenshots });
   await timelineChecks({ browser, server, check, assert, runNative, screenshots });
   await readAheadChecks({ browser, repoServer, check, assert, byName, runNative });
+  await engineShareChecks({ browser, repoServer, check, assert, byName, runNative });
 
   await check('no page errors', async () => {
     assert(pageErrors.length === 0, `page errors:\n  ${pageErrors.join('\n  ')}`);

@@ -127,10 +127,26 @@ export interface LiveResponse {
   rows: number;
 }
 
-/** Sent once, unasked (id 0), when the worker has loaded the wasm engine. */
+/**
+ * Sent once, unasked (id 0), when the worker has loaded the wasm engine. `module`: the engine
+ * this worker compiled (null when the page gave it one, or in Node), for the page to hand on.
+ */
 export interface ReadyResponse {
   id: 0;
   kind: 'ready';
+  module?: WebAssembly.Module | null;
+}
+
+/**
+ * The page's first message to a new worker (worker_client.ts startWorker): the engine an
+ * earlier worker compiled, or null. A WebAssembly.Module posted to a worker shares its compiled
+ * code, so the worker neither fetches nor compiles the engine, and runs the code the browser
+ * already optimized for earlier traces instead of starting again from its baseline compiler.
+ */
+export interface EngineInit {
+  id: 0;
+  kind: 'engine';
+  module: WebAssembly.Module | null;
 }
 
 export type EngineResponse = ProgressResponse | SearchProgressResponse | ResultResponse | ErrorResponse | ReadyResponse | LiveResponse;

@@ -23,7 +23,7 @@ import type {
 import { NetTraceError } from '../api/types.js';
 import { ParsedEventViews } from '../api/event_views.js';
 import type { EventViewName } from '../api/event_views.js';
-import type { EngineRequest, EngineResponse, OpenResult, QueryRequest, RequestId } from './protocol.js';
+import type { EngineInit, EngineRequest, EngineResponse, OpenResult, QueryRequest, RequestId } from './protocol.js';
 
 export interface WorkerOptions {
   /** The engine worker script; default: engine_worker.js next to this module. */
@@ -125,11 +125,28 @@ function spareKey(options: WorkerOptions): string {
   return options.workerUrl === undefined ? '' : String(options.workerUrl);
 }
 
+/**
+ * The engine the first worker of each script compiled (its 'ready'), handed to every later
+ * worker of that script (EngineInit): they share its compiled and optimized code. Kept for the
+ * page's life, also while no trace is open: a worker ended with its trace would otherwise take
+ * the browser's compiled code with it, and the next trace would start from baseline code again.
+ */
+const compiledEngines = new Map<string, WebAssembly.Module>();
+
 function startWorker(options: WorkerOptions): Worker {
   // The literal `new URL(..., import.meta.url)` form is what bundlers recognise as a worker.
-  return options.workerUrl === undefined
-    ? new Worker(new URL('./engine_worker.js', import.meta.url), { type: 'module' })
-    : new Worker(options.workerUrl, { type: 'module' });
+  const worker =
+    options.workerUrl === undefined
+      ? new Worker(new URL('./engine_worker.js', import.meta.url), { type: 'module' })
+      : new Worker(options.workerUrl, { type: 'module' });
+  const key = spareKey(options);
+  worker.addEventListener('message', (event: MessageEvent<EngineResponse>) => {
+    const m = event.data;
+    if (m.kind === 'ready' && m.module && !compiledEngines.has(key)) compiledEngines.set(key, m.module);
+  });
+  const init: EngineInit = { id: 0, kind: 'engine', module: compiledEngines.get(key) ?? null };
+  worker.postMessage(init);
+  return worker;
 }
 
 /**

@@ -1,6 +1,8 @@
-// web/src/engine — instantiates the wasm engine. In browsers and workers the Emscripten
-// loader fetches nettrace_wasm.wasm next to nettrace_wasm.mjs (streaming compile). In Node
-// that fetch cannot read a file, so the bytes are read here and passed as wasmBinary.
+// web/src/engine — instantiates the wasm engine. In browsers and workers the shared instance
+// comes from a compiled WebAssembly.Module: the one an earlier engine worker compiled (the page
+// passes it on), else compiled here from nettrace_wasm.wasm next to nettrace_wasm.mjs (streaming
+// compile), and kept to be passed on. In Node a fetch cannot read a file, so the bytes are read
+// here and passed as wasmBinary.
 import createNetTraceModule from '../nettrace_wasm.mjs';
 import type { NetTraceModule, NetTraceModuleOptions, RawHeapStats } from '../nettrace_wasm.mjs';
 
@@ -13,6 +15,26 @@ export interface WasmOptions {
 
 /** The module instance shared by every trace opened without wasm options (one heap). */
 let shared: Promise<NetTraceModule> | null = null;
+
+/**
+ * The compiled engine of this thread's shared instance (browsers and workers): kept so that the
+ * page can hand it to the next engine worker (engine/worker_client.ts), whose instance then
+ * shares its code, already optimized by the browser, instead of compiling it again.
+ */
+let compiled: Promise<WebAssembly.Module> | null = null;
+
+/**
+ * The shared instance, made later, is made from `module` (compiled by another worker and
+ * posted here): no fetch, no compile. Ignored once the shared instance exists.
+ */
+export function useCompiledEngine(module: WebAssembly.Module): void {
+  if (shared === null) compiled = Promise.resolve(module);
+}
+
+/** The compiled engine behind the shared instance; null in Node, or before it was loaded. */
+export function compiledEngine(): Promise<WebAssembly.Module | null> {
+  return compiled ?? Promise.resolve(null);
+}
 
 /** One engine instance: the shared one, unless `wasmBinary` or `wasmUrl` asks for another. */
 export function loadNetTraceModule(options: WasmOptions = {}): Promise<NetTraceModule> {
@@ -38,8 +60,43 @@ async function instantiate(options: WasmOptions): Promise<NetTraceModule> {
     moduleOptions.locateFile = (path, prefix) => (path.endsWith('.wasm') ? href : prefix + path);
   } else if (isNode()) {
     moduleOptions.wasmBinary = await readNodeFile(new URL('../nettrace_wasm.wasm', import.meta.url));
+  } else {
+    return instantiateCompiled(moduleOptions);
   }
   return createNetTraceModule(moduleOptions);
+}
+
+/**
+ * The shared instance in a browser or worker: from the compiled engine given to this thread
+ * (useCompiledEngine), else compiled here from nettrace_wasm.wasm next to nettrace_wasm.mjs, as
+ * Emscripten's loader would, and kept (compiledEngine). A failure rejects, and a later call
+ * compiles again.
+ */
+function instantiateCompiled(moduleOptions: NetTraceModuleOptions): Promise<NetTraceModule> {
+  const module = (compiled ??= compileEngine(new URL('../nettrace_wasm.wasm', import.meta.url)));
+  module.catch(() => {
+    if (compiled === module) compiled = null;
+  });
+  let fail: (reason: unknown) => void = () => undefined;
+  const failed = new Promise<never>((_, reject) => (fail = reject));
+  moduleOptions.instantiateWasm = (imports, receive) => {
+    module
+      .then(async (m) => receive(await WebAssembly.instantiate(m, imports), m))
+      .catch(fail);
+    return {};
+  };
+  return Promise.race([createNetTraceModule(moduleOptions), failed]);
+}
+
+async function compileEngine(url: URL): Promise<WebAssembly.Module> {
+  const response = await fetch(url, { credentials: 'same-origin' });
+  if (!response.ok) throw new Error(`cannot load the engine from ${url.href}: HTTP ${response.status}`);
+  // Streaming compilation (while the bytes arrive) needs the server's application/wasm type.
+  const type = response.headers.get('content-type') ?? '';
+  if (typeof WebAssembly.compileStreaming === 'function' && type.startsWith('application/wasm')) {
+    return WebAssembly.compileStreaming(response);
+  }
+  return WebAssembly.compile(await response.arrayBuffer());
 }
 
 function isNode(): boolean {
