@@ -1,5 +1,8 @@
 #include "resolve/type_resolver.h"
 
+#include <algorithm>
+#include <utility>
+
 #include "format/payload/clr_field_read.h"
 
 namespace nettrace {
@@ -27,13 +30,13 @@ Status TypeResolver::OnTraceInfo(const TraceInfo& info) {
 }
 
 Status TypeResolver::OnThread(const ThreadInfo& t) {
-  haveLastThread_ = false;
+  ForgetThreadMemo();
   if (!threads_.Define(t)) ++stats_->tooManyThreads;
   return next_->OnThread(t);
 }
 
 Status TypeResolver::OnRemoveThread(const ThreadSequence& t) {
-  haveLastThread_ = false;
+  ForgetThreadMemo();
   threads_.Forget(t.thread);
   return next_->OnRemoveThread(t);
 }
@@ -85,13 +88,22 @@ Status TypeResolver::OnEvent(const EventRecord& e) {
 }
 
 void TypeResolver::ResolveThread(const EventRecord& e) {
-  if (haveLastThread_ && e.thread == lastThreadKey_) {
-    current_.thread = lastThread_, current_.threadKnown = true;
+  if (threadMemos_ > 0 && e.thread == threadMemo_[0].key) {
+    current_.thread = threadMemo_[0].thread, current_.threadKnown = true;
+    return;
+  }
+  if (threadMemos_ > 1 && e.thread == threadMemo_[1].key) {
+    std::swap(threadMemo_[0], threadMemo_[1]);
+    current_.thread = threadMemo_[0].thread, current_.threadKnown = true;
     return;
   }
   std::optional<ThreadIndex> thread = v6_ ? threads_.ForIndex(e.thread) : threads_.ForThreadId(e.thread, processId_);
   current_.threadKnown = thread.has_value();
-  if (thread) haveLastThread_ = true, lastThreadKey_ = e.thread, lastThread_ = *thread;
+  if (thread) {
+    threadMemo_[1] = threadMemo_[0];
+    threadMemo_[0] = {e.thread, *thread};
+    threadMemos_ = static_cast<uint8_t>(std::min(threadMemos_ + 1, 2));
+  }
   if (!thread) {
     // The store's rows need some thread: the last one (as before the resolver took threads).
     ++stats_->tooManyThreads;
@@ -130,7 +142,7 @@ Status TypeResolver::OnSequencePoint(const SequencePoint& sp) {
   regionOverrides_.clear();
   regionActivities_.clear();
   overriddenTypes_.clear();  // label list ids restart after a sequence point
-  if (v6_ && (sp.flags & kSequencePointFlushThreads)) threads_.ForgetAll(), haveLastThread_ = false;
+  if (v6_ && (sp.flags & kSequencePointFlushThreads)) threads_.ForgetAll(), ForgetThreadMemo();
   return next_->OnSequencePoint(sp);
 }
 

@@ -111,10 +111,15 @@ class TypeResolver final : public RecordSink {
   ThreadTable threads_;
   bool v6_ = false;
   uint32_t processId_ = 0;  // v4/v5: the one process
-  // Events come in runs from one thread: the last resolution, until the table changes.
-  bool haveLastThread_ = false;
-  uint64_t lastThreadKey_ = 0;
-  ThreadIndex lastThread_;
+  // Events come in runs from one thread, or alternate between two (a sampled thread and
+  // the one suspending it): the last two resolutions, until the table changes.
+  struct ThreadMemo {
+    uint64_t key = 0;
+    ThreadIndex thread;
+  };
+  ThreadMemo threadMemo_[2];
+  uint8_t threadMemos_ = 0;  // valid entries of threadMemo_; [0] is the latest
+  void ForgetThreadMemo() { threadMemos_ = 0; }
   std::vector<ResolvedType> byId_;  // by metadata id; kNoType where undefined
   std::unordered_map<uint32_t, ResolvedType> sparse_;
   // Current definitions, for overrides and payloads. A redefined id's earlier definition is
