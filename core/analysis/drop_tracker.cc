@@ -17,8 +17,8 @@ void DropTracker::OnOtherEvent(uint64_t thread, uint32_t sequence, uint64_t time
     last_->lastTimestamp = timestamp;
     return;
   }
-  auto [it, first] = threads_.try_emplace(thread);
-  State& s = it->second;
+  bool first = false;
+  State& s = threads_.At(thread, &first);
   last_ = &s;
   lastKey_ = thread;
   if (first) {
@@ -34,9 +34,10 @@ void DropTracker::OnOtherEvent(uint64_t thread, uint32_t sequence, uint64_t time
 }
 
 void DropTracker::OnLowerBound(uint64_t thread, uint32_t sequence, uint64_t timestamp) {
-  auto [it, first] = threads_.try_emplace(thread);
-  State& s = it->second;
+  bool first = false;
+  State& s = threads_.At(thread, &first);
   if (first) {
+    last_ = nullptr;  // adding a thread may have moved the others' states
     if (sequence > 0 && sequence < 0x80000000u) Lost(thread, sequence, 0, timestamp);
     s.last = sequence;
     s.lastTimestamp = timestamp;

@@ -15,6 +15,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include "base/small_key_map.h"
+
 namespace nettrace {
 
 struct DropRange {
@@ -44,11 +46,11 @@ class DropTracker {
   // v6: the thread index leaves the table (RemoveThread, or a thread-flush sequence
   // point): a later definition of the same index starts numbering again.
   void Forget(uint64_t thread) {
-    threads_.erase(thread);
+    threads_.Erase(thread);
     last_ = nullptr;
   }
   void ForgetAll() {
-    threads_.clear();
+    threads_.Clear();
     last_ = nullptr;
   }
 
@@ -67,7 +69,7 @@ class DropTracker {
   void Lost(uint64_t thread, uint64_t count, uint64_t from, uint64_t to);
   void OnOtherEvent(uint64_t thread, uint32_t sequence, uint64_t timestamp);
 
-  std::unordered_map<uint64_t, State> threads_;  // looked up, never iterated
+  SmallKeyMap<State> threads_;  // looked up, never iterated
   State* last_ = nullptr;  // the last thread's state (events come in runs per thread)
   uint64_t lastKey_ = 0;
   std::map<uint64_t, uint64_t> perThread_;

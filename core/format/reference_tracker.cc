@@ -85,7 +85,9 @@ Status ReferenceTracker::OnStack(uint32_t id, std::span<const uint8_t> ips) {
 }
 
 Status ReferenceTracker::OnThread(const ThreadInfo& t) {
-  if (!threads_.insert(t.index).second)
+  bool added = false;
+  threads_.At(t.index, &added);
+  if (!added)
     return Status::Error(ErrorCode::kCorrupt, blockOffset_,
                          "thread index " + std::to_string(t.index) +
                              " is defined again while still in use (no RemoveThread or thread flush before it)");
@@ -94,7 +96,7 @@ Status ReferenceTracker::OnThread(const ThreadInfo& t) {
 
 Status ReferenceTracker::OnRemoveThread(const ThreadSequence& t) {
   knownThreads_ = {};
-  if (threads_.erase(t.thread) == 0)
+  if (!threads_.Erase(t.thread))
     return Status::Error(ErrorCode::kBadReference, blockOffset_,
                          "RemoveThread names thread index " + std::to_string(t.thread) + ", which is not defined");
   return next_->OnRemoveThread(t);
@@ -119,10 +121,10 @@ Status ReferenceTracker::OnEvent(const EventRecord& e) {
   lastDefinedMetadataId_ = e.metadataId;
   if (v6_) {
     if (!knownThreads_.Holds(e.thread, e.captureThread)) {
-      if (threads_.count(e.thread) == 0)
+      if (!threads_.Contains(e.thread))
         return Status::Error(ErrorCode::kBadReference, e.payloadOffset,
                              "event refers to thread index " + std::to_string(e.thread) + ", which is not defined");
-      if (threads_.count(e.captureThread) == 0)
+      if (!threads_.Contains(e.captureThread))
         return Status::Error(ErrorCode::kBadReference, e.payloadOffset,
                              "event refers to capture thread index " + std::to_string(e.captureThread) +
                                  ", which is not defined");
@@ -146,7 +148,7 @@ Status ReferenceTracker::OnSequencePoint(const SequencePoint& sp) {
   stacks_.runs.clear();
   labelLists_.runs.clear();
   emptyLabelLists_.runs.clear();
-  if (v6_ && (sp.flags & kSequencePointFlushThreads)) threads_.clear(), knownThreads_ = {};
+  if (v6_ && (sp.flags & kSequencePointFlushThreads)) threads_.Clear(), knownThreads_ = {};
   if (v6_ && (sp.flags & kSequencePointFlushMetadata)) metadata_.clear(), lastDefinedMetadataId_ = UINT32_MAX;
   return Status::Ok();
 }

@@ -20,6 +20,7 @@
 #include <utility>
 #include <vector>
 
+#include "base/small_key_map.h"
 #include "base/stats.h"
 #include "format/record_sink.h"
 
@@ -60,7 +61,7 @@ class ReferenceTracker final : public RecordSink {
   // The last id an event named, known defined: events come in runs of one type, so most
   // skip the set's look-up. No row has this id (ids above 31 bits are dropped).
   uint32_t lastDefinedMetadataId_ = UINT32_MAX;
-  std::unordered_set<uint64_t> threads_;
+  SmallKeyMap<uint8_t> threads_;  // v6 thread indexes defined (the value is unused)
   // v6: the last (thread, capture thread) pair an event named, both defined; forgotten when
   // a thread leaves the table.
   struct KnownThreads {

@@ -7,16 +7,17 @@ namespace nettrace {
 
 
 void EventSorter::FindRun(uint64_t captureThread) {
-  auto [it, inserted] = runOf_.try_emplace(captureThread, static_cast<uint32_t>(runs_.size()));
-  if (inserted) runs_.emplace_back();
+  bool added = false;
+  uint32_t& run = runOf_.At(captureThread, &added);
+  if (added) run = static_cast<uint32_t>(runs_.size()), runs_.emplace_back();
   lastCaptureThread_ = captureThread;
-  lastRun_ = it->second;
+  lastRun_ = run;
 }
 
 void EventSorter::EndRegion() {
   Release(std::numeric_limits<uint64_t>::max());
   runs_.clear();
-  runOf_.clear();
+  runOf_.Clear();
 }
 
 void EventSorter::Emit(const SortItem& item) {

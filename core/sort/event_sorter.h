@@ -19,6 +19,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include "base/small_key_map.h"
+
 namespace nettrace {
 
 struct SortItem {
@@ -82,7 +84,7 @@ class EventSorter {
 
   SortedSink* sink_;
   std::vector<Run> runs_;
-  std::unordered_map<uint64_t, uint32_t> runOf_;
+  SmallKeyMap<uint32_t> runOf_;  // capture thread → its run in runs_
   uint64_t lastCaptureThread_ = 0;  // the run of the last Push (valid while runs_ is not empty)
   uint32_t lastRun_ = 0;
   size_t pending_ = 0, peakPending_ = 0;

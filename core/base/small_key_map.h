@@ -1,0 +1,62 @@
+// core/base — a map from 64-bit keys that are mostly small integers (v6 thread indexes
+// count up from 0 or 1) to values: keys below kDense index a vector, one load and no
+// hashing, and other keys (v4/v5 OS thread ids) go to a hash map, so memory stays bounded
+// whatever the keys. The reading path asks per event when capture threads interleave (a
+// v6 block may hold events of many threads).
+//
+// A reference to a value stays valid until a later At() adds a key, or Erase/Clear.
+#pragma once
+
+#include <cstdint>
+#include <unordered_map>
+#include <vector>
+
+namespace nettrace {
+
+template <typename V>
+class SmallKeyMap {
+ public:
+  // The value of `key`, added (value-initialised) when absent; *added says whether it was.
+  V& At(uint64_t key, bool* added) {
+    if (key < kDense) {
+      if (key >= present_.size()) present_.resize(key + 1, 0), dense_.resize(key + 1);
+      *added = present_[key] == 0;
+      if (*added) present_[key] = 1, dense_[key] = V{};
+      return dense_[key];
+    }
+    auto [it, inserted] = sparse_.try_emplace(key);
+    *added = inserted;
+    return it->second;
+  }
+  // The value of `key`, or null.
+  V* Find(uint64_t key) {
+    if (key < kDense) return key < present_.size() && present_[key] ? &dense_[key] : nullptr;
+    auto it = sparse_.find(key);
+    return it == sparse_.end() ? nullptr : &it->second;
+  }
+  bool Contains(uint64_t key) const {
+    if (key < kDense) return key < present_.size() && present_[key];
+    return sparse_.count(key) != 0;
+  }
+  // Whether the key was there.
+  bool Erase(uint64_t key) {
+    if (key < kDense) {
+      if (key >= present_.size() || !present_[key]) return false;
+      present_[key] = 0;
+      return true;
+    }
+    return sparse_.erase(key) != 0;
+  }
+  void Clear() {
+    present_.clear(), dense_.clear();
+    sparse_.clear();
+  }
+
+ private:
+  static constexpr uint64_t kDense = 4096;
+  std::vector<uint8_t> present_;
+  std::vector<V> dense_;
+  std::unordered_map<uint64_t, V> sparse_;
+};
+
+}  // namespace nettrace
