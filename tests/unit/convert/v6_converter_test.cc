@@ -44,6 +44,16 @@ void Load(const std::vector<uint8_t>& bytes, Loaded* l) {
   }
 }
 
+// The trace object of the small v5 traces written below (1 kHz ticks, process 77).
+void BeginSmallV5Trace(NetTraceV5Writer& w) {
+  TraceInfo info;
+  info.syncTimeUtc = {2025, 2, 1, 3, 4, 5, 6, 0};
+  info.tickFrequency = 1000;
+  info.pointerSize = 8;
+  info.processId = 77;
+  REQUIRE(w.WriteTraceObject(info).ok());
+}
+
 }  // namespace
 
 TEST_CASE("corpus traces converted to v6 read back event for event", "[convert][v6][corpus]") {
@@ -133,12 +143,7 @@ TEST_CASE("a truncated trace converts to every event read before the fault", "[c
 // (tests/oracle/README.md, "v6 round trip"), and the event reads back unchanged.
 TEST_CASE("a v5 Decimal field converts to v6 and reads back the same", "[convert][v6]") {
   NetTraceV5Writer w(NetTraceV5Writer::Version::kV5);
-  TraceInfo info;
-  info.syncTimeUtc = {2025, 2, 1, 3, 4, 5, 6, 0};
-  info.tickFrequency = 1000;
-  info.pointerSize = 8;
-  info.processId = 77;
-  REQUIRE(w.WriteTraceObject(info).ok());
+  BeginSmallV5Trace(w);
   EventMetadata m;
   m.id = 1, m.providerName = "TraceScenarios-SelfDescribing", m.eventId = 161, m.eventName = "Money";
   m.fields = {{"amount", Scalar(TypeCode::kDecimal)}, {"trailer", Scalar(TypeCode::kInt32)}};
@@ -169,12 +174,7 @@ TEST_CASE("a v5 Decimal field converts to v6 and reads back the same", "[convert
 // (tests/fuzz/regressions/convert-refuses-metadata-redefinition.nettrace).
 TEST_CASE("a v5 metadata id defined twice converts to two v6 ids", "[convert][v6]") {
   NetTraceV5Writer w(NetTraceV5Writer::Version::kV5);
-  TraceInfo info;
-  info.syncTimeUtc = {2025, 2, 1, 3, 4, 5, 6, 0};
-  info.tickFrequency = 1000;
-  info.pointerSize = 8;
-  info.processId = 77;
-  REQUIRE(w.WriteTraceObject(info).ok());
+  BeginSmallV5Trace(w);
   uint32_t sequence = 0;
   auto define = [&](uint32_t id, const char* name) {
     EventMetadata m;
