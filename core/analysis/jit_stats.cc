@@ -29,9 +29,6 @@ std::string JitStats::MethodName(ClrPayloadFields& p) {
   return name;
 }
 
-namespace {
-}  // namespace
-
 std::string OptimizationTierName(uint8_t tier) {
   static const char* const kNames[] = {"Unknown",        "MinOptJitted",      "Optimized",
                                        "QuickJitted",    "OptimizedTier1",    "OptimizedTier1OSR",
