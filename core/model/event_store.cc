@@ -50,10 +50,8 @@ void EventStore::Append(const SortItem& item, bool late) {
 // ordinal keeps its compact form unless late items of another region land among its rows.
 void EventStore::MergeLate() {
   if (late_.empty()) return;
-  auto before = [](const SortItem& a, const SortItem& b) {
-    return a.timestamp != b.timestamp ? a.timestamp < b.timestamp : a.ordinal < b.ordinal;
-  };
-  std::stable_sort(late_.begin(), late_.end(), [&](const LateItem& a, const LateItem& b) { return before(a.item, b.item); });
+  std::stable_sort(late_.begin(), late_.end(),
+                   [](const LateItem& a, const LateItem& b) { return SortedBefore(a.item, b.item); });
   EventStore merged;
   merged.blocks_ = std::move(blocks_);
   auto put = [&merged](const SortItem& item, uint32_t base) {
@@ -67,7 +65,7 @@ void EventStore::MergeLate() {
     while (label < labels_.size() && labels_[label].first < row) ++label;
     const uint32_t labelList = label < labels_.size() && labels_[label].first == row ? labels_[label].second : 0;
     const SortItem stored{pages_[page].base + tsOffset_[row], ordinal(row), type_[row], thread_[row], stack_[row], labelList};
-    for (; next < late_.size() && before(late_[next].item, stored); ++next) put(late_[next].item, late_[next].regionBase);
+    for (; next < late_.size() && SortedBefore(late_[next].item, stored); ++next) put(late_[next].item, late_[next].regionBase);
     put(stored, static_cast<uint32_t>(ordinalPages_[ordinalPage].base));
   }
   for (; next < late_.size(); ++next) put(late_[next].item, late_[next].regionBase);

@@ -5,7 +5,6 @@
 
 namespace nettrace {
 
-
 void EventSorter::FindRun(uint64_t captureThread) {
   bool added = false;
   uint32_t& run = runOf_.At(captureThread, &added);
@@ -21,7 +20,7 @@ void EventSorter::EndRegion() {
 }
 
 void EventSorter::Emit(const SortItem& item) {
-  bool late = released_ && Before(item, SortItem{lastTimestamp_, lastOrdinal_});
+  bool late = released_ && SortedBefore(item, SortItem{lastTimestamp_, lastOrdinal_});
   if (late) {
     ++lateEvents_;
   } else {
@@ -67,7 +66,7 @@ void EventSorter::Release(uint64_t limit) {
   for (uint32_t r = 0; r < runs_.size(); ++r) {
     Run& run = runs_[r];
     if (!run.sorted) {
-      std::stable_sort(run.items.begin() + static_cast<std::ptrdiff_t>(run.head), run.items.end(), Before);
+      std::stable_sort(run.items.begin() + static_cast<std::ptrdiff_t>(run.head), run.items.end(), SortedBefore);
       run.sorted = true;
     }
     if (run.head < run.items.size()) heap_.push_back({run.items[run.head].timestamp, run.items[run.head].ordinal, r});

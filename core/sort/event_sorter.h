@@ -32,6 +32,12 @@ struct SortItem {
   uint32_t labels = 0;
 };
 
+// The order the sorter releases items in, and the store keeps its rows in: timestamp, then
+// file order.
+inline bool SortedBefore(const SortItem& a, const SortItem& b) {
+  return a.timestamp != b.timestamp ? a.timestamp < b.timestamp : a.ordinal < b.ordinal;
+}
+
 class SortedSink {
  public:
   virtual ~SortedSink() = default;
@@ -49,7 +55,7 @@ class EventSorter {
   void Push(uint64_t captureThread, const SortItem& item, bool isSorted) {
     if (runs_.empty() || captureThread != lastCaptureThread_) FindRun(captureThread);
     Run& run = runs_[lastRun_];
-    if (run.sorted && run.items.size() > run.head && Before(item, run.items.back())) {
+    if (run.sorted && run.items.size() > run.head && SortedBefore(item, run.items.back())) {
       // The format promises per-thread order; a writer that breaks it still gets a correct
       // result (the run is sorted before merging), just not the cheap one.
       run.sorted = false;
@@ -68,9 +74,6 @@ class EventSorter {
   uint64_t lateEvents() const { return lateEvents_; }
 
  private:
-  static bool Before(const SortItem& a, const SortItem& b) {
-    return a.timestamp != b.timestamp ? a.timestamp < b.timestamp : a.ordinal < b.ordinal;
-  }
   // Makes the run of this capture thread the last run (a new one if it has none).
   void FindRun(uint64_t captureThread);
   struct Run {
