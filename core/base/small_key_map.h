@@ -28,12 +28,6 @@ class SmallKeyMap {
     *added = inserted;
     return it->second;
   }
-  // The value of `key`, or null.
-  V* Find(uint64_t key) {
-    if (key < kDense) return key < present_.size() && present_[key] ? &dense_[key] : nullptr;
-    auto it = sparse_.find(key);
-    return it == sparse_.end() ? nullptr : &it->second;
-  }
   bool Contains(uint64_t key) const {
     if (key < kDense) return key < present_.size() && present_[key];
     return sparse_.count(key) != 0;
