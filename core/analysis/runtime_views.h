@@ -2,10 +2,10 @@
 // exceptions, lock contention and waits, Start/Stop activities, counters. Per-event payloads
 // are not kept by the pipeline, so this sink follows the sorted tap (model/sorted_tap.h: the
 // events in (timestamp, file order)) and keeps only what the views show: one small record
-// per exception, per wait, per activity and
-// per counter sample (each list capped), aggregates per type/lock/name/series. The views
-// are written at the end from these records joined with the model (stacks and threads,
-// matched through the file-order ordinal the store keeps per row).
+// per exception, per wait, per activity and per counter sample (each list capped), aggregates
+// per type/lock/name/series. The views are written at the end from these records joined
+// with the model (stacks and threads, matched through the file-order ordinal the store keeps
+// per row).
 #pragma once
 
 #include <cstdint>

@@ -103,8 +103,7 @@ void TypeResolver::ResolveThread(const EventRecord& e) {
     threadMemo_[1] = threadMemo_[0];
     threadMemo_[0] = {e.thread, *thread};
     threadMemos_ = static_cast<uint8_t>(std::min(threadMemos_ + 1, 2));
-  }
-  if (!thread) {
+  } else {
     // The store's rows need some thread: the last one (as before the resolver took threads).
     ++stats_->tooManyThreads;
     thread = ThreadIndex(static_cast<uint16_t>(threads_.size() - 1));
