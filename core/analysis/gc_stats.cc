@@ -74,7 +74,7 @@ void GcStats::OnEvent(const TimeOrderedEvent& x) {
     return;
   }
   if (m.kind == Kind::kSuspendStart) {
-    m.a = static_cast<uint32_t>(p.UInt("Reason"));
+    m.a = static_cast<uint32_t>(p.UInt(fields_.suspendReason));
     if (m.a != kSuspendForGC && m.a != kSuspendForGCPrep) return;
     suspended_[key] = true;
     Add(m);
@@ -82,20 +82,20 @@ void GcStats::OnEvent(const TimeOrderedEvent& x) {
   }
   if (m.kind == Kind::kAllocTick) {
     // GetAllocAmount: AllocationAmount64 (V2+) when non-zero, else the Int32 AllocationAmount.
-    m.count = static_cast<int64_t>(p.UInt("AllocationAmount64"));
-    if (m.count == 0) m.count = static_cast<int32_t>(static_cast<uint32_t>(p.UInt("AllocationAmount")));
-    m.a = static_cast<uint32_t>(p.UInt("AllocationKind"));
+    m.count = static_cast<int64_t>(p.UInt(fields_.amount64));
+    if (m.count == 0) m.count = static_cast<int32_t>(static_cast<uint32_t>(p.UInt(fields_.amount)));
+    m.a = static_cast<uint32_t>(p.UInt(fields_.allocationKind));
     Add(m);
     return;
   }
   switch (m.kind) {
     case Kind::kGcStart:
-      m.count = static_cast<int64_t>(p.UInt("Count"));
-      m.a = static_cast<uint32_t>(p.UInt("Reason"));
-      m.b = static_cast<uint32_t>(p.UInt("Depth"));
-      m.c = static_cast<uint32_t>(p.UInt("Type"));
+      m.count = static_cast<int64_t>(p.UInt(fields_.count));
+      m.a = static_cast<uint32_t>(p.UInt(fields_.gcReason));
+      m.b = static_cast<uint32_t>(p.UInt(fields_.depth));
+      m.c = static_cast<uint32_t>(p.UInt(fields_.type));
       break;
-    case Kind::kGcStop: m.count = static_cast<int64_t>(p.UInt("Count")); break;
+    case Kind::kGcStop: m.count = static_cast<int64_t>(p.UInt(fields_.stopCount)); break;
     case Kind::kHeapStats: {
       Detail d;
       static constexpr const char* kSizes[5] = {"GenerationSize0", "GenerationSize1", "GenerationSize2",

@@ -27,6 +27,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "format/payload/clr_field_read.h"
 #include "format/records.h"
 #include "model/sorted_tap.h"
 #include "resolve/event_kind.h"
@@ -113,6 +114,12 @@ class GcStats {
     double allocCur[2] = {}, allocAtLast[2] = {}, lastRestartEnd = 0;
     bool hasAllocTicks = false, seenBadTick = false;
   };
+  // The integer fields read per event, each placed once per layout (clr_field_read.h).
+  struct Fields {
+    ClrIntegerField suspendReason{"Reason"}, gcReason{"Reason"}, count{"Count"}, stopCount{"Count"};
+    ClrIntegerField depth{"Depth"}, type{"Type"};
+    ClrIntegerField amount64{"AllocationAmount64"}, amount{"AllocationAmount"}, allocationKind{"AllocationKind"};
+  };
   void Add(const Mark& m);
   void Replay() const;  // gc_replay.cc
   void Apply(const Mark& m, ReplayState& s) const;
@@ -124,6 +131,7 @@ class GcStats {
   double Ms(uint64_t ts) const;
 
   TraceInfo info_;
+  Fields fields_;
   std::vector<Mark> marks_;
   std::vector<Detail> details_;
   uint64_t dropped_ = 0;

@@ -65,7 +65,7 @@ void JitStats::OnEvent(const TimeOrderedEvent& x) {
   ClrPayloadFields p(meta, x.clrLayout, e.payload, info_.pointerSize ? info_.pointerSize : 8,
                      static_cast<int>(info_.formatMajor));
   if (IsModuleKind(kind)) {
-    const uint64_t moduleId = p.UInt("ModuleID");
+    const uint64_t moduleId = p.UInt(fields_.moduleOfModule);
     modules_[processId][moduleId] = Text(p, "ModuleILPath", &text_);
     return;
   }
@@ -77,20 +77,20 @@ void JitStats::OnEvent(const TimeOrderedEvent& x) {
   if (kind == EventKind::kMethodJittingStarted) {
     JitRecord m;
     m.processId = processId, m.threadId = threadId, m.timestamp = e.timestamp, m.fileOrder = x.ordinal;
-    m.moduleId = p.UInt("ModuleID");
+    m.moduleId = p.UInt(fields_.moduleOfStart);
     m.name = MethodName(p);
     m.startMs = Ms(e.timestamp);
-    m.ilSize = static_cast<uint32_t>(p.UInt("MethodILSize"));
+    m.ilSize = static_cast<uint32_t>(p.UInt(fields_.ilSize));
     open.push_back(methods_.size());
     methods_.push_back(std::move(m));
     return;
   }
-  const uint64_t flags = p.UInt("MethodFlags");
+  const uint64_t flags = p.UInt(fields_.flags);
   if (!(flags & kMethodFlagJitted)) return;  // TraceEvent's IsJitted
   if (open.empty()) {  // no JittingStarted: a method of its own, JIT time 0
     JitRecord m;
     m.processId = processId, m.threadId = threadId, m.timestamp = e.timestamp, m.fileOrder = x.ordinal;
-    m.moduleId = p.UInt("ModuleID");
+    m.moduleId = p.UInt(fields_.moduleOfLoad);
     m.name = kind == EventKind::kMethodLoadVerbose ? MethodName(p) : std::string();
     m.startMs = Ms(e.timestamp);
     open.push_back(methods_.size());
@@ -98,10 +98,10 @@ void JitStats::OnEvent(const TimeOrderedEvent& x) {
   }
   JitRecord& m = methods_[open.back()];
   open.pop_back();
-  m.nativeSize = p.UInt("MethodSize");
+  m.nativeSize = p.UInt(fields_.size);
   m.jitTimeMs = Ms(e.timestamp) - m.startMs;
   if (const uint8_t tier = static_cast<uint8_t>((flags >> 7) & 0x7); tier != 0) m.tier = tier;
-  m.versionId = kind == EventKind::kMethodLoadVerbose ? p.UInt("ReJITID") : 0;
+  m.versionId = kind == EventKind::kMethodLoadVerbose ? p.UInt(fields_.rejit) : 0;
   m.completed = true;
   m.loadTimestamp = e.timestamp;
   sorted_ = false;

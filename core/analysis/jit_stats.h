@@ -83,6 +83,12 @@ class JitStats {
   double Ms(uint64_t ts) const;
 
   TraceInfo info_;
+  // The integer fields read per event, each placed once per layout (clr_field_read.h);
+  // one per event kind that reads it, so that alternating kinds do not place it again.
+  struct Fields {
+    ClrIntegerField moduleOfModule{"ModuleID"}, moduleOfStart{"ModuleID"}, moduleOfLoad{"ModuleID"};
+    ClrIntegerField ilSize{"MethodILSize"}, flags{"MethodFlags"}, size{"MethodSize"}, rejit{"ReJITID"};
+  } fields_;
   mutable std::vector<JitRecord> methods_;
   mutable bool sorted_ = false;
   bool late_ = false;  // a late event came: methods_ are not in time order

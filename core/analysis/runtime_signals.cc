@@ -85,9 +85,9 @@ void RuntimeSignals::OnTimeOrdered(const TimeOrderedEvent& x) {
   switch (kind) {
     case Kind::kGcStart: {
       GcMark m{e.timestamp, processId, e.thread, kind, 0, 0, 0, x.ordinal};
-      m.depth = static_cast<uint8_t>(std::min<uint64_t>(p.UInt("Depth", 3), 3));
-      m.type = static_cast<uint8_t>(std::min<uint64_t>(p.UInt("Type"), 255));
-      m.reason = static_cast<uint8_t>(std::min<uint64_t>(p.UInt("Reason"), 255));
+      m.depth = static_cast<uint8_t>(std::min<uint64_t>(p.UInt(fields_.depth, 3), 3));
+      m.type = static_cast<uint8_t>(std::min<uint64_t>(p.UInt(fields_.type), 255));
+      m.reason = static_cast<uint8_t>(std::min<uint64_t>(p.UInt(fields_.gcReason), 255));
       ++gcs_, ++genCounts_[m.depth];
       if (m.reason == kReasonInduced || m.reason == kReasonInducedNotForced) ++induced_;
       if (m.type == kBackgroundGC) ++background_;
@@ -95,7 +95,7 @@ void RuntimeSignals::OnTimeOrdered(const TimeOrderedEvent& x) {
       break;
     }
     case Kind::kSuspendEEStart: {
-      const uint64_t reason = p.UInt("Reason");
+      const uint64_t reason = p.UInt(fields_.suspendReason);
       if (reason == kSuspendForGC || reason == kSuspendForGCPrep) {
         gcSuspended_[{processId, e.thread}] = true;
         AddGcMark({e.timestamp, processId, e.thread, kind, 0, 0, 0, x.ordinal});
@@ -105,7 +105,7 @@ void RuntimeSignals::OnTimeOrdered(const TimeOrderedEvent& x) {
     case Kind::kAllocationTick: {
       ++allocationTicks_;
       // AllocationAmount64 (V2+) is exact; AllocationAmount (UInt32) is what older runtimes give.
-      const uint64_t bytes = p.UInt("AllocationAmount64", p.UInt("AllocationAmount"));
+      const uint64_t bytes = p.UInt(fields_.amount64, p.UInt(fields_.amount));
       if (!p.Text("TypeName", &typeName_)) typeName_.clear();
       Add(&allocations_, &otherAllocations_, &otherAllocationBytes_, typeName_, bytes);
       break;
@@ -118,7 +118,7 @@ void RuntimeSignals::OnTimeOrdered(const TimeOrderedEvent& x) {
       break;
     }
     case Kind::kMethodLoad:
-      if (p.UInt("MethodFlags") & kMethodFlagJitted) ++jittedMethodLoads_;
+      if (p.UInt(fields_.methodFlags) & kMethodFlagJitted) ++jittedMethodLoads_;
       break;
     default: break;
   }

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "base/json_writer.h"
+#include "format/payload/clr_field_read.h"
 #include "format/records.h"
 #include "model/sorted_tap.h"
 #include "resolve/event_kind.h"
@@ -72,6 +73,11 @@ class RuntimeSignals final : public TimeOrderedSink {
                          uint64_t otherCount, uint64_t otherBytes, bool withBytes);
 
   TraceInfo info_;
+  // The integer fields read per event, each placed once per layout (clr_field_read.h).
+  struct Fields {
+    ClrIntegerField depth{"Depth"}, type{"Type"}, gcReason{"Reason"}, suspendReason{"Reason"};
+    ClrIntegerField amount64{"AllocationAmount64"}, amount{"AllocationAmount"}, methodFlags{"MethodFlags"};
+  } fields_;
   std::string typeName_;  // an AllocationTick's type name (its capacity reused from event to event)
   void AddGcMark(const GcMark& m);
 

@@ -83,26 +83,19 @@ Status SymbolCollector::Collect(const EventRecord& e) {
     case EventKind::kGcAllocationTick:
       ok = DecodeAllocation(e, t, ordinal);
       break;
-    case EventKind::kThreadSample: {
-      // SampleProfiler Thread/Sample payload: uint32 type (1 external, 2 managed).
-      uint32_t type = 0;
-      ByteCursor c(e.payload, e.payloadOffset);
-      if (c.ReadU32(&type) && type == 1) externalSamples_.push_back(ordinal);
+    case EventKind::kThreadSample:
+      // Type: 1 external (PerfView's "External" frame), 2 managed.
+      if (TemplateFields(e, t).UInt(fields_.sampleType) == 1) externalSamples_.push_back(ordinal);
       break;
-    }
     case EventKind::kThreadPoolEnqueue:
     case EventKind::kThreadPoolDequeue:
     case EventKind::kThreadPoolIoEnqueue:
     case EventKind::kThreadPoolIoDequeue:
     case EventKind::kThreadPoolIoPack: {
-      // The id is the first field: UInt64 WorkID (61/62) or a pointer (63/64/65).
-      const bool pointer = t.kind != EventKind::kThreadPoolEnqueue && t.kind != EventKind::kThreadPoolDequeue;
-      ByteCursor c(e.payload, e.payloadOffset);
-      uint64_t id = 0;
-      uint32_t id32 = 0;
-      if (!pointer || pointerSize_ == 8) ok = c.ReadU64(&id);
-      else if ((ok = c.ReadU32(&id32))) id = id32;
-      if (ok) workIds_.emplace_back(ordinal, id);
+      // The work item: WorkID (61/62), NativeOverlapped (63/64/65); pointers both.
+      const bool io = t.kind != EventKind::kThreadPoolEnqueue && t.kind != EventKind::kThreadPoolDequeue;
+      const std::optional<uint64_t> id = TemplateFields(e, t).FindUInt(io ? fields_.nativeOverlapped : fields_.workId);
+      if ((ok = id.has_value())) workIds_.emplace_back(ordinal, *id);
       break;
     }
     default:
@@ -152,30 +145,27 @@ bool SymbolCollector::DecodeMethod(const EventRecord& e, const ResolvedType& t) 
 }
 
 bool SymbolCollector::DecodeModule(const EventRecord& e, const ResolvedType& t) {
-  // ModuleID, AssemblyID, [DomainModule: AppDomainID], ModuleFlags, Reserved1,
-  // ModuleILPath, ModuleNativePath, ...
-  ByteCursor c(e.payload, e.payloadOffset);
-  uint64_t moduleId = 0, assemblyId = 0, domainId = 0;
-  uint32_t flags = 0, reserved = 0;
-  std::string il, native;
-  if (!c.ReadU64(&moduleId) || !c.ReadU64(&assemblyId)) return false;
-  const bool domain = t.kind == EventKind::kDomainModuleLoad || t.kind == EventKind::kRundownDomainModuleDCStart ||
-                      t.kind == EventKind::kRundownDomainModuleDCEnd;
-  if (domain && !c.ReadU64(&domainId)) return false;
-  if (!c.ReadU32(&flags) || !c.ReadU32(&reserved) || !c.ReadNullTerminatedUtf16(&il) ||
-      !c.ReadNullTerminatedUtf16(&native))
-    return false;
-  modules_.AddModule(moduleId, il, native);
+  // ModuleID, AssemblyID, [DomainModule: AppDomainID], ModuleFlags, Reserved1, then the
+  // paths: a module is malformed for symbols when either path is missing.
+  ClrPayloadFields p = TemplateFields(e, t);
+  const std::optional<uint64_t> moduleId = p.FindUInt(fields_.moduleId);
+  if (!moduleId || !p.Text("ModuleILPath", &ilPath_) || !p.Text("ModuleNativePath", &nativePath_)) return false;
+  modules_.AddModule(*moduleId, ilPath_, nativePath_);
   return true;
+}
+
+ClrPayloadFields SymbolCollector::TemplateFields(const EventRecord& e, const ResolvedType& t) const {
+  return ClrPayloadFields(t.metadata ? *t.metadata : types_->MetadataOf(e.metadataId), t.clrTemplate, e.payload,
+                          pointerSize_, formatMajor_);
 }
 
 bool SymbolCollector::DecodeAllocation(const EventRecord& e, const ResolvedType& t, uint32_t ordinal) {
   // The allocated bytes: AllocationAmount64 (V2+) where the event has it, else the UInt32
   // AllocationAmount. An event without even AllocationKind is malformed.
   ClrPayloadFields p(types_->MetadataOf(e.metadataId), t.clrLayout, e.payload, pointerSize_, formatMajor_);
-  const std::optional<uint64_t> amount = p.FindUInt("AllocationAmount");
-  if (!amount || !p.FindUInt("AllocationKind")) return false;
-  allocations_.emplace_back(ordinal, p.FindUInt("AllocationAmount64").value_or(*amount));
+  const std::optional<uint64_t> amount = p.FindUInt(fields_.amount);
+  if (!amount || !p.FindUInt(fields_.allocationKind)) return false;
+  allocations_.emplace_back(ordinal, p.FindUInt(fields_.amount64).value_or(*amount));
   return true;
 }
 

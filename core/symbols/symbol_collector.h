@@ -15,6 +15,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "format/payload/clr_payload_fields.h"
 #include "format/record_sink.h"
 #include "resolve/type_resolver.h"
 #include "symbols/method_fields.h"
@@ -99,9 +100,17 @@ class SymbolCollector final : public RecordSink {
   bool DecodeMethod(const EventRecord& e, const ResolvedType& t);
   bool DecodeModule(const EventRecord& e, const ResolvedType& t);
   bool DecodeAllocation(const EventRecord& e, const ResolvedType& t, uint32_t ordinal);
+  // The event's fields by the manifest's template, as TraceEvent's typed parsers read them.
+  ClrPayloadFields TemplateFields(const EventRecord& e, const ResolvedType& t) const;
   void DecodeStartInfo(const EventRecord& e, uint32_t ordinal);
 
   uint32_t pointerSize_ = 8;
+  // The integer fields read per event, each placed once per layout (clr_field_read.h).
+  struct Fields {
+    ClrIntegerField sampleType{"Type"}, workId{"WorkID"}, nativeOverlapped{"NativeOverlapped"}, moduleId{"ModuleID"};
+    ClrIntegerField amount{"AllocationAmount"}, allocationKind{"AllocationKind"}, amount64{"AllocationAmount64"};
+  } fields_;
+  std::string ilPath_, nativePath_;  // a module's paths (capacity reused)
   int formatMajor_ = 0;
   const TypeResolver* types_;  // what each metadata id is (the resolver stage before this one)
   MethodMap methods_;

@@ -7,7 +7,9 @@
 // OriginatingTaskID (Int32 each); then TaskScheduled (7), TaskStarted (8), TaskCompleted (9),
 // TaskWaitBegin (10) and TaskWaitEnd (11) have TaskID (Int32), TaskWaitBegin then Behavior
 // (Int32: 1 synchronous, 2 asynchronous), and AwaitTaskContinuationScheduled (12) has
-// ContinuationId (Int32).
+// ContinuationId (Int32). These are TraceEvent's hand-written templates, which it applies
+// whatever the metadata says (TplTraceEventParser reads TaskID at offset 8): the generated
+// table has no TplEventSource, so this is the one template here, read by position.
 //
 // Memory: 12 bytes per TPL task event, like the store's own columns per event.
 #pragma once

@@ -150,6 +150,18 @@ ClrFieldRead ReadClrIntegerField(const ClrFieldLayout* layout, std::span<const u
   return {Result::kValue, ReadInteger(f->kind, payload.data() + at, f->size)};
 }
 
+void ClrIntegerField::Bind(const ClrFieldLayout* layout) {
+  layout_ = layout;
+  const ClrFieldSlot* f = Find(layout, name_);
+  absent_ = !f && layout && layout->complete;
+  direct_ = f && f->size != 0 && f->size <= 8 && IsInteger(f->kind) && f->stringsBefore == 0;
+  if (!direct_) return;
+  offset_ = f->offset, size_ = f->size;
+  const bool isSigned = f->kind == clr::FieldKind::kInt8 || f->kind == clr::FieldKind::kInt16 ||
+                        f->kind == clr::FieldKind::kInt32;
+  signShift_ = isSigned ? static_cast<uint8_t>(64 - 8 * f->size) : 0;
+}
+
 ClrFieldRead ReadClrIntegerField(const EventMetadata& metadata, std::span<const uint8_t> payload,
                                  uint32_t pointerSize, std::string_view name) {
   const ClrFieldLayout layout = BuildClrFieldLayout(metadata, pointerSize);

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 #include <span>
 #include <string_view>
 #include <vector>
@@ -77,6 +78,41 @@ ClrFieldRead ReadClrIntegerField(const EventMetadata& metadata, std::span<const 
 // A NUL-terminated UTF-16 string field the same way: its code units (without the
 // terminator) when it lies behind fixed-size fields and ends within the payload; kNotFixed
 // in every other case (DecodePayload then gives the answer, or its error value).
+// One integer field read by name at one call site (a member of the reader), over events of
+// any layout: the slot is found once per layout, and a read of a field at a fixed offset is
+// then a bounds check and a load. A name scan per read was ~125 instructions, and a GC
+// statistic reads one per suspension (60 % of a sample-heavy trace's events). The answers
+// are ReadClrIntegerField's. Layouts must outlive the reader (the resolver keeps them for
+// the session).
+class ClrIntegerField {
+ public:
+  explicit ClrIntegerField(std::string_view name) : name_(name) {}
+  std::string_view name() const { return name_; }
+  ClrFieldRead Read(const ClrFieldLayout* layout, std::span<const uint8_t> payload) {
+    if (layout != layout_) Bind(layout);
+    if (!direct_) return absent_ ? ClrFieldRead{ClrFieldRead::Result::kAbsent, 0} : ReadClrIntegerField(layout, payload, name_);
+    if (payload.size() < offset_ + size_) return {ClrFieldRead::Result::kAbsent, 0};
+    const uint8_t* at = payload.data() + offset_;
+    uint64_t raw = 0;  // little-endian hosts only, as everywhere here; a constant size each (no call)
+    if (size_ == 8) std::memcpy(&raw, at, 8);
+    else if (size_ == 4) std::memcpy(&raw, at, 4);
+    else if (size_ == 2) std::memcpy(&raw, at, 2);
+    else raw = at[0];
+    if (signShift_ != 0) raw = static_cast<uint64_t>(static_cast<int64_t>(raw << signShift_) >> signShift_);
+    return {ClrFieldRead::Result::kValue, raw};
+  }
+
+ private:
+  void Bind(const ClrFieldLayout* layout);
+  std::string_view name_;
+  const ClrFieldLayout* layout_ = nullptr;  // the layout the fields below describe
+  bool direct_ = false;  // an integer at a fixed offset: offset_, size_, signShift_
+  bool absent_ = false;  // the layout places every field, and none has this name
+  uint32_t offset_ = 0;
+  uint8_t size_ = 0;
+  uint8_t signShift_ = 0;  // 64 - bits for a signed kind (sign-extended as DecodePayload does), else 0
+};
+
 struct ClrStringRead {
   ClrFieldRead::Result result = ClrFieldRead::Result::kNotFixed;
   std::span<const uint8_t> utf16;

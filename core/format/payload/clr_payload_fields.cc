@@ -11,6 +11,10 @@ std::optional<uint64_t> ClrPayloadFields::FindUInt(std::string_view name) {
     if (r.result == ClrFieldRead::Result::kValue) return r.value;
     if (r.result == ClrFieldRead::Result::kAbsent) return std::nullopt;
   }
+  return DecodedUInt(name);
+}
+
+std::optional<uint64_t> ClrPayloadFields::DecodedUInt(std::string_view name) {
   const PayloadValue* v = Decoded().Find(name);
   if (!v || !v->isInteger()) return std::nullopt;
   return v->asUInt();

@@ -31,6 +31,17 @@ class ClrPayloadFields {
   uint64_t UInt(std::string_view name, uint64_t fallback = 0);
   // The integer field `name`, or nullopt when the event has no such integer.
   std::optional<uint64_t> FindUInt(std::string_view name);
+  // The same through a call site's field (its slot found once per layout): what the hot
+  // readers (GC statistics, runtime signals, symbols) use.
+  std::optional<uint64_t> FindUInt(ClrIntegerField& field) {
+    if (!decoded_) {
+      const ClrFieldRead r = field.Read(layout_, payload_);
+      if (r.result == ClrFieldRead::Result::kValue) return r.value;
+      if (r.result == ClrFieldRead::Result::kAbsent) return std::nullopt;
+    }
+    return DecodedUInt(field.name());
+  }
+  uint64_t UInt(ClrIntegerField& field, uint64_t fallback = 0) { return FindUInt(field).value_or(fallback); }
   // The string field `name` as UTF-8 into *out (its capacity is reused: no allocation per
   // event once it has grown); false when the event has no such string.
   bool Text(std::string_view name, std::string* out);
@@ -38,6 +49,7 @@ class ClrPayloadFields {
   const DecodedPayload& Decoded();
 
  private:
+  std::optional<uint64_t> DecodedUInt(std::string_view name);
   const EventMetadata& m_;
   const ClrFieldLayout* layout_;
   std::span<const uint8_t> payload_;
