@@ -58,47 +58,31 @@ Status SymbolCollector::Collect(const EventRecord& e) {
   if (!startTypes_.empty() && startInfo_.size() < kMaxStartInfo) DecodeStartInfo(e, ordinal);
   const ResolvedType& t = *types_->current().definition;
   bool ok = true;
-  switch (t.kind) {
-    case EventKind::kMethodLoad:
-    case EventKind::kMethodLoadVerbose:
-    case EventKind::kMethodUnload:
-    case EventKind::kMethodUnloadVerbose:
-    case EventKind::kRundownMethodDCStart:
-    case EventKind::kRundownMethodDCEnd:
-    case EventKind::kRundownMethodDCStartVerbose:
-    case EventKind::kRundownMethodDCEndVerbose:
+  switch (RoleOf(t.kind)) {
+    case Role::kMethod:
       ok = DecodeMethod(e, t);
       if (std::optional<uint64_t> pid = universal_.ProcessOf(e.thread);
           pid && std::find(runtimePids_.begin(), runtimePids_.end(), *pid) == runtimePids_.end())
         runtimePids_.push_back(*pid);
       break;
-    case EventKind::kModuleLoad:
-    case EventKind::kDomainModuleLoad:
-    case EventKind::kRundownModuleDCStart:
-    case EventKind::kRundownModuleDCEnd:
-    case EventKind::kRundownDomainModuleDCStart:
-    case EventKind::kRundownDomainModuleDCEnd:
+    case Role::kModule:
       ok = DecodeModule(e, t);
       break;
-    case EventKind::kGcAllocationTick:
+    case Role::kAllocation:
       ok = DecodeAllocation(e, t, ordinal);
       break;
-    case EventKind::kThreadSample:
+    case Role::kSample:
       // Type: 1 external (PerfView's "External" frame), 2 managed.
       if (TemplateFields(e, t).UInt(fields_.sampleType) == 1) externalSamples_.push_back(ordinal);
       break;
-    case EventKind::kThreadPoolEnqueue:
-    case EventKind::kThreadPoolDequeue:
-    case EventKind::kThreadPoolIoEnqueue:
-    case EventKind::kThreadPoolIoDequeue:
-    case EventKind::kThreadPoolIoPack: {
+    case Role::kThreadPoolWork: {
       // The work item: WorkID (61/62), NativeOverlapped (63/64/65); pointers both.
       const bool io = t.kind != EventKind::kThreadPoolEnqueue && t.kind != EventKind::kThreadPoolDequeue;
       const std::optional<uint64_t> id = TemplateFields(e, t).FindUInt(io ? fields_.nativeOverlapped : fields_.workId);
       if ((ok = id.has_value())) workIds_.emplace_back(ordinal, *id);
       break;
     }
-    default:
+    case Role::kNone:
       break;
   }
   if (!ok) ++malformed_;

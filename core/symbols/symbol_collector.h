@@ -80,22 +80,29 @@ class SymbolCollector final : public RecordSink {
   const std::string* StartInfo(uint32_t ordinal) const;
 
  private:
-  // The kinds Collect decodes (its switch).
-  static bool ReadsKind(EventKind k) {
+  // What Collect reads of each kind: the one list behind both the inline filter and
+  // Collect's switch, so that a kind added here is read and not filtered out.
+  enum class Role : uint8_t { kNone, kMethod, kModule, kAllocation, kSample, kThreadPoolWork };
+  static Role RoleOf(EventKind k) {
     switch (k) {
       case EventKind::kMethodLoad: case EventKind::kMethodLoadVerbose: case EventKind::kMethodUnload:
       case EventKind::kMethodUnloadVerbose: case EventKind::kRundownMethodDCStart: case EventKind::kRundownMethodDCEnd:
       case EventKind::kRundownMethodDCStartVerbose: case EventKind::kRundownMethodDCEndVerbose:
+        return Role::kMethod;
       case EventKind::kModuleLoad: case EventKind::kDomainModuleLoad: case EventKind::kRundownModuleDCStart:
       case EventKind::kRundownModuleDCEnd: case EventKind::kRundownDomainModuleDCStart:
-      case EventKind::kRundownDomainModuleDCEnd: case EventKind::kGcAllocationTick: case EventKind::kThreadSample:
+      case EventKind::kRundownDomainModuleDCEnd:
+        return Role::kModule;
+      case EventKind::kGcAllocationTick: return Role::kAllocation;
+      case EventKind::kThreadSample: return Role::kSample;
       case EventKind::kThreadPoolEnqueue: case EventKind::kThreadPoolDequeue: case EventKind::kThreadPoolIoEnqueue:
       case EventKind::kThreadPoolIoDequeue: case EventKind::kThreadPoolIoPack:
-        return true;
+        return Role::kThreadPoolWork;
       default:
-        return false;
+        return Role::kNone;
     }
   }
+  static bool ReadsKind(EventKind k) { return RoleOf(k) != Role::kNone; }
   Status Collect(const EventRecord& e);
   bool DecodeMethod(const EventRecord& e, const ResolvedType& t);
   bool DecodeModule(const EventRecord& e, const ResolvedType& t);
