@@ -3,12 +3,12 @@
 #include <algorithm>
 
 #include "analysis/gc_stats.h"
+#include "analysis/gc_suspension.h"
 #include "analysis/process_time_order.h"
 
 namespace nettrace {
 
 namespace {
-constexpr uint32_t kSuspendForGC = 1;  // SuspendEEStart Reason; the other kept one is SuspendForGCPrep
 constexpr uint32_t kNonConcurrentGC = 0, kBackgroundGC = 1;
 constexpr uint32_t kReasonPMFullGC = 12;
 }  // namespace

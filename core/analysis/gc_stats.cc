@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "analysis/gc_suspension.h"
 #include "format/clr_events.generated.h"
 #include "format/payload/clr_enums.h"
 #include "format/payload/clr_payload_fields.h"
@@ -11,9 +12,6 @@
 namespace nettrace {
 
 namespace {
-// SuspendEEStart Reason (SuspendEEReasonMap): the two TraceEvent follows.
-constexpr uint32_t kSuspendForGC = 1, kSuspendForGCPrep = 6;
-
 uint64_t UInt(const PayloadValue* v) { return v && v->isInteger() ? v->asUInt() : 0; }
 
 // Little-endian integer at `offset` of a payload, 0 when the payload is shorter: for the two
@@ -52,18 +50,21 @@ void GcStats::Add(const Mark& m) {
 void GcStats::OnEvent(const TimeOrderedEvent& x) {
   const Kind kind = KindOf(x.kind);
   if (kind == Kind::kNone) return;
+  ClrPayloadFields p(*x.metadata, x.clrLayout, x.record.payload, info_.pointerSize ? info_.pointerSize : 8,
+                     static_cast<int>(info_.formatMajor));
+  // A suspension not for a GC is not read at all (usually not even held: Keeps), so that
+  // neither the bound below nor the late flag counts it.
+  const uint32_t suspendReason = kind == Kind::kSuspendStart ? static_cast<uint32_t>(p.UInt(fields_.suspendReason)) : 0;
+  if (kind == Kind::kSuspendStart && !IsGcSuspendReason(suspendReason)) return;
   if (marks_.size() >= kMaxMarks) {  // the bound: nothing more is kept (details_ neither)
     ++dropped_;
     return;
   }
   late_ |= x.late;
   const EventRecord& e = x.record;
-  const EventMetadata& meta = *x.metadata;
   const uint64_t processId = x.processId, threadId = x.osThreadId;
   Mark m{e.timestamp, processId, threadId, kind};
   m.ordinal = x.ordinal;
-  ClrPayloadFields p(meta, x.clrLayout, e.payload, info_.pointerSize ? info_.pointerSize : 8,
-                     static_cast<int>(info_.formatMajor));
   const std::pair<uint64_t, uint64_t> key{processId, threadId};
   // Suspensions: only those for a GC, and their own thread's stop and restart.
   if (m.kind == Kind::kSuspendStop || m.kind == Kind::kRestartStop) {
@@ -74,8 +75,7 @@ void GcStats::OnEvent(const TimeOrderedEvent& x) {
     return;
   }
   if (m.kind == Kind::kSuspendStart) {
-    m.a = static_cast<uint32_t>(p.UInt(fields_.suspendReason));
-    if (m.a != kSuspendForGC && m.a != kSuspendForGCPrep) return;
+    m.a = suspendReason;
     suspended_[key] = true;
     Add(m);
     return;

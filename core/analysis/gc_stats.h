@@ -27,6 +27,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "analysis/gc_suspension.h"
 #include "format/payload/clr_field_read.h"
 #include "format/records.h"
 #include "model/sorted_tap.h"
@@ -71,6 +72,11 @@ class GcStats {
   static constexpr size_t kMaxMarks = size_t{1} << 20;
 
   void OnTraceInfo(const TraceInfo& info) { info_ = info; }
+  // The sorted tap's filter (TimeOrderedSink::Keeps): suspensions not for a GC are not read.
+  static bool Filters(EventKind kind) { return GcSuspendFilter::Filters(kind); }
+  bool Keeps(const EventRecord& e, const ResolvedEvent& r) {
+    return suspensions_.Keeps(e, r, info_.pointerSize, static_cast<int>(info_.formatMajor));
+  }
   // An event of the sorted tap (the kinds ClrStatsSink::ReadsKind lists; others are ignored).
   void OnEvent(const TimeOrderedEvent& e);
 
@@ -131,6 +137,7 @@ class GcStats {
   double Ms(uint64_t ts) const;
 
   TraceInfo info_;
+  GcSuspendFilter suspensions_;
   Fields fields_;
   std::vector<Mark> marks_;
   std::vector<Detail> details_;

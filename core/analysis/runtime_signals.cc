@@ -11,9 +11,6 @@
 namespace nettrace {
 
 namespace {
-// SuspendEEStart Reason (ClrEtwAll.man SuspendEEReasonMap): SuspendForGC and SuspendForGCPrep
-// start a GC pause, as in PerfView's GCStats; other suspensions (debugger, shutdown) do not.
-constexpr uint64_t kSuspendForGC = 1, kSuspendForGCPrep = 6;
 // GC/Start Reason (GCReasonMap): Induced and InducedNotForced count as induced, as in PerfView.
 constexpr uint64_t kReasonInduced = 1, kReasonInducedNotForced = 7;
 // GC/Start Type (GCTypeMap): BackgroundGC.
@@ -96,7 +93,7 @@ void RuntimeSignals::OnTimeOrdered(const TimeOrderedEvent& x) {
     }
     case Kind::kSuspendEEStart: {
       const uint64_t reason = p.UInt(fields_.suspendReason);
-      if (reason == kSuspendForGC || reason == kSuspendForGCPrep) {
+      if (IsGcSuspendReason(reason)) {
         gcSuspended_[{processId, e.thread}] = true;
         AddGcMark({e.timestamp, processId, e.thread, kind, 0, 0, 0, x.ordinal});
       }

@@ -18,6 +18,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "analysis/gc_suspension.h"
 #include "base/json_writer.h"
 #include "format/payload/clr_field_read.h"
 #include "format/records.h"
@@ -34,6 +35,10 @@ class RuntimeSignals final : public TimeOrderedSink {
 
   void OnTraceInfo(const TraceInfo& info) override { info_ = info; }
   bool Reads(EventKind kind) const override { return KindOf(kind) != Kind::kNone; }
+  bool Filters(EventKind kind) const override { return GcSuspendFilter::Filters(kind); }
+  bool Keeps(const EventRecord& e, const ResolvedEvent& r) override {
+    return suspensions_.Keeps(e, r, info_.pointerSize, static_cast<int>(info_.formatMajor));
+  }
   // e.processId: the OS process of the event's thread (v4/v5: the trace's process).
   void OnTimeOrdered(const TimeOrderedEvent& e) override;
 
@@ -73,6 +78,7 @@ class RuntimeSignals final : public TimeOrderedSink {
                          uint64_t otherCount, uint64_t otherBytes, bool withBytes);
 
   TraceInfo info_;
+  GcSuspendFilter suspensions_;
   // The integer fields read per event, each placed once per layout (clr_field_read.h).
   struct Fields {
     ClrIntegerField depth{"Depth"}, type{"Type"}, gcReason{"Reason"}, suspendReason{"Reason"};

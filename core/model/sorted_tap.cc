@@ -10,7 +10,18 @@ namespace nettrace {
 SortedTap::SortedTap(std::vector<TimeOrderedSink*> sinks) : sinks_(std::move(sinks)) {
   for (size_t k = 0; k < wants_.size(); ++k)
     for (size_t i = 0; i < sinks_.size() && i < 64; ++i)
-      if (sinks_[i]->Reads(static_cast<EventKind>(k))) readers_[k] |= uint64_t{1} << i, wants_[k] = true;
+      if (sinks_[i]->Reads(static_cast<EventKind>(k))) {
+        readers_[k] |= uint64_t{1} << i, wants_[k] = true;
+        if (sinks_[i]->Filters(static_cast<EventKind>(k))) filters_[k] |= uint64_t{1} << i;
+      }
+}
+
+bool SortedTap::KeptByFilters(const EventRecord& e, const ResolvedEvent& r, uint64_t filtering) {
+  const uint64_t readers = readers_[static_cast<size_t>(r.kind)];
+  if (readers & ~filtering) return true;  // a reader takes every event of the kind
+  for (uint64_t bits = readers; bits != 0; bits &= bits - 1)
+    if (sinks_[static_cast<size_t>(std::countr_zero(bits))]->Keeps(e, r)) return true;
+  return false;
 }
 
 void SortedTap::OnTraceInfo(const TraceInfo& info) {
@@ -48,6 +59,7 @@ void SortedTap::Hold(const EventRecord& e, const TypeResolver& resolver) {
   arena_.insert(arena_.end(), e.payload.begin(), e.payload.end());
   heldType_[r.type.value] = 1;
   peakPending_ = std::max(peakPending_, ++pendingCount_);
+  ++heldCount_;
   peakArena_ = std::max(peakArena_, arena_.size());
 }
 

@@ -2,7 +2,8 @@
 // signals of the summary, the runtime views) their events in the sorter's (timestamp,
 // ordinal) order, so that none of them keeps marks in file order and sorts them again.
 //
-//   StoreBuilder::OnEvent  — an event of a kind some analysis reads is held here: its
+//   StoreBuilder::OnEvent  — an event of a kind some analysis reads, and that one of them
+//                            keeps (TimeOrderedSink::Keeps), is held here: its
 //                            header, a copy of its payload, and what the resolver decided
 //                            for it at that moment (kind, ordinal, process and OS thread,
 //                            metadata, activity ids), since the resolver moves on.
@@ -28,12 +29,11 @@
 
 #include "format/records.h"
 #include "resolve/event_kind.h"
+#include "resolve/type_resolver.h"
 #include "sort/event_sorter.h"
 
 namespace nettrace {
 
-class TypeResolver;
-struct ClrFieldLayout;
 
 // One event, as a time-ordered analysis reads it.
 struct TimeOrderedEvent {
@@ -56,6 +56,14 @@ class TimeOrderedSink {
   virtual void OnMetadataKind(EventKind) {}
   // The kinds this sink reads: the tap holds only events some sink reads.
   virtual bool Reads(EventKind kind) const = 0;
+  // Kinds of which the sink reads only some events, told apart by the event alone (Keeps,
+  // asked before the tap holds one). A sample-heavy trace's suspensions are mostly the
+  // sampler's: a GC statistic ignores them, and holding them was a fifth of the reading.
+  virtual bool Filters(EventKind) const { return false; }
+  // For a kind Filters names: whether this event (the resolver's current one, r) can change
+  // what the sink computes. An event no reader keeps is not held; a sink must then compute
+  // exactly what it would have with the event.
+  virtual bool Keeps(const EventRecord&, const ResolvedEvent&) { return true; }
   virtual void OnTimeOrdered(const TimeOrderedEvent& e) = 0;
 };
 
@@ -66,6 +74,11 @@ class SortedTap {
   void OnTraceInfo(const TraceInfo& info);
   void OnMetadataKind(EventKind kind);
   bool Wants(EventKind kind) const { return wants_[static_cast<size_t>(kind)]; }
+  // Whether some reader keeps e (of a wanted kind; r: the resolver's current event).
+  bool Keeps(const EventRecord& e, const ResolvedEvent& r) {
+    const uint64_t filtering = filters_[static_cast<size_t>(r.kind)];
+    return filtering == 0 || KeptByFilters(e, r, filtering);
+  }
   // Holds e (the resolver's current event; its kind is wanted).
   void Hold(const EventRecord& e, const TypeResolver& resolver);
   // The sorted item has passed the store: its held event (if any) goes to the sinks.
@@ -75,6 +88,7 @@ class SortedTap {
   }
 
   size_t pending() const { return pendingCount_; }
+  uint64_t heldCount() const { return heldCount_; }  // events held so far
   size_t peakPending() const { return peakPending_; }
   size_t peakArenaBytes() const { return peakArena_; }
 
@@ -85,11 +99,13 @@ class SortedTap {
     bool released = false;
   };
   void Dispatch(const SortItem& item, bool late);
+  bool KeptByFilters(const EventRecord& e, const ResolvedEvent& r, uint64_t filtering);
   void Compact();
 
   std::vector<TimeOrderedSink*> sinks_;
   std::array<bool, static_cast<size_t>(EventKind::kCount)> wants_{};
   std::array<uint64_t, static_cast<size_t>(EventKind::kCount)> readers_{};  // bit i: sinks_[i] reads it
+  std::array<uint64_t, static_cast<size_t>(EventKind::kCount)> filters_{};  // bit i: sinks_[i] filters it
   bool v6_ = false;
   uint64_t processId_ = 0;
   // Held events in ordinal (file) order; those before head_ are released.
@@ -99,6 +115,7 @@ class SortedTap {
   // A type some held event had: a sorted item of any other type needs no search.
   std::vector<uint8_t> heldType_ = std::vector<uint8_t>(size_t{1} << 16, 0);
   size_t pendingCount_ = 0, peakPending_ = 0, peakArena_ = 0;
+  uint64_t heldCount_ = 0;
 };
 
 }  // namespace nettrace

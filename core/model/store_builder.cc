@@ -44,7 +44,8 @@ Status StoreBuilder::OnEvent(const EventRecord& e) {
     item.labels = labels_.InternActivity(e.activityId, e.relatedActivityId).value;
   }
   // Held before the push: the push may release the event at once.
-  if (tap_ && tap_->Wants(resolver_->current().kind)) tap_->Hold(e, *resolver_);
+  if (tap_ && tap_->Wants(resolver_->current().kind) && tap_->Keeps(e, resolver_->current()))
+    tap_->Hold(e, *resolver_);
   sorter_.Push(e.captureThread, item, e.isSorted);
   return Status::Ok();
 }

@@ -14,6 +14,7 @@
 #include "analysis/clr_stats_sink.h"
 #include "analysis/runtime_signals.h"
 #include "analysis/runtime_views.h"
+#include "format/payload_decoder.h"
 #include "format/tee_sink.h"
 #include "format/trace_reader.h"
 #include "model/sorted_tap.h"
@@ -149,6 +150,54 @@ TEST_CASE("sorted tap: the session's analyses hold at most the sorter's pending 
               << s->tap.peakArenaBytes() << " payload bytes); sorter peak " << s->store.sorter().peakPending()
               << " of " << s->store.store().size() << " events");
   }
+}
+
+// The session's sinks filter SuspendEEStart by its Reason (analysis/gc_suspension.h): the
+// tap holds every event of a kind they read except the suspensions not for a GC, which are
+// most of a sample-heavy trace's (the sampler suspends the runtime for each sample).
+TEST_CASE("sorted tap: suspensions not for a GC are not held", "[sorted-tap][corpus]") {
+  uint64_t skippedInAll = 0;
+  for (const std::string& name : test::CorpusTraces()) {
+    INFO(name);
+    struct Session {
+      Stats stats;
+      RuntimeSignals runtime;
+      ClrStatsSink clr;
+      RuntimeViews views;
+      SortedTap tap{{&runtime, &clr, &views}};
+      StoreBuilder store{&stats, &resolver, &tap};
+      // In file order: the events of a kind the tap wants, and the SuspendEEStarts among
+      // them whose Reason (decoded whole, not read in place) is not a GC's.
+      struct Counter : RecordSink {
+        Session* s = nullptr;
+        uint64_t wanted = 0, notForGc = 0;
+        Status OnEvent(const EventRecord& e) override {
+          const EventKind kind = s->resolver.current().kind;
+          if (!s->tap.Wants(kind)) return Status::Ok();
+          ++wanted;
+          if (kind != EventKind::kGcSuspendEEStart) return Status::Ok();
+          const DecodedPayload p =
+              DecodePayload(s->resolver.MetadataOf(e.metadataId), e.payload, 8, static_cast<int>(s->reader.formatMajor()));
+          const PayloadValue* reason = p.Find("Reason");
+          if (reason && reason->isInteger() && reason->asUInt() != 1 && reason->asUInt() != 6) ++notForGc;
+          return Status::Ok();
+        }
+      } counter;
+      TeeSink tee{&store, &counter};
+      TypeResolver resolver{&tee, &stats};
+      TraceReader reader{&resolver, &stats};
+    };
+    auto s = std::make_unique<Session>();
+    s->counter.s = s.get();
+    const std::vector<uint8_t> bytes = test::ReadFile(test::DataPath(name));
+    REQUIRE(s->reader.Push(bytes.data(), bytes.size()).ok());
+    REQUIRE(s->reader.Finish().ok());
+    s->store.Flush();
+    CHECK(s->tap.heldCount() == s->counter.wanted - s->counter.notForGc);
+    skippedInAll += s->counter.notForGc;
+    if (name == "only_managed_samples.nettrace") CHECK(s->counter.notForGc * 4 > s->counter.wanted);
+  }
+  CHECK(skippedInAll > 0);
 }
 
 TEST_CASE("sorted tap: GC and JIT results equal those of the file-order analyses (golden files)", "[sorted-tap][corpus]") {

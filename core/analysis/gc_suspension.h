@@ -1,0 +1,35 @@
+// core/analysis — which suspensions a GC statistic reads: a SuspendEEStart whose Reason is
+// SuspendForGC (1) or SuspendForGCPrep (6), as TraceEvent's GCStats keeps them, then that
+// thread's SuspendEEStop and RestartEEStop. Every other suspension (the sample profiler's, a
+// debugger's) is ignored, which the sorted tap's filter (GcSuspendFilter) lets it know
+// before it holds the event.
+#pragma once
+
+#include <cstdint>
+
+#include "format/payload/clr_payload_fields.h"
+#include "format/records.h"
+#include "resolve/type_resolver.h"
+
+namespace nettrace {
+
+inline constexpr uint32_t kSuspendForGC = 1, kSuspendForGCPrep = 6;
+
+inline bool IsGcSuspendReason(uint64_t reason) { return reason == kSuspendForGC || reason == kSuspendForGCPrep; }
+
+// TimeOrderedSink::Keeps for a sink that reads SuspendEEStart only for a GC.
+class GcSuspendFilter {
+ public:
+  static bool Filters(EventKind kind) { return kind == EventKind::kGcSuspendEEStart; }
+  bool Keeps(const EventRecord& e, const ResolvedEvent& r, uint32_t pointerSize, int formatMajor) {
+    if (r.kind != EventKind::kGcSuspendEEStart || !r.definition->metadata) return true;
+    ClrPayloadFields p(*r.definition->metadata, r.definition->clrLayout, e.payload, pointerSize ? pointerSize : 8,
+                       formatMajor);
+    return IsGcSuspendReason(p.UInt(reason_));
+  }
+
+ private:
+  ClrIntegerField reason_{"Reason"};
+};
+
+}  // namespace nettrace
