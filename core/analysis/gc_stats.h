@@ -74,9 +74,7 @@ class GcStats {
   void OnTraceInfo(const TraceInfo& info) { info_ = info; }
   // The sorted tap's filter (TimeOrderedSink::Keeps): suspensions not for a GC are not read.
   static bool Filters(EventKind kind) { return GcSuspendFilter::Filters(kind); }
-  bool Keeps(const EventRecord& e, const ResolvedEvent& r) {
-    return suspensions_.Keeps(e, r, info_.pointerSize, static_cast<int>(info_.formatMajor));
-  }
+  bool Keeps(const EventRecord& e, const ResolvedEvent& r) { return suspensions_.Keeps(e, r); }
   // An event of the sorted tap (the kinds ClrStatsSink::ReadsKind lists; others are ignored).
   void OnEvent(const TimeOrderedEvent& e);
 

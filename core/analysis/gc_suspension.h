@@ -7,7 +7,7 @@
 
 #include <cstdint>
 
-#include "format/payload/clr_payload_fields.h"
+#include "format/payload/clr_field_read.h"
 #include "format/records.h"
 #include "resolve/type_resolver.h"
 
@@ -21,11 +21,13 @@ inline bool IsGcSuspendReason(uint64_t reason) { return reason == kSuspendForGC 
 class GcSuspendFilter {
  public:
   static bool Filters(EventKind kind) { return kind == EventKind::kGcSuspendEEStart; }
-  bool Keeps(const EventRecord& e, const ResolvedEvent& r, uint32_t pointerSize, int formatMajor) {
-    if (r.kind != EventKind::kGcSuspendEEStart || !r.definition->metadata) return true;
-    ClrPayloadFields p(*r.definition->metadata, r.definition->clrLayout, e.payload, pointerSize ? pointerSize : 8,
-                       formatMajor);
-    return IsGcSuspendReason(p.UInt(reason_));
+  // Only the in-place read: a payload that needs decoding (no template placing Reason) is
+  // kept, and the sink decodes it. An absent Reason reads as 0 there too: not a GC's.
+  bool Keeps(const EventRecord& e, const ResolvedEvent& r) {
+    if (r.kind != EventKind::kGcSuspendEEStart) return true;
+    const ClrFieldRead read = reason_.Read(r.definition->clrLayout, e.payload);
+    if (read.result == ClrFieldRead::Result::kNotFixed) return true;
+    return read.result == ClrFieldRead::Result::kValue && IsGcSuspendReason(read.value);
   }
 
  private:

@@ -36,9 +36,7 @@ class RuntimeSignals final : public TimeOrderedSink {
   void OnTraceInfo(const TraceInfo& info) override { info_ = info; }
   bool Reads(EventKind kind) const override { return KindOf(kind) != Kind::kNone; }
   bool Filters(EventKind kind) const override { return GcSuspendFilter::Filters(kind); }
-  bool Keeps(const EventRecord& e, const ResolvedEvent& r) override {
-    return suspensions_.Keeps(e, r, info_.pointerSize, static_cast<int>(info_.formatMajor));
-  }
+  bool Keeps(const EventRecord& e, const ResolvedEvent& r) override { return suspensions_.Keeps(e, r); }
   // e.processId: the OS process of the event's thread (v4/v5: the trace's process).
   void OnTimeOrdered(const TimeOrderedEvent& e) override;
 
