@@ -69,39 +69,6 @@ Status SummaryBuilder::OnLabelList(uint32_t id, const LabelList& list) {
   return Status::Ok();
 }
 
-Status SummaryBuilder::OnEvent(const EventRecord& e) {
-  ++eventCount_;
-  payloadBytes_ += e.payload.size();
-  if (e.stackId != 0) ++eventsWithStack_;
-  minTimestamp_ = std::min(minTimestamp_, e.timestamp);
-  maxTimestamp_ = std::max(maxTimestamp_, e.timestamp);
-  if (e.processorNumber < processorSeen_.size()) {
-    processorSeen_[e.processorNumber] = true;
-  } else if (e.processorNumber != lastOtherProcessor_) {
-    // Traces without processor numbers give every event the same large one: one tree
-    // look-up per change, not per event.
-    otherProcessors_.insert(e.processorNumber);
-    lastOtherProcessor_ = e.processorNumber;
-  }
-  const ResolvedEvent& resolved = resolved_->current();
-  EventTypeCounts& type = types_.At(resolved.type);
-  ++type.count;
-  if (e.stackId != 0 && !emptyStacks_.Get(e.stackId)) ++type.withStacks;
-  if (!IsTraceLogBookkeeping(resolved.kind, resolved.definition->clrTemplate, e.payload)) ++type.traceLogCount;
-  if (resolved.threadKnown) {
-    if (resolved.thread.value >= threadEvents_.size()) threadEvents_.resize(resolved.thread.value + size_t{1});
-    ++threadEvents_[resolved.thread.value];
-  } else {
-    ++Thread(e.thread).eventCount;
-  }
-  ++CaptureThread(e.captureThread).capturedCount;
-  if (drops_.OnEvent(e.captureThread, e.sequenceNumber, e.timestamp)) {
-    stats_->droppedEvents = drops_.total();
-    stats_->sequenceNumberGaps = drops_.gaps();
-  }
-  return Status::Ok();
-}
-
 Status SummaryBuilder::OnSequencePoint(const SequencePoint& sp) {
   ++sequencePoints_;
   emptyStacks_.Clear();  // stack ids restart after a sequence point, as in the store
@@ -208,7 +175,7 @@ std::string SummaryBuilder::ToJson(const ReaderState& reader) const {
   w.EndArray();
   w.Key("rangesTruncated").Bool(drops_.gaps() > drops_.ranges().size());
   w.EndObject();
-  w.Key("processors").UInt(std::count(processorSeen_.begin(), processorSeen_.end(), true) + otherProcessors_.size());
+  w.Key("processors").UInt(std::count(processorSeen_.begin(), processorSeen_.end(), uint8_t{1}) + otherProcessors_.size());
   w.Key("blocks").BeginObject();
   for (const auto& [name, count] : blocks_) w.Key(name).UInt(count);
   w.EndObject();
