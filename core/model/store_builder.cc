@@ -31,25 +31,6 @@ Status StoreBuilder::OnLabelList(uint32_t id, const LabelList& list) {
   return Status::Ok();
 }
 
-Status StoreBuilder::OnEvent(const EventRecord& e) {
-  SortItem item;
-  item.timestamp = e.timestamp;
-  item.ordinal = resolver_->current().ordinal;
-  item.type = resolver_->current().type.value;
-  item.thread = resolver_->current().thread.value;
-  if (e.stackId != 0) item.stack = regionStacks_.Get(e.stackId);  // dangling ids: 0 (the tracker counts them)
-  if (v6_) {
-    if (e.labelListId != 0) item.labels = regionLabels_.Get(e.labelListId);
-  } else {
-    item.labels = labels_.InternActivity(e.activityId, e.relatedActivityId).value;
-  }
-  // Held before the push: the push may release the event at once.
-  if (tap_ && tap_->Wants(resolver_->current().kind) && tap_->Keeps(e, resolver_->current()))
-    tap_->Hold(e, *resolver_);
-  sorter_.Push(e.captureThread, item, e.isSorted);
-  return Status::Ok();
-}
-
 void StoreBuilder::EndRegion() {
   sorter_.EndRegion();
   store_.BeginRegion(resolver_->nextOrdinal());
