@@ -39,7 +39,9 @@ Status ReferenceTracker::OnMetadata(const EventMetadata& m) {
     ++stats_->metadataIdsOutOfRange;
     return Status::Ok();
   }
-  if (!metadata_.insert(m.id).second) {
+  bool added = false;
+  metadata_.At(m.id, &added);
+  if (!added) {
     if (v6_)
       return Status::Error(ErrorCode::kCorrupt, blockOffset_,
                            "metadata id " + std::to_string(m.id) +
@@ -113,7 +115,7 @@ Status ReferenceTracker::OnLabelList(uint32_t id, const LabelList& list) {
 }
 
 Status ReferenceTracker::OnEvent(const EventRecord& e) {
-  if (e.metadataId != lastDefinedMetadataId_ && metadata_.count(e.metadataId) == 0)
+  if (e.metadataId != lastDefinedMetadataId_ && !metadata_.Contains(e.metadataId))
     return Status::Error(ErrorCode::kBadReference, e.payloadOffset,
                          "event refers to metadata id " + std::to_string(e.metadataId) +
                              (e.metadataId > kMaxMetadataId ? ", beyond the 31 bits metadata ids have"
@@ -149,7 +151,7 @@ Status ReferenceTracker::OnSequencePoint(const SequencePoint& sp) {
   labelLists_.runs.clear();
   emptyLabelLists_.runs.clear();
   if (v6_ && (sp.flags & kSequencePointFlushThreads)) threads_.Clear(), knownThreads_ = {};
-  if (v6_ && (sp.flags & kSequencePointFlushMetadata)) metadata_.clear(), lastDefinedMetadataId_ = UINT32_MAX;
+  if (v6_ && (sp.flags & kSequencePointFlushMetadata)) metadata_.Clear(), lastDefinedMetadataId_ = UINT32_MAX;
   return Status::Ok();
 }
 

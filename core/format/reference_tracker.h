@@ -16,7 +16,6 @@
 #pragma once
 
 #include <cstdint>
-#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -57,7 +56,7 @@ class ReferenceTracker final : public RecordSink {
   bool v6_ = false;
   uint32_t pointerSize_ = 8;
   uint64_t blockOffset_ = 0;
-  std::unordered_set<uint32_t> metadata_;
+  SmallKeyMap<uint8_t> metadata_;  // ids defined (the value is unused); most are small
   // The last id an event named, known defined: events come in runs of one type, so most
   // skip the set's look-up. No row has this id (ids above 31 bits are dropped).
   uint32_t lastDefinedMetadataId_ = UINT32_MAX;
