@@ -42,9 +42,7 @@ ThreadSummary& SummaryBuilder::Thread(uint64_t key) {
   return *(lastThread_ = &threads_[key]);
 }
 
-ThreadSummary& SummaryBuilder::CaptureThread(uint64_t key) {
-  // Sample events name the sampled thread but are captured by the sampler: a second memo.
-  if (lastCapture_ && lastCaptureKey_ == key) return *lastCapture_;
+ThreadSummary& SummaryBuilder::NewCaptureThread(uint64_t key) {
   lastCaptureKey_ = key;
   return *(lastCapture_ = &threads_[key]);
 }

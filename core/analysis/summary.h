@@ -65,7 +65,13 @@ class SummaryBuilder final : public RecordSink {
 
  private:
   ThreadSummary& Thread(uint64_t key);
-  ThreadSummary& CaptureThread(uint64_t key);
+  // Sample events name the sampled thread but are captured by the sampler: a second memo,
+  // checked inline (the capture thread changes rarely).
+  ThreadSummary& CaptureThread(uint64_t key) {
+    if (lastCapture_ && lastCaptureKey_ == key) return *lastCapture_;
+    return NewCaptureThread(key);
+  }
+  ThreadSummary& NewCaptureThread(uint64_t key);
   void WriteThreads(JsonWriter& w, bool v6) const;
 
   Stats* stats_;

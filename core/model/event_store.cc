@@ -39,8 +39,7 @@ void EventStore::Put(const SortItem& item) {
   rows_ = row + size_t{1};
 }
 
-void EventStore::Append(const SortItem& item, bool late) {
-  if (!late) return Put(item);
+void EventStore::AppendLate(const SortItem& item) {
   late_.push_back({item, regionBase_});
   if (late_.size() >= std::max<size_t>(kMinLateMerge, size() / 4)) MergeLate();
 }

@@ -55,7 +55,11 @@ class EventStore {
 
   // Appends in time order. `late` items (see EventSorter) are placed by (timestamp,
   // ordinal) — by the next merge, at the latest by Seal().
-  void Append(const SortItem& item, bool late);
+  // Inline: the common case is one call to Put, not two.
+  void Append(const SortItem& item, bool late) {
+    if (!late) return Put(item);
+    AppendLate(item);
+  }
   // Merges the late events still waiting; call before the store is queried.
   void Seal() { MergeLate(); }
   // Late events not merged yet (0 after Seal).
@@ -96,6 +100,7 @@ class EventStore {
     uint32_t regionBase;
   };
   void Put(const SortItem& item);
+  void AppendLate(const SortItem& item);
   void StartChunks(size_t row);
   void MergeLate();
 
