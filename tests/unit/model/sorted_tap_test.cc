@@ -125,25 +125,54 @@ TEST_CASE("sorted tap: every corpus trace's CLR events come in (timestamp, file 
   REQUIRE(tracesReordered >= 5);
 }
 
-// The session's tap (trace_session.cc): what it holds at its peak, against the sorter's.
+namespace {
+
+// The session's time-ordered sinks behind its store and tap (trace_session.cc), and a
+// file-order counter beside the store: the events of a kind the tap wants, and the
+// SuspendEEStarts among them whose Reason (decoded whole, not read in place) is not a GC's.
+struct SessionTap {
+  Stats stats;
+  RuntimeSignals runtime;
+  ClrStatsSink clr;
+  RuntimeViews views;
+  SortedTap tap{{&runtime, &clr, &views}};
+  StoreBuilder store{&stats, &resolver, &tap};
+  struct Counter : RecordSink {
+    explicit Counter(SessionTap* session) : s(session) {}
+    SessionTap* s;
+    uint64_t wanted = 0, notForGc = 0;
+    Status OnEvent(const EventRecord& e) override {
+      const EventKind kind = s->resolver.current().kind;
+      if (!s->tap.Wants(kind)) return Status::Ok();
+      ++wanted;
+      if (kind != EventKind::kGcSuspendEEStart) return Status::Ok();
+      const DecodedPayload p =
+          DecodePayload(s->resolver.MetadataOf(e.metadataId), e.payload, 8, static_cast<int>(s->reader.formatMajor()));
+      const PayloadValue* reason = p.Find("Reason");
+      if (reason && reason->isInteger() && reason->asUInt() != 1 && reason->asUInt() != 6) ++notForGc;
+      return Status::Ok();
+    }
+  } counter{this};
+  TeeSink tee{&store, &counter};
+  TypeResolver resolver{&tee, &stats};
+  TraceReader reader{&resolver, &stats};
+
+  void Read(const std::string& name) {
+    const std::vector<uint8_t> bytes = test::ReadFile(test::DataPath(name));
+    REQUIRE(reader.Push(bytes.data(), bytes.size()).ok());
+    REQUIRE(reader.Finish().ok());
+    store.Flush();
+  }
+};
+
+}  // namespace
+
+// The session's tap: what it holds at its peak, against the sorter's.
 TEST_CASE("sorted tap: the session's analyses hold at most the sorter's pending events", "[sorted-tap][corpus]") {
   for (const std::string& name : test::CorpusTraces()) {
     INFO(name);
-    struct Session {
-      Stats stats;
-      RuntimeSignals runtime;
-      ClrStatsSink clr;
-      RuntimeViews views;
-      SortedTap tap{{&runtime, &clr, &views}};
-      StoreBuilder store{&stats, &resolver, &tap};
-      TypeResolver resolver{&store, &stats};
-      TraceReader reader{&resolver, &stats};
-    };
-    auto s = std::make_unique<Session>();
-    const std::vector<uint8_t> bytes = test::ReadFile(test::DataPath(name));
-    REQUIRE(s->reader.Push(bytes.data(), bytes.size()).ok());
-    REQUIRE(s->reader.Finish().ok());
-    s->store.Flush();
+    auto s = std::make_unique<SessionTap>();
+    s->Read(name);
     REQUIRE(s->tap.pending() == 0);
     REQUIRE(s->tap.peakPending() <= s->store.sorter().peakPending());
     WARN(name << ": the session's tap held at most " << s->tap.peakPending() << " events ("
@@ -159,40 +188,8 @@ TEST_CASE("sorted tap: suspensions not for a GC are not held", "[sorted-tap][cor
   uint64_t skippedInAll = 0;
   for (const std::string& name : test::CorpusTraces()) {
     INFO(name);
-    struct Session {
-      Stats stats;
-      RuntimeSignals runtime;
-      ClrStatsSink clr;
-      RuntimeViews views;
-      SortedTap tap{{&runtime, &clr, &views}};
-      StoreBuilder store{&stats, &resolver, &tap};
-      // In file order: the events of a kind the tap wants, and the SuspendEEStarts among
-      // them whose Reason (decoded whole, not read in place) is not a GC's.
-      struct Counter : RecordSink {
-        Session* s = nullptr;
-        uint64_t wanted = 0, notForGc = 0;
-        Status OnEvent(const EventRecord& e) override {
-          const EventKind kind = s->resolver.current().kind;
-          if (!s->tap.Wants(kind)) return Status::Ok();
-          ++wanted;
-          if (kind != EventKind::kGcSuspendEEStart) return Status::Ok();
-          const DecodedPayload p =
-              DecodePayload(s->resolver.MetadataOf(e.metadataId), e.payload, 8, static_cast<int>(s->reader.formatMajor()));
-          const PayloadValue* reason = p.Find("Reason");
-          if (reason && reason->isInteger() && reason->asUInt() != 1 && reason->asUInt() != 6) ++notForGc;
-          return Status::Ok();
-        }
-      } counter;
-      TeeSink tee{&store, &counter};
-      TypeResolver resolver{&tee, &stats};
-      TraceReader reader{&resolver, &stats};
-    };
-    auto s = std::make_unique<Session>();
-    s->counter.s = s.get();
-    const std::vector<uint8_t> bytes = test::ReadFile(test::DataPath(name));
-    REQUIRE(s->reader.Push(bytes.data(), bytes.size()).ok());
-    REQUIRE(s->reader.Finish().ok());
-    s->store.Flush();
+    auto s = std::make_unique<SessionTap>();
+    s->Read(name);
     CHECK(s->tap.heldCount() == s->counter.wanted - s->counter.notForGc);
     skippedInAll += s->counter.notForGc;
     if (name == "only_managed_samples.nettrace") CHECK(s->counter.notForGc * 4 > s->counter.wanted);
