@@ -102,7 +102,7 @@ class SummaryBuilder final : public RecordSink {
 };
 
 // Inline (defined here, called directly by the session's fan-out): every event passes
-// through it, and the call's prologue was a sixth of its cost.
+// through it, and the call's prologue was an eighth of its cost.
 inline Status SummaryBuilder::OnEvent(const EventRecord& e) {
   ++eventCount_;
   payloadBytes_ += e.payload.size();

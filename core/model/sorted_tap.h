@@ -34,7 +34,6 @@
 
 namespace nettrace {
 
-
 // One event, as a time-ordered analysis reads it.
 struct TimeOrderedEvent {
   EventRecord record;         // as read; payload: the tap's copy, valid during the call only
@@ -58,7 +57,7 @@ class TimeOrderedSink {
   virtual bool Reads(EventKind kind) const = 0;
   // Kinds of which the sink reads only some events, told apart by the event alone (Keeps,
   // asked before the tap holds one). A sample-heavy trace's suspensions are mostly the
-  // sampler's: a GC statistic ignores them, and holding them was a fifth of the reading.
+  // sampler's: a GC statistic ignores them, and holding them cost ~5 % of its reading.
   virtual bool Filters(EventKind) const { return false; }
   // For a kind Filters names: whether this event (the resolver's current one, r) can change
   // what the sink computes. An event no reader keeps is not held; a sink must then compute

@@ -75,14 +75,11 @@ ClrFieldRead ReadClrIntegerField(const ClrFieldLayout* layout, std::span<const u
 ClrFieldRead ReadClrIntegerField(const EventMetadata& metadata, std::span<const uint8_t> payload,
                                  uint32_t pointerSize, std::string_view name);
 
-// A NUL-terminated UTF-16 string field the same way: its code units (without the
-// terminator) when it lies behind fixed-size fields and ends within the payload; kNotFixed
-// in every other case (DecodePayload then gives the answer, or its error value).
 // One integer field read by name at one call site (a member of the reader), over events of
 // any layout: the slot is found once per layout, and a read of a field at a fixed offset is
-// then a bounds check and a load. A name scan per read was ~125 instructions, and a GC
-// statistic reads one per suspension (60 % of a sample-heavy trace's events). The answers
-// are ReadClrIntegerField's. Layouts must outlive the reader (the resolver keeps them for
+// then a bounds check and a load. A name scan per read was ~125 instructions, and the GC
+// statistics read a field of every suspension a sample-heavy trace's sampler makes. The
+// answers are ReadClrIntegerField's. Layouts must outlive the reader (the resolver keeps them for
 // the session).
 class ClrIntegerField {
  public:
@@ -113,6 +110,9 @@ class ClrIntegerField {
   uint8_t signShift_ = 0;  // 64 - bits for a signed kind (sign-extended as DecodePayload does), else 0
 };
 
+// A NUL-terminated UTF-16 string field the same way: its code units (without the
+// terminator) when it lies behind fixed-size fields and ends within the payload; kNotFixed
+// in every other case (DecodePayload then gives the answer, or its error value).
 struct ClrStringRead {
   ClrFieldRead::Result result = ClrFieldRead::Result::kNotFixed;
   std::span<const uint8_t> utf16;
