@@ -71,15 +71,10 @@ Status SymbolCollector::Collect(const EventRecord& e) {
     case Role::kAllocation:
       ok = DecodeAllocation(e, t, ordinal);
       break;
-    case Role::kSample: {
-      // Type: 1 external (PerfView's "External" frame), 2 managed. Read in place (a sample-
-      // heavy trace is mostly these); decoded only where the template does not place it.
-      const ClrFieldRead type = fields_.sampleType.Read(t.clrTemplate, e.payload);
-      const uint64_t value = type.result == ClrFieldRead::Result::kNotFixed ? TemplateFields(e, t).UInt(fields_.sampleType)
-                                                                             : type.value;
-      if (value == 1) externalSamples_.push_back(ordinal);
+    case Role::kSample:
+      // Type: 1 external (PerfView's "External" frame), 2 managed.
+      if (TemplateFields(e, t).UInt(fields_.sampleType) == 1) externalSamples_.push_back(ordinal);
       break;
-    }
     case Role::kThreadPoolWork: {
       // The work item: WorkID (61/62), NativeOverlapped (63/64/65); pointers both.
       const bool io = t.kind != EventKind::kThreadPoolEnqueue && t.kind != EventKind::kThreadPoolDequeue;
