@@ -20,6 +20,7 @@ class ClrStatsSink final : public TimeOrderedSink {
   bool Reads(EventKind k) const override { return ReadsKind(k); }
   bool Filters(EventKind k) const override { return GcStats::Filters(k); }  // no JIT kind among them
   bool Keeps(const EventRecord& e, const ResolvedEvent& r) override { return gc_.Keeps(e, r); }
+  bool ReadsFromHeader(EventKind k) const override { return GcStats::ReadsFromHeader(k); }  // nor here
   void OnTimeOrdered(const TimeOrderedEvent& e) override {
     if (JitStats::Reads(e.kind)) jit_.OnEvent(e);
     else gc_.OnEvent(e);  // the kinds of the two do not overlap (ReadsKind)

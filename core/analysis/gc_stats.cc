@@ -47,36 +47,48 @@ void GcStats::Add(const Mark& m) {
   else ++dropped_;
 }
 
+// The bound (nothing more is kept once marks_ is full, details_ neither) and the late flag,
+// for every event read.
+bool GcStats::Admit(const TimeOrderedEvent& x) {
+  if (marks_.size() >= kMaxMarks) {
+    ++dropped_;
+    return false;
+  }
+  late_ |= x.late;
+  return true;
+}
+
+// Suspensions: a GC's own thread's stop and restart, read from the header alone (they may
+// come rebuilt from the sorted item: ReadsFromHeader).
+void GcStats::OnStop(const TimeOrderedEvent& x, Kind kind) {
+  if (!Admit(x)) return;
+  const std::pair<uint64_t, uint64_t> key{x.processId, x.osThreadId};
+  auto it = suspended_.find(key);
+  if (it == suspended_.end()) return;
+  if (kind == Kind::kRestartStop) suspended_.erase(it);
+  Mark m{x.record.timestamp, x.processId, x.osThreadId, kind};
+  m.ordinal = x.ordinal;
+  Add(m);
+}
+
 void GcStats::OnEvent(const TimeOrderedEvent& x) {
   const Kind kind = KindOf(x.kind);
   if (kind == Kind::kNone) return;
+  if (kind == Kind::kSuspendStop || kind == Kind::kRestartStop) return OnStop(x, kind);
   ClrPayloadFields p(*x.metadata, x.clrLayout, x.record.payload, info_.pointerSize ? info_.pointerSize : 8,
                      static_cast<int>(info_.formatMajor));
   // A suspension not for a GC is not read at all (usually not even held: Keeps), so that
   // neither the bound below nor the late flag counts it.
   const uint32_t suspendReason = kind == Kind::kSuspendStart ? static_cast<uint32_t>(p.UInt(fields_.suspendReason)) : 0;
   if (kind == Kind::kSuspendStart && !IsGcSuspendReason(suspendReason)) return;
-  if (marks_.size() >= kMaxMarks) {  // the bound: nothing more is kept (details_ neither)
-    ++dropped_;
-    return;
-  }
-  late_ |= x.late;
+  if (!Admit(x)) return;
   const EventRecord& e = x.record;
   const uint64_t processId = x.processId, threadId = x.osThreadId;
   Mark m{e.timestamp, processId, threadId, kind};
   m.ordinal = x.ordinal;
-  const std::pair<uint64_t, uint64_t> key{processId, threadId};
-  // Suspensions: only those for a GC, and their own thread's stop and restart.
-  if (m.kind == Kind::kSuspendStop || m.kind == Kind::kRestartStop) {
-    auto it = suspended_.find(key);
-    if (it == suspended_.end()) return;
-    if (m.kind == Kind::kRestartStop) suspended_.erase(it);
-    Add(m);
-    return;
-  }
-  if (m.kind == Kind::kSuspendStart) {
+  if (m.kind == Kind::kSuspendStart) {  // only a GC's (above)
     m.a = suspendReason;
-    suspended_[key] = true;
+    suspended_[{processId, threadId}] = true;
     Add(m);
     return;
   }

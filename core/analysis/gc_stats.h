@@ -75,6 +75,11 @@ class GcStats {
   // The sorted tap's filter (TimeOrderedSink::Keeps): suspensions not for a GC are not read.
   static bool Filters(EventKind kind) { return GcSuspendFilter::Filters(kind); }
   bool Keeps(const EventRecord& e, const ResolvedEvent& r) { return suspensions_.Keeps(e, r); }
+  // A GC's SuspendEEStop and RestartEEStop count by their thread and time alone: the tap need
+  // not copy them (TimeOrderedSink::ReadsFromHeader).
+  static bool ReadsFromHeader(EventKind kind) {
+    return kind == EventKind::kGcSuspendEEStop || kind == EventKind::kGcRestartEEStop;
+  }
   // An event of the sorted tap (the kinds ClrStatsSink::ReadsKind lists; others are ignored).
   void OnEvent(const TimeOrderedEvent& e);
 
@@ -125,6 +130,8 @@ class GcStats {
     ClrIntegerField amount64{"AllocationAmount64"}, amount{"AllocationAmount"}, allocationKind{"AllocationKind"};
   };
   void Add(const Mark& m);
+  bool Admit(const TimeOrderedEvent& x);
+  void OnStop(const TimeOrderedEvent& x, Kind kind);
   void Replay() const;  // gc_replay.cc
   void Apply(const Mark& m, ReplayState& s) const;
   void OnRestart(double t, ReplayState& s) const;

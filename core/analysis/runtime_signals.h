@@ -37,6 +37,8 @@ class RuntimeSignals final : public TimeOrderedSink {
   bool Reads(EventKind kind) const override { return KindOf(kind) != Kind::kNone; }
   bool Filters(EventKind kind) const override { return GcSuspendFilter::Filters(kind); }
   bool Keeps(const EventRecord& e, const ResolvedEvent& r) override { return suspensions_.Keeps(e, r); }
+  // A restart ends a pause by its thread and time alone (the tap need not copy it).
+  bool ReadsFromHeader(EventKind kind) const override { return kind == EventKind::kGcRestartEEStop; }
   // e.processId: the OS process of the event's thread (v4/v5: the trace's process).
   void OnTimeOrdered(const TimeOrderedEvent& e) override;
 

@@ -8,12 +8,17 @@
 namespace nettrace {
 
 SortedTap::SortedTap(std::vector<TimeOrderedSink*> sinks) : sinks_(std::move(sinks)) {
-  for (size_t k = 0; k < wants_.size(); ++k)
+  for (size_t k = 0; k < wants_.size(); ++k) {
+    const EventKind kind = static_cast<EventKind>(k);
+    bool fromHeader = true;
     for (size_t i = 0; i < sinks_.size() && i < 64; ++i)
-      if (sinks_[i]->Reads(static_cast<EventKind>(k))) {
+      if (sinks_[i]->Reads(kind)) {
         readers_[k] |= uint64_t{1} << i, wants_[k] = true;
-        if (sinks_[i]->Filters(static_cast<EventKind>(k))) filters_[k] |= uint64_t{1} << i;
+        if (sinks_[i]->Filters(kind)) filters_[k] |= uint64_t{1} << i;
+        fromHeader = fromHeader && sinks_[i]->ReadsFromHeader(kind) && !sinks_[i]->Filters(kind);
       }
+    fromHeader_[k] = wants_[k] && fromHeader && kind != EventKind::kNone;
+  }
 }
 
 bool SortedTap::KeptByFilters(const EventRecord& e, const ResolvedEvent& r, uint64_t filtering) {
@@ -63,7 +68,7 @@ void SortedTap::Hold(const EventRecord& e, const TypeResolver& resolver) {
   peakArena_ = std::max(peakArena_, arena_.size());
 }
 
-void SortedTap::Dispatch(const SortItem& item, bool late) {
+bool SortedTap::Dispatch(const SortItem& item, bool late) {
   // Held events are in ordinal order; the item's is among those not yet released, if held.
   // Most often it is the first of those (a region's held events come out about in the order
   // they went in): tried before the search.
@@ -71,17 +76,16 @@ void SortedTap::Dispatch(const SortItem& item, bool late) {
   if (at->event.ordinal != item.ordinal)
     at = std::lower_bound(at, held_.end(), item.ordinal,
                           [](const Held& h, uint32_t ordinal) { return h.event.ordinal < ordinal; });
-  if (at == held_.end() || at->event.ordinal != item.ordinal || at->released) return;
+  if (at == held_.end() || at->event.ordinal != item.ordinal || at->released) return false;
   TimeOrderedEvent& x = at->event;
   const size_t next = static_cast<size_t>(at - held_.begin()) + 1;
   const size_t end = next < held_.size() ? held_[next].payloadAt : arena_.size();
   x.record.payload = std::span<const uint8_t>(arena_.data() + at->payloadAt, end - at->payloadAt);
   x.late = late;
-  for (uint64_t readers = readers_[static_cast<size_t>(x.kind)]; readers != 0; readers &= readers - 1)
-    sinks_[static_cast<size_t>(std::countr_zero(readers))]->OnTimeOrdered(x);
+  Send(x);
   at->released = true;
   --pendingCount_;
-  if (static_cast<size_t>(at - held_.begin()) != head_) return;  // the head is still held
+  if (static_cast<size_t>(at - held_.begin()) != head_) return true;  // the head is still held
   while (++head_ < held_.size() && held_[head_].released) {
   }
   // Drops the released prefix: at once when everything is released (the usual case: events
@@ -91,6 +95,29 @@ void SortedTap::Dispatch(const SortItem& item, bool late) {
   } else if (head_ >= 4096 && head_ * 2 >= held_.size()) {
     Compact();
   }
+  return true;
+}
+
+// The event as Hold would have kept it, from what the sorted item and the thread table keep:
+// a known thread's entry is never redefined in place (a v6 index's new definition is a new
+// entry), so it still says what it said when the event was read.
+void SortedTap::Rebuild(const SortItem& item, bool late, const TypeResolver& resolver) {
+  TimeOrderedEvent& x = rebuilt_;
+  const ThreadEntry& t = resolver.threads()[ThreadIndex(item.thread)];
+  x.record.timestamp = item.timestamp;
+  x.record.thread = t.key;
+  x.kind = static_cast<EventKind>(headerKind_[item.type]);
+  x.ordinal = item.ordinal;
+  x.processId = v6_ ? t.processId.value_or(0) : processId_;
+  x.osThreadId = v6_ ? t.osThreadId.value_or(t.key) : t.key;
+  x.late = late;
+  x.headerOnly = true;
+  Send(x);
+}
+
+void SortedTap::Send(const TimeOrderedEvent& x) {
+  for (uint64_t readers = readers_[static_cast<size_t>(x.kind)]; readers != 0; readers &= readers - 1)
+    sinks_[static_cast<size_t>(std::countr_zero(readers))]->OnTimeOrdered(x);
 }
 
 // Drops the released prefix held_[0, head_) and its payload bytes.

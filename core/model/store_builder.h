@@ -53,7 +53,7 @@ class StoreBuilder final : public RecordSink, private SortedSink {
  private:
   void OnSorted(const SortItem& item, bool late) override {
     store_.Append(item, late);
-    if (tap_) tap_->OnSorted(item, late);
+    if (tap_) tap_->OnSorted(item, late, *resolver_);
   }
   void EndRegion();
 
@@ -84,7 +84,8 @@ inline Status StoreBuilder::OnEvent(const EventRecord& e) {
     item.labels = labels_.InternActivity(e.activityId, e.relatedActivityId).value;
   }
   // Held before the push: the push may release the event at once.
-  if (tap_ && tap_->Wants(resolver_->current().kind) && tap_->Keeps(e, resolver_->current()))
+  if (tap_ && tap_->Wants(resolver_->current().kind) && !tap_->RebuildsFromItem(resolver_->current()) &&
+      tap_->Keeps(e, resolver_->current()))
     tap_->Hold(e, *resolver_);
   sorter_.Push(e.captureThread, item, e.isSorted);
   return Status::Ok();
