@@ -18,25 +18,15 @@ void EventStore::StartChunks(size_t row) {
   ordinalChunk_ = ordinal_.ChunkOf(row);
 }
 
-void EventStore::Put(const SortItem& item) {
-  const uint32_t row = static_cast<uint32_t>(rows_);
-  if (pages_.empty() || item.timestamp < pages_.back().base || item.timestamp - pages_.back().base > 0xFFFFFFFFull)
-    pages_.push_back({row, item.timestamp});
-  const size_t slot = row & (ChunkedVector<uint16_t>::kChunkSize - 1);
-  if (slot == 0) StartChunks(row);
-  tsChunk_[slot] = static_cast<uint32_t>(item.timestamp - pages_.back().base);
-  typeChunk_[slot] = item.type;
-  threadChunk_[slot] = item.thread;
-  stackChunk_[slot] = item.stack;
+// Put's rare cases: a row that starts a chunk, a time page (2^32 ticks; a time before the
+// page's base, after a late merge's region change), or a region's ordinal page.
+void EventStore::Open(uint32_t row, uint64_t timestamp) {
+  if ((row & (ChunkedVector<uint16_t>::kChunkSize - 1)) == 0) StartChunks(row);
+  if (pages_.empty() || timestamp < pages_.back().base || timestamp - pages_.back().base > 0xFFFFFFFFull)
+    pages_.push_back({row, timestamp});
   if (ordinalPages_.empty() || ordinalPages_.back().base != regionBase_) ordinalPages_.push_back({row, regionBase_});
-  uint32_t rel = item.ordinal - regionBase_;
-  if (item.ordinal < regionBase_ || rel >= kOrdinalSpill) {
-    spilled_.emplace_back(row, item.ordinal);
-    rel = kOrdinalSpill;
-  }
-  ordinalChunk_[slot] = {{static_cast<uint8_t>(rel), static_cast<uint8_t>(rel >> 8), static_cast<uint8_t>(rel >> 16)}};
-  if (item.labels) labels_.emplace_back(row, item.labels);
-  rows_ = row + size_t{1};
+  pageBase_ = pages_.back().base, ordinalPageBase_ = ordinalPages_.back().base;
+  open_ = true;
 }
 
 void EventStore::AppendLate(const SortItem& item) {
