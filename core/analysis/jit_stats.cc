@@ -117,18 +117,39 @@ void JitStats::OnMulticoreJit(ClrPayloadFields& p, uint64_t timestamp, uint64_t 
   sorted_ = false;
 }
 
+// Puts methods_ in a stable order by `before`, and moves the open methods' indexes with
+// their records: reading may go on after a query (a live session), and a later load must
+// complete the method it started, not the one now at its old place.
+template <typename Before>
+void JitStats::Reorder(Before before) const {
+  std::vector<uint32_t> order(methods_.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = static_cast<uint32_t>(i);
+  std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return before(methods_[a], methods_[b]); });
+  std::vector<JitRecord> sorted;
+  sorted.reserve(methods_.size());
+  std::vector<uint32_t> moved(methods_.size());
+  for (size_t k = 0; k < order.size(); ++k) {
+    sorted.push_back(std::move(methods_[order[k]]));
+    moved[order[k]] = static_cast<uint32_t>(k);
+  }
+  methods_ = std::move(sorted);
+  for (auto& [process, threads] : open_)
+    for (auto& [thread, open] : threads)
+      for (size_t& index : open) index = moved[index];
+}
+
 const std::vector<JitRecord>& JitStats::Methods() const {
   if (!sorted_) {
     // Created in (timestamp, file order): only the processes need grouping, unless a late
     // event came, which only a sort by time puts back in place.
     auto byProcess = [](const JitRecord& a, const JitRecord& b) { return a.processId < b.processId; };
     if (late_) {
-      std::sort(methods_.begin(), methods_.end(), [](const JitRecord& a, const JitRecord& b) {
+      Reorder([](const JitRecord& a, const JitRecord& b) {
         if (a.processId != b.processId) return a.processId < b.processId;
         return a.timestamp != b.timestamp ? a.timestamp < b.timestamp : a.fileOrder < b.fileOrder;
       });
     } else if (!std::is_sorted(methods_.begin(), methods_.end(), byProcess)) {
-      std::stable_sort(methods_.begin(), methods_.end(), byProcess);
+      Reorder(byProcess);
     }
     for (JitRecord& m : methods_) {
       auto b = backgroundJit_.find(m.processId);

@@ -81,6 +81,8 @@ class JitStats {
   void OnMulticoreJit(ClrPayloadFields& p, uint64_t timestamp, uint64_t processId, uint64_t threadId);
   std::string MethodName(ClrPayloadFields& p);
   double Ms(uint64_t ts) const;
+  template <typename Before>
+  void Reorder(Before before) const;
 
   TraceInfo info_;
   // The integer fields read per event, each placed once per layout (clr_field_read.h);
@@ -93,7 +95,8 @@ class JitStats {
   mutable bool sorted_ = false;
   bool late_ = false;  // a late event came: methods_ are not in time order
   // Open (not yet loaded) methods per (process, thread), indexes into methods_, newest last.
-  std::unordered_map<uint64_t, std::unordered_map<uint64_t, std::vector<size_t>>> open_;
+  // Mutable: Methods() reorders methods_ and moves these indexes with them (Reorder).
+  mutable std::unordered_map<uint64_t, std::unordered_map<uint64_t, std::vector<size_t>>> open_;
   std::unordered_map<uint64_t, std::unordered_map<uint64_t, std::string>> modules_;
   std::unordered_map<uint64_t, BackgroundThread> backgroundJit_;  // per process, earliest
   std::string text_;  // a string field being read (its capacity is reused)

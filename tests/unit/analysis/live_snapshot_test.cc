@@ -13,6 +13,8 @@
 #include "symbols/method_map.h"
 #include "symbols/symbol_collector.h"
 #include "test_support.h"
+#include "write/nettrace_writer.h"
+#include "write/payload_builder.h"
 
 namespace nettrace {
 namespace {
@@ -157,6 +159,92 @@ TEST_CASE("incremental method ranges at each snapshot equal one sort at the end"
   }
   CHECK(differ == 0);
   CHECK(Folded(live) == Folded(plain));
+}
+
+}  // namespace nettrace
+
+namespace nettrace {
+namespace {
+
+// Two processes' JIT'd methods, interleaved: process 42 starts A, process 7 starts B, then A
+// and B are loaded. Every event is its own block, marked IsSorted (each is released at once),
+// so a query can come between any two of them.
+std::vector<uint8_t> TwoProcessJitTrace() {
+  auto runtime = [](uint32_t id, uint32_t eventId, uint32_t version) {
+    EventMetadata m;
+    m.id = id, m.providerName = "Microsoft-Windows-DotNETRuntime", m.eventId = eventId;
+    m.version = version, m.hasVersion = true;
+    return m;
+  };
+  // MethodJittingStarted_V1: MethodID, ModuleID, MethodToken, MethodILSize, MethodNamespace,
+  // MethodName, MethodSignature, ClrInstanceID.
+  auto started = [](uint64_t method, const char* name) {
+    PayloadBuilder b;
+    b.AppendU64(method).AppendU64(0x5000).AppendU32(0x06000001).AppendU32(12);
+    return b.AppendNullTerminatedUtf16("Ns").AppendNullTerminatedUtf16(name).AppendNullTerminatedUtf16("void ()").AppendU16(7).bytes();
+  };
+  // MethodLoad_V1: MethodID, ModuleID, MethodStartAddress, MethodSize, MethodToken,
+  // MethodFlags (Jitted), ClrInstanceID.
+  auto loaded = [](uint64_t method, uint32_t size) {
+    PayloadBuilder b;
+    b.AppendU64(method).AppendU64(0x5000).AppendU64(0x7f000000 + method).AppendU32(size).AppendU32(0x06000001);
+    return b.AppendU32(0x8).AppendU16(7).bytes();
+  };
+  NetTraceV6Writer w;
+  TraceInfo info;
+  info.syncTimeUtc = {2025, 3, 1, 6, 7, 8, 9, 0};
+  info.tickFrequency = 1000000, info.pointerSize = 8, info.processId = 42;
+  REQUIRE(w.WriteTraceBlock(info).ok());
+  REQUIRE(w.WriteMetadataBlock(std::vector<EventMetadata>{runtime(1, 145, 1), runtime(2, 141, 1)}).ok());
+  ThreadInfo t1, t2;
+  t1.index = 1, t1.osThreadId = 100, t1.osProcessId = 42;
+  t2.index = 2, t2.osThreadId = 200, t2.osProcessId = 7;
+  REQUIRE(w.WriteThreadBlock(std::vector<ThreadInfo>{t1, t2}).ok());
+  struct Ev {
+    uint32_t metadata, thread;
+    uint64_t us;
+    std::vector<uint8_t> payload;
+  };
+  const std::vector<Ev> all = {{1, 1, 100, started(1, "A")}, {1, 2, 200, started(2, "B")},
+                               {2, 1, 300, loaded(1, 64)}, {2, 2, 400, loaded(2, 96)}};
+  uint32_t seq[3] = {};
+  for (const Ev& x : all) {
+    EventRecord e;
+    e.metadataId = x.metadata, e.thread = e.captureThread = x.thread, e.sequenceNumber = ++seq[x.thread];
+    e.timestamp = 1000000 + x.us, e.isSorted = true;
+    e.payload = x.payload;
+    REQUIRE(w.WriteEvents(std::vector<EventRecord>{e}, /*compressed=*/true).ok());
+  }
+  REQUIRE(w.WriteEndOfStream().ok());
+  return w.TakeBytes();
+}
+
+}  // namespace
+
+// The JIT view asked while reading (a live session) lists the methods by process, which here
+// is not the order they started in; the loads that come after must still complete their own
+// methods.
+TEST_CASE("JIT statistics asked while reading leave the finished ones unchanged", "[live][jit]") {
+  const std::vector<uint8_t> bytes = TwoProcessJitTrace();
+  TraceSession once;
+  REQUIRE(once.PushChunk(bytes.data(), bytes.size()).ok());
+  REQUIRE(once.Finish().ok());
+  const std::string expected = once.JitJson();
+  REQUIRE(expected.find("\"processId\":7") < expected.find("\"processId\":42"));
+  REQUIRE(expected.find("\"nativeSize\":96") < expected.find("\"nativeSize\":64"));  // B (process 7), then A
+  for (size_t chunk : {size_t{16}, size_t{61}, size_t{256}}) {
+    INFO("chunk " << chunk);
+    TraceSession live;
+    size_t asked = 0;
+    for (size_t at = 0; at < bytes.size(); at += chunk) {
+      REQUIRE(live.PushChunk(bytes.data() + at, std::min(chunk, bytes.size() - at)).ok());
+      live.Snapshot();
+      asked += live.JitJson().find("\"processId\":7") != std::string::npos;
+    }
+    REQUIRE(live.Finish().ok());
+    CHECK(asked > 0);
+    CHECK(live.JitJson() == expected);
+  }
 }
 
 }  // namespace nettrace
