@@ -37,16 +37,19 @@ size_t FixedSize(const clr::Field& f, uint32_t pointerSize) {
   }
 }
 
-// The integer at p as the template decoder stores it: signed kinds sign-extended.
+// The shift that sign-extends an integer of this kind and size from 64 bits: the template
+// decoder sign-extends the signed kinds (Int8/16/32; Int64 needs none), 0 for the others.
+uint8_t SignShift(clr::FieldKind kind, size_t size) {
+  const bool isSigned = kind == clr::FieldKind::kInt8 || kind == clr::FieldKind::kInt16 || kind == clr::FieldKind::kInt32;
+  return isSigned ? static_cast<uint8_t>(64 - 8 * size) : 0;
+}
+
+// The integer at p as the template decoder stores it.
 uint64_t ReadInteger(clr::FieldKind kind, const uint8_t* p, size_t size) {
   uint64_t raw = 0;
   std::memcpy(&raw, p, size);  // little-endian hosts only, as everywhere here
-  switch (kind) {
-    case clr::FieldKind::kInt8: return static_cast<uint64_t>(int64_t{static_cast<int8_t>(raw)});
-    case clr::FieldKind::kInt16: return static_cast<uint64_t>(int64_t{static_cast<int16_t>(raw)});
-    case clr::FieldKind::kInt32: return static_cast<uint64_t>(int64_t{static_cast<int32_t>(raw)});
-    default: return raw;
-  }
+  const uint8_t shift = SignShift(kind, size);
+  return shift == 0 ? raw : static_cast<uint64_t>(static_cast<int64_t>(raw << shift) >> shift);
 }
 
 bool IsInteger(clr::FieldKind kind) {
@@ -157,9 +160,7 @@ void ClrIntegerField::Bind(const ClrFieldLayout* layout) {
   direct_ = f && f->size != 0 && f->size <= 8 && IsInteger(f->kind) && f->stringsBefore == 0;
   if (!direct_) return;
   offset_ = f->offset, size_ = f->size;
-  const bool isSigned = f->kind == clr::FieldKind::kInt8 || f->kind == clr::FieldKind::kInt16 ||
-                        f->kind == clr::FieldKind::kInt32;
-  signShift_ = isSigned ? static_cast<uint8_t>(64 - 8 * f->size) : 0;
+  signShift_ = SignShift(f->kind, f->size);
 }
 
 ClrFieldRead ReadClrIntegerField(const EventMetadata& metadata, std::span<const uint8_t> payload,
