@@ -4,6 +4,7 @@
 #include <map>
 
 #include "base/json_writer.h"
+#include "sort/event_sorter.h"
 
 namespace nettrace {
 
@@ -36,10 +37,7 @@ ActivityView::Built ActivityView::Pair() const {
   std::vector<uint32_t> order(marks_.size());
   for (uint32_t i = 0; i < order.size(); ++i) order[i] = i;
   if (late_)  // else they came in (timestamp, file order) already
-    std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
-      const Mark &x = marks_[a], &y = marks_[b];
-      return x.timestamp != y.timestamp ? x.timestamp < y.timestamp : x.ordinal < y.ordinal;
-    });
+    std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return SortedBefore(marks_[a], marks_[b]); });
   auto key = [](const Guid& g) { return std::string(reinterpret_cast<const char*>(g.bytes.data()), 16); };
   Built b;
   // (activity id, name) → open activity: two providers may run activities under one id at

@@ -6,6 +6,7 @@
 #include <tuple>
 
 #include "base/json_writer.h"
+#include "sort/event_sorter.h"
 
 namespace nettrace {
 
@@ -157,9 +158,7 @@ std::string CounterView::Write(ViewFormat format) const {
     std::vector<const Sample*> v;
     for (const Sample& x : s.samples) v.push_back(&x);
     if (late_)
-      std::sort(v.begin(), v.end(), [](const Sample* a, const Sample* b) {
-        return a->timestamp != b->timestamp ? a->timestamp < b->timestamp : a->ordinal < b->ordinal;
-      });
+      std::sort(v.begin(), v.end(), [](const Sample* a, const Sample* b) { return SortedBefore(*a, *b); });
     return v;
   };
   if (format == ViewFormat::kCsv) {

@@ -76,7 +76,7 @@ void JitStats::OnEvent(const TimeOrderedEvent& x) {
   std::vector<size_t>& open = open_[processId][threadId];
   if (kind == EventKind::kMethodJittingStarted) {
     JitRecord m;
-    m.processId = processId, m.threadId = threadId, m.timestamp = e.timestamp, m.fileOrder = x.ordinal;
+    m.processId = processId, m.threadId = threadId, m.timestamp = e.timestamp, m.ordinal = x.ordinal;
     m.moduleId = p.UInt(fields_.moduleOfStart);
     m.name = MethodName(p);
     m.startMs = Ms(e.timestamp);
@@ -89,7 +89,7 @@ void JitStats::OnEvent(const TimeOrderedEvent& x) {
   if (!(flags & kMethodFlagJitted)) return;  // TraceEvent's IsJitted
   if (open.empty()) {  // no JittingStarted: a method of its own, JIT time 0
     JitRecord m;
-    m.processId = processId, m.threadId = threadId, m.timestamp = e.timestamp, m.fileOrder = x.ordinal;
+    m.processId = processId, m.threadId = threadId, m.timestamp = e.timestamp, m.ordinal = x.ordinal;
     m.moduleId = p.UInt(fields_.moduleOfLoad);
     m.name = kind == EventKind::kMethodLoadVerbose ? MethodName(p) : std::string();
     m.startMs = Ms(e.timestamp);
@@ -146,7 +146,7 @@ const std::vector<JitRecord>& JitStats::Methods() const {
     if (late_) {
       Reorder([](const JitRecord& a, const JitRecord& b) {
         if (a.processId != b.processId) return a.processId < b.processId;
-        return a.timestamp != b.timestamp ? a.timestamp < b.timestamp : a.fileOrder < b.fileOrder;
+        return SortedBefore(a, b);
       });
     } else if (!std::is_sorted(methods_.begin(), methods_.end(), byProcess)) {
       Reorder(byProcess);

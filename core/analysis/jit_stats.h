@@ -33,7 +33,7 @@ struct JitRecord {
   uint64_t processId = 0;
   uint64_t threadId = 0;
   uint64_t timestamp = 0;  // of Method/JittingStarted (or of the load, without one)
-  uint64_t fileOrder = 0;  // the event's ordinal (file order): ties in time keep it
+  uint64_t ordinal = 0;    // the event's ordinal (file order): ties in time keep it
   uint64_t moduleId = 0;
   std::string name;  // Namespace.Name(signature's parameters), as TraceEvent names it
   double startMs = 0, jitTimeMs = 0;

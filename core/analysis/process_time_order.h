@@ -10,6 +10,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "sort/event_sorter.h"
+
 namespace nettrace {
 
 // Mark: any type with processId, timestamp and ordinal members.
@@ -21,7 +23,7 @@ std::vector<uint32_t> ProcessTimeOrder(const std::vector<Mark>& marks, bool late
     std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
       const Mark &x = marks[a], &y = marks[b];
       if (x.processId != y.processId) return x.processId < y.processId;
-      return x.timestamp != y.timestamp ? x.timestamp < y.timestamp : x.ordinal < y.ordinal;
+      return SortedBefore(x, y);
     });
   } else {
     auto byProcess = [&](uint32_t a, uint32_t b) { return marks[a].processId < marks[b].processId; };

@@ -6,6 +6,7 @@
 
 #include "base/json_writer.h"
 #include "format/payload_decoder.h"
+#include "sort/event_sorter.h"
 
 namespace nettrace {
 
@@ -99,9 +100,7 @@ double ThreadPoolView::Ms(uint64_t ts) const {
 std::string ThreadPoolView::Write(ViewFormat format) const {
   // The lists are in time order as the sorted tap handed the events; after a late event
   // (lying IsSorted marks), sorted back into (timestamp, file order).
-  auto timeOrder = [](const auto& a, const auto& b) {
-    return a.timestamp != b.timestamp ? a.timestamp < b.timestamp : a.ordinal < b.ordinal;
-  };
+  auto timeOrder = [](const auto& a, const auto& b) { return SortedBefore(a, b); };
   std::vector<Adjustment> adjustments = adjustments_;
   std::vector<MinMax> minMax = minMax_;
   if (late_) std::sort(adjustments.begin(), adjustments.end(), timeOrder), std::sort(minMax.begin(), minMax.end(), timeOrder);

@@ -66,7 +66,7 @@ void EventSorter::Release(uint64_t limit) {
   for (uint32_t r = 0; r < runs_.size(); ++r) {
     Run& run = runs_[r];
     if (!run.sorted) {
-      std::stable_sort(run.items.begin() + static_cast<std::ptrdiff_t>(run.head), run.items.end(), SortedBefore);
+      std::stable_sort(run.items.begin() + static_cast<std::ptrdiff_t>(run.head), run.items.end(), SortedBefore<SortItem>);
       run.sorted = true;
     }
     if (run.head < run.items.size()) heap_.push_back({run.items[run.head].timestamp, run.items[run.head].ordinal, r});

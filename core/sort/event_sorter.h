@@ -33,8 +33,10 @@ struct SortItem {
 };
 
 // The order the sorter releases items in, and the store keeps its rows in: timestamp, then
-// file order.
-inline bool SortedBefore(const SortItem& a, const SortItem& b) {
+// file order. For any type with timestamp and ordinal members: the analyses put what they
+// keep of the events (their marks) back into this order after a late event.
+template <typename T>
+bool SortedBefore(const T& a, const T& b) {
   return a.timestamp != b.timestamp ? a.timestamp < b.timestamp : a.ordinal < b.ordinal;
 }
 
@@ -101,9 +103,7 @@ class EventSorter {
     uint32_t run;
   };
   std::vector<HeapEntry> heap_;  // scratch for Release
-  static bool HeadBefore(const HeapEntry& a, const HeapEntry& b) {
-    return a.timestamp != b.timestamp ? a.timestamp < b.timestamp : a.ordinal < b.ordinal;
-  }
+  static bool HeadBefore(const HeapEntry& a, const HeapEntry& b) { return SortedBefore(a, b); }
   void SiftDown(size_t i);
   // Emits the run's items after its head while they come before every other run's head.
   void EmitBurst(Run& run, uint64_t limit);
