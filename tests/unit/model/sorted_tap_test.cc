@@ -88,7 +88,9 @@ struct TapPipeline {
   TraceReader reader{&resolver, &stats};
 
   void Read(const std::vector<uint8_t>& bytes) {
-    REQUIRE(reader.Push(bytes.data(), bytes.size()).ok());
+    const Status pushed = reader.Push(bytes.data(), bytes.size());
+    INFO(pushed.ToString());
+    REQUIRE(pushed.ok());
     REQUIRE(reader.Finish().ok());
     store.Flush();
   }
@@ -374,6 +376,44 @@ TEST_CASE("sorted tap: late events leave GC, JIT, thread pool and runtime result
   CHECK(lyingGcFirst.threadPool == honest.threadPool);
 }
 
+// A v6 thread that changes under pending events (nothing is released before the end: no
+// IsSorted mark, no sequence point): index 1 suspends and restarts the runtime for a GC, is
+// removed and redefined as another OS thread of another process, which does the same earlier.
+// (An index never defined is a fatal reference error, so a rebuilt event's thread is always
+// in the table: only a full table leaves an event's thread unknown, and such events are held.)
+std::vector<uint8_t> RedefinedThreadsTrace() {
+  NetTraceV6Writer w;
+  TraceInfo info;
+  info.syncTimeUtc = {2025, 3, 1, 6, 7, 8, 9, 0};
+  info.tickFrequency = 1000000, info.pointerSize = 8, info.processId = 42;
+  REQUIRE(w.WriteTraceBlock(info).ok());
+  REQUIRE(w.WriteMetadataBlock(std::vector<EventMetadata>{RuntimeEvent(1, 9, 1), RuntimeEvent(2, 3, 1),
+                                                          RuntimeEvent(3, 8, 1)}).ok());  // 8: SuspendEEStop
+  ThreadInfo first, second;
+  first.index = 1, first.osThreadId = 100, first.osProcessId = 42;
+  second.index = 1, second.osThreadId = 300, second.osProcessId = 43;
+  uint32_t seq = 0;
+  auto events = [&](uint32_t thread, uint64_t us) {
+    std::vector<EventRecord> v;
+    const std::pair<uint32_t, std::vector<uint8_t>> kinds[] = {{1, SuspendForGc()}, {3, RestartEE()}, {2, RestartEE()}};
+    for (const auto& [metadata, payload] : kinds) {
+      EventRecord e;
+      e.metadataId = metadata, e.thread = e.captureThread = thread, e.sequenceNumber = ++seq;
+      e.timestamp = 1000000 + us++;
+      e.payload = payload;
+      v.push_back(e);
+    }
+    return v;
+  };
+  REQUIRE(w.WriteThreadBlock(std::vector<ThreadInfo>{first}).ok());
+  REQUIRE(w.WriteEvents(events(1, 100), /*compressed=*/true).ok());
+  REQUIRE(w.WriteRemoveThreadBlock(std::vector<ThreadSequence>{{1, seq}}).ok());
+  REQUIRE(w.WriteThreadBlock(std::vector<ThreadInfo>{second}).ok());
+  REQUIRE(w.WriteEvents(events(1, 50), /*compressed=*/true).ok());  // earlier: released first
+  REQUIRE(w.WriteEndOfStream().ok());
+  return w.TakeBytes();
+}
+
 // A kind every reader reads from the header (ReadsFromHeader) is not copied but rebuilt from
 // the sorted item and the thread table when it passes: the reader gets, event for event, what
 // it got from the held copy, in the same order, with the same late flags; on every corpus trace
@@ -385,6 +425,7 @@ TEST_CASE("sorted tap: events rebuilt from the sorted item are those it would ha
   traces.emplace_back("two-thread GC, in time order", TwoThreadGcTrace(false));
   traces.emplace_back("two-thread GC, lying IsSorted", TwoThreadGcTrace(true));
   traces.emplace_back("two-thread GC, lying IsSorted, GC thread first", TwoThreadGcTrace(true, true));
+  traces.emplace_back("a v6 thread index redefined under pending events", RedefinedThreadsTrace());
   uint64_t rebuiltInAll = 0, lateRebuilt = 0;
   for (const auto& [name, bytes] : traces) {
     INFO(name);
@@ -417,6 +458,13 @@ TEST_CASE("sorted tap: events rebuilt from the sorted item are those it would ha
     }
     CHECK(rebuilt->tap.heldCount() + rebuiltHere == held->tap.heldCount());
     rebuiltInAll += rebuiltHere;
+    if (name.rfind("a v6 thread index", 0) == 0) {  // each definition's stop and restart
+      std::vector<std::pair<uint64_t, uint64_t>> threads;
+      for (const Recorder::Got& g : b)
+        if (g.headerOnly) threads.emplace_back(g.processId, g.osThreadId);
+      CHECK(threads == std::vector<std::pair<uint64_t, uint64_t>>{{43, 300}, {43, 300}, {42, 100}, {42, 100}});
+      CHECK(b.size() == 6);
+    }
   }
   CHECK(rebuiltInAll > 40000);  // only_managed_samples alone has 14,846
   CHECK(lateRebuilt > 0);       // the restarts of the trace whose GC thread comes first
