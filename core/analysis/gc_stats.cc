@@ -126,15 +126,23 @@ void GcStats::OnEvent(const TimeOrderedEvent& x) {
     case Kind::kPerHeap: {
       // GenData per generation (TraceEvent's GCPerHeapHistoryGenData): SizeBefore first.
       Detail d;
-      const PayloadValue* values = p.Decoded().Find("Values");
-      if (!values || values->kind() != PayloadValue::Kind::kArray) return;
-      d.genCount = static_cast<uint32_t>(values->items().size());
-      for (size_t g = 0; g < values->items().size() && g < 5; ++g) {
-        const PayloadValue& v = values->items()[g];
-        auto f = [&](const char* name) { return UInt(v.Find(name)); };
-        d.sizes[g] = UInt(v.Find("SizeBefore"));
-        d.heap[g] = CSharpLongSub(f("SizeBefore") - f("FreeListBefore"), f("FreeObjBefore"));     // ObjSpaceBefore
-        d.heap[5 + g] = CSharpLongSub(f("SizeAfter"), f("FreeListAfter") + f("FreeObjAfter"));  // ObjSizeAfter
+      // f(g, name): generation g's member `name`.
+      auto generations = [&d](uint32_t count, auto f) {
+        d.genCount = count;
+        for (uint32_t g = 0; g < count && g < 5; ++g) {
+          d.sizes[g] = f(g, "SizeBefore");
+          d.heap[g] = CSharpLongSub(f(g, "SizeBefore") - f(g, "FreeListBefore"), f(g, "FreeObjBefore"));     // ObjSpaceBefore
+          d.heap[5 + g] = CSharpLongSub(f(g, "SizeAfter"), f(g, "FreeListAfter") + f(g, "FreeObjAfter"));  // ObjSizeAfter
+        }
+      };
+      ClrStructArray inPlace;
+      if (ReadClrStructArray(x.clrLayout, e.payload, "Values", &inPlace)) {
+        generations(inPlace.count, [&](uint32_t g, const char* name) { return inPlace.UInt(g, name); });
+      } else {
+        const PayloadValue* values = p.Decoded().Find("Values");
+        if (!values || values->kind() != PayloadValue::Kind::kArray) return;
+        const auto& items = values->items();
+        generations(static_cast<uint32_t>(items.size()), [&](uint32_t g, const char* name) { return UInt(items[g].Find(name)); });
       }
       m.detail = static_cast<uint32_t>(details_.size());
       details_.push_back(d);

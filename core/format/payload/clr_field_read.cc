@@ -67,6 +67,32 @@ bool IsInteger(clr::FieldKind kind) {
   }
 }
 
+// Places the members of f, the first field of variable size at a fixed offset, when it is a
+// counted array of structs whose members are all integers of fixed size.
+void PlaceStructArray(const clr::EventInfo& info, const clr::Field& f, uint32_t pointerSize, ClrFieldLayout* layout) {
+  if (f.kind != clr::FieldKind::kStruct || f.countField < 0 || f.fixedCount != 0 || f.childCount == 0) return;
+  if (static_cast<size_t>(f.countField) >= info.fieldCount || f.firstChild + size_t{f.childCount} > info.fieldCount) return;
+  std::vector<ClrFieldSlot> members;
+  uint32_t size = 0;
+  for (uint16_t k = 0; k < f.childCount; ++k) {
+    const clr::Field& m = info.fields[f.firstChild + k];
+    const size_t bytes = FixedSize(m, pointerSize);
+    if (!IsInteger(m.kind) || bytes == 0) return;  // a member of variable size, a struct, a float...
+    ClrFieldSlot slot;
+    slot.name = m.name;
+    slot.nameLength = static_cast<uint8_t>(std::min<size_t>(std::strlen(m.name), 255));
+    slot.offset = size;
+    slot.size = static_cast<uint8_t>(bytes);
+    slot.kind = m.kind;
+    members.push_back(slot);
+    size += static_cast<uint32_t>(bytes);
+  }
+  layout->arrayName = f.name;
+  layout->arrayCountName = info.fields[f.countField].name;
+  layout->elementMembers = std::move(members);
+  layout->elementSize = size;
+}
+
 }  // namespace
 
 ClrFieldLayout BuildClrFieldLayout(const EventMetadata& metadata, uint32_t pointerSize, bool templateEvenIfDescribed) {
@@ -103,6 +129,7 @@ ClrFieldLayout BuildClrFieldLayout(const EventMetadata& metadata, uint32_t point
     }
     if (!slot.plainString || (strings > 0 && offset != 0) || strings == 255) {
       layout.complete = top + 1 == info->topLevelFieldCount && i + 1 == info->fieldCount;
+      if (strings == 0) PlaceStructArray(*info, f, pointerSize, &layout);
       break;
     }
     if (strings == 0) layout.stringsStart = offset;
@@ -189,6 +216,27 @@ ClrStringRead ReadClrStringField(const EventMetadata& metadata, std::span<const 
                                  uint32_t pointerSize, std::string_view name) {
   const ClrFieldLayout layout = BuildClrFieldLayout(metadata, pointerSize);
   return ReadClrStringField(&layout, payload, name);
+}
+
+bool ReadClrStructArray(const ClrFieldLayout* layout, std::span<const uint8_t> payload, std::string_view name,
+                        ClrStructArray* out) {
+  if (!layout || layout->elementSize == 0 || name != layout->arrayName) return false;
+  const ClrFieldSlot* array = layout->Find(name);
+  if (!array || array->stringsBefore != 0) return false;
+  const ClrFieldRead count = ReadClrIntegerField(layout, payload, layout->arrayCountName);
+  if (count.result != ClrFieldRead::Result::kValue || array->offset > payload.size()) return false;
+  if (count.value > (payload.size() - array->offset) / layout->elementSize) return false;  // ends inside it
+  out->layout = layout;
+  out->data = payload.data() + array->offset;
+  out->count = static_cast<uint32_t>(count.value);
+  return true;
+}
+
+uint64_t ClrStructArray::UInt(uint32_t i, std::string_view name) const {
+  for (const ClrFieldSlot& m : layout->elementMembers)
+    if (m.nameLength == name.size() && std::memcmp(m.name, name.data(), name.size()) == 0)
+      return ReadInteger(m.kind, data + size_t{i} * layout->elementSize + m.offset, m.size);
+  return 0;
 }
 
 }  // namespace nettrace
