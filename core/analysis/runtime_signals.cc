@@ -6,6 +6,7 @@
 #include "analysis/process_time_order.h"
 #include "format/payload/clr_payload_fields.h"
 #include "format/payload_decoder.h"
+#include "io/byte_cursor.h"
 #include "model/event_naming.h"
 
 namespace nettrace {
@@ -37,18 +38,37 @@ RuntimeSignals::Kind RuntimeSignals::KindOf(EventKind resolved) {
   }
 }
 
-void RuntimeSignals::Add(std::unordered_map<std::string, Named>* map, uint64_t* otherCount, uint64_t* otherBytes,
-                         const std::string& name, uint64_t bytes) {
+RuntimeSignals::Named* RuntimeSignals::Add(std::unordered_map<std::string, Named>* map, uint64_t* otherCount,
+                                           uint64_t* otherBytes, const std::string& name, uint64_t bytes) {
   auto it = map->find(name);
   if (it == map->end()) {
     if (map->size() >= kMaxTrackedNames) {
       ++*otherCount, *otherBytes += bytes;
-      return;
+      return nullptr;
     }
     it = map->emplace(name, Named{}).first;
   }
   ++it->second.count;
   it->second.bytes += bytes;
+  return &it->second;
+}
+
+// An AllocationTick whose TypeName was read in place: counted under the name's UTF-8 form as
+// Add counts it, through the memo of the spellings seen (allocationsByUtf16_).
+void RuntimeSignals::AddAllocation(std::span<const uint8_t> typeNameUtf16, uint64_t bytes) {
+  utf16Key_.assign(reinterpret_cast<const char*>(typeNameUtf16.data()), typeNameUtf16.size());
+  if (const auto it = allocationsByUtf16_.find(utf16Key_); it != allocationsByUtf16_.end()) {
+    if (it->second) {
+      ++it->second->count, it->second->bytes += bytes;
+    } else {
+      ++otherAllocations_, otherAllocationBytes_ += bytes;
+    }
+    return;
+  }
+  typeName_.clear();
+  AppendUtf16AsUtf8(typeNameUtf16.data(), typeNameUtf16.size() / 2, &typeName_);
+  Named* counted = Add(&allocations_, &otherAllocations_, &otherAllocationBytes_, typeName_, bytes);
+  if (allocationsByUtf16_.size() < 2 * kMaxTrackedNames) allocationsByUtf16_.emplace(utf16Key_, counted);
 }
 
 void RuntimeSignals::OnTimeOrdered(const TimeOrderedEvent& x) {
@@ -103,6 +123,11 @@ void RuntimeSignals::OnTimeOrdered(const TimeOrderedEvent& x) {
       ++allocationTicks_;
       // AllocationAmount64 (V2+) is exact; AllocationAmount (UInt32) is what older runtimes give.
       const uint64_t bytes = p.UInt(fields_.amount64, p.UInt(fields_.amount));
+      std::span<const uint8_t> utf16;
+      if (p.Utf16InPlace("TypeName", &utf16)) {
+        AddAllocation(utf16, bytes);
+        break;
+      }
       if (!p.Text("TypeName", &typeName_)) typeName_.clear();
       Add(&allocations_, &otherAllocations_, &otherAllocationBytes_, typeName_, bytes);
       break;

@@ -14,6 +14,7 @@
 
 #include <cstdint>
 #include <map>
+#include <span>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -72,8 +73,10 @@ class RuntimeSignals final : public TimeOrderedSink {
     uint64_t count = 0;
     uint64_t bytes = 0;
   };
-  static void Add(std::unordered_map<std::string, Named>* map, uint64_t* otherCount, uint64_t* otherBytes,
-                  const std::string& name, uint64_t bytes);
+  // The entry counted (nullptr: "other", the map being full).
+  static Named* Add(std::unordered_map<std::string, Named>* map, uint64_t* otherCount, uint64_t* otherBytes,
+                    const std::string& name, uint64_t bytes);
+  void AddAllocation(std::span<const uint8_t> typeNameUtf16, uint64_t bytes);
   static void WriteNamed(JsonWriter& w, const char* key, const std::unordered_map<std::string, Named>& map,
                          uint64_t otherCount, uint64_t otherBytes, bool withBytes);
 
@@ -85,6 +88,11 @@ class RuntimeSignals final : public TimeOrderedSink {
     ClrIntegerField amount64{"AllocationAmount64"}, amount{"AllocationAmount"}, methodFlags{"MethodFlags"};
   } fields_;
   std::string typeName_;  // an AllocationTick's type name (its capacity reused from event to event)
+  // allocations_' entry (nullptr: "other") of each type name by its UTF-16 bytes as read:
+  // converting every tick's name to UTF-8 and hashing that cost a tenth of reading an
+  // allocation-heavy trace. At most kMaxTrackedNames * 2 spellings; later ones are converted.
+  std::unordered_map<std::string, Named*> allocationsByUtf16_;
+  std::string utf16Key_;  // the name being looked up (its capacity reused)
   void AddGcMark(const GcMark& m);
 
   // In the order they came: (timestamp, file order), unless late_.

@@ -4,6 +4,7 @@
 // not go through the summary.
 #include <map>
 
+#include "analysis/runtime_signals.h"
 #include "analysis/text_search.h"
 #include "unit/analysis/analysis_test_support.h"
 #include "unit/stacks/stacks_test_support.h"
@@ -243,6 +244,71 @@ TEST_CASE("summary: withStacks of every type equals a count over the stack table
     }
     CHECK(total <= summary["eventsWithStacks"].number);
   }
+}
+
+
+namespace {
+
+// GCAllocationTick_V2 with the type name given as UTF-16 code units (lone surrogates allowed).
+std::vector<uint8_t> AllocationTickUnits(const std::vector<uint16_t>& name, uint64_t bytes) {
+  PayloadBuilder b;
+  b.AppendU32(static_cast<uint32_t>(bytes)).AppendU32(0).AppendU16(7).AppendU64(bytes).AppendU64(0x1234);
+  for (uint16_t u : name) b.AppendU16(u);
+  return b.AppendU16(0).AppendU32(0).bytes();
+}
+
+}  // namespace
+
+// Allocation ticks count under their type name's UTF-8 form, whatever its UTF-16 spelling (two
+// lone surrogates both become U+FFFD), and only the first kMaxTrackedNames names are tracked:
+// later names, however often they come, are "other".
+TEST_CASE("runtime signals: allocations by UTF-8 type name, the first names tracked", "[analysis]") {
+  NetTraceV6Writer w;
+  TraceInfo info;
+  info.syncTimeUtc = {2025, 3, 1, 6, 7, 8, 9, 0};
+  info.tickFrequency = 1000000, info.pointerSize = 8, info.processId = 42;
+  REQUIRE(w.WriteTraceBlock(info).ok());
+  REQUIRE(w.WriteMetadataBlock(std::vector<EventMetadata>{RuntimeMeta(5, 10, 2)}).ok());
+  ThreadInfo t;
+  t.index = 1, t.osThreadId = 100, t.osProcessId = 42;
+  REQUIRE(w.WriteThreadBlock(std::vector<ThreadInfo>{t}).ok());
+  std::vector<std::vector<uint8_t>> payloads;
+  auto units = [](const std::string& ascii) { return std::vector<uint16_t>(ascii.begin(), ascii.end()); };
+  for (int i = 0; i < 3; ++i) payloads.push_back(AllocationTickUnits({'H', 'o', 't', 0xD800}, 10));
+  for (int i = 0; i < 2; ++i) payloads.push_back(AllocationTickUnits({'H', 'o', 't', 0xDC00}, 10));
+  const size_t names = RuntimeSignals::kMaxTrackedNames;  // "Hot\uFFFD" is tracked first: T<names-1> is not
+  for (size_t i = 0; i < names; ++i) payloads.push_back(AllocationTickUnits(units("T" + std::to_string(i)), 1));
+  payloads.push_back(AllocationTickUnits(units("T" + std::to_string(names - 1)), 1));  // other again
+  payloads.push_back(AllocationTickUnits(units("T0"), 1));                              // tracked again
+  std::vector<EventRecord> events(payloads.size());
+  for (size_t i = 0; i < events.size(); ++i) {
+    EventRecord& e = events[i];
+    e.metadataId = 5, e.thread = e.captureThread = 1, e.sequenceNumber = static_cast<uint32_t>(i + 1);
+    e.timestamp = 1000000 + i, e.payload = payloads[i];
+  }
+  REQUIRE(w.WriteEvents(events, /*compressed=*/true).ok());
+  REQUIRE(w.WriteEndOfStream().ok());
+  const std::vector<uint8_t> bytes = w.TakeBytes();
+  auto session = test::LoadSession(bytes, bytes.size());
+  Json summary;
+  REQUIRE(test::ParseJson(session->SummaryJson(), &summary));
+  const Json& al = summary["runtime"]["allocations"];
+  CHECK(al["ticks"].number == 5 + names + 2);
+  CHECK(al["bytes"].number == 50 + names + 2);
+  REQUIRE(!al["types"].array.empty());
+  CHECK(al["types"][0]["type"].string == "Hot\xEF\xBF\xBD");
+  CHECK(al["types"][0]["count"].number == 5);
+  CHECK(al["types"][0]["bytes"].number == 50);
+  // T0 came twice and is tracked; T<names-1> came twice after the map was full: "other",
+  // with the tracked names the list leaves out (the top 100 by bytes are listed).
+  REQUIRE(al["types"].array.size() == RuntimeSignals::kTopNames);
+  CHECK(al["types"][1]["type"].string == "T0");
+  CHECK(al["types"][1]["count"].number == 2);
+  for (const Json& type : al["types"].array) CHECK(type["type"].string != "T" + std::to_string(names - 1));
+  // Tracked T names but T0 (names - 2), less the 98 listed beside "Hot" and T0: 1 tick each.
+  const double unlisted = static_cast<double>((names - 2) - (RuntimeSignals::kTopNames - 2));
+  CHECK(al["otherCount"].number == unlisted + 2);
+  CHECK(al["otherBytes"].number == unlisted + 2);
 }
 
 }  // namespace nettrace
