@@ -50,6 +50,13 @@ Status StoreBuilder::OnEndOfStream() {
   return Status::Ok();
 }
 
+// An event of a kind the tap wants: rebuilt from its sorted item later, or held now (unless
+// every reader filters it out).
+void StoreBuilder::ToTap(const EventRecord& e) {
+  const ResolvedEvent& r = resolver_->current();
+  if (!tap_->RebuildsFromItem(r) && tap_->Keeps(e, r)) tap_->Hold(e, *resolver_);
+}
+
 void StoreBuilder::Flush() {
   EndRegion();
   store_.Seal();

@@ -56,6 +56,7 @@ class StoreBuilder final : public RecordSink, private SortedSink {
     if (tap_) tap_->OnSorted(item, late, *resolver_);
   }
   void EndRegion();
+  void ToTap(const EventRecord& e);
 
   Stats* stats_;
   const TypeResolver* resolver_;
@@ -83,10 +84,9 @@ inline Status StoreBuilder::OnEvent(const EventRecord& e) {
   } else {
     item.labels = labels_.InternActivity(e.activityId, e.relatedActivityId).value;
   }
-  // Held before the push: the push may release the event at once.
-  if (tap_ && tap_->Wants(resolver_->current().kind) && !tap_->RebuildsFromItem(resolver_->current()) &&
-      tap_->Keeps(e, resolver_->current()))
-    tap_->Hold(e, *resolver_);
+  // Held before the push: the push may release the event at once. Out of line: most events
+  // are of no kind the tap wants, and this function stays small enough to inline.
+  if (tap_ && tap_->Wants(resolver_->current().kind)) ToTap(e);
   sorter_.Push(e.captureThread, item, e.isSorted);
   return Status::Ok();
 }
