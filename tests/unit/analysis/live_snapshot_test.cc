@@ -13,8 +13,7 @@
 #include "symbols/method_map.h"
 #include "symbols/symbol_collector.h"
 #include "test_support.h"
-#include "write/nettrace_writer.h"
-#include "write/payload_builder.h"
+#include "unit/write/runtime_trace_support.h"
 
 namespace nettrace {
 namespace {
@@ -170,12 +169,6 @@ namespace {
 // and B are loaded. Every event is its own block, marked IsSorted (each is released at once),
 // so a query can come between any two of them.
 std::vector<uint8_t> TwoProcessJitTrace() {
-  auto runtime = [](uint32_t id, uint32_t eventId, uint32_t version) {
-    EventMetadata m;
-    m.id = id, m.providerName = "Microsoft-Windows-DotNETRuntime", m.eventId = eventId;
-    m.version = version, m.hasVersion = true;
-    return m;
-  };
   // MethodJittingStarted_V1: MethodID, ModuleID, MethodToken, MethodILSize, MethodNamespace,
   // MethodName, MethodSignature, ClrInstanceID.
   auto started = [](uint64_t method, const char* name) {
@@ -183,40 +176,12 @@ std::vector<uint8_t> TwoProcessJitTrace() {
     b.AppendU64(method).AppendU64(0x5000).AppendU32(0x06000001).AppendU32(12);
     return b.AppendNullTerminatedUtf16("Ns").AppendNullTerminatedUtf16(name).AppendNullTerminatedUtf16("void ()").AppendU16(7).bytes();
   };
-  // MethodLoad_V1: MethodID, ModuleID, MethodStartAddress, MethodSize, MethodToken,
-  // MethodFlags (Jitted), ClrInstanceID.
-  auto loaded = [](uint64_t method, uint32_t size) {
-    PayloadBuilder b;
-    b.AppendU64(method).AppendU64(0x5000).AppendU64(0x7f000000 + method).AppendU32(size).AppendU32(0x06000001);
-    return b.AppendU32(0x8).AppendU16(7).bytes();
-  };
-  NetTraceV6Writer w;
-  TraceInfo info;
-  info.syncTimeUtc = {2025, 3, 1, 6, 7, 8, 9, 0};
-  info.tickFrequency = 1000000, info.pointerSize = 8, info.processId = 42;
-  REQUIRE(w.WriteTraceBlock(info).ok());
-  REQUIRE(w.WriteMetadataBlock(std::vector<EventMetadata>{runtime(1, 145, 1), runtime(2, 141, 1)}).ok());
-  ThreadInfo t1, t2;
-  t1.index = 1, t1.osThreadId = 100, t1.osProcessId = 42;
-  t2.index = 2, t2.osThreadId = 200, t2.osProcessId = 7;
-  REQUIRE(w.WriteThreadBlock(std::vector<ThreadInfo>{t1, t2}).ok());
-  struct Ev {
-    uint32_t metadata, thread;
-    uint64_t us;
-    std::vector<uint8_t> payload;
-  };
-  const std::vector<Ev> all = {{1, 1, 100, started(1, "A")}, {1, 2, 200, started(2, "B")},
-                               {2, 1, 300, loaded(1, 64)}, {2, 2, 400, loaded(2, 96)}};
-  uint32_t seq[3] = {};
-  for (const Ev& x : all) {
-    EventRecord e;
-    e.metadataId = x.metadata, e.thread = e.captureThread = x.thread, e.sequenceNumber = ++seq[x.thread];
-    e.timestamp = 1000000 + x.us, e.isSorted = true;
-    e.payload = x.payload;
-    REQUIRE(w.WriteEvents(std::vector<EventRecord>{e}, /*compressed=*/true).ok());
-  }
-  REQUIRE(w.WriteEndOfStream().ok());
-  return w.TakeBytes();
+  return test::WriteRuntimeEventsTrace(
+      {test::RuntimeEventMetadata(1, 145, 1), test::RuntimeEventMetadata(2, 141, 1)},
+      {test::RuntimeThread(1, 100, 42), test::RuntimeThread(2, 200, 7)},
+      {{1, 1, 100, started(1, "A")}, {1, 2, 200, started(2, "B")},
+       {2, 1, 300, test::JittedMethodLoadPayload(1, 64)}, {2, 2, 400, test::JittedMethodLoadPayload(2, 96)}},
+      {.isSorted = true, .blockPerEvent = true});
 }
 
 }  // namespace

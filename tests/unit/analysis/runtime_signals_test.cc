@@ -8,6 +8,7 @@
 #include "analysis/text_search.h"
 #include "unit/analysis/analysis_test_support.h"
 #include "unit/stacks/stacks_test_support.h"
+#include "unit/write/runtime_trace_support.h"
 #include "write/nettrace_writer.h"
 #include "write/payload_builder.h"
 
@@ -263,32 +264,19 @@ std::vector<uint8_t> AllocationTickUnits(const std::vector<uint16_t>& name, uint
 // lone surrogates both become U+FFFD), and only the first kMaxTrackedNames names are tracked:
 // later names, however often they come, are "other".
 TEST_CASE("runtime signals: allocations by UTF-8 type name, the first names tracked", "[analysis]") {
-  NetTraceV6Writer w;
-  TraceInfo info;
-  info.syncTimeUtc = {2025, 3, 1, 6, 7, 8, 9, 0};
-  info.tickFrequency = 1000000, info.pointerSize = 8, info.processId = 42;
-  REQUIRE(w.WriteTraceBlock(info).ok());
-  REQUIRE(w.WriteMetadataBlock(std::vector<EventMetadata>{RuntimeMeta(5, 10, 2)}).ok());
-  ThreadInfo t;
-  t.index = 1, t.osThreadId = 100, t.osProcessId = 42;
-  REQUIRE(w.WriteThreadBlock(std::vector<ThreadInfo>{t}).ok());
-  std::vector<std::vector<uint8_t>> payloads;
+  std::vector<test::RuntimeTraceEvent> events;
+  auto tick = [&](const std::vector<uint16_t>& name, uint64_t bytes) {
+    events.push_back({5, 1, events.size(), AllocationTickUnits(name, bytes)});
+  };
   auto units = [](const std::string& ascii) { return std::vector<uint16_t>(ascii.begin(), ascii.end()); };
-  for (int i = 0; i < 3; ++i) payloads.push_back(AllocationTickUnits({'H', 'o', 't', 0xD800}, 10));
-  for (int i = 0; i < 2; ++i) payloads.push_back(AllocationTickUnits({'H', 'o', 't', 0xDC00}, 10));
+  for (int i = 0; i < 3; ++i) tick({'H', 'o', 't', 0xD800}, 10);
+  for (int i = 0; i < 2; ++i) tick({'H', 'o', 't', 0xDC00}, 10);
   const size_t names = RuntimeSignals::kMaxTrackedNames;  // "Hot\uFFFD" is tracked first: T<names-1> is not
-  for (size_t i = 0; i < names; ++i) payloads.push_back(AllocationTickUnits(units("T" + std::to_string(i)), 1));
-  payloads.push_back(AllocationTickUnits(units("T" + std::to_string(names - 1)), 1));  // other again
-  payloads.push_back(AllocationTickUnits(units("T0"), 1));                              // tracked again
-  std::vector<EventRecord> events(payloads.size());
-  for (size_t i = 0; i < events.size(); ++i) {
-    EventRecord& e = events[i];
-    e.metadataId = 5, e.thread = e.captureThread = 1, e.sequenceNumber = static_cast<uint32_t>(i + 1);
-    e.timestamp = 1000000 + i, e.payload = payloads[i];
-  }
-  REQUIRE(w.WriteEvents(events, /*compressed=*/true).ok());
-  REQUIRE(w.WriteEndOfStream().ok());
-  const std::vector<uint8_t> bytes = w.TakeBytes();
+  for (size_t i = 0; i < names; ++i) tick(units("T" + std::to_string(i)), 1);
+  tick(units("T" + std::to_string(names - 1)), 1);  // other again
+  tick(units("T0"), 1);                              // tracked again
+  const std::vector<uint8_t> bytes =
+      test::WriteRuntimeEventsTrace({test::RuntimeEventMetadata(5, 10, 2)}, {test::RuntimeThread(1, 100)}, events);
   auto session = test::LoadSession(bytes, bytes.size());
   Json summary;
   REQUIRE(test::ParseJson(session->SummaryJson(), &summary));

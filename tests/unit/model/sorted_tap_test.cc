@@ -21,6 +21,7 @@
 #include "model/store_builder.h"
 #include "resolve/type_resolver.h"
 #include "test_support.h"
+#include "unit/write/runtime_trace_support.h"
 #include "write/nettrace_writer.h"
 #include "write/payload_builder.h"
 
@@ -243,12 +244,6 @@ TEST_CASE("sorted tap: GC and JIT results equal those of the file-order analyses
 
 namespace {
 
-EventMetadata RuntimeEvent(uint32_t id, uint32_t eventId, uint32_t version) {
-  EventMetadata m;
-  m.id = id, m.providerName = "Microsoft-Windows-DotNETRuntime", m.eventId = eventId;
-  m.version = version, m.hasVersion = true;
-  return m;
-}
 // GCSuspendEE_V1: Reason, Count, ClrInstanceID.
 std::vector<uint8_t> SuspendForGc() { return PayloadBuilder().AppendU32(1).AppendU32(1).AppendU16(7).bytes(); }
 std::vector<uint8_t> RestartEE() { return PayloadBuilder().AppendU16(7).bytes(); }  // GCNoUserData
@@ -259,13 +254,6 @@ std::vector<uint8_t> GcStart(uint32_t count, uint32_t depth) {
 // GCEnd_V1: Count, Depth, ClrInstanceID.
 std::vector<uint8_t> GcEnd(uint32_t count, uint32_t depth) {
   return PayloadBuilder().AppendU32(count).AppendU32(depth).AppendU16(7).bytes();
-}
-// MethodLoad_V1: MethodID, ModuleID, MethodStartAddress, MethodSize, MethodToken, MethodFlags
-// (Jitted), ClrInstanceID.
-std::vector<uint8_t> JittedMethodLoad(uint64_t method, uint32_t size) {
-  PayloadBuilder b;
-  b.AppendU64(method).AppendU64(0x5000).AppendU64(0x7f000000 + method).AppendU32(size).AppendU32(0x06000001);
-  return b.AppendU32(0x8).AppendU16(7).bytes();
 }
 // ThreadPoolWorkerThreadAdjustment/Adjustment: AverageThroughput, NewWorkerThreadCount, Reason,
 // ClrInstanceID.
@@ -284,48 +272,26 @@ std::vector<uint8_t> PoolWorkerStart(uint32_t active) {
 // with its suspensions and restarts, when gcThreadFirst). Otherwise the same events in time
 // order, none marked.
 std::vector<uint8_t> TwoThreadGcTrace(bool lying, bool gcThreadFirst = false) {
-  NetTraceV6Writer w;
-  TraceInfo info;
-  info.syncTimeUtc = {2025, 3, 1, 6, 7, 8, 9, 0};
-  info.tickFrequency = 1000000, info.pointerSize = 8, info.processId = 42;
-  REQUIRE(w.WriteTraceBlock(info).ok());
-  const std::vector<EventMetadata> meta = {RuntimeEvent(1, 9, 1), RuntimeEvent(2, 3, 1), RuntimeEvent(3, 1, 2),
-                                           RuntimeEvent(4, 2, 1), RuntimeEvent(5, 141, 1), RuntimeEvent(6, 55, 0),
-                                           RuntimeEvent(7, 50, 0)};
-  REQUIRE(w.WriteMetadataBlock(meta).ok());
-  ThreadInfo t1, t2;
-  t1.index = 1, t1.osThreadId = 100, t1.osProcessId = 42;
-  t2.index = 2, t2.osThreadId = 200, t2.osProcessId = 42;
-  REQUIRE(w.WriteThreadBlock(std::vector<ThreadInfo>{t1, t2}).ok());
-  struct Ev {
-    uint32_t metadata, thread;
-    uint64_t us;
-    std::vector<uint8_t> payload;
-  };
-  std::vector<Ev> byThread[2] = {
-      {{1, 1, 1000, SuspendForGc()}, {5, 1, 1250, JittedMethodLoad(1, 64)}, {6, 1, 1260, PoolAdjustment(4)},
+  using test::RuntimeEventMetadata;
+  const std::vector<EventMetadata> meta = {RuntimeEventMetadata(1, 9, 1),   RuntimeEventMetadata(2, 3, 1),
+                                           RuntimeEventMetadata(3, 1, 2),   RuntimeEventMetadata(4, 2, 1),
+                                           RuntimeEventMetadata(5, 141, 1), RuntimeEventMetadata(6, 55, 0),
+                                           RuntimeEventMetadata(7, 50, 0)};
+  using test::JittedMethodLoadPayload;
+  std::vector<test::RuntimeTraceEvent> byThread[2] = {
+      {{1, 1, 1000, SuspendForGc()}, {5, 1, 1250, JittedMethodLoadPayload(1, 64)}, {6, 1, 1260, PoolAdjustment(4)},
        {7, 1, 1270, PoolWorkerStart(2)}, {2, 1, 1500, RestartEE()}, {1, 1, 3000, SuspendForGc()},
        {2, 1, 3400, RestartEE()}},
-      {{3, 2, 1100, GcStart(1, 0)}, {5, 2, 1200, JittedMethodLoad(2, 96)}, {6, 2, 1210, PoolAdjustment(3)},
+      {{3, 2, 1100, GcStart(1, 0)}, {5, 2, 1200, JittedMethodLoadPayload(2, 96)}, {6, 2, 1210, PoolAdjustment(3)},
        {7, 2, 1220, PoolWorkerStart(1)}, {4, 2, 1300, GcEnd(1, 0)}, {3, 2, 3100, GcStart(2, 1)},
        {4, 2, 3300, GcEnd(2, 1)}},
   };
-  std::vector<Ev> all;
   if (gcThreadFirst) std::swap(byThread[0], byThread[1]);
+  std::vector<test::RuntimeTraceEvent> all;
   for (auto& t : byThread) all.insert(all.end(), t.begin(), t.end());
-  if (!lying) std::stable_sort(all.begin(), all.end(), [](const Ev& a, const Ev& b) { return a.us < b.us; });
-  std::vector<EventRecord> events;
-  uint32_t seq[3] = {};
-  for (const Ev& x : all) {
-    EventRecord e;
-    e.metadataId = x.metadata, e.thread = e.captureThread = x.thread, e.sequenceNumber = ++seq[x.thread];
-    e.timestamp = 1000000 + x.us, e.isSorted = lying;
-    e.payload = x.payload;
-    events.push_back(e);
-  }
-  REQUIRE(w.WriteEvents(events, /*compressed=*/true).ok());
-  REQUIRE(w.WriteEndOfStream().ok());
-  return w.TakeBytes();
+  if (!lying) std::stable_sort(all.begin(), all.end(), [](const auto& a, const auto& b) { return a.us < b.us; });
+  return test::WriteRuntimeEventsTrace(meta, {test::RuntimeThread(1, 100), test::RuntimeThread(2, 200)}, all,
+                                       {.isSorted = lying});
 }
 
 struct Results {
@@ -387,8 +353,8 @@ std::vector<uint8_t> RedefinedThreadsTrace() {
   info.syncTimeUtc = {2025, 3, 1, 6, 7, 8, 9, 0};
   info.tickFrequency = 1000000, info.pointerSize = 8, info.processId = 42;
   REQUIRE(w.WriteTraceBlock(info).ok());
-  REQUIRE(w.WriteMetadataBlock(std::vector<EventMetadata>{RuntimeEvent(1, 9, 1), RuntimeEvent(2, 3, 1),
-                                                          RuntimeEvent(3, 8, 1)}).ok());  // 8: SuspendEEStop
+  REQUIRE(w.WriteMetadataBlock(std::vector<EventMetadata>{test::RuntimeEventMetadata(1, 9, 1), test::RuntimeEventMetadata(2, 3, 1),
+                                                          test::RuntimeEventMetadata(3, 8, 1)}).ok());  // 8: SuspendEEStop
   ThreadInfo first, second;
   first.index = 1, first.osThreadId = 100, first.osProcessId = 42;
   second.index = 1, second.osThreadId = 300, second.osProcessId = 43;
