@@ -18,8 +18,9 @@ void EventStore::StartChunks(size_t row) {
   ordinalChunk_ = ordinal_.ChunkOf(row);
 }
 
-// Put's rare cases: a row that starts a chunk, a time page (2^32 ticks; a time before the
-// page's base, after a late merge's region change), or a region's ordinal page.
+// Put's rare cases: a row that starts a chunk, a time page (every 2^32 ticks, or a time
+// before the page's base: regions sort independently, so a region may start before the last
+// one ended), or a region's ordinal page.
 void EventStore::Open(uint32_t row, uint64_t timestamp) {
   if ((row & (ChunkedVector<uint16_t>::kChunkSize - 1)) == 0) StartChunks(row);
   if (pages_.empty() || timestamp < pages_.back().base || timestamp - pages_.back().base > 0xFFFFFFFFull)
