@@ -353,20 +353,24 @@ std::vector<uint8_t> RedefinedThreadsTrace() {
   info.syncTimeUtc = {2025, 3, 1, 6, 7, 8, 9, 0};
   info.tickFrequency = 1000000, info.pointerSize = 8, info.processId = 42;
   REQUIRE(w.WriteTraceBlock(info).ok());
-  REQUIRE(w.WriteMetadataBlock(std::vector<EventMetadata>{test::RuntimeEventMetadata(1, 9, 1), test::RuntimeEventMetadata(2, 3, 1),
-                                                          test::RuntimeEventMetadata(3, 8, 1)}).ok());  // 8: SuspendEEStop
+  REQUIRE(w.WriteMetadataBlock(std::vector<EventMetadata>{test::RuntimeEventMetadata(1, 9, 1),
+                                                          test::RuntimeEventMetadata(2, 3, 1),
+                                                          test::RuntimeEventMetadata(3, 8, 1)})  // 8: SuspendEEStop
+              .ok());
   ThreadInfo first, second;
   first.index = 1, first.osThreadId = 100, first.osProcessId = 42;
   second.index = 1, second.osThreadId = 300, second.osProcessId = 43;
   uint32_t seq = 0;
+  // The records' payloads point into these until they are written.
+  const std::vector<uint8_t> suspend = SuspendForGc(), restart = RestartEE();
   auto events = [&](uint32_t thread, uint64_t us) {
     std::vector<EventRecord> v;
-    const std::pair<uint32_t, std::vector<uint8_t>> kinds[] = {{1, SuspendForGc()}, {3, RestartEE()}, {2, RestartEE()}};
+    const std::pair<uint32_t, const std::vector<uint8_t>*> kinds[] = {{1, &suspend}, {3, &restart}, {2, &restart}};
     for (const auto& [metadata, payload] : kinds) {
       EventRecord e;
       e.metadataId = metadata, e.thread = e.captureThread = thread, e.sequenceNumber = ++seq;
       e.timestamp = 1000000 + us++;
-      e.payload = payload;
+      e.payload = *payload;
       v.push_back(e);
     }
     return v;
