@@ -49,12 +49,7 @@ void SortedTap::Hold(const EventRecord& e, const TypeResolver& resolver) {
   x.ordinal = r.ordinal;
   // The event's thread as the resolver knows it now: a later thread block may redefine a v6
   // index before the event is released.
-  x.processId = processId_, x.osThreadId = e.thread;
-  if (v6_) {
-    const ThreadEntry* t = r.threadKnown ? &resolver.threads()[r.thread] : nullptr;
-    x.processId = t ? t->processId.value_or(0) : 0;
-    x.osThreadId = t ? t->osThreadId.value_or(e.thread) : e.thread;
-  }
+  SetThread(r.threadKnown ? &resolver.threads()[r.thread] : nullptr, e.thread, &x);
   x.metadata = r.definition->metadata ? r.definition->metadata : &resolver.MetadataOf(e.metadataId);
   x.clrLayout = r.definition->clrLayout;
   // v6 activity ids live in the region's label lists, forgotten at its sequence point.
@@ -108,11 +103,17 @@ void SortedTap::Rebuild(const SortItem& item, bool late, const TypeResolver& res
   x.record.thread = t.key;
   x.kind = static_cast<EventKind>(headerKind_[item.type]);
   x.ordinal = item.ordinal;
-  x.processId = v6_ ? t.processId.value_or(0) : processId_;
-  x.osThreadId = v6_ ? t.osThreadId.value_or(t.key) : t.key;
+  SetThread(&t, t.key, &x);
   x.late = late;
   x.headerOnly = true;
   Send(x);
+}
+
+// The OS process and thread of an event on thread t (null: unknown) written as `thread`:
+// v4/v5, the trace's process and the id as written; v6, what t's definition says.
+void SortedTap::SetThread(const ThreadEntry* t, uint64_t thread, TimeOrderedEvent* x) const {
+  x->processId = v6_ ? (t ? t->processId.value_or(0) : 0) : processId_;
+  x->osThreadId = v6_ && t ? t->osThreadId.value_or(thread) : thread;
 }
 
 void SortedTap::Send(const TimeOrderedEvent& x) {

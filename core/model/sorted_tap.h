@@ -122,6 +122,7 @@ class SortedTap {
   bool Dispatch(const SortItem& item, bool late);  // false: the item's event is not held
   void Rebuild(const SortItem& item, bool late, const TypeResolver& resolver);
   void Send(const TimeOrderedEvent& x);
+  void SetThread(const ThreadEntry* t, uint64_t thread, TimeOrderedEvent* x) const;
   bool KeptByFilters(const EventRecord& e, const ResolvedEvent& r, uint64_t filtering);
   void Compact();
 
