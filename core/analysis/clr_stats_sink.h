@@ -18,7 +18,7 @@ class ClrStatsSink final : public TimeOrderedSink {
     jit_.OnTraceInfo(info);
   }
   bool Reads(EventKind k) const override { return ReadsKind(k); }
-  bool Filters(EventKind k) const override { return GcStats::Filters(k); }  // no JIT kind among them
+  TapFilterRule FilterRule(EventKind k) const override { return GcStats::FilterRule(k); }  // no JIT kind among them
   bool Keeps(const EventRecord& e, const ResolvedEvent& r) override { return gc_.Keeps(e, r); }
   bool ReadsFromHeader(EventKind k) const override { return GcStats::ReadsFromHeader(k); }  // nor here
   void OnTimeOrdered(const TimeOrderedEvent& e) override {

@@ -73,7 +73,7 @@ class GcStats {
 
   void OnTraceInfo(const TraceInfo& info) { info_ = info; }
   // The sorted tap's filter (TimeOrderedSink::Keeps): suspensions not for a GC are not read.
-  static bool Filters(EventKind kind) { return GcSuspendFilter::Filters(kind); }
+  static TapFilterRule FilterRule(EventKind kind) { return GcSuspendFilter::Rule(kind); }
   bool Keeps(const EventRecord& e, const ResolvedEvent& r) { return suspensions_.Keeps(e, r); }
   // A GC's SuspendEEStop and RestartEEStop count by their thread and time alone: the tap need
   // not copy them (TimeOrderedSink::ReadsFromHeader).

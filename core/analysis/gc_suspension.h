@@ -9,6 +9,7 @@
 
 #include "format/payload/clr_field_read.h"
 #include "format/records.h"
+#include "model/sorted_tap.h"
 #include "resolve/type_resolver.h"
 
 namespace nettrace {
@@ -20,7 +21,9 @@ inline bool IsGcSuspendReason(uint64_t reason) { return reason == kSuspendForGC 
 // TimeOrderedSink::Keeps for a sink that reads SuspendEEStart only for a GC.
 class GcSuspendFilter {
  public:
-  static bool Filters(EventKind kind) { return kind == EventKind::kGcSuspendEEStart; }
+  static TapFilterRule Rule(EventKind kind) {
+    return kind == EventKind::kGcSuspendEEStart ? TapFilterRule::kGcSuspensionsOnly : TapFilterRule::kNone;
+  }
   // Only the in-place read: a payload that needs decoding (no template placing Reason) is
   // kept, and the sink decodes it. An absent Reason reads as 0 there too: not a GC's.
   bool Keeps(const EventRecord& e, const ResolvedEvent& r) {

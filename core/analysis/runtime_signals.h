@@ -36,7 +36,7 @@ class RuntimeSignals final : public TimeOrderedSink {
 
   void OnTraceInfo(const TraceInfo& info) override { info_ = info; }
   bool Reads(EventKind kind) const override { return KindOf(kind) != Kind::kNone; }
-  bool Filters(EventKind kind) const override { return GcSuspendFilter::Filters(kind); }
+  TapFilterRule FilterRule(EventKind kind) const override { return GcSuspendFilter::Rule(kind); }
   bool Keeps(const EventRecord& e, const ResolvedEvent& r) override { return suspensions_.Keeps(e, r); }
   // A restart ends a pause by its thread and time alone (the tap need not copy it).
   bool ReadsFromHeader(EventKind kind) const override { return kind == EventKind::kGcRestartEEStop; }

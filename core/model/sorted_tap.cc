@@ -11,11 +11,17 @@ SortedTap::SortedTap(std::vector<TimeOrderedSink*> sinks) : sinks_(std::move(sin
   for (size_t k = 0; k < wants_.size(); ++k) {
     const EventKind kind = static_cast<EventKind>(k);
     bool fromHeader = true;
+    uint64_t rulesAsked = 0;  // bit r: a sink naming rule r is asked
     for (size_t i = 0; i < sinks_.size() && i < 64; ++i)
       if (sinks_[i]->Reads(kind)) {
         readers_[k] |= uint64_t{1} << i, wants_[k] = true;
-        if (sinks_[i]->Filters(kind)) filters_[k] |= uint64_t{1} << i;
-        fromHeader = fromHeader && sinks_[i]->ReadsFromHeader(kind) && !sinks_[i]->Filters(kind);
+        const TapFilterRule rule = sinks_[i]->FilterRule(kind);
+        if (rule != TapFilterRule::kNone) {
+          filters_[k] |= uint64_t{1} << i;
+          const uint64_t ruleBit = uint64_t{1} << static_cast<unsigned>(rule);
+          if (!(rulesAsked & ruleBit)) askers_[k] |= uint64_t{1} << i, rulesAsked |= ruleBit;
+        }
+        fromHeader = fromHeader && sinks_[i]->ReadsFromHeader(kind) && rule == TapFilterRule::kNone;
       }
     fromHeader_[k] = wants_[k] && fromHeader && kind != EventKind::kNone;
   }
@@ -24,7 +30,7 @@ SortedTap::SortedTap(std::vector<TimeOrderedSink*> sinks) : sinks_(std::move(sin
 bool SortedTap::KeptByFilters(const EventRecord& e, const ResolvedEvent& r, uint64_t filtering) {
   const uint64_t readers = readers_[static_cast<size_t>(r.kind)];
   if (readers & ~filtering) return true;  // a reader takes every event of the kind
-  for (uint64_t bits = readers; bits != 0; bits &= bits - 1)
+  for (uint64_t bits = askers_[static_cast<size_t>(r.kind)]; bits != 0; bits &= bits - 1)
     if (sinks_[static_cast<size_t>(std::countr_zero(bits))]->Keeps(e, r)) return true;
   return false;
 }

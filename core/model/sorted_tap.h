@@ -57,6 +57,14 @@ struct TimeOrderedEvent {
   bool headerOnly = false;
 };
 
+// A rule by which a sink reads only some events of a kind (TimeOrderedSink::FilterRule).
+// Sinks that name the same rule keep the same events, so the tap asks one of them: the GC
+// statistics and the runtime signals each read a suspension's Reason in place before.
+enum class TapFilterRule : uint8_t {
+  kNone,               // every event of the kind is read
+  kGcSuspensionsOnly,  // analysis/gc_suspension.h: a SuspendEEStart for a GC
+};
+
 class TimeOrderedSink {
  public:
   virtual ~TimeOrderedSink() = default;
@@ -68,10 +76,11 @@ class TimeOrderedSink {
   // Kinds of which the sink reads only some events, told apart by the event alone (Keeps,
   // asked before the tap holds one). A sample-heavy trace's suspensions are mostly the
   // sampler's: a GC statistic ignores them, and holding them cost ~5 % of its reading.
-  virtual bool Filters(EventKind) const { return false; }
-  // For a kind Filters names: whether this event (the resolver's current one, r) can change
+  virtual TapFilterRule FilterRule(EventKind) const { return TapFilterRule::kNone; }
+  // For a kind with a FilterRule: whether this event (the resolver's current one, r) can change
   // what the sink computes. An event no reader keeps is not held; a sink must then compute
-  // exactly what it would have with the event.
+  // exactly what it would have with the event. Of the sinks naming one rule, only the first
+  // is asked: they must answer alike.
   virtual bool Keeps(const EventRecord&, const ResolvedEvent&) { return true; }
   // Kinds this sink reads from the header alone: kind, ordinal, late, processId, osThreadId,
   // record.timestamp and record.thread. Their events may come rebuilt (headerOnly).
@@ -130,6 +139,8 @@ class SortedTap {
   std::array<bool, static_cast<size_t>(EventKind::kCount)> wants_{};
   std::array<uint64_t, static_cast<size_t>(EventKind::kCount)> readers_{};  // bit i: sinks_[i] reads it
   std::array<uint64_t, static_cast<size_t>(EventKind::kCount)> filters_{};  // bit i: sinks_[i] filters it
+  // The filtering readers asked: the first of those naming each rule.
+  std::array<uint64_t, static_cast<size_t>(EventKind::kCount)> askers_{};
   std::array<bool, static_cast<size_t>(EventKind::kCount)> fromHeader_{};  // every reader reads it from the header
   bool v6_ = false;
   uint64_t processId_ = 0;

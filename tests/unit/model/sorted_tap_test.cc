@@ -219,6 +219,68 @@ TEST_CASE("sorted tap: suspensions not for a GC, stops and restarts are not held
   CHECK(rebuiltInAll > 0);
 }
 
+namespace {
+// A sink reading only SuspendEEStart, filtered by a rule (none: every one), that counts the
+// times the tap asks it and keeps what `keep` says.
+struct RuleSink : TimeOrderedSink {
+  RuleSink(TapFilterRule r, bool k) : rule(r), keep(k) {}
+  TapFilterRule rule;
+  bool keep;
+  uint64_t asked = 0, got = 0;
+  void OnTraceInfo(const TraceInfo&) override {}
+  bool Reads(EventKind k) const override { return k == EventKind::kGcSuspendEEStart; }
+  TapFilterRule FilterRule(EventKind) const override { return rule; }
+  bool Keeps(const EventRecord&, const ResolvedEvent&) override { return ++asked, keep; }
+  void OnTimeOrdered(const TimeOrderedEvent&) override { ++got; }
+};
+
+struct RulePipeline {
+  explicit RulePipeline(std::vector<TimeOrderedSink*> sinks) : tap(std::move(sinks)) {}
+  Stats stats;
+  SortedTap tap;
+  StoreBuilder store{&stats, &resolver, &tap};
+  TypeResolver resolver{&store, &stats};
+  TraceReader reader{&resolver, &stats};
+  void Read(const std::vector<uint8_t>& bytes) {
+    REQUIRE(reader.Push(bytes.data(), bytes.size()).ok());
+    REQUIRE(reader.Finish().ok());
+    store.Flush();
+  }
+};
+}  // namespace
+
+// Sinks that name the same filter rule keep the same events: the tap asks the first of them
+// only (the GC statistics and the runtime signals read a suspension's Reason once between
+// them), and asks none when some reader takes every event of the kind.
+TEST_CASE("sorted tap: of the sinks naming one filter rule, only the first is asked", "[sorted-tap][corpus]") {
+  const std::vector<uint8_t> bytes = test::ReadFile(test::DataPath("only_managed_samples.nettrace"));
+  RuleSink first(TapFilterRule::kGcSuspensionsOnly, false), second(TapFilterRule::kGcSuspensionsOnly, false);
+  {
+    RulePipeline p({&first, &second});
+    p.Read(bytes);
+    CHECK(first.asked > 1000);  // every SuspendEEStart: the sampler's, one per sample
+    CHECK(second.asked == 0);
+    CHECK(first.got + second.got == 0);
+    CHECK(p.tap.heldCount() == 0);
+  }
+  RuleSink keeping(TapFilterRule::kGcSuspensionsOnly, true), other(TapFilterRule::kGcSuspensionsOnly, false);
+  {
+    RulePipeline p({&keeping, &other});
+    p.Read(bytes);
+    CHECK(keeping.asked == first.asked);
+    CHECK(other.asked == 0);
+    CHECK(keeping.got == first.asked);  // kept: both sinks get each one
+    CHECK(other.got == first.asked);
+  }
+  RuleSink filtering(TapFilterRule::kGcSuspensionsOnly, false), everything(TapFilterRule::kNone, false);
+  {
+    RulePipeline p({&filtering, &everything});
+    p.Read(bytes);
+    CHECK(filtering.asked + everything.asked == 0);
+    CHECK(everything.got == first.asked);
+  }
+}
+
 TEST_CASE("sorted tap: GC and JIT results equal those of the file-order analyses (golden files)", "[sorted-tap][corpus]") {
   size_t compared = 0;
   for (const std::string& name : test::CorpusTraces()) {
