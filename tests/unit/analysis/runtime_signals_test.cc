@@ -9,20 +9,12 @@
 #include "unit/analysis/analysis_test_support.h"
 #include "unit/stacks/stacks_test_support.h"
 #include "unit/write/runtime_trace_support.h"
-#include "write/nettrace_writer.h"
 #include "write/payload_builder.h"
 
 namespace nettrace {
 namespace {
 
 using test::Json;
-
-EventMetadata RuntimeMeta(uint32_t id, uint32_t eventId, uint32_t version) {
-  EventMetadata m;
-  m.id = id, m.providerName = "Microsoft-Windows-DotNETRuntime", m.eventId = eventId;
-  m.version = version, m.hasVersion = version != 0;
-  return m;
-}
 
 std::vector<uint8_t> GcStart(uint32_t count, uint32_t depth, uint32_t reason, uint32_t type) {
   // GCStart_V2: Count, Depth, Reason, Type, ClrInstanceID, ClientSequenceNumber.
@@ -55,64 +47,43 @@ std::vector<uint8_t> Contention() { return PayloadBuilder().AppendU8(0).AppendU1
 // Times in µs (tickFrequency 1 MHz). Thread 1 runs the GCs; thread 2 ("Sampler") suspends the
 // runtime for its own reasons in the middle of a GC pause, as the sample profiler does.
 std::vector<uint8_t> WriteRuntimeTrace() {
-  NetTraceV6Writer w;
-  TraceInfo info;
-  info.syncTimeUtc = {2025, 3, 1, 6, 7, 8, 9, 0};
-  info.tickFrequency = 1000000;
-  info.pointerSize = 8;
-  info.processId = 42;
-  REQUIRE(w.WriteTraceBlock(info).ok());
-  std::vector<EventMetadata> meta = {RuntimeMeta(1, 1, 2),  RuntimeMeta(2, 9, 1),  RuntimeMeta(3, 3, 1),
-                                     RuntimeMeta(4, 80, 1), RuntimeMeta(5, 10, 2), RuntimeMeta(6, 81, 1)};
-  REQUIRE(w.WriteMetadataBlock(meta).ok());
-  ThreadInfo t1, t2;
-  t1.index = 1, t1.osThreadId = 100, t1.osProcessId = 42, t1.name = "Main thread";
-  t2.index = 2, t2.osThreadId = 200, t2.osProcessId = 42, t2.name = "Sampler";
-  std::vector<ThreadInfo> threads = {t1, t2};
-  REQUIRE(w.WriteThreadBlock(threads).ok());
-  std::vector<std::vector<uint8_t>> stacks = {{1, 0, 0, 0, 0, 0, 0, 0}, {}};  // 1: one frame, 2: empty
-  REQUIRE(w.WriteStackBlock(1, stacks).ok());
-
-  std::vector<std::vector<uint8_t>> payloads;
-  std::vector<EventRecord> events;
-  uint32_t seq[3] = {0, 0, 0};
-  auto add = [&](uint32_t metadata, uint64_t us, uint32_t thread, std::vector<uint8_t> payload, uint32_t stack = 0) {
-    payloads.push_back(std::move(payload));
-    EventRecord e;
-    e.metadataId = metadata, e.timestamp = 1000000 + us, e.thread = thread, e.captureThread = thread;
-    e.sequenceNumber = ++seq[thread], e.stackId = stack;
-    events.push_back(e);
+  using test::RuntimeEventMetadata;
+  const std::vector<EventMetadata> meta = {RuntimeEventMetadata(1, 1, 2),  RuntimeEventMetadata(2, 9, 1),
+                                           RuntimeEventMetadata(3, 3, 1),  RuntimeEventMetadata(4, 80, 1),
+                                           RuntimeEventMetadata(5, 10, 2), RuntimeEventMetadata(6, 81, 1)};
+  ThreadInfo t1 = test::RuntimeThread(1, 100), t2 = test::RuntimeThread(2, 200);
+  t1.name = "Main thread", t2.name = "Sampler";
+  test::RuntimeTraceOptions options;
+  options.stacks = {{1, 0, 0, 0, 0, 0, 0, 0}, {}};  // 1: one frame, 2: empty
+  const std::vector<test::RuntimeTraceEvent> events = {
+      // GC 1, gen 0: paused 1000 → 1500 (thread 2's suspension inside it does not end it).
+      {2, 1, 1000, SuspendEE(1)},
+      {1, 1, 1100, GcStart(1, 0, 0, 0)},
+      {2, 2, 1150, SuspendEE(0)},
+      {3, 2, 1200, RestartEE()},
+      {3, 1, 1500, RestartEE()},
+      // GC 2, gen 0: paused 3000 → 3250.
+      {2, 1, 3000, SuspendEE(1)},
+      {1, 1, 3010, GcStart(2, 0, 0, 0)},
+      {3, 1, 3250, RestartEE()},
+      // GC 3, gen 2, background and induced: SuspendForGCPrep 5000 → 5100.
+      {2, 1, 5000, SuspendEE(6)},
+      {1, 1, 5005, GcStart(3, 2, 1, 1)},
+      {3, 1, 5100, RestartEE()},
+      // GC 4, gen 1, with no suspension seen: counted, no pause.
+      {1, 1, 7000, GcStart(4, 1, 0, 0)},
+      // Exceptions, allocations, contentions.
+      {4, 1, 8000, Exception("System.InvalidOperationException", "boom 1"), 1},
+      {4, 1, 8001, Exception("System.InvalidOperationException", "boom 2"), 1},
+      {4, 2, 8002, Exception("System.IO.IOException", "disk quota xyzzy exceeded"), 1},
+      {4, 1, 8003, Exception("System.InvalidOperationException", "boom 3"), 2},
+      {5, 1, 9000, AllocationTick("System.String", 100), 1},
+      {5, 2, 9001, AllocationTick("System.String", 200), 2},
+      {5, 1, 9002, AllocationTick("System.Byte[]", 5000)},
+      {6, 1, 9500, Contention()},
+      {6, 2, 9501, Contention()},
   };
-  // GC 1, gen 0: paused 1000 → 1500 (thread 2's suspension inside it does not end it).
-  add(2, 1000, 1, SuspendEE(1));
-  add(1, 1100, 1, GcStart(1, 0, 0, 0));
-  add(2, 1150, 2, SuspendEE(0));
-  add(3, 1200, 2, RestartEE());
-  add(3, 1500, 1, RestartEE());
-  // GC 2, gen 0: paused 3000 → 3250.
-  add(2, 3000, 1, SuspendEE(1));
-  add(1, 3010, 1, GcStart(2, 0, 0, 0));
-  add(3, 3250, 1, RestartEE());
-  // GC 3, gen 2, background and induced: SuspendForGCPrep 5000 → 5100.
-  add(2, 5000, 1, SuspendEE(6));
-  add(1, 5005, 1, GcStart(3, 2, 1, 1));
-  add(3, 5100, 1, RestartEE());
-  // GC 4, gen 1, with no suspension seen: counted, no pause.
-  add(1, 7000, 1, GcStart(4, 1, 0, 0));
-  // Exceptions, allocations, contentions.
-  add(4, 8000, 1, Exception("System.InvalidOperationException", "boom 1"), 1);
-  add(4, 8001, 1, Exception("System.InvalidOperationException", "boom 2"), 1);
-  add(4, 8002, 2, Exception("System.IO.IOException", "disk quota xyzzy exceeded"), 1);
-  add(4, 8003, 1, Exception("System.InvalidOperationException", "boom 3"), 2);
-  add(5, 9000, 1, AllocationTick("System.String", 100), 1);
-  add(5, 9001, 2, AllocationTick("System.String", 200), 2);
-  add(5, 9002, 1, AllocationTick("System.Byte[]", 5000));
-  add(6, 9500, 1, Contention());
-  add(6, 9501, 2, Contention());
-  for (size_t i = 0; i < events.size(); ++i) events[i].payload = payloads[i];
-  REQUIRE(w.WriteEventBlock(events, /*compressed=*/true).ok());
-  REQUIRE(w.WriteEndOfStream().ok());
-  return w.TakeBytes();
+  return test::WriteRuntimeEventsTrace(meta, {t1, t2}, events, options);
 }
 
 TEST_CASE("runtime signals: GC pauses, exceptions, allocations of a written v6 trace", "[analysis]") {

@@ -1,7 +1,7 @@
 // Small v6 traces of CLR runtime events for tests that need exact control of threads, time
 // order and blocks: the trace block (1 MHz clock, 8-byte pointers, process 42), the runtime
-// metadata, one thread block, then the events, each given as (metadata id, thread index, µs
-// after 1 s, payload).
+// metadata, one thread block, optionally one stack block, then the events, each given as
+// (metadata id, thread index, µs after 1 s, payload, stack id).
 #pragma once
 
 #include <catch2/catch.hpp>
@@ -32,11 +32,13 @@ struct RuntimeTraceEvent {
   uint32_t metadata, thread;
   uint64_t us;
   std::vector<uint8_t> payload;
+  uint32_t stack = 0;  // an id of RuntimeTraceOptions::stacks (0: none)
 };
 
 struct RuntimeTraceOptions {
   bool isSorted = false;      // every event marked IsSorted
   bool blockPerEvent = false;  // each event its own block (a reader can stop between any two)
+  std::vector<std::vector<uint8_t>> stacks;  // one stack block before the events: ids 1, 2, …
 };
 
 // The events in the order given; sequence numbers count per thread.
@@ -51,13 +53,14 @@ inline std::vector<uint8_t> WriteRuntimeEventsTrace(const std::vector<EventMetad
   REQUIRE(w.WriteTraceBlock(info).ok());
   REQUIRE(w.WriteMetadataBlock(metadata).ok());
   REQUIRE(w.WriteThreadBlock(threads).ok());
+  if (!options.stacks.empty()) REQUIRE(w.WriteStackBlock(1, options.stacks).ok());
   std::vector<EventRecord> records;
   std::vector<uint32_t> sequence;
   for (const RuntimeTraceEvent& x : events) {
     if (sequence.size() <= x.thread) sequence.resize(x.thread + size_t{1});
     EventRecord e;
     e.metadataId = x.metadata, e.thread = e.captureThread = x.thread, e.sequenceNumber = ++sequence[x.thread];
-    e.timestamp = 1000000 + x.us, e.isSorted = options.isSorted;
+    e.timestamp = 1000000 + x.us, e.isSorted = options.isSorted, e.stackId = x.stack;
     e.payload = x.payload;
     records.push_back(e);
   }
