@@ -21,6 +21,7 @@ class ClrStatsSink final : public TimeOrderedSink {
   TapFilterRule FilterRule(EventKind k) const override { return GcStats::FilterRule(k); }  // no JIT kind among them
   bool Keeps(const EventRecord& e, const ResolvedEvent& r) override { return gc_.Keeps(e, r); }
   bool ReadsFromHeader(EventKind k) const override { return GcStats::ReadsFromHeader(k); }  // nor here
+  const bool* HeaderGate() const override { return gc_.HeaderGate(); }
   void OnTimeOrdered(const TimeOrderedEvent& e) override {
     if (JitStats::Reads(e.kind)) jit_.OnEvent(e);
     else gc_.OnEvent(e);  // the kinds of the two do not overlap (ReadsKind)

@@ -45,6 +45,7 @@ GcStats::Kind GcStats::KindOf(EventKind resolved) {
 void GcStats::Add(const Mark& m) {
   if (marks_.size() < kMaxMarks) marks_.push_back(m);
   else ++dropped_;
+  if (marks_.size() >= kMaxMarks) headerGate_ = true;
 }
 
 // The bound (nothing more is kept once marks_ is full, details_ neither) and the late flag,
@@ -65,7 +66,10 @@ void GcStats::OnStop(const TimeOrderedEvent& x, Kind kind) {
   const std::pair<uint64_t, uint64_t> key{x.processId, x.osThreadId};
   auto it = suspended_.find(key);
   if (it == suspended_.end()) return;
-  if (kind == Kind::kRestartStop) suspended_.erase(it);
+  if (kind == Kind::kRestartStop) {
+    suspended_.erase(it);
+    headerGate_ = !suspended_.empty() || marks_.size() >= kMaxMarks;
+  }
   Mark m{x.record.timestamp, x.processId, x.osThreadId, kind};
   m.ordinal = x.ordinal;
   Add(m);
@@ -89,6 +93,7 @@ void GcStats::OnEvent(const TimeOrderedEvent& x) {
   if (m.kind == Kind::kSuspendStart) {  // only a GC's (above)
     m.a = suspendReason;
     suspended_[{processId, threadId}] = true;
+    headerGate_ = true;
     Add(m);
     return;
   }

@@ -80,6 +80,10 @@ class GcStats {
   static bool ReadsFromHeader(EventKind kind) {
     return kind == EventKind::kGcSuspendEEStop || kind == EventKind::kGcRestartEEStop;
   }
+  // Open while a thread's GC suspension is, or once marks_ is full (every event read then
+  // counts as dropped). Closed, a stop or restart would only note that it came late, which
+  // changes no result: marks that came in time order sort to the same order.
+  const bool* HeaderGate() const { return &headerGate_; }
   // An event of the sorted tap (the kinds ClrStatsSink::ReadsKind lists; others are ignored).
   void OnEvent(const TimeOrderedEvent& e);
 
@@ -149,6 +153,7 @@ class GcStats {
   uint64_t dropped_ = 0;
   bool late_ = false;  // a late event came: marks_ are not in time order
   std::map<std::pair<uint64_t, uint64_t>, bool> suspended_;  // (process, thread) in a GC suspension
+  bool headerGate_ = false;  // HeaderGate: !suspended_.empty() or marks_ full
   mutable bool replayed_ = false;
   mutable std::vector<GcRecord> gcs_;
   // Per process (as gcs_ is ordered): GCStats.ProcessDuration, from the first complete GC's

@@ -91,6 +91,7 @@ void RuntimeSignals::OnTimeOrdered(const TimeOrderedEvent& x) {
     const auto it = gcSuspended_.find({processId, e.thread});
     if (it == gcSuspended_.end()) return;
     gcSuspended_.erase(it);
+    gcSuspensionOpen_ = !gcSuspended_.empty();
     AddGcMark({e.timestamp, processId, e.thread, kind, 0, 0, 0, x.ordinal});
     return;
   }
@@ -115,6 +116,7 @@ void RuntimeSignals::OnTimeOrdered(const TimeOrderedEvent& x) {
       const uint64_t reason = p.UInt(fields_.suspendReason);
       if (IsGcSuspendReason(reason)) {
         gcSuspended_[{processId, e.thread}] = true;
+        gcSuspensionOpen_ = true;
         AddGcMark({e.timestamp, processId, e.thread, kind, 0, 0, 0, x.ordinal});
       }
       break;

@@ -40,6 +40,9 @@ class RuntimeSignals final : public TimeOrderedSink {
   bool Keeps(const EventRecord& e, const ResolvedEvent& r) override { return suspensions_.Keeps(e, r); }
   // A restart ends a pause by its thread and time alone (the tap need not copy it).
   bool ReadsFromHeader(EventKind kind) const override { return kind == EventKind::kGcRestartEEStop; }
+  // Open while a thread's GC suspension is: any other restart would only note that it came
+  // late, which changes no result (marks that came in time order sort to the same order).
+  const bool* HeaderGate() const override { return &gcSuspensionOpen_; }
   // e.processId: the OS process of the event's thread (v4/v5: the trace's process).
   void OnTimeOrdered(const TimeOrderedEvent& e) override;
 
@@ -102,6 +105,7 @@ class RuntimeSignals final : public TimeOrderedSink {
   // Threads (process, thread) suspended for a GC whose RestartEEStop has not come yet: only
   // their RestartEEStop events are kept (a thread's events come in its own time order).
   std::map<std::pair<uint64_t, uint64_t>, bool> gcSuspended_;
+  bool gcSuspensionOpen_ = false;  // !gcSuspended_.empty()
   uint64_t genCounts_[4] = {};  // GC/Start by Depth (3: beyond 2)
   uint64_t gcs_ = 0, induced_ = 0, background_ = 0;
   std::unordered_map<std::string, Named> exceptions_, allocations_;

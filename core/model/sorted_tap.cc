@@ -8,6 +8,7 @@
 namespace nettrace {
 
 SortedTap::SortedTap(std::vector<TimeOrderedSink*> sinks) : sinks_(std::move(sinks)) {
+  for (TimeOrderedSink* s : sinks_) gates_.push_back(s->HeaderGate());
   for (size_t k = 0; k < wants_.size(); ++k) {
     const EventKind kind = static_cast<EventKind>(k);
     bool fromHeader = true;
@@ -103,16 +104,27 @@ bool SortedTap::Dispatch(const SortItem& item, bool late) {
 // a known thread's entry is never redefined in place (a v6 index's new definition is a new
 // entry), so it still says what it said when the event was read.
 void SortedTap::Rebuild(const SortItem& item, bool late, const TypeResolver& resolver) {
+  const EventKind kind = static_cast<EventKind>(headerKind_[item.type]);
+  uint64_t open = 0;  // the readers whose gate is open
+  for (uint64_t readers = readers_[static_cast<size_t>(kind)]; readers != 0; readers &= readers - 1) {
+    const size_t i = static_cast<size_t>(std::countr_zero(readers));
+    if (!gates_[i] || *gates_[i]) open |= uint64_t{1} << i;
+  }
+  if (open == 0) {
+    ++gatedCount_;
+    return;
+  }
+  ++rebuiltCount_;
   TimeOrderedEvent& x = rebuilt_;
   const ThreadEntry& t = resolver.threads()[ThreadIndex(item.thread)];
   x.record.timestamp = item.timestamp;
   x.record.thread = t.key;
-  x.kind = static_cast<EventKind>(headerKind_[item.type]);
+  x.kind = kind;
   x.ordinal = item.ordinal;
   SetThread(&t, t.key, &x);
   x.late = late;
   x.headerOnly = true;
-  Send(x);
+  for (; open != 0; open &= open - 1) sinks_[static_cast<size_t>(std::countr_zero(open))]->OnTimeOrdered(x);
 }
 
 // The OS process and thread of an event on thread t (null: unknown) written as `thread`:

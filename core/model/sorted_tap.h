@@ -15,7 +15,10 @@
 // event's thread: the sorted item has its time, ordinal, type and thread, and the thread table
 // interns each definition of a thread once, so the event is rebuilt from the item when it
 // passes. A sample-heavy trace's sampler stops and restarts the runtime for every sample: 2
-// of its 5 events; not copying them saves 6 % of reading it.
+// of its 5 events; not copying them saves 6 % of reading it. Nor is one rebuilt while no
+// sink reading it has its gate open (TimeOrderedSink::HeaderGate: the GC statistics and the
+// runtime signals open theirs while a thread's GC suspension is): the sampler's stops and
+// restarts then reach no sink at all, another 5 %.
 //
 // Memory: only the held events still pending in the sorter (at most the sorter's own
 // pending count, usually the writer's current batch) and their payload bytes, in two
@@ -85,6 +88,13 @@ class TimeOrderedSink {
   // Kinds this sink reads from the header alone: kind, ordinal, late, processId, osThreadId,
   // record.timestamp and record.thread. Their events may come rebuilt (headerOnly).
   virtual bool ReadsFromHeader(EventKind) const { return false; }
+  // For the kinds read from the header: a flag the sink keeps true while such an event, on
+  // any thread, can change what it computes (a GC statistic: while some thread's GC
+  // suspension is open). While it is false the tap neither rebuilds nor sends it one, so the
+  // sink must then compute exactly what it would have with the event. nullptr (the default):
+  // always. A sample-heavy trace's stops and restarts are the sampler's: building and
+  // dispatching each cost ~140 instructions for nothing.
+  virtual const bool* HeaderGate() const { return nullptr; }
   virtual void OnTimeOrdered(const TimeOrderedEvent& e) = 0;
 };
 
@@ -119,6 +129,8 @@ class SortedTap {
 
   size_t pending() const { return pendingCount_; }
   uint64_t heldCount() const { return heldCount_; }  // events held so far
+  uint64_t rebuiltCount() const { return rebuiltCount_; }  // events rebuilt and sent so far
+  uint64_t gatedCount() const { return gatedCount_; }      // read from the header by no open gate
   size_t peakPending() const { return peakPending_; }
   size_t peakArenaBytes() const { return peakArena_; }
 
@@ -155,6 +167,8 @@ class SortedTap {
   TimeOrderedEvent rebuilt_;
   size_t pendingCount_ = 0, peakPending_ = 0, peakArena_ = 0;
   uint64_t heldCount_ = 0;
+  uint64_t rebuiltCount_ = 0, gatedCount_ = 0;
+  std::vector<const bool*> gates_;  // per sink: HeaderGate()
 };
 
 }  // namespace nettrace

@@ -501,3 +501,81 @@ TEST_CASE("sorted tap: events rebuilt from the sorted item are those it would ha
   CHECK(rebuiltInAll > 40000);  // only_managed_samples alone has 14,846
   CHECK(lateRebuilt > 0);       // the restarts of the trace whose GC thread comes first
 }
+
+namespace {
+
+// Forwards everything to a sink but hides its HeaderGate: the tap then rebuilds and sends
+// it every stop and restart, as it did before the gates.
+struct Ungated : TimeOrderedSink {
+  explicit Ungated(TimeOrderedSink* s) : sink(s) {}
+  TimeOrderedSink* sink;
+  void OnTraceInfo(const TraceInfo& info) override { sink->OnTraceInfo(info); }
+  void OnMetadataKind(EventKind k) override { sink->OnMetadataKind(k); }
+  bool Reads(EventKind k) const override { return sink->Reads(k); }
+  TapFilterRule FilterRule(EventKind k) const override { return sink->FilterRule(k); }
+  bool Keeps(const EventRecord& e, const ResolvedEvent& r) override { return sink->Keeps(e, r); }
+  bool ReadsFromHeader(EventKind k) const override { return sink->ReadsFromHeader(k); }
+  void OnTimeOrdered(const TimeOrderedEvent& e) override { sink->OnTimeOrdered(e); }
+};
+
+// The GC statistics and the runtime signals behind the tap, with their gates or without.
+struct GatePipeline {
+  explicit GatePipeline(bool gated)
+      : tap(gated ? std::vector<TimeOrderedSink*>{&runtime, &clr} : std::vector<TimeOrderedSink*>{&runtimeUngated, &clrUngated}) {}
+  Stats stats;
+  RuntimeSignals runtime;
+  ClrStatsSink clr;
+  Ungated runtimeUngated{&runtime}, clrUngated{&clr};
+  SortedTap tap;
+  StoreBuilder store{&stats, &resolver, &tap};
+  TypeResolver resolver{&store, &stats};
+  TraceReader reader{&resolver, &stats};
+
+  void Read(const std::vector<uint8_t>& bytes) {
+    REQUIRE(reader.Push(bytes.data(), bytes.size()).ok());
+    REQUIRE(reader.Finish().ok());
+    store.Flush();
+  }
+  std::string RuntimeJson() const {
+    JsonWriter w;
+    w.BeginObject();
+    runtime.WriteJson(w);
+    w.EndObject();
+    return w.Take();
+  }
+};
+
+}  // namespace
+
+// A stop or restart read from the header changes the GC statistics or the runtime signals
+// only while some thread's GC suspension is open (or, for the statistics, once their marks
+// are full): outside those times the tap drops it unbuilt, and every result stays what the
+// sinks computed when they got them all, late events included.
+TEST_CASE("sorted tap: stops and restarts no open gate wants are dropped, results unchanged", "[sorted-tap][corpus]") {
+  std::vector<std::pair<std::string, std::vector<uint8_t>>> traces;
+  for (const std::string& name : test::CorpusTraces()) traces.emplace_back(name, test::ReadFile(test::DataPath(name)));
+  traces.emplace_back("two-thread GC, in time order", TwoThreadGcTrace(false));
+  traces.emplace_back("two-thread GC, lying IsSorted", TwoThreadGcTrace(true));
+  traces.emplace_back("two-thread GC, lying IsSorted, GC thread first", TwoThreadGcTrace(true, true));
+  traces.emplace_back("a v6 thread index redefined under pending events", RedefinedThreadsTrace());
+  uint64_t gatedInAll = 0, sentInAll = 0;
+  for (const auto& [name, bytes] : traces) {
+    INFO(name);
+    auto gated = std::make_unique<GatePipeline>(true);
+    auto all = std::make_unique<GatePipeline>(false);
+    gated->Read(bytes);
+    all->Read(bytes);
+    CHECK(all->tap.gatedCount() == 0);
+    CHECK(gated->tap.gatedCount() + gated->tap.rebuiltCount() == all->tap.rebuiltCount());
+    CHECK(gated->clr.gc().ToJson() == all->clr.gc().ToJson());
+    CHECK(gated->clr.gc().ToCsv() == all->clr.gc().ToCsv());
+    CHECK(gated->clr.gc().marksDropped() == all->clr.gc().marksDropped());
+    CHECK(gated->clr.jit().ToJson() == all->clr.jit().ToJson());
+    CHECK(gated->RuntimeJson() == all->RuntimeJson());
+    if (name == "only_managed_samples.nettrace") CHECK(gated->tap.gatedCount() * 10 > all->tap.rebuiltCount() * 9);
+    gatedInAll += gated->tap.gatedCount();
+    sentInAll += gated->tap.rebuiltCount();
+  }
+  CHECK(gatedInAll > 40000);
+  CHECK(sentInAll > 0);  // the GCs' own stops and restarts still come
+}
