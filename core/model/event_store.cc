@@ -18,6 +18,13 @@ void EventStore::StartChunks(size_t row) {
   ordinalChunk_ = ordinal_.ChunkOf(row);
 }
 
+uint32_t EventStore::Spill(uint32_t row, uint32_t ordinal) {
+  spilled_.emplace_back(row, ordinal);
+  return kOrdinalSpill;
+}
+
+void EventStore::AddLabels(uint32_t row, uint32_t labels) { labels_.emplace_back(row, labels); }
+
 // Put's rare cases: a row that starts a chunk, a time page (every 2^32 ticks, or a time
 // before the page's base: regions sort independently, so a region may start before the last
 // one ended), or a region's ordinal page.

@@ -113,14 +113,14 @@ class EventStore {
     threadChunk_[slot] = item.thread;
     stackChunk_[slot] = item.stack;
     uint32_t rel = item.ordinal - regionBase_;
-    if (item.ordinal < regionBase_ || rel >= kOrdinalSpill) {
-      spilled_.emplace_back(row, item.ordinal);
-      rel = kOrdinalSpill;
-    }
+    if (item.ordinal < regionBase_ || rel >= kOrdinalSpill) rel = Spill(row, item.ordinal);
     ordinalChunk_[slot] = {{static_cast<uint8_t>(rel), static_cast<uint8_t>(rel >> 8), static_cast<uint8_t>(rel >> 16)}};
-    if (item.labels) labels_.emplace_back(row, item.labels);
+    if (item.labels) AddLabels(row, item.labels);
     rows_ = row + size_t{1};
   }
+  // Out of line, as Open: a vector's growth inlined here made every call save registers.
+  uint32_t Spill(uint32_t row, uint32_t ordinal);
+  void AddLabels(uint32_t row, uint32_t labels);
   void Open(uint32_t row, uint64_t timestamp);
   void AppendLate(const SortItem& item);
   void StartChunks(size_t row);

@@ -25,6 +25,8 @@ SortedTap::SortedTap(std::vector<TimeOrderedSink*> sinks) : sinks_(std::move(sin
         fromHeader = fromHeader && sinks_[i]->ReadsFromHeader(kind) && rule == TapFilterRule::kNone;
       }
     fromHeader_[k] = wants_[k] && fromHeader && kind != EventKind::kNone;
+    for (uint64_t readers = readers_[k]; readers != 0; readers &= readers - 1)
+      if (!gates_[static_cast<size_t>(std::countr_zero(readers))]) ungated_[k] = true;
   }
 }
 
@@ -105,14 +107,10 @@ bool SortedTap::Dispatch(const SortItem& item, bool late) {
 // entry), so it still says what it said when the event was read.
 void SortedTap::Rebuild(const SortItem& item, bool late, const TypeResolver& resolver) {
   const EventKind kind = static_cast<EventKind>(headerKind_[item.type]);
-  uint64_t open = 0;  // the readers whose gate is open
+  uint64_t open = 0;  // the readers whose gate is open (some is: GateOpen)
   for (uint64_t readers = readers_[static_cast<size_t>(kind)]; readers != 0; readers &= readers - 1) {
     const size_t i = static_cast<size_t>(std::countr_zero(readers));
     if (!gates_[i] || *gates_[i]) open |= uint64_t{1} << i;
-  }
-  if (open == 0) {
-    ++gatedCount_;
-    return;
   }
   ++rebuiltCount_;
   TimeOrderedEvent& x = rebuilt_;

@@ -34,6 +34,7 @@
 #pragma once
 
 #include <array>
+#include <bit>
 #include <cstdint>
 #include <vector>
 
@@ -123,8 +124,11 @@ class SortedTap {
   // The sorted item has passed the store: its held event (if any), or the event rebuilt
   // from it (RebuildsFromItem), goes to the sinks.
   void OnSorted(const SortItem& item, bool late, const TypeResolver& resolver) {
-    if (held_.size() != head_ && heldType_[item.type] && Dispatch(item, late)) return;
-    if (headerKind_[item.type] != 0) Rebuild(item, late, resolver);  // the common case: neither
+    if (pendingCount_ != 0 && heldType_[item.type] && Dispatch(item, late)) return;  // none pending: none to send
+    const uint8_t header = headerKind_[item.type];
+    if (header == 0) return;  // the common case: neither
+    if (GateOpen(header)) Rebuild(item, late, resolver);
+    else ++gatedCount_;
   }
 
   size_t pending() const { return pendingCount_; }
@@ -141,6 +145,14 @@ class SortedTap {
     bool released = false;
   };
   bool Dispatch(const SortItem& item, bool late);  // false: the item's event is not held
+  // Whether some reader of a kind read from the header wants its events now: one without a
+  // gate, or with an open one. Inline: the sampler's stops and restarts stop here.
+  bool GateOpen(uint8_t kind) const {
+    if (ungated_[kind]) return true;
+    for (uint64_t readers = readers_[kind]; readers != 0; readers &= readers - 1)
+      if (*gates_[static_cast<size_t>(std::countr_zero(readers))]) return true;
+    return false;
+  }
   void Rebuild(const SortItem& item, bool late, const TypeResolver& resolver);
   void Send(const TimeOrderedEvent& x);
   void SetThread(const ThreadEntry* t, uint64_t thread, TimeOrderedEvent* x) const;
@@ -169,6 +181,7 @@ class SortedTap {
   uint64_t heldCount_ = 0;
   uint64_t rebuiltCount_ = 0, gatedCount_ = 0;
   std::vector<const bool*> gates_;  // per sink: HeaderGate()
+  std::array<bool, static_cast<size_t>(EventKind::kCount)> ungated_{};  // a reader of the kind has no gate
 };
 
 }  // namespace nettrace
