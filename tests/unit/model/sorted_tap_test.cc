@@ -234,8 +234,10 @@ struct RuleSink : TimeOrderedSink {
   void OnTimeOrdered(const TimeOrderedEvent&) override { ++got; }
 };
 
-struct RulePipeline {
-  explicit RulePipeline(std::vector<TimeOrderedSink*> sinks) : tap(std::move(sinks)) {}
+// Reader → resolver → store with the tap over `sinks` (which must be constructed first: the
+// tap asks them what they read).
+struct SinkPipeline {
+  explicit SinkPipeline(std::vector<TimeOrderedSink*> sinks) : tap(std::move(sinks)) {}
   Stats stats;
   SortedTap tap;
   StoreBuilder store{&stats, &resolver, &tap};
@@ -256,7 +258,7 @@ TEST_CASE("sorted tap: of the sinks naming one filter rule, only the first is as
   const std::vector<uint8_t> bytes = test::ReadFile(test::DataPath("only_managed_samples.nettrace"));
   RuleSink first(TapFilterRule::kGcSuspensionsOnly, false), second(TapFilterRule::kGcSuspensionsOnly, false);
   {
-    RulePipeline p({&first, &second});
+    SinkPipeline p({&first, &second});
     p.Read(bytes);
     CHECK(first.asked > 1000);  // every SuspendEEStart: the sampler's, one per sample
     CHECK(second.asked == 0);
@@ -265,7 +267,7 @@ TEST_CASE("sorted tap: of the sinks naming one filter rule, only the first is as
   }
   RuleSink keeping(TapFilterRule::kGcSuspensionsOnly, true), other(TapFilterRule::kGcSuspensionsOnly, false);
   {
-    RulePipeline p({&keeping, &other});
+    SinkPipeline p({&keeping, &other});
     p.Read(bytes);
     CHECK(keeping.asked == first.asked);
     CHECK(other.asked == 0);
@@ -274,7 +276,7 @@ TEST_CASE("sorted tap: of the sinks naming one filter rule, only the first is as
   }
   RuleSink filtering(TapFilterRule::kGcSuspensionsOnly, false), everything(TapFilterRule::kNone, false);
   {
-    RulePipeline p({&filtering, &everything});
+    SinkPipeline p({&filtering, &everything});
     p.Read(bytes);
     CHECK(filtering.asked + everything.asked == 0);
     CHECK(everything.got == first.asked);
@@ -446,18 +448,28 @@ std::vector<uint8_t> RedefinedThreadsTrace() {
   return w.TakeBytes();
 }
 
-// A kind every reader reads from the header (ReadsFromHeader) is not copied but rebuilt from
-// the sorted item and the thread table when it passes: the reader gets, event for event, what
-// it got from the held copy, in the same order, with the same late flags; on every corpus trace
-// (v4/v5 threads, v6 thread blocks) and on the two-thread v6 trace, honest and lying.
-TEST_CASE("sorted tap: events rebuilt from the sorted item are those it would have held", "[sorted-tap][corpus]") {
-  const std::vector<EventKind> stops = {EventKind::kGcSuspendEEStop, EventKind::kGcRestartEEStop};
+namespace {
+// Every corpus trace (v4/v5 threads, v6 thread blocks), then the written v6 traces whose stops
+// and restarts test the tap's edge cases: the two-thread GC honest and lying (late events,
+// the suspending thread's among them), and a thread index redefined under pending events.
+std::vector<std::pair<std::string, std::vector<uint8_t>>> StopAndRestartTraces() {
   std::vector<std::pair<std::string, std::vector<uint8_t>>> traces;
   for (const std::string& name : test::CorpusTraces()) traces.emplace_back(name, test::ReadFile(test::DataPath(name)));
   traces.emplace_back("two-thread GC, in time order", TwoThreadGcTrace(false));
   traces.emplace_back("two-thread GC, lying IsSorted", TwoThreadGcTrace(true));
   traces.emplace_back("two-thread GC, lying IsSorted, GC thread first", TwoThreadGcTrace(true, true));
   traces.emplace_back("a v6 thread index redefined under pending events", RedefinedThreadsTrace());
+  return traces;
+}
+}  // namespace
+
+// A kind every reader reads from the header (ReadsFromHeader) is not copied but rebuilt from
+// the sorted item and the thread table when it passes: the reader gets, event for event, what
+// it got from the held copy, in the same order, with the same late flags; on every corpus trace
+// (v4/v5 threads, v6 thread blocks) and on the two-thread v6 trace, honest and lying.
+TEST_CASE("sorted tap: events rebuilt from the sorted item are those it would have held", "[sorted-tap][corpus]") {
+  const std::vector<EventKind> stops = {EventKind::kGcSuspendEEStop, EventKind::kGcRestartEEStop};
+  const auto traces = StopAndRestartTraces();
   uint64_t rebuiltInAll = 0, lateRebuilt = 0;
   for (const auto& [name, bytes] : traces) {
     INFO(name);
@@ -521,21 +533,14 @@ struct Ungated : TimeOrderedSink {
 // The GC statistics and the runtime signals behind the tap, with their gates or without.
 struct GatePipeline {
   explicit GatePipeline(bool gated)
-      : tap(gated ? std::vector<TimeOrderedSink*>{&runtime, &clr} : std::vector<TimeOrderedSink*>{&runtimeUngated, &clrUngated}) {}
-  Stats stats;
+      : pipeline(gated ? std::vector<TimeOrderedSink*>{&runtime, &clr}
+                       : std::vector<TimeOrderedSink*>{&runtimeUngated, &clrUngated}) {}
   RuntimeSignals runtime;
   ClrStatsSink clr;
   Ungated runtimeUngated{&runtime}, clrUngated{&clr};
-  SortedTap tap;
-  StoreBuilder store{&stats, &resolver, &tap};
-  TypeResolver resolver{&store, &stats};
-  TraceReader reader{&resolver, &stats};
+  SinkPipeline pipeline;
 
-  void Read(const std::vector<uint8_t>& bytes) {
-    REQUIRE(reader.Push(bytes.data(), bytes.size()).ok());
-    REQUIRE(reader.Finish().ok());
-    store.Flush();
-  }
+  const SortedTap& tap() const { return pipeline.tap; }
   std::string RuntimeJson() const {
     JsonWriter w;
     w.BeginObject();
@@ -552,29 +557,24 @@ struct GatePipeline {
 // are full): outside those times the tap drops it unbuilt, and every result stays what the
 // sinks computed when they got them all, late events included.
 TEST_CASE("sorted tap: stops and restarts no open gate wants are dropped, results unchanged", "[sorted-tap][corpus]") {
-  std::vector<std::pair<std::string, std::vector<uint8_t>>> traces;
-  for (const std::string& name : test::CorpusTraces()) traces.emplace_back(name, test::ReadFile(test::DataPath(name)));
-  traces.emplace_back("two-thread GC, in time order", TwoThreadGcTrace(false));
-  traces.emplace_back("two-thread GC, lying IsSorted", TwoThreadGcTrace(true));
-  traces.emplace_back("two-thread GC, lying IsSorted, GC thread first", TwoThreadGcTrace(true, true));
-  traces.emplace_back("a v6 thread index redefined under pending events", RedefinedThreadsTrace());
+  const auto traces = StopAndRestartTraces();
   uint64_t gatedInAll = 0, sentInAll = 0;
   for (const auto& [name, bytes] : traces) {
     INFO(name);
     auto gated = std::make_unique<GatePipeline>(true);
     auto all = std::make_unique<GatePipeline>(false);
-    gated->Read(bytes);
-    all->Read(bytes);
-    CHECK(all->tap.gatedCount() == 0);
-    CHECK(gated->tap.gatedCount() + gated->tap.rebuiltCount() == all->tap.rebuiltCount());
+    gated->pipeline.Read(bytes);
+    all->pipeline.Read(bytes);
+    CHECK(all->tap().gatedCount() == 0);
+    CHECK(gated->tap().gatedCount() + gated->tap().rebuiltCount() == all->tap().rebuiltCount());
     CHECK(gated->clr.gc().ToJson() == all->clr.gc().ToJson());
     CHECK(gated->clr.gc().ToCsv() == all->clr.gc().ToCsv());
     CHECK(gated->clr.gc().marksDropped() == all->clr.gc().marksDropped());
     CHECK(gated->clr.jit().ToJson() == all->clr.jit().ToJson());
     CHECK(gated->RuntimeJson() == all->RuntimeJson());
-    if (name == "only_managed_samples.nettrace") CHECK(gated->tap.gatedCount() * 10 > all->tap.rebuiltCount() * 9);
-    gatedInAll += gated->tap.gatedCount();
-    sentInAll += gated->tap.rebuiltCount();
+    if (name == "only_managed_samples.nettrace") CHECK(gated->tap().gatedCount() * 10 > all->tap().rebuiltCount() * 9);
+    gatedInAll += gated->tap().gatedCount();
+    sentInAll += gated->tap().rebuiltCount();
   }
   CHECK(gatedInAll > 40000);
   CHECK(sentInAll > 0);  // the GCs' own stops and restarts still come
