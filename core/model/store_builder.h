@@ -55,6 +55,12 @@ class StoreBuilder final : public RecordSink, private SortedSink {
     store_.Append(item, late);
     if (tap_) tap_->OnSorted(item, late, *resolver_);
   }
+  void OnSortedRun(std::span<const SortItem> items) override {
+    for (const SortItem& item : items) {
+      store_.Append(item, false);
+      if (tap_) tap_->OnSorted(item, false, *resolver_);
+    }
+  }
   void EndRegion();
   void ToTap(const EventRecord& e);
 

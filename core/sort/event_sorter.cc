@@ -51,12 +51,23 @@ void EventSorter::SiftDown(size_t i) {
 void EventSorter::EmitBurst(Run& run, uint64_t limit) {
   const size_t n = heap_.size();
   const HeapEntry* second = n < 2 ? nullptr : n == 2 || HeadBefore(heap_[1], heap_[2]) ? &heap_[1] : &heap_[2];
-  for (; run.head + 1 < run.items.size(); ++run.head) {
-    const SortItem& next = run.items[run.head + 1];
+  const size_t first = run.head + 1;
+  size_t end = first;
+  for (; end < run.items.size(); ++end) {
+    const SortItem& next = run.items[end];
     if (next.timestamp > limit || (second && !HeadBefore({next.timestamp, next.ordinal, 0}, *second))) break;
-    Emit(next);
-    --pending_;
   }
+  if (end == first) return;
+  // The run is sorted: when its first item is not late, none after it is.
+  if (!released_ || !SortedBefore(run.items[first], SortItem{lastTimestamp_, lastOrdinal_})) {
+    const SortItem& last = run.items[end - 1];
+    lastTimestamp_ = last.timestamp, lastOrdinal_ = last.ordinal, released_ = true;
+    sink_->OnSortedRun(std::span<const SortItem>(run.items.data() + first, end - first));
+  } else {
+    for (size_t i = first; i < end; ++i) Emit(run.items[i]);
+  }
+  pending_ -= end - first;
+  run.head = end - 1;
 }
 
 void EventSorter::Release(uint64_t limit) {

@@ -16,6 +16,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <unordered_map>
 #include <vector>
 
@@ -45,6 +46,11 @@ class SortedSink {
   virtual ~SortedSink() = default;
   // Events in (timestamp, ordinal) order, except `late` ones (see above).
   virtual void OnSorted(const SortItem& item, bool late) = 0;
+  // Consecutive items of one run, none late, in order: a thread's burst (a rundown, one
+  // thread's buffer) in one call, not a virtual call and its prologue per event.
+  virtual void OnSortedRun(std::span<const SortItem> items) {
+    for (const SortItem& item : items) OnSorted(item, false);
+  }
 };
 
 class EventSorter {

@@ -165,3 +165,52 @@ TEST_CASE("a capture thread out of order is sorted, not trusted", "[sort]") {
   CHECK(got == std::vector<uint64_t>{10, 20, 30, 40, 50});
   CHECK(sorter.unsortedRuns() == 1);
 }
+
+namespace {
+// Notes how the items came: one by one (OnSorted) or as a run (OnSortedRun).
+struct CollectRuns : Collect {
+  std::vector<size_t> runSizes;
+  void OnSortedRun(std::span<const SortItem> run) override {
+    runSizes.push_back(run.size());
+    for (const SortItem& item : run) OnSorted(item, false);
+  }
+};
+}  // namespace
+
+// A capture thread whose events all come before the other's (a rundown, one thread's buffer)
+// reaches the sink as one run after its first two events: one call, not one per event; and a
+// run whose first event is late (lying IsSorted marks) still comes one by one, flagged.
+TEST_CASE("a thread's burst reaches the sink as one run, late events one by one", "[sort]") {
+  auto item = [](uint64_t timestamp, uint32_t ordinal) {
+    SortItem x;
+    x.timestamp = timestamp, x.ordinal = ordinal;
+    return x;
+  };
+  {
+    CollectRuns sink;
+    EventSorter sorter(&sink);
+    uint32_t ordinal = 0;
+    for (uint64_t t = 1; t <= 100; ++t) sorter.Push(1, item(t, ordinal++), false);
+    sorter.Push(2, item(1000, ordinal++), false);
+    sorter.EndRegion();
+    REQUIRE(sink.items.size() == 101);
+    for (size_t i = 0; i < sink.items.size(); ++i) CHECK(sink.items[i].ordinal == i);
+    CHECK(sink.runSizes == std::vector<size_t>{98});  // items 2..99; 0, 1 and thread 2's one by one
+    CHECK(std::count(sink.late.begin(), sink.late.end(), true) == 0);
+  }
+  {
+    // Thread 1 releases 10..19 (an IsSorted mark), then thread 2 brings 1..9, all late.
+    CollectRuns sink;
+    EventSorter sorter(&sink);
+    uint32_t ordinal = 0;
+    for (uint64_t t = 10; t < 20; ++t) sorter.Push(1, item(t, ordinal++), t == 19);
+    for (uint64_t t = 1; t < 10; ++t) sorter.Push(2, item(t, ordinal++), false);
+    sorter.EndRegion();
+    REQUIRE(sink.items.size() == 19);
+    CHECK(std::count(sink.late.begin(), sink.late.end(), true) == 9);
+    CHECK(sorter.lateEvents() == 9);
+    size_t inRuns = 0;
+    for (size_t n : sink.runSizes) inRuns += n;
+    CHECK(inRuns <= 10);  // only thread 1's events, none late, may come as a run
+  }
+}
