@@ -13,14 +13,24 @@ import { sessionOk, withFakeRuntime } from '../node/fake_runtime.mjs';
 const TRACE = join(testdata, 'dotnet10/net10-cpu-async-http.nettrace');
 const PIECE = 16 * 1024;
 const PIECE_MS = 100;
-// All but the last 64 KiB before Stop: ~9 s of a program at work, whatever the page's pace.
+// All but the last 64 KiB before Stop. The runtime sends no further than the check allows:
+// a third of the first half, two thirds, the first half (~5 s of a program at work in all),
+// each step once the page has shown the previous one, and the rest only once the check has
+// read the event table's size. A slow page (a loaded CI machine) can then neither see the
+// first half in one snapshot nor find the stream already over when it looks for the table to
+// grow, as it did when the whole stream ran on a timer.
 const BEFORE_STOP = statSync(TRACE).size - 64 * 1024;
+const FIRST_STEPS = [1, 2, 3].map((k) => Math.floor((BEFORE_STOP / 2) * (k / 3)));
 
-/** Sends BEFORE_STOP bytes, PIECE every PIECE_MS; the rest after StopTracing, then ends. */
+/**
+ * Sends PIECE every PIECE_MS up to the limit `allow(bytes)` last set (none at first); the
+ * rest after StopTracing, then ends.
+ */
 function slowRuntime(trace, written) {
   let stream = null;
   let timer = null;
-  return (req, socket) => {
+  let limit = 0;
+  const answer = (req, socket) => {
     if (req[16] === 0x02 && req[17] === 0x01) {
       clearInterval(timer);
       socket.end(sessionOk(7));
@@ -34,12 +44,14 @@ function slowRuntime(trace, written) {
     let sent = 0;
     timer = setInterval(() => {
       if (sent >= BEFORE_STOP) return clearInterval(timer);
-      const end = Math.min(BEFORE_STOP, sent + PIECE);
+      if (sent >= limit) return;
+      const end = Math.min(limit, sent + PIECE);
       socket.write(trace.subarray(sent, end));
       sent = end;
       written.push({ at: Date.now(), bytes: sent });
     }, PIECE_MS);
   };
+  return { answer, allow: (bytes) => void (limit = Math.min(BEFORE_STOP, bytes)) };
 }
 
 function startLive(dir) {
@@ -64,7 +76,8 @@ export async function liveChecks({ browser, check, assert, runNative, screenshot
   await check('live page: counts grow while the session runs; Stop; the download = the runtime bytes; summary = native', async () => {
     const trace = readFileSync(TRACE);
     const written = [];
-    await withFakeRuntime(slowRuntime(trace, written), async (dir, requests) => {
+    const runtime = slowRuntime(trace, written);
+    await withFakeRuntime(runtime.answer, async (dir, requests) => {
       const live = startLive(dir);
       const page = await browser.newPage({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
       const pageErrors = [];
@@ -85,11 +98,14 @@ export async function liveChecks({ browser, check, assert, runNative, screenshot
           });
         });
         await page.goto(base);
-        // Three successive snapshots, each with more events, before Stop.
-        await page.waitForFunction(() => {
-          const counts = [...new Set(globalThis.__live.map((s) => s.events))];
-          return counts.length >= 3 && counts.every((c, i) => i === 0 || c > counts[i - 1]);
-        }, null, { timeout: 30_000, polling: 50 });
+        // Three successive snapshots, each with more events, before Stop: one per step the
+        // runtime is allowed to send.
+        let seen = 0;
+        for (const step of FIRST_STEPS) {
+          runtime.allow(step);
+          await page.waitForFunction((n) => globalThis.__live.some((s) => s.events > n), seen, { timeout: 30_000, polling: 50 });
+          seen = await page.evaluate(() => Math.max(...globalThis.__live.map((s) => s.events)));
+        }
         // The event table grows under the reader, who keeps their place in it.
         await page.click('#tab-events');
         await page.waitForFunction(() => Number(appRoot().getElementById('event-scroller').dataset.total ?? 0) > 100, null, { timeout: 30_000 });
@@ -113,6 +129,8 @@ export async function liveChecks({ browser, check, assert, runNative, screenshot
           row.click();
           return { row: Number(row.dataset.row), time: row.querySelector('.c-time').textContent, thread: row.querySelector('.c-thread').textContent, name: row.querySelector('.c-event').textContent };
         });
+        // Only now does the runtime send the second half: the table has events to grow by.
+        runtime.allow(BEFORE_STOP);
         await page
           .waitForFunction((n) => Number(appRoot().getElementById('event-scroller').dataset.total) > n, before.total, { timeout: 30_000 })
           .catch(async (e) => {
