@@ -26,7 +26,7 @@ SortedTap::SortedTap(std::vector<TimeOrderedSink*> sinks) : sinks_(std::move(sin
       }
     fromHeader_[k] = wants_[k] && fromHeader && kind != EventKind::kNone;
     for (uint64_t readers = readers_[k]; readers != 0; readers &= readers - 1)
-      if (!gates_[static_cast<size_t>(std::countr_zero(readers))]) ungated_[k] = true;
+      if (!gates_[static_cast<size_t>(std::countr_zero(readers))]) ungatedReaders_[k] |= readers & -readers;
   }
 }
 
@@ -105,13 +105,9 @@ bool SortedTap::Dispatch(const SortItem& item, bool late) {
 // The event as Hold would have kept it, from what the sorted item and the thread table keep:
 // a known thread's entry is never redefined in place (a v6 index's new definition is a new
 // entry), so it still says what it said when the event was read.
-void SortedTap::Rebuild(const SortItem& item, bool late, const TypeResolver& resolver) {
+// `open`: the readers that want it now (OpenReaders).
+void SortedTap::Rebuild(const SortItem& item, bool late, uint64_t open, const TypeResolver& resolver) {
   const EventKind kind = static_cast<EventKind>(headerKind_[item.type]);
-  uint64_t open = 0;  // the readers whose gate is open (some is: GateOpen)
-  for (uint64_t readers = readers_[static_cast<size_t>(kind)]; readers != 0; readers &= readers - 1) {
-    const size_t i = static_cast<size_t>(std::countr_zero(readers));
-    if (!gates_[i] || *gates_[i]) open |= uint64_t{1} << i;
-  }
   ++rebuiltCount_;
   TimeOrderedEvent& x = rebuilt_;
   const ThreadEntry& t = resolver.threads()[ThreadIndex(item.thread)];

@@ -127,7 +127,7 @@ class SortedTap {
     if (pendingCount_ != 0 && heldType_[item.type] && Dispatch(item, late)) return;  // none pending: none to send
     const uint8_t header = headerKind_[item.type];
     if (header == 0) return;  // the common case: neither
-    if (GateOpen(header)) Rebuild(item, late, resolver);
+    if (const uint64_t open = OpenReaders(header)) Rebuild(item, late, open, resolver);
     else ++gatedCount_;
   }
 
@@ -145,15 +145,18 @@ class SortedTap {
     bool released = false;
   };
   bool Dispatch(const SortItem& item, bool late);  // false: the item's event is not held
-  // Whether some reader of a kind read from the header wants its events now: one without a
-  // gate, or with an open one. Inline: the sampler's stops and restarts stop here.
-  bool GateOpen(uint8_t kind) const {
-    if (ungated_[kind]) return true;
-    for (uint64_t readers = readers_[kind]; readers != 0; readers &= readers - 1)
-      if (*gates_[static_cast<size_t>(std::countr_zero(readers))]) return true;
-    return false;
+  // The readers of a kind read from the header that want its events now: those without a
+  // gate, and those whose gate is open (0: none does). Inline: the sampler's stops and
+  // restarts stop here.
+  uint64_t OpenReaders(uint8_t kind) const {
+    uint64_t open = ungatedReaders_[kind];
+    for (uint64_t gated = readers_[kind] & ~open; gated != 0; gated &= gated - 1) {
+      const size_t i = static_cast<size_t>(std::countr_zero(gated));
+      if (*gates_[i]) open |= uint64_t{1} << i;
+    }
+    return open;
   }
-  void Rebuild(const SortItem& item, bool late, const TypeResolver& resolver);
+  void Rebuild(const SortItem& item, bool late, uint64_t open, const TypeResolver& resolver);
   void Send(const TimeOrderedEvent& x);
   void SetThread(const ThreadEntry* t, uint64_t thread, TimeOrderedEvent* x) const;
   bool KeptByFilters(const EventRecord& e, const ResolvedEvent& r, uint64_t filtering);
@@ -181,7 +184,7 @@ class SortedTap {
   uint64_t heldCount_ = 0;
   uint64_t rebuiltCount_ = 0, gatedCount_ = 0;
   std::vector<const bool*> gates_;  // per sink: HeaderGate()
-  std::array<bool, static_cast<size_t>(EventKind::kCount)> ungated_{};  // a reader of the kind has no gate
+  std::array<uint64_t, static_cast<size_t>(EventKind::kCount)> ungatedReaders_{};  // bit i: sinks_[i] reads it, no gate
 };
 
 }  // namespace nettrace
