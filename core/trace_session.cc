@@ -121,11 +121,13 @@ std::string TraceSession::SummaryJson() const {
   state.complete = pipeline_->reader.complete();
   state.bytesRead = pipeline_->reader.bytesConsumed();
   state.error = pipeline_->reader.status();
-  std::string json = pipeline_->summary.ToJson(state);
+  JsonWriter w;
+  w.BeginObject();
+  pipeline_->summary.WriteFields(w, state);
   // Linux-profiler traces (issue 7): processes and mappings, as extra keys at the end.
-  const std::string universal = UniversalSummaryFields(pipeline_->store, pipeline_->symbols);
-  if (!universal.empty() && json.size() >= 2 && json.back() == '}') json.insert(json.size() - 1, "," + universal);
-  return json;
+  WriteUniversalSummaryFields(w, pipeline_->store, pipeline_->symbols);
+  w.EndObject();
+  return w.Take();
 }
 
 std::string TraceSession::TraceEventCounts() const { return pipeline_->summary.TraceEventCounts(); }

@@ -83,9 +83,7 @@ Status SummaryBuilder::OnSequencePoint(const SequencePoint& sp) {
 
 std::string SummaryBuilder::TraceEventCounts() const { return types_.TraceEventCounts(resolved_->types()); }
 
-std::string SummaryBuilder::ToJson(const ReaderState& reader) const {
-  JsonWriter w;
-  w.BeginObject();
+void SummaryBuilder::WriteFields(JsonWriter& w, const ReaderState& reader) const {
   w.Key("format").BeginObject();
   w.Key("container").String(reader.formatMajor >= 6   ? "NetTrace blocks"
                             : reader.formatMajor <= 3 ? "NetPerf FastSerialization"
@@ -199,8 +197,6 @@ std::string SummaryBuilder::ToJson(const ReaderState& reader) const {
   NETTRACE_STATS(NETTRACE_STAT_JSON)
 #undef NETTRACE_STAT_JSON
   w.EndArray();
-  w.EndObject();
-  return w.Take();
 }
 
 // One row per key: the counts kept here plus the table's threads of that key (v6: a key

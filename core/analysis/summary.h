@@ -56,7 +56,9 @@ class SummaryBuilder final : public RecordSink {
     uint64_t bytesRead = 0;
     Status error;
   };
-  std::string ToJson(const ReaderState& reader) const;
+  // The summary's keys, written into the object the caller has begun: the session's one
+  // writer adds the Universal keys (analysis/universal_summary.h) after them and closes it.
+  void WriteFields(JsonWriter& w, const ReaderState& reader) const;
   // "Provider/Name, count" lines in ordinal order, TraceLog's bookkeeping removed.
   std::string TraceEventCounts() const;
 

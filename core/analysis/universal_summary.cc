@@ -9,9 +9,9 @@
 
 namespace nettrace {
 
-std::string UniversalSummaryFields(const StoreBuilder& model, const SymbolCollector& symbols) {
+void WriteUniversalSummaryFields(JsonWriter& w, const StoreBuilder& model, const SymbolCollector& symbols) {
   const UniversalCollector& u = symbols.universal();
-  if (!u.any()) return "";
+  if (!u.any()) return;
   const UniversalSymbols& tables = u.symbols();
   // Every pid that announced itself, wrote events or owns a thread row, in pid order.
   std::map<uint64_t, const UniversalProcess*> pids;
@@ -28,8 +28,6 @@ std::string UniversalSummaryFields(const StoreBuilder& model, const SymbolCollec
   for (const auto& [pid, stats] : u.processStats()) totalCpu += stats.cpuValue;
   auto ms = [&](uint64_t ticks) { return TicksToMs(model.info(), ticks); };
 
-  JsonWriter w;
-  w.BeginObject();
   w.Key("processes").BeginArray();
   for (const auto& [pid, p] : pids) {
     static const UniversalProcessStats kNoStats;
@@ -87,9 +85,6 @@ std::string UniversalSummaryFields(const StoreBuilder& model, const SymbolCollec
   }
   w.EndArray();
   w.EndObject();
-  w.EndObject();
-  std::string out = w.Take();
-  return out.substr(1, out.size() - 2);  // without the braces
 }
 
 }  // namespace nettrace

@@ -6,6 +6,7 @@
 
 #include <string>
 
+#include "base/json_writer.h"
 #include "model/store_builder.h"
 #include "symbols/symbol_collector.h"
 
@@ -20,7 +21,8 @@ inline constexpr size_t kSummaryMappingLimit = 2000;
 //  "mappings":{"count","withSymbols","withoutSymbols","listed":[{"pid","id","start","end",
 //   "fileOffset","file","symbols","symbolMetadata"?,"versionMetadata"?,"identity"?:{"type":"ELF"|"PE",
 //   "build_id"|"signature"|"perfmap_signature"|...: text}}...]}`
-// (no braces: to be spliced into the summary object), or "" without Universal data.
-std::string UniversalSummaryFields(const StoreBuilder& model, const SymbolCollector& symbols);
+// written as keys of the summary object w has open (after SummaryBuilder::WriteFields);
+// nothing without Universal data.
+void WriteUniversalSummaryFields(JsonWriter& w, const StoreBuilder& model, const SymbolCollector& symbols);
 
 }  // namespace nettrace

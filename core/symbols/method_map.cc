@@ -9,7 +9,6 @@ void MethodMap::AddLoad(const MethodRange& range) {
   if (range.size == 0) return;  // nothing can resolve into an empty range
   if (added_.empty() || added_.back().size() == kAddedBlock) added_.emplace_back().reserve(kAddedBlock);
   added_.back().push_back(range);
-  ++addedCount_;
   finished_ = false;
 }
 
@@ -25,7 +24,7 @@ void MethodMap::AddUnload(uint64_t methodId, uint64_t start, uint64_t timestamp)
 void MethodMap::Finish() {
   if (finished_) return;
   finished_ = true;
-  if (addedCount_ != 0) MergeNewRanges();
+  if (!added_.empty()) MergeNewRanges();
   BorrowNames();
   ApplyUnloads();
   maxEndUpTo_.resize(ranges_.size());
@@ -45,8 +44,9 @@ void MethodMap::MergeNewRanges() {
   // Sort by address through compact (start, index) pairs: the index keeps equal starts in
   // file order, and only the rare runs of one start need the full key (sorting the 72-byte
   // ranges themselves was a fifth of reading a rundown-heavy trace).
-  std::vector<std::pair<uint64_t, uint32_t>> order(addedCount_);
-  for (size_t i = 0; i < addedCount_; ++i) order[i] = {added(static_cast<uint32_t>(i)).start, static_cast<uint32_t>(i)};
+  const size_t count = AddedCount();
+  std::vector<std::pair<uint64_t, uint32_t>> order(count);
+  for (size_t i = 0; i < count; ++i) order[i] = {added(static_cast<uint32_t>(i)).start, static_cast<uint32_t>(i)};
   std::sort(order.begin(), order.end());
   auto full = [&](const std::pair<uint64_t, uint32_t>& x, const std::pair<uint64_t, uint32_t>& y) {
     const MethodRange &a = added(x.second), &b = added(y.second);
@@ -65,7 +65,7 @@ void MethodMap::MergeNewRanges() {
   // rundown's DCEnd): keep one range, alive from the earliest announcement.
   auto key = [](const MethodRange& r) { return std::make_tuple(r.start, r.size, r.methodId, r.rejitId); };
   std::vector<MethodRange> merged;
-  merged.reserve(old + addedCount_);
+  merged.reserve(old + count);
   auto put = [&](const MethodRange& r) {
     if (!merged.empty() && key(merged.back()) == key(r)) {
       MethodRange& m = merged.back();
@@ -84,7 +84,6 @@ void MethodMap::MergeNewRanges() {
   }
   ranges_ = std::move(merged);
   added_.clear();
-  addedCount_ = 0;
 }
 
 // Non-verbose loads carry no names: borrow them from a verbose range of the method (the

@@ -65,7 +65,8 @@ class MethodMap {
   // thousand 72-byte ranges, a twentieth of reading a rundown-heavy trace).
   static constexpr size_t kAddedBlock = 4096;
   std::vector<std::vector<MethodRange>> added_;
-  size_t addedCount_ = 0;
+  // Every block of added_ but the last is full.
+  size_t AddedCount() const { return added_.empty() ? 0 : (added_.size() - 1) * kAddedBlock + added_.back().size(); }
   MethodNamePool names_;
   std::vector<uint64_t> maxEndUpTo_;  // max end() over ranges_[0..i]: bounds the backward walk
   // Unloads seen before their load (file order is not time order across threads).
