@@ -52,26 +52,28 @@ void AppendUtf16AsUtf8(const uint8_t* units, size_t count, std::string* out) {
   }
 }
 
-bool ByteCursor::ReadNullTerminatedUtf16Bytes(std::span<const uint8_t>* units) {
-  const uint8_t* p = data_.data() + pos_;
-  const size_t avail = remaining() / 2;
-  auto found = [&](size_t i) {  // code unit i is the terminator
-    *units = std::span<const uint8_t>(p, 2 * i);
-    pos_ += 2 * (i + 1);
-    return true;
-  };
+size_t FindUtf16Terminator(const uint8_t* p, size_t avail) {
   size_t i = 0;
   // Rundown method names and signatures are most of a trace's string bytes: test many code
   // units at a time; the lowest flagged lane is the first terminator (little-endian hosts
   // only, as everywhere here).
 #if defined(__SSE2__)
-  // Eight code units per step (x86-64 always has SSE2; wasm builds take the portable path):
-  // the byte mask of the lanes equal to 0 has two bits per zero unit, the lowest first.
+  // Sixteen code units per step (x86-64 always has SSE2; wasm builds take the portable path):
+  // the two halves' unit masks packed to bytes (signed saturation keeps 0xFFFF and 0 apart)
+  // give one bit per unit, the lowest first. Rundown names average ~35 units: two steps
+  // instead of four or five.
   const __m128i zeros = _mm_setzero_si128();
+  for (; i + 16 <= avail; i += 16) {
+    const __m128i a = _mm_cmpeq_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 2 * i)), zeros);
+    const __m128i b = _mm_cmpeq_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 2 * i + 16)), zeros);
+    const unsigned mask = static_cast<unsigned>(_mm_movemask_epi8(_mm_packs_epi16(a, b)));
+    if (mask != 0) return i + static_cast<size_t>(__builtin_ctz(mask));
+  }
+  // Then eight: the byte mask of the lanes equal to 0 has two bits per zero unit.
   for (; i + 8 <= avail; i += 8) {
     const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 2 * i));
     const unsigned mask = static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi16(v, zeros)));
-    if (mask != 0) return found(i + __builtin_ctz(mask) / 2);
+    if (mask != 0) return i + static_cast<size_t>(__builtin_ctz(mask)) / 2;
   }
 #endif
   // Four code units per step: (x - 0x0001...) & ~x & 0x8000... flags each 16-bit lane that is
@@ -81,17 +83,16 @@ bool ByteCursor::ReadNullTerminatedUtf16Bytes(std::span<const uint8_t>* units) {
     uint64_t x;
     std::memcpy(&x, p + 2 * i, 8);
     const uint64_t zero = (x - kOnes) & ~x & kHighs;
-    if (zero != 0) return found(i + __builtin_ctzll(zero) / 16);
+    if (zero != 0) return i + static_cast<size_t>(__builtin_ctzll(zero)) / 16;
   }
   for (; i < avail; ++i) {
-    if (p[2 * i] == 0 && p[2 * i + 1] == 0) return found(i);
+    if (p[2 * i] == 0 && p[2 * i + 1] == 0) return i;
   }
-  return false;
+  return avail;
 }
 
-bool ByteCursor::HasNullTerminatedUtf16() const {
-  const uint8_t* p = data_.data() + pos_;
-  for (size_t i = remaining() / 2; i-- > 0;)
+bool HasUtf16Terminator(const uint8_t* p, size_t units) {
+  for (size_t i = units; i-- > 0;)
     if (p[2 * i] == 0 && p[2 * i + 1] == 0) return true;
   return false;
 }

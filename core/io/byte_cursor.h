@@ -4,12 +4,19 @@
 // cursor knows the absolute file offset of its span so errors can name where they are.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <span>
 #include <string>
 
 namespace nettrace {
+
+// The index of the first 0x0000 code unit among the `units` UTF-16LE code units at p, or
+// `units` when there is none.
+size_t FindUtf16Terminator(const uint8_t* p, size_t units);
+// Whether the `units` code units at p hold a 0x0000 one, searched from the end.
+bool HasUtf16Terminator(const uint8_t* p, size_t units);
 
 class ByteCursor {
  public:
@@ -123,12 +130,19 @@ class ByteCursor {
   // UTF-8 (unpaired surrogates become U+FFFD).
   bool ReadNullTerminatedUtf16(std::string* out);
   // The same string left as written: *units = its code units' bytes, terminator excluded.
-  bool ReadNullTerminatedUtf16Bytes(std::span<const uint8_t>* units);
+  bool ReadNullTerminatedUtf16Bytes(std::span<const uint8_t>* units) {
+    const size_t avail = remaining() / 2;
+    const size_t n = FindUtf16Terminator(current(), avail);
+    if (n == avail) return false;
+    *units = data_.subspan(pos_, 2 * n);
+    pos_ += 2 * (n + 1);
+    return true;
+  }
   // Whether a null-terminated UTF-16 string starts here (a 0x0000 code unit at an even
   // distance), i.e. whether ReadNullTerminatedUtf16Bytes would succeed, without reading it:
   // searched from the end, where the last string of a payload ends, so a caller that needs
   // nothing after that string does not scan it. The cursor does not move.
-  bool HasNullTerminatedUtf16() const;
+  bool HasNullTerminatedUtf16() const { return HasUtf16Terminator(current(), remaining() / 2); }
 
  private:
   std::span<const uint8_t> data_;

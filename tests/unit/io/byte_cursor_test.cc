@@ -105,8 +105,8 @@ TEST_CASE("strings: UTF-8 length prefix guarded, UTF-16 converted with surrogate
   }
 }
 
-TEST_CASE("UTF-16 terminator found at every position of the eight- and four-unit scans, never at an odd byte", "[io]") {
-  for (size_t len = 0; len < 41; ++len) {
+TEST_CASE("UTF-16 terminator found at every position of the sixteen-, eight- and four-unit scans, never at an odd byte", "[io]") {
+  for (size_t len = 0; len < 50; ++len) {  // up to three sixteen-unit steps
     // `len` units 'a', then a unit 0x0100 (a 0 byte at an odd offset, not a terminator), then
     // 0x0000; the scan must stop at the real terminator whatever lane it falls in.
     std::vector<uint8_t> b;

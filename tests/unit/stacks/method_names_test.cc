@@ -74,6 +74,7 @@ TEST_CASE("method names: a signature nothing follows is checked, not scanned; th
     const bool withScan = pool.Read(&scanned, &x, true);
     const bool withCheck = pool.Read(&checked, &y, false);
     CHECK(withScan == withCheck);
+    if (!withScan) CHECK(scanned.position() == 0);
     if (!withCheck) CHECK(checked.position() == 0);
   }
 }
