@@ -5,12 +5,7 @@
 
 namespace nettrace {
 
-void MethodMap::AddLoad(const MethodRange& range) {
-  if (range.size == 0) return;  // nothing can resolve into an empty range
-  if (added_.empty() || added_.back().size() == kAddedBlock) added_.emplace_back().reserve(kAddedBlock);
-  added_.back().push_back(range);
-  finished_ = false;
-}
+void MethodMap::NewAddedBlock() { added_.emplace_back().reserve(kAddedBlock); }
 
 void MethodMap::AddUnload(uint64_t methodId, uint64_t start, uint64_t timestamp) {
   MethodRange r;
