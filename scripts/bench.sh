@@ -6,8 +6,8 @@
 # (tests/bench/flame_bench.mjs), thread time with async stitching native and in the app
 # (tests/bench/thread_time_bench.mjs), and last the reading speed on a written trace of >= 1 GB
 # (BENCH_BIG_MB, default 1100; 1 run each; BENCH_BIG_MB=0 skips). On both the largest real
-# trace and the big one: File reading alone vs parsing alone vs the open, with and without
-# reads ahead (tests/bench/read_bench.mjs).
+# trace and the big one: File reading alone vs parsing alone vs the open, from the File's
+# stream() and by slices with and without reads ahead (tests/bench/read_bench.mjs).
 # Builds first if needed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -23,7 +23,7 @@ quiet() {
 quiet bash scripts/setup.sh
 quiet bash scripts/build.sh
 node scripts/bench.mjs "${1:-build/native/testdata/HeartRateMonitor.10068.nettrace}"
-# Which part of opening a File is reading and which is parsing, with and without reads ahead
+# Which part of opening a File is reading and which is parsing, from its stream() and by slices
 # (tests/bench/read_bench.mjs: Chromium worker and Node, median of 5).
 echo
 node tests/bench/read_bench.mjs "${1:-build/native/testdata/HeartRateMonitor.10068.nettrace}" || echo "read bench skipped: the browser benchmark failed to run"

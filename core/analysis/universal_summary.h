@@ -4,8 +4,6 @@
 // only when the trace has Universal events, so other traces' summaries are unchanged.
 #pragma once
 
-#include <string>
-
 #include "base/json_writer.h"
 #include "model/store_builder.h"
 #include "symbols/symbol_collector.h"

@@ -52,7 +52,7 @@ void AppendUtf16AsUtf8(const uint8_t* units, size_t count, std::string* out) {
   }
 }
 
-size_t FindUtf16Terminator(const uint8_t* p, size_t avail) {
+size_t FindUtf16Terminator(const uint8_t* p, size_t units) {
   size_t i = 0;
   // Rundown method names and signatures are most of a trace's string bytes: test many code
   // units at a time; the lowest flagged lane is the first terminator (little-endian hosts
@@ -63,14 +63,14 @@ size_t FindUtf16Terminator(const uint8_t* p, size_t avail) {
   // give one bit per unit, the lowest first. Rundown names average ~35 units: two steps
   // instead of four or five.
   const __m128i zeros = _mm_setzero_si128();
-  for (; i + 16 <= avail; i += 16) {
+  for (; i + 16 <= units; i += 16) {
     const __m128i a = _mm_cmpeq_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 2 * i)), zeros);
     const __m128i b = _mm_cmpeq_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 2 * i + 16)), zeros);
     const unsigned mask = static_cast<unsigned>(_mm_movemask_epi8(_mm_packs_epi16(a, b)));
     if (mask != 0) return i + static_cast<size_t>(__builtin_ctz(mask));
   }
   // Then eight: the byte mask of the lanes equal to 0 has two bits per zero unit.
-  for (; i + 8 <= avail; i += 8) {
+  for (; i + 8 <= units; i += 8) {
     const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 2 * i));
     const unsigned mask = static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi16(v, zeros)));
     if (mask != 0) return i + static_cast<size_t>(__builtin_ctz(mask)) / 2;
@@ -79,16 +79,16 @@ size_t FindUtf16Terminator(const uint8_t* p, size_t avail) {
   // Four code units per step: (x - 0x0001...) & ~x & 0x8000... flags each 16-bit lane that is
   // 0 (a borrow can flag a lane above a zero one, never one below it).
   constexpr uint64_t kOnes = 0x0001000100010001ull, kHighs = 0x8000800080008000ull;
-  for (; i + 4 <= avail; i += 4) {
+  for (; i + 4 <= units; i += 4) {
     uint64_t x;
     std::memcpy(&x, p + 2 * i, 8);
     const uint64_t zero = (x - kOnes) & ~x & kHighs;
     if (zero != 0) return i + static_cast<size_t>(__builtin_ctzll(zero)) / 16;
   }
-  for (; i < avail; ++i) {
+  for (; i < units; ++i) {
     if (p[2 * i] == 0 && p[2 * i + 1] == 0) return i;
   }
-  return avail;
+  return units;
 }
 
 bool HasUtf16Terminator(const uint8_t* p, size_t units) {

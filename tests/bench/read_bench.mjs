@@ -1,16 +1,19 @@
 // `npm run bench` part: which part of opening a File is reading it and which is parsing, and
-// what reading ahead (web/src/reader/read_ahead.ts) gains. In headless Chromium (a module
-// worker, as the app reads; a fresh worker per part) and in Node (the file's path, read with
-// FileHandle reads as the npm package reads a path), rounds interleaved; per part the median and the best round (the ratios use
-// the best: on a shared machine other processes' bursts land in single rounds):
+// what the ways of reading it (web/src/reader/stream_chunks.ts, read_ahead.ts) gain. In headless
+// Chromium (a module worker, as the app reads; a fresh worker per part) and in Node (slices and
+// opens by slices read the file's path with FileHandle reads, as the npm package reads a path;
+// the stream is an fs.openAsBlob Blob's), rounds interleaved; per part the median and the best
+// round (the ratios use the best: on a shared machine other processes' bursts land in single
+// rounds):
 //   read alone     file.stream() to its end; Blob.slice() chunks of 4 MiB, 0 and 2 ahead (no engine)
 //   parse alone    the engine fed from memory (the file read into one buffer first, not timed)
-//   open           the whole open of the File with 0, 2 (default) and 4 reads ahead, and how long
-//                  the engine's thread waited for File bytes in it (read_worker.mjs openedWithWait):
-//                  what read-ahead removes, apart from the CPU the reading itself costs
+//   open           the whole open of the File from its stream() (a browser's default) and by
+//                  slices with 0, 2 (a Node path's default) and 4 reads ahead, and how long the
+//                  engine's thread waited for File bytes in it (read_worker.mjs): what reading
+//                  ahead removes, apart from the CPU the reading itself costs
 // then the ratios. A benchmark, not a test: it prints numbers and checks the event counts
 // against the native CLI.
-//   node tests/bench/read_bench.mjs TRACE [--runs N]
+//   node tests/bench/read_bench.mjs TRACE [--runs N] [--modes stream,parse,open-stream,...]
 import { openAsBlob, statSync } from 'node:fs';
 import { basename } from 'node:path';
 import { cpus, loadavg } from 'node:os';
@@ -19,24 +22,26 @@ import { root, runNative } from '../node/helpers.mjs';
 import { launchChromium } from '../browser/harness.mjs';
 import { timePart } from './read_worker.mjs';
 
+const ALL_MODES = ['stream', 'slices-0', 'slices-2', 'parse', 'open-stream', 'open-0', 'open-2', 'open-4'];
 const args = process.argv.slice(2);
-const trace = args.find((a, i) => !a.startsWith('--') && args[i - 1] !== '--runs');
+const trace = args.find((a, i) => !a.startsWith('--') && args[i - 1] !== '--runs' && args[i - 1] !== '--modes');
 if (!trace) {
-  console.error('usage: node tests/bench/read_bench.mjs TRACE [--runs N]');
+  console.error(`usage: node tests/bench/read_bench.mjs TRACE [--runs N] [--modes ${ALL_MODES.join(',')}]`);
   process.exit(2);
 }
 const runs = args.includes('--runs') ? Number(args[args.indexOf('--runs') + 1]) : 5;
 const size = statSync(trace).size;
 const nativeCount = JSON.parse(runNative('summary', trace).stdout.toString('utf8')).eventCount;
-const MODES = ['stream', 'slices-0', 'slices-2', 'parse', 'open-0', 'open-2', 'open-4'];
+const MODES = args.includes('--modes') ? args[args.indexOf('--modes') + 1].split(',') : ALL_MODES;
 const LABELS = {
   stream: 'read alone: file.stream()',
   'slices-0': 'read alone: slices, 0 ahead',
   'slices-2': 'read alone: slices, 2 ahead',
   parse: 'parse alone (from memory)',
-  'open-0': 'open, 0 ahead (read, then parse)',
-  'open-2': 'open, 2 ahead (default)',
-  'open-4': 'open, 4 ahead',
+  'open-stream': 'open from the Blob\'s stream()',
+  'open-0': 'open by slices, 0 ahead',
+  'open-2': 'open by slices, 2 ahead',
+  'open-4': 'open by slices, 4 ahead',
 };
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
@@ -60,22 +65,28 @@ async function measure(timeOne) {
   };
 }
 
-function report(where, { median: mid, best: t, wait }) {
+function report(where, defaultOpen, { median: mid, best: t, wait }) {
   console.log(`read-${where}: ${basename(trace)} (${(size / 2 ** 20).toFixed(0)} MiB, ${nativeCount.toLocaleString('en-US')} events), ${runs} rounds: median, best (MiB/s of the best)`);
   for (const m of MODES) {
     const rate = (size / 2 ** 20 / (t[m] / 1000)).toFixed(0);
     const waited = wait[m] === undefined ? '' : `  waited for File bytes ${wait[m].toFixed(0)} ms (median)`;
-    console.log(`  ${LABELS[m].padEnd(34)} ${mid[m].toFixed(0).padStart(7)} ms ${t[m].toFixed(0).padStart(7)} ms  ${rate.padStart(5)} MiB/s${waited}`);
+    console.log(`  ${(LABELS[m] ?? m).padEnd(34)} ${mid[m].toFixed(0).padStart(7)} ms ${t[m].toFixed(0).padStart(7)} ms  ${rate.padStart(5)} MiB/s${waited}`);
   }
-  console.log('  ratios of the best rounds:');
-  const read = t['slices-2'];
-  const open = t['open-2'];
+  // The product's default open: a File's stream in a browser, a path's FileHandle slices in Node.
+  const open = t[defaultOpen];
+  const read = where === 'chromium' ? t.stream : t['slices-2'];
   const r = (x) => x.toFixed(2);
-  console.log(`  open is ${r(open / read)}× reading alone (slices 2 ahead), ${r(open / t.parse)}× parsing alone, ${r(open / (read + t.parse))}× their sum, ${r(open / Math.max(read, t.parse))}× the slower of the two`);
-  console.log(`  reading is ${((100 * read) / (read + t.parse)).toFixed(0)} % and parsing ${((100 * t.parse) / (read + t.parse)).toFixed(0)} % of read + parse; read-ahead gains ${r(t['open-0'] / open)}× (open 0 ahead / 2 ahead), 4 ahead ${r(t['open-4'] / open)}× the time of 2`);
-  console.log(`  open / file.stream() = ${r(open / t.stream)} (issue 18 target for the browser: ≤ 1.25)`);
-  const share = (m) => `${((100 * wait[m]) / mid[m]).toFixed(0)} %`;
-  console.log(`  the engine waited for File bytes ${share('open-0')} of the open with 0 ahead, ${share('open-2')} with 2, ${share('open-4')} with 4 (medians)`);
+  const has = (...ms) => ms.every((m) => t[m] !== undefined);
+  console.log(`  ratios of the best rounds (the default open here: ${LABELS[defaultOpen]}):`);
+  if (has(defaultOpen, 'stream')) console.log(`  open / file.stream() = ${r(open / t.stream)} (issue 18 target for the browser: ≤ 1.25)`);
+  if (has(defaultOpen, 'parse')) {
+    console.log(`  open is ${r(open / t.parse)}× parsing alone, ${r(open / (read + t.parse))}× reading + parsing, ${r(open / Math.max(read, t.parse))}× the slower of the two`);
+    console.log(`  reading is ${((100 * read) / (read + t.parse)).toFixed(0)} % and parsing ${((100 * t.parse) / (read + t.parse)).toFixed(0)} % of read + parse`);
+  }
+  if (has('open-stream', 'open-2')) console.log(`  open from the stream takes ${r(t['open-stream'] / t['open-2'])}× the time of the open by slices 2 ahead`);
+  if (has('open-0', 'open-2', 'open-4')) console.log(`  slices: read-ahead gains ${r(t['open-0'] / t['open-2'])}× (open 0 ahead / 2 ahead), 4 ahead ${r(t['open-4'] / t['open-2'])}× the time of 2`);
+  const waited = MODES.filter((m) => wait[m] !== undefined).map((m) => `${((100 * wait[m]) / mid[m]).toFixed(0)} % (${LABELS[m]})`);
+  if (waited.length > 0) console.log(`  the engine waited for File bytes ${waited.join(', ')} of the open (medians)`);
 }
 
 console.log(`read bench: load average ${loadavg().map((x) => x.toFixed(2)).join(' ')} on ${cpus().length} cores`);
@@ -86,10 +97,10 @@ try {
   await page.goto(`${server.url}tests/bench/read_page.html`);
   await page.waitForSelector('body[data-ready="true"]');
   await page.setInputFiles('#file', trace);
-  report('chromium', await measure((mode) => page.evaluate((m) => window.readPage.time(m), mode)));
+  report('chromium', 'open-stream', await measure((mode) => page.evaluate((m) => window.readPage.time(m), mode)));
 } finally {
   await browser.close();
   await server.close();
 }
 const blob = await openAsBlob(trace);
-report('node', await measure((mode) => timePart(mode, blob, trace)));
+report('node', 'open-2', await measure((mode) => timePart(mode, blob, trace)));

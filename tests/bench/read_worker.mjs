@@ -6,8 +6,10 @@
 //   stream        file.stream() read to its end, bytes counted (the browser's read rate)
 //   slices-N      Blob.slice() chunks of 4 MiB read through the product's ring, N ahead, no engine
 //   parse         the engine fed from memory: the file read into one buffer first (not timed)
-//   open-N        the whole open (api openTraceInThread on the File), N reads ahead; also how
-//                 long the engine's thread waited for File bytes (waitMs, below)
+//   open-N        the whole open (api openTraceInThread on the File) by slices, N reads ahead;
+//                 also how long the engine's thread waited for File bytes (waitMs, below)
+//   open-stream   the default open, from file.stream() (in Node: a fs.openAsBlob Blob's stream),
+//                 and how long the engine's thread waited for its pieces
 import { openTraceInThread } from '../../dist/api/trace.js';
 import { readAheadChunks } from '../../dist/reader/read_ahead.js';
 import { DEFAULT_CHUNK_SIZE } from '../../dist/reader/read_trace.js';
@@ -61,7 +63,36 @@ async function openedWithWait(file, ahead) {
     nextChunk += DEFAULT_CHUNK_SIZE;
     asked = performance.now();
   };
-  const events = await opened(timed, { readAhead: ahead, onProgress });
+  const events = await opened(timed, { fileRead: 'slices', readAhead: ahead, onProgress });
+  return { events, waitMs };
+}
+
+/**
+ * The default open of `file`, from file.stream(), and the time its thread waited for bytes:
+ * the stream handed to the engine pulls one piece of file.stream() per read the engine asks
+ * for (highWaterMark 0), so the time each pull took is time the engine waited. Pieces the
+ * browser had already put in the stream's pipe while the engine decoded answer at once.
+ */
+async function streamOpenedWithWait(file) {
+  let waitMs = 0;
+  const timed = {
+    size: file.size,
+    slice: (start, end) => file.slice(start, end),
+    stream() {
+      const reader = file.stream().getReader();
+      return new ReadableStream({
+        async pull(controller) {
+          const t0 = performance.now();
+          const { done, value } = await reader.read();
+          waitMs += performance.now() - t0;
+          if (done) controller.close();
+          else controller.enqueue(value);
+        },
+        cancel: (reason) => reader.cancel(reason),
+      }, { highWaterMark: 0 });
+    },
+  };
+  const events = await opened(timed, {});
   return { events, waitMs };
 }
 
@@ -85,6 +116,7 @@ export async function timePart(mode, file, path = null) {
   if (kind === 'stream') result = { bytes: await streamed(file) };
   else if (kind === 'slices') result = { bytes: await sliced(source, Number(n)) };
   else if (kind === 'parse') result = { events: await opened(memory, {}) };
+  else if (kind === 'open' && n === 'stream') result = await streamOpenedWithWait(file);
   else if (kind === 'open') result = await openedWithWait(source, Number(n));
   else throw new Error(`unknown mode ${mode}`);
   const ms = performance.now() - t0;

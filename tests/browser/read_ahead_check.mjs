@@ -2,7 +2,8 @@
 // File in Chromium, counted on the source (tests/node/read_ahead_probe.mjs), never timed: the
 // reads of the next chunks start before the push of the current one returns, at most readAhead
 // beyond the awaited one; the summary equals the native one at chunk sizes 7 B, 1 KiB, 4096 B
-// and 1 MiB; a cancel leaves no read pending.
+// and 1 MiB; a cancel leaves no read pending. A File opened with the defaults is read from its
+// stream() instead (web/src/reader/stream_chunks.ts), with the same summary.
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -40,6 +41,16 @@ export async function readAheadChecks({ browser, repoServer, check, assert, byNa
         assert(r.started === r.chunks, `${trace.name} at ${chunkSize} B: ${r.started} reads for ${r.chunks} chunks`);
         assert(r.maxAhead <= 3, `${trace.name} at ${chunkSize} B: ${r.maxAhead} reads started and not pushed at once`);
       }
+    });
+
+    await check('a File is read from its stream() by default: summary = native, no slice read, pieces ≤ 8 MiB', async () => {
+      // The pieces waiting are what the browser's stream holds (web/src/reader/stream_chunks.ts):
+      // none may approach the File's size, or a big File would sit in memory twice.
+      await load(heart.path);
+      const r = await page.evaluate(() => window.readAhead.streamed());
+      assert(r.summaryJson === native(heart.path), 'summary differs from native');
+      assert(r.streams === 1 && r.sliceReads === 0, `${r.streams} streams, ${r.sliceReads} slice reads`);
+      assert(r.pieces > 1 && r.maxPiece <= 8 * 1024 * 1024, `${r.pieces} pieces, the largest ${r.maxPiece} B`);
     });
 
     await check('read-ahead: a cancel mid-read rejects once no read is pending, none started after', async () => {

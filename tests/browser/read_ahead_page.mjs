@@ -1,5 +1,6 @@
 // See read_ahead_page.html. Each call opens the picked File once and answers what the probe
-// counted (plain data, for page.evaluate).
+// counted (plain data, for page.evaluate). open and cancelled read by slices (the probe's Blob
+// has no stream()); streamed reads with the defaults, from the File's stream().
 import { DEFAULT_READ_AHEAD, NetTraceError, openTrace } from '/dist/index.js';
 import { cancelAfterSecondPush, probedBlob, readAheadViolations } from '/tests/node/read_ahead_probe.mjs';
 
@@ -15,6 +16,38 @@ async function open(chunkSize, readAhead) {
   return { summaryJson, maxAhead: probe.maxAhead, started: probe.started, chunks, violations: readAheadViolations(probe, { chunks, ahead: readAhead }) };
 }
 
+/**
+ * One open with the defaults, of the File wrapped so that its stream() and slice reads are
+ * counted, and the sizes of the pieces the browser's stream handed over.
+ */
+async function streamed() {
+  const f = file();
+  const probe = { streams: 0, sliceReads: 0, pieces: 0, maxPiece: 0 };
+  const blob = {
+    size: f.size,
+    slice: (start, end) => ({
+      arrayBuffer: () => {
+        probe.sliceReads++;
+        return f.slice(start, end).arrayBuffer();
+      },
+    }),
+    stream: () => {
+      probe.streams++;
+      return f.stream().pipeThrough(new TransformStream({
+        transform(piece, controller) {
+          probe.pieces++;
+          probe.maxPiece = Math.max(probe.maxPiece, piece.length);
+          controller.enqueue(piece);
+        },
+      }));
+    },
+  };
+  const trace = await openTrace(blob, { worker: false });
+  const summaryJson = trace.summaryJson();
+  trace.close();
+  return { summaryJson, ...probe };
+}
+
 /** Aborts after the second push; reads from the third chunk on answer 200 ms late. */
 async function cancelled(chunkSize, readAhead) {
   const open = (blob, options) => openTrace(blob, { worker: false, ...options });
@@ -24,5 +57,5 @@ async function cancelled(chunkSize, readAhead) {
   return { code, inFlightAtAbort, inFlightAfter: probe.inFlight, started: probe.started };
 }
 
-window.readAhead = { open, cancelled, DEFAULT_READ_AHEAD };
+window.readAhead = { open, cancelled, streamed, DEFAULT_READ_AHEAD };
 document.body.dataset.ready = 'true';

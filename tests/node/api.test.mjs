@@ -24,9 +24,14 @@ test('openTrace(Blob from fs.openAsBlob) matches the native summary, with progre
     assert.equal(trace.summary().eventCount, JSON.parse(native.stdout).eventCount);
     assert.equal(trace.bytes, blob.size);
     const reading = progress.filter((p) => p.phase === 'reading');
-    assert.equal(reading.length, Math.ceil(blob.size / PUSH_SIZE), 'one progress report per 1 MiB pushed');
+    // Read from the Blob's stream (the default): one report per push, each push one piece of the
+    // stream or a ≤ 1 MiB slice of a bigger one.
+    assert.ok(reading.length >= Math.ceil(blob.size / PUSH_SIZE), 'at least one progress report per 1 MiB pushed');
     assert.deepEqual(progress.at(-1), { bytes: blob.size, total: blob.size, events: trace.eventCount, phase: 'done' });
-    for (let i = 1; i < reading.length; i++) assert.ok(reading[i].bytes > reading[i - 1].bytes);
+    for (let i = 1; i < reading.length; i++) {
+      const step = reading[i].bytes - reading[i - 1].bytes;
+      assert.ok(step > 0 && step <= PUSH_SIZE, `report ${i}: ${step} bytes after the one before`);
+    }
     assert.equal(await trace.traceEventCounts(), runNative('counts', biggest.path).stdout.toString('utf8'));
   } finally {
     trace.close();

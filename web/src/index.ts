@@ -93,7 +93,7 @@ export interface OpenOptions extends OpenTraceOptions, WasmOptions, WorkerOption
 
 /**
  * Reads a whole trace.
- * @param source a File/Blob (read in Blob.slice() chunks), an ArrayBuffer or typed array, a URL
+ * @param source a File/Blob (read with Blob.stream(), or Blob.slice() chunks: OpenTraceOptions.fileRead), an ArrayBuffer or typed array, a URL
  *   (streamed with fetch()), a ReadableStream or async iterable of bytes, or, in Node, a file path
  * @returns a handle on the read trace; call close() when done
  * @throws NetTraceError with `code`, `offset` and the `partial` summary read before a fatal

@@ -1,6 +1,6 @@
 // web/src/engine — the module worker that owns the engine. It opens traces with the
 // in-thread API (api/trace.ts) and serves the requests of protocol.ts. Reading happens
-// here, off the page's thread: a File is read with Blob.slice() chunks, a URL with fetch().
+// here, off the page's thread: a File is read with Blob.stream() (or Blob.slice() chunks), a URL with fetch().
 // Typed against a minimal worker scope so that it compiles under the DOM lib as well (the
 // npm package ships it).
 import { diffStacksJson } from '../api/diff.js';
@@ -143,6 +143,7 @@ async function handle(request: EngineRequest): Promise<unknown> {
       try {
         const t = await openTraceInThread(request.source, {
           ...(request.chunkSize !== undefined ? { chunkSize: request.chunkSize } : {}),
+          ...(request.fileRead !== undefined ? { fileRead: request.fileRead } : {}),
           ...(request.readAhead !== undefined ? { readAhead: request.readAhead } : {}),
           ...(request.keepStreamedBytes !== undefined ? { keepStreamedBytes: request.keepStreamedBytes } : {}),
           ...(request.keepPartial !== undefined ? { keepPartial: request.keepPartial } : {}),

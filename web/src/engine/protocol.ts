@@ -9,13 +9,15 @@ import type { EventViewName } from '../api/event_views.js';
 
 export type RequestId = number;
 
-/** Read a trace in the worker: a File/Blob (Blob.slice() chunks), bytes (transferred) or a URL. */
+/** Read a trace in the worker: a File/Blob (Blob.stream() or Blob.slice() chunks), bytes (transferred) or a URL. */
 export interface OpenRequest {
   id: RequestId;
   kind: 'open';
   source: Blob | ArrayBuffer | string;
   /** Bytes per read; default 4 MiB. */
   chunkSize?: number;
+  /** How a File/Blob is read (api/handle.ts OpenTraceOptions.fileRead). */
+  fileRead?: 'stream' | 'slices';
   /** Chunk reads of a File/Blob issued ahead (api/handle.ts OpenTraceOptions.readAhead). */
   readAhead?: number;
   keepStreamedBytes?: boolean;

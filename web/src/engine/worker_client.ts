@@ -195,7 +195,7 @@ function takeWorker(options: WorkerOptions): Worker {
 
 /**
  * Reads a trace in an engine worker (the one prewarmEngine started, else a new one); the page's thread only passes messages.
- * @param source a File/Blob (read there with Blob.slice()), bytes (copied once, the copy is
+ * @param source a File/Blob (read there with Blob.stream(), or Blob.slice() chunks), bytes (copied once, the copy is
  *   transferred) or a URL (relative to the page; fetched and streamed in the worker)
  */
 export async function openTraceInWorker(
@@ -215,6 +215,7 @@ export async function openTraceInWorker(
   if (payload instanceof ArrayBuffer) transfer.push(payload);
   const body: RequestBody = { kind: 'open', source: payload };
   if (options.chunkSize !== undefined) body.chunkSize = options.chunkSize;
+  if (options.fileRead !== undefined) body.fileRead = options.fileRead;
   if (options.readAhead !== undefined) body.readAhead = options.readAhead;
   if (options.keepStreamedBytes !== undefined) body.keepStreamedBytes = options.keepStreamedBytes;
   if (options.keepPartial !== undefined) body.keepPartial = options.keepPartial;

@@ -2,8 +2,9 @@
 // the bytes in order, in chunks (for the first pass), and a way to read a byte range again
 // (for event details, which the engine does not keep: see core/trace_session.h).
 //
-//   File / Blob (and Node's fs.openAsBlob)   Blob.slice() chunks, reads issued ahead into a
-//                                            bounded ring (read_ahead.ts); re-read: slice()
+//   File / Blob (and Node's fs.openAsBlob)   Blob.stream() (stream_chunks.ts), or with
+//                                            fileRead: 'slices' Blob.slice() chunks, reads issued
+//                                            ahead into a bounded ring (read_ahead.ts); re-read: slice()
 //   ArrayBuffer / typed array                views, no copy; re-read: subarray()
 //   URL                                      fetch() body reader, streamed; re-read: an HTTP Range
 //                                            request when the server answered "Accept-Ranges: bytes",
@@ -19,24 +20,36 @@
 // constant memory and events come without details (`detail: false`).
 import { NetTraceError } from './errors.js';
 import { openNodeFile } from './node_file.js';
+import { readableStreamChunks, streamedBlobChunks, type StreamableBlob } from './stream_chunks.js';
 import { readAheadChunks, readAheadDepth } from './read_ahead.js';
 
 export interface TraceInput {
   /** Total bytes when known, else null. */
   readonly size: number | null;
-  /** The bytes in order, in pieces of about `chunkSize` (streams give the pieces they have).
-   *  A Blob keeps `readAhead` reads in flight while a piece is used (read_ahead.ts). */
-  chunks(chunkSize: number, readAhead?: number): AsyncIterable<Uint8Array>;
+  /** The bytes in order, in pieces of about `chunkSize` (streams, a Blob's included, give the
+   *  pieces they have). A Blob read by slices keeps `readAhead` reads in flight while a piece is
+   *  used (read_ahead.ts). */
+  chunks(chunkSize: number, reading?: BlobReading): AsyncIterable<Uint8Array>;
   /** The bytes in [start, end) again. Rejects with a NetTraceError (code "source") when it cannot. */
   reread(start: number, end: number): Promise<Uint8Array>;
   /** Drops what the input keeps (streamed bytes). */
   close(): void;
 }
 
+/** How a File/Blob's first pass is read (api/handle.ts OpenTraceOptions.fileRead, readAhead). */
+export interface BlobReading {
+  /** 'stream' (the default when the Blob has stream()) or 'slices'. */
+  fileRead?: 'stream' | 'slices' | undefined;
+  /** Slices only: reads in flight while a chunk is pushed (read_ahead.ts readAheadDepth). */
+  readAhead?: number | undefined;
+}
+
 /** Structural Blob: browsers' File/Blob and Node's Blob (fs.openAsBlob) all fit. */
 export interface BlobLike {
   readonly size: number;
   slice(start?: number, end?: number): { arrayBuffer(): Promise<ArrayBuffer> };
+  /** The bytes in order (browsers' and Node's Blobs have it; a path's FileHandle reads do not). */
+  stream?(): ReadableStream<Uint8Array>;
 }
 
 /** Anything that yields byte chunks: a web ReadableStream, a Node Readable, a generator. */
@@ -93,7 +106,10 @@ export function blobInput(blob: BlobLike): TraceInput {
     new Uint8Array(await blob.slice(start, end).arrayBuffer());
   return {
     size: blob.size,
-    chunks: (chunkSize, readAhead) => readAheadChunks(blob, chunkSize, readAheadDepth(readAhead)),
+    chunks: (chunkSize, reading = {}) =>
+      reading.fileRead !== 'slices' && typeof blob.stream === 'function'
+        ? streamedBlobChunks(blob as StreamableBlob)
+        : readAheadChunks(blob, chunkSize, readAheadDepth(reading.readAhead)),
     reread: read,
     close: () => undefined,
   };
@@ -130,20 +146,6 @@ class KeptBytes {
   }
   clear(): void {
     this.pieces.length = 0;
-  }
-}
-
-async function* readableStreamChunks(stream: ReadableStream<Uint8Array>): AsyncGenerator<Uint8Array> {
-  const reader = stream.getReader();
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) return;
-      yield value;
-    }
-  } finally {
-    reader.releaseLock();
-    void stream.cancel().catch(() => undefined);
   }
 }
 

@@ -1,4 +1,5 @@
-// web/src/reader — a File/Blob read in chunks with reads issued ahead: while the engine decodes
+// web/src/reader — a File/Blob read in slices (fileRead: 'slices'; a path in Node, whose
+// FileHandle reads have no stream: node_file.ts) with reads issued ahead: while the engine decodes
 // one chunk (a synchronous pushChunk on this thread), the browser (or Node's fs) is already
 // reading the next ones, so the slower of the two sets the pace instead of their sum.
 //
@@ -18,7 +19,7 @@ import { NetTraceError } from './errors.js';
 
 /**
  * Chunk reads in flight while a chunk is pushed. Measured with tests/bench/read_bench.mjs
- * (README "Reading ahead"): in Chromium 4 MiB slices read at ~220 MiB/s one after another and
+ * (README "Reading a File"): in Chromium 4 MiB slices read at ~220 MiB/s one after another and
  * ~400-560 MiB/s 2 ahead; on HeartRateMonitor the engine's thread waited for bytes 34 % of
  * the open with 0 ahead, 7 % with 2, 4 % with 4 (not worth 8 MiB more).
  */

@@ -20,7 +20,9 @@ export const PUSH_SIZE = 1024 * 1024;
 
 export interface ReadOptions {
   chunkSize?: number;
-  /** Chunk reads of a File/Blob in flight while a chunk is pushed (read_ahead.ts); default 2, 0 = none. */
+  /** How a File/Blob is read: its stream() (default when it has one) or 'slices' (chunk_source.ts). */
+  fileRead?: 'stream' | 'slices' | undefined;
+  /** Slices only: chunk reads of a File/Blob in flight while a chunk is pushed (read_ahead.ts); default 2, 0 = none. */
   readAhead?: number | undefined;
   signal?: AbortSignal | undefined;
   onProgress?: ((progress: Progress) => void) | undefined;
@@ -72,7 +74,7 @@ export async function readIntoSession(
   try {
     if (options.signal?.aborted) throw new ReadCancelled();
     let offset = 0;
-    for await (const chunk of input.chunks(chunkSize, options.readAhead)) {
+    for await (const chunk of input.chunks(chunkSize, { fileRead: options.fileRead, readAhead: options.readAhead })) {
       for (let at = 0; at < chunk.length; at += PUSH_SIZE) {
         if (options.signal?.aborted) throw new ReadCancelled();
         const bytes = chunk.subarray(at, at + PUSH_SIZE);
