@@ -21,7 +21,8 @@ tarball=$(npm pack --silent --pack-destination "$tmp/pack" 2>"$tmp/prepack.log" 
 listing=$(tar -tzf "$tmp/pack/$tarball" | sort)
 echo "packed $tarball ($(du -k "$tmp/pack/$tarball" | cut -f1) KiB, $(echo "$listing" | wc -l) files)"
 for f in package/dist/index.js package/dist/index.d.ts package/dist/nettrace_wasm.mjs package/dist/nettrace_wasm.wasm \
-  package/dist/nettrace_wasm.d.mts package/dist/engine/engine_worker.js package/dist/bin/nettrace-analyzer.mjs \
+  package/dist/nettrace_wasm.d.mts package/dist/engine/engine_worker.js package/dist/engine/file_reader_worker.js \
+  package/dist/bin/nettrace-analyzer.mjs \
   package/dist/analyzer/element.js package/dist/analyzer/element.d.ts package/dist/analyzer.css \
   package/dist/live/index.js package/dist/live/index.d.ts; do
   grep -qx "$f" <<<"$listing" || { echo "pack_check: $f missing from the package" >&2; exit 1; }

@@ -8,8 +8,10 @@
 //   parse         the engine fed from memory: the file read into one buffer first (not timed)
 //   open-N        the whole open (api openTraceInThread on the File) by slices, N reads ahead;
 //                 also how long the engine's thread waited for File bytes (waitMs, below)
-//   open-stream   the default open, from file.stream() (in Node: a fs.openAsBlob Blob's stream),
-//                 and how long the engine's thread waited for its pieces
+//   open-stream   the open from file.stream() read on the engine's thread (in Node: a
+//                 fs.openAsBlob Blob's stream), and how long the engine's thread waited for its pieces
+//   open-reader   (browser only) the app's open of a big File: its stream read by a file reader
+//                 worker that posts the pieces (web/src/engine/off_thread_blob.ts)
 import { openTraceInThread } from '../../dist/api/trace.js';
 import { readAheadChunks } from '../../dist/reader/read_ahead.js';
 import { DEFAULT_CHUNK_SIZE } from '../../dist/reader/read_trace.js';
@@ -68,18 +70,18 @@ async function openedWithWait(file, ahead) {
 }
 
 /**
- * The default open of `file`, from file.stream(), and the time its thread waited for bytes:
- * the stream handed to the engine pulls one piece of file.stream() per read the engine asks
- * for (highWaterMark 0), so the time each pull took is time the engine waited. Pieces the
- * browser had already put in the stream's pipe while the engine decoded answer at once.
+ * The open of `blob` from its stream() (a File's own, or a reader worker's: offThreadBlob), and
+ * the time the engine's thread waited for bytes: the stream handed to the engine pulls one
+ * piece of blob.stream() per read the engine asks for (highWaterMark 0), so the time each pull
+ * took is time the engine waited. Pieces already waiting answer at once.
  */
-async function streamOpenedWithWait(file) {
+async function streamOpenedWithWait(blob) {
   let waitMs = 0;
   const timed = {
-    size: file.size,
-    slice: (start, end) => file.slice(start, end),
+    size: blob.size,
+    slice: (start, end) => blob.slice(start, end),
     stream() {
-      const reader = file.stream().getReader();
+      const reader = blob.stream().getReader();
       return new ReadableStream({
         async pull(controller) {
           const t0 = performance.now();
@@ -94,6 +96,15 @@ async function streamOpenedWithWait(file) {
   };
   const events = await opened(timed, {});
   return { events, waitMs };
+}
+
+/** The engine worker's open of a big File: its stream read by a file reader worker (dist/engine/off_thread_blob.js). */
+async function readerOpened(file) {
+  const { offThreadBlob } = await import('../../dist/engine/off_thread_blob.js');
+  const blob = offThreadBlob(file);
+  const result = await streamOpenedWithWait(blob);
+  if (blob.stats.workers !== 1 || blob.stats.fallbacks !== 0) throw new Error(`reader worker not used: ${JSON.stringify(blob.stats)}`);
+  return result;
 }
 
 async function opened(source, options) {
@@ -116,6 +127,7 @@ export async function timePart(mode, file, path = null) {
   if (kind === 'stream') result = { bytes: await streamed(file) };
   else if (kind === 'slices') result = { bytes: await sliced(source, Number(n)) };
   else if (kind === 'parse') result = { events: await opened(memory, {}) };
+  else if (kind === 'open' && n === 'reader') result = await readerOpened(file);
   else if (kind === 'open' && n === 'stream') result = await streamOpenedWithWait(file);
   else if (kind === 'open') result = await openedWithWait(source, Number(n));
   else throw new Error(`unknown mode ${mode}`);

@@ -53,6 +53,26 @@ export async function readAheadChecks({ browser, repoServer, check, assert, byNa
       assert(r.pieces > 1 && r.maxPiece <= 8 * 1024 * 1024, `${r.pieces} pieces, the largest ${r.maxPiece} B`);
     });
 
+    await check('a big File\'s stream read by a reader worker: summary = native, queue within the window, fallbacks, cancel', async () => {
+      await load(heart.path);
+      const expected = native(heart.path);
+      const run = (how) => page.evaluate((h) => window.readAhead.offThread(h), how);
+      const real = await run('worker');
+      assert(real.summaryJson === expected, 'reader worker: summary differs from native');
+      assert(real.workers === 1 && real.fallbacks === 0 && real.terminated === 1, `reader worker: ${JSON.stringify(real)}`);
+      assert(real.maxQueuedBytes <= 16 * 1024 * 1024 + real.largestPiece, `reader worker: ${real.maxQueuedBytes} B queued`);
+      const small = await run('window');
+      assert(small.summaryJson === expected, 'a 256 KiB window: summary differs from native');
+      assert(small.maxQueuedBytes <= small.window + small.largestPiece, `a ${small.window} B window: ${small.maxQueuedBytes} B queued (largest piece ${small.largestPiece} B)`);
+      for (const how of ['missing', 'throwing']) {
+        const r = await run(how);
+        assert(r.summaryJson === expected, `${how} worker: summary differs from native`);
+        assert(r.fallbacks === 1, `${how} worker: ${JSON.stringify(r)}`);
+      }
+      const cancelled = await run('cancel');
+      assert(cancelled.code === 'cancelled' && cancelled.terminated === 1, `cancel: ${JSON.stringify(cancelled)}`);
+    });
+
     await check('read-ahead: a cancel mid-read rejects once no read is pending, none started after', async () => {
       await load(heart.path);
       for (const readAhead of [1, 2, 4]) {

@@ -3,8 +3,10 @@
 // file picker, a drop, a truncated trace (error + partial summary) and a hostile file name.
 // Every summary shown must equal `build/native/nettrace summary` for the same file.
 // Prints "N passed, N failed" last; exits non-zero on any failure.
-import { mkdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { startServer } from '../../scripts/serve.mjs';
 import { corpusTraces, root, runNative } from '../node/helpers.mjs';
 import { appChecks } from './app_checks.mjs';
@@ -88,6 +90,35 @@ try {
     assertSameJson(shown.summary, expected, big.name);
     assert(shown.progressCount >= 2, `expected progress messages, got ${shown.progressCount}`);
     await page.screenshot({ path: join(screenshots, 'file-input.png'), fullPage: true });
+  });
+
+  await check('file picker: a 43 MiB written trace is streamed by a file reader worker; summary = native', async () => {
+    // Files of OFF_THREAD_MIN_BYTES (32 MiB) and more are read by a nested worker
+    // (web/src/engine/off_thread_blob.ts); no corpus trace is that big, so one is written
+    // (1.6 M events, ~1 s). Smaller Files stay on the engine's thread.
+    const written = join(mkdtempSync(join(tmpdir(), 'reader-worker-')), 'written-40mb.nettrace');
+    const generated = spawnSync(join(root, 'build/native/tests/nettrace_bench'), ['generate', written, '--size-mb', '40']);
+    assert(generated.status === 0, `nettrace_bench generate: ${generated.stderr}`);
+    const workers = [];
+    const onWorker = (w) => workers.push(w.url());
+    page.on('worker', onWorker);
+    try {
+      await page.goto(server.url);
+      await page.setInputFiles('#file', written);
+      const shown = await waitForResult();
+      assert(shown.state === 'done', `state ${shown.state}: ${shown.status}`);
+      assertSameJson(shown.summary, nativeSummary(written), 'written-40mb');
+      assert(workers.some((u) => u.endsWith('/engine/file_reader_worker.js')), `no file reader worker among ${workers.join(', ')}`);
+      workers.length = 0;
+      await page.goto(server.url);
+      await page.setInputFiles('#file', byName('HeartRateMonitor').path); // 28 MiB: below the threshold
+      const small = await waitForResult();
+      assert(small.state === 'done', `state ${small.state}: ${small.status}`);
+      assert(!workers.some((u) => u.endsWith('/file_reader_worker.js')), 'a 28 MiB File started a file reader worker');
+    } finally {
+      page.off('worker', onWorker);
+      rmSync(dirname(written), { recursive: true, force: true });
+    }
   });
 
   await check('drop zone: a dropped file is read', async () => {

@@ -64,6 +64,7 @@ test('live: the stream served equals what the runtime sent; Stop, download and -
       assert.match(await page.text(), /<nettrace-analyzer>/);
       assert.equal((await fetch(new URL('analyzer/live_controls.js', base))).status, 200);
       assert.equal((await fetch(new URL('engine/engine_worker.js', base))).status, 200);
+      assert.equal((await fetch(new URL('engine/file_reader_worker.js', base))).status, 200);
       assert.equal((await fetch(new URL('nettrace_wasm.wasm', base))).headers.get('content-type'), 'application/wasm');
       assert.equal((await fetch(new URL('%2e%2e/package.json', base))).status, 404);
       assert.equal((await fetch(new URL('live/trace.nettrace', base))).status, 409, 'no download while it runs');

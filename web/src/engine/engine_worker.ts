@@ -1,6 +1,7 @@
 // web/src/engine — the module worker that owns the engine. It opens traces with the
 // in-thread API (api/trace.ts) and serves the requests of protocol.ts. Reading happens
-// here, off the page's thread: a File is read with Blob.stream() (or Blob.slice() chunks), a URL with fetch().
+// here, off the page's thread: a File is read with Blob.stream() (a big one's by a file reader
+// worker: off_thread_blob.ts) or Blob.slice() chunks, a URL with fetch().
 // Typed against a minimal worker scope so that it compiles under the DOM lib as well (the
 // npm package ships it).
 import { diffStacksJson } from '../api/diff.js';
@@ -9,6 +10,7 @@ import { openTraceInThread } from '../api/trace.js';
 import { NetTraceError } from '../api/types.js';
 import type { RawTraceSession } from '../nettrace_wasm.mjs';
 import { compiledEngine, loadNetTraceModule, useCompiledEngine } from '../reader/wasm_loader.js';
+import { OFF_THREAD_MIN_BYTES, offThreadBlob } from './off_thread_blob.js';
 import type { EngineInit, EngineRequest, EngineResponse, OpenResult, QueryRequest, RequestId } from './protocol.js';
 
 interface WorkerScope {
@@ -141,7 +143,11 @@ async function handle(request: EngineRequest): Promise<unknown> {
         }, request.live);
       };
       try {
-        const t = await openTraceInThread(request.source, {
+        // A big File is streamed by a reader worker, so that reading it overlaps parsing it.
+        const source = request.fileRead !== 'slices' && request.source instanceof Blob && request.source.size >= OFF_THREAD_MIN_BYTES
+          ? offThreadBlob(request.source)
+          : request.source;
+        const t = await openTraceInThread(source, {
           ...(request.chunkSize !== undefined ? { chunkSize: request.chunkSize } : {}),
           ...(request.fileRead !== undefined ? { fileRead: request.fileRead } : {}),
           ...(request.readAhead !== undefined ? { readAhead: request.readAhead } : {}),
