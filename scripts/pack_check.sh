@@ -90,9 +90,15 @@ document.getElementById('file').addEventListener('change', async (event) => {
 });
 JS
 "$repo/node_modules/.bin/vite" build app --outDir dist --logLevel warn
-ls app/dist/assets/*.wasm app/dist/assets/engine_worker-*.js >/dev/null
+ls app/dist/assets/*.wasm app/dist/assets/engine_worker-*.js app/dist/assets/file_reader_worker-*.js >/dev/null
 echo "$native_summary" >expected-summary.json
 (cd "$repo" && node tests/browser/bundled_check.mjs "$tmp/consumer/app/dist" "$trace" "$tmp/consumer/expected-summary.json")
+# A File of 32 MiB or more goes through the file reader worker the engine worker starts: the
+# bundle must hold that worker too (a written trace, 1.6 M events, ~1 s to write).
+big=$tmp/written-40mb.nettrace
+"$repo/build/native/tests/nettrace_bench" generate "$big" --size-mb 40 >/dev/null 2>&1
+LC_ALL=C TZ=UTC "$repo/build/native/nettrace" summary "$big" >expected-big-summary.json
+(cd "$repo" && node tests/browser/bundled_check.mjs "$tmp/consumer/app/dist" "$big" "$tmp/consumer/expected-big-summary.json")
 
 # The declarations resolve and are live (the @ts-expect-error must be needed).
 cat >check.ts <<'TS'

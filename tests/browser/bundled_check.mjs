@@ -3,8 +3,10 @@
 // bundler found the .wasm and the engine worker (both located relative to the module) and
 // that the summary equals the native one; and mountAnalyzer() from 'nettrace-analyzer/element'
 // shows the same trace with its stylesheet (analyzer.css, also located relative to the module).
+// A trace of 32 MiB or more must be read through the file reader worker the engine worker
+// starts (web/src/engine/off_thread_blob.ts): the bundler must have emitted that one too.
 //   node tests/browser/bundled_check.mjs APP_DIST_DIR TRACE EXPECTED_SUMMARY_JSON_FILE
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { startServer } from '../../scripts/serve.mjs';
 import { launchChromium } from './harness.mjs';
 
@@ -18,6 +20,8 @@ try {
   const errors = [];
   page.on('pageerror', (e) => errors.push(String(e)));
   page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+  const workers = [];
+  page.on('worker', (w) => workers.push(w.url()));
   await page.goto(server.url);
   await page.setInputFiles('#file', trace);
   await page.waitForSelector('#result[data-done="1"]', { state: 'attached', timeout: 60_000 });
@@ -28,7 +32,9 @@ try {
   if (got.viewerEvents !== JSON.parse(expected).eventCount) throw new Error(`mountAnalyzer() showed ${got.viewerEvents} events`);
   if (!got.styled) throw new Error('the analyzer stylesheet was not bundled or not applied');
   if (errors.length) throw new Error(`page errors: ${errors.join('; ')}`);
-  console.log('consumer: the Vite-bundled app opened the trace in Chromium (worker + wasm found by the bundler), and so did mountAnalyzer() (with its stylesheet)');
+  const big = statSync(trace).size >= 32 * 1024 * 1024;
+  if (big && !workers.some((u) => u.includes('file_reader_worker'))) throw new Error(`no file reader worker among ${workers.join(', ')}`);
+  console.log(`consumer: the Vite-bundled app opened ${trace.split('/').pop()} in Chromium (worker${big ? ', file reader worker' : ''} + wasm found by the bundler), and so did mountAnalyzer() (with its stylesheet)`);
 } catch (e) {
   console.error(`bundled_check: ${e.message}`);
   failed = true;
