@@ -14,30 +14,34 @@ const truncated = traces.filter((t) => t.truncated);
 const biggest = [...complete].sort((a, b) => readFileSync(b.path).length - readFileSync(a.path).length)[0];
 
 test('openTrace(Blob from fs.openAsBlob) matches the native summary, with progress', async () => {
-  const blob = await openAsBlob(biggest.path);
-  const progress = [];
-  const trace = await openTrace(blob, { onProgress: (p) => progress.push(p) });
-  try {
-    const native = runNative('summary', biggest.path);
-    assert.equal(native.status, 0);
-    assert.equal(trace.summaryJson() + '\n', native.stdout.toString('utf8'));
-    assert.equal(trace.summary().eventCount, JSON.parse(native.stdout).eventCount);
-    assert.equal(trace.bytes, blob.size);
-    const reading = progress.filter((p) => p.phase === 'reading');
-    // Read from the Blob's stream (the default): one report per push, each push one piece of the
-    // stream or a ≤ 1 MiB slice of a bigger one.
-    assert.ok(reading.length >= Math.ceil(blob.size / PUSH_SIZE), 'at least one progress report per 1 MiB pushed');
-    assert.deepEqual(progress.at(-1), { bytes: blob.size, total: blob.size, events: trace.eventCount, phase: 'done' });
-    for (let i = 1; i < reading.length; i++) {
-      const step = reading[i].bytes - reading[i - 1].bytes;
-      assert.ok(step > 0 && step <= PUSH_SIZE, `report ${i}: ${step} bytes after the one before`);
+  const native = runNative('summary', biggest.path);
+  assert.equal(native.status, 0);
+  // Read from the Blob's stream (the default) and by slices: one report per push. By slices a
+  // 4 MiB chunk is pushed in 1 MiB slices; from the stream each push is one piece of it or a
+  // ≤ 1 MiB slice of a bigger one.
+  for (const fileRead of ['stream', 'slices']) {
+    const blob = await openAsBlob(biggest.path);
+    const progress = [];
+    const trace = await openTrace(blob, { fileRead, onProgress: (p) => progress.push(p) });
+    try {
+      assert.equal(trace.summaryJson() + '\n', native.stdout.toString('utf8'));
+      assert.equal(trace.summary().eventCount, JSON.parse(native.stdout).eventCount);
+      assert.equal(trace.bytes, blob.size);
+      const reading = progress.filter((p) => p.phase === 'reading');
+      if (fileRead === 'slices') assert.equal(reading.length, Math.ceil(blob.size / PUSH_SIZE), 'one progress report per 1 MiB pushed');
+      else assert.ok(reading.length >= Math.ceil(blob.size / PUSH_SIZE), 'at least one progress report per 1 MiB pushed');
+      assert.deepEqual(progress.at(-1), { bytes: blob.size, total: blob.size, events: trace.eventCount, phase: 'done' });
+      for (let i = 1; i < reading.length; i++) {
+        const step = reading[i].bytes - reading[i - 1].bytes;
+        assert.ok(step > 0 && step <= PUSH_SIZE, `${fileRead}, report ${i}: ${step} bytes after the one before`);
+      }
+      assert.equal(await trace.traceEventCounts(), runNative('counts', biggest.path).stdout.toString('utf8'));
+    } finally {
+      trace.close();
     }
-    assert.equal(await trace.traceEventCounts(), runNative('counts', biggest.path).stdout.toString('utf8'));
-  } finally {
-    trace.close();
+    await assert.rejects(trace.traceEventCounts(), NetTraceError, 'a closed handle refuses calls');
+    await assert.rejects(trace.events(), NetTraceError);
   }
-  await assert.rejects(trace.traceEventCounts(), NetTraceError, 'a closed handle refuses calls');
-  await assert.rejects(trace.events(), NetTraceError);
 });
 
 test('openTrace(Uint8Array) and openTrace(ArrayBuffer) give the same summary as a Blob', async () => {
@@ -45,10 +49,12 @@ test('openTrace(Uint8Array) and openTrace(ArrayBuffer) give the same summary as 
   const bytes = readFileSync(trace.path);
   const a = await openTrace(bytes, { chunkSize: 65536 });
   const b = await openTrace(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.length));
-  const c = await openTrace(await openAsBlob(trace.path), { chunkSize: 1000 });
+  const c = await openTrace(await openAsBlob(trace.path), { fileRead: 'slices', chunkSize: 1000 });
+  const d = await openTrace(await openAsBlob(trace.path)); // from its stream
   assert.equal(a.summaryJson(), b.summaryJson());
   assert.equal(a.summaryJson(), c.summaryJson());
-  for (const h of [a, b, c]) h.close();
+  assert.equal(a.summaryJson(), d.summaryJson());
+  for (const h of [a, b, c, d]) h.close();
 });
 
 test('a truncated trace rejects with code, offset and the partial summary', async () => {

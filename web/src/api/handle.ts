@@ -28,7 +28,8 @@ export interface OpenTraceOptions {
   onProgress?: (progress: Progress) => void;
   /** Aborting stops reading between two chunks; openTrace then rejects with code "cancelled". */
   signal?: AbortSignal;
-  /** Bytes per read; default 4 MiB. */
+  /** Bytes per read of a File/Blob read by slices, or per piece of bytes in memory; default 4 MiB.
+   *  Streams (a File's stream() included) hand over the pieces they have. */
   chunkSize?: number;
   /**
    * File/Blob sources: how the first pass reads. 'stream' (the default for a Blob that has
