@@ -213,7 +213,8 @@ try {
       const controller = new AbortController();
       let progress = 0;
       try {
-        await openTraceInWorker(blob, { chunkSize: 4096, signal: controller.signal, onProgress: () => {
+        // 4096-byte chunks: by slices (a Blob's stream would hand this 0.5 MB over in a piece or two).
+        await openTraceInWorker(blob, { fileRead: 'slices', chunkSize: 4096, signal: controller.signal, onProgress: () => {
           if (++progress === 1) controller.abort();
         } });
         return { code: 'resolved', progress };
