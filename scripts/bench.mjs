@@ -1,6 +1,9 @@
 // Timing of a whole-file read, the same trace three ways, in one run:
 //   native      `build/native/nettrace summary FILE` as a process
-//   wasm-node   the package API in this Node process (openTrace on fs.openAsBlob, 4 MiB reads)
+//   wasm-node   the package API in this Node process: openTrace(path), as the npm CLI reads
+//               (FileHandle reads, 4 MiB, 2 ahead), a fresh wasm instance per run (compiled
+//               again: its hot functions start on V8's baseline tier)
+//   wasm-node-warm  the same on one shared instance, after one untimed read (optimised code)
 //   wasm-chrome the package in headless Chromium: openTrace(File) from a page, engine in its
 //               module worker (a fresh worker and wasm instance per trace, Blob.slice() reads
 //               included), after one untimed warm-up read; then in the page's thread too (a
@@ -16,7 +19,7 @@
 // --dist: the package build to time (default dist/; a directory under the repository, e.g. a
 // copy of an earlier build, to compare two builds in the same conditions).
 import { spawnSync } from 'node:child_process';
-import { openAsBlob, readFileSync, statSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { join, basename } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -62,10 +65,9 @@ const wasmBinary = readFileSync(join(root, dist, 'nettrace_wasm.wasm'));
 const nodeTimes = [];
 let nodePeak = 0;
 for (let i = 0; i < RUNS; i++) {
-  // A fresh engine instance per run (wasmBinary given), so its heap size is this run's peak.
-  const blob = await openAsBlob(file);
+  // A fresh engine instance per run (wasmBinary given).
   const t0 = process.hrtime.bigint();
-  const trace = await openTrace(blob, { wasmBinary });
+  const trace = await openTrace(file, { wasmBinary });
   nodeTimes.push(Number(process.hrtime.bigint() - t0) / 1e9);
   if (trace.summaryJson() + '\n' !== nativeSummary) throw new Error('wasm and native summaries differ');
   trace.close();
@@ -73,13 +75,23 @@ for (let i = 0; i < RUNS; i++) {
 {
   // Peak memory: the shared instance, fresh in this process, after one read.
   const before = await engineHeapStats();
-  const trace = await openTrace(await openAsBlob(file));
+  const trace = await openTrace(file);
   const loaded = await engineHeapStats();
   trace.close();
   nodePeak = loaded.heapSize;
   console.log(`# wasm heap (node): ${mib(before.heapSize)} before, ${mib(loaded.heapSize)} after the read (malloc in use ${mib(loaded.allocated)})`);
 }
 report('wasm-node', median(nodeTimes), events, `   peak wasm heap ${mib(nodePeak)}`);
+// The shared instance, warmed by the read above.
+const warmNodeTimes = [];
+for (let i = 0; i < RUNS; i++) {
+  const t0 = process.hrtime.bigint();
+  const trace = await openTrace(file);
+  warmNodeTimes.push(Number(process.hrtime.bigint() - t0) / 1e9);
+  if (trace.summaryJson() + '\n' !== nativeSummary) throw new Error('wasm and native summaries differ');
+  trace.close();
+}
+report('wasm-node-warm', median(warmNodeTimes), events);
 
 // --- wasm in Chromium
 let chrome = null;
@@ -96,6 +108,7 @@ if (chrome) {
 
 const nativeMedian = median(nativeTimes);
 console.log(`wasm-node / native time ratio:   ${(median(nodeTimes) / nativeMedian).toFixed(2)}`);
+console.log(`wasm-node-warm / native time ratio: ${(median(warmNodeTimes) / nativeMedian).toFixed(2)}`);
 if (chrome) {
   console.log(`wasm-chrome / native time ratio: ${(median(chrome.workerTimes) / nativeMedian).toFixed(2)}`);
   console.log(`wasm-chrome-warm / native time ratio: ${(median(chrome.warmTimes) / nativeMedian).toFixed(2)}`);

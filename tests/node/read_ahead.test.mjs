@@ -167,6 +167,52 @@ test('a file path is read with FileHandle reads (node_file.ts): ranges as the fi
   await assert.rejects(file.blob.slice(0, 10).arrayBuffer(), 'a closed file refuses reads');
 });
 
+test('a path\'s first pass reads into readAhead + 1 buffers over and over (readInto), with the file\'s bytes in order', async () => {
+  const { readAheadChunks } = await import(join(root, 'dist/reader/read_ahead.js'));
+  const bytes = readFileSync(biggest.path);
+  const file = await openNodeFile(biggest.path);
+  try {
+    for (const [chunkSize, ahead] of [[65536, 2], [1_000_003, 0], [4 * 1024 * 1024, 4]]) {
+      const buffers = new Set();
+      const copies = [];
+      let chunks = 0;
+      for await (const chunk of readAheadChunks(file.blob, chunkSize, ahead)) {
+        buffers.add(chunk.buffer);
+        copies.push(Buffer.from(chunk)); // a piece is valid until the next one is asked for
+        ++chunks;
+      }
+      assert.equal(chunks, Math.ceil(bytes.length / chunkSize));
+      assert.ok(Buffer.concat(copies).equals(bytes), `bytes in order at ${chunkSize} B, ${ahead} ahead`);
+      assert.ok(buffers.size <= Math.min(chunks, ahead + 1), `${buffers.size} buffers for ${chunks} chunks, ${ahead} ahead`);
+    }
+  } finally {
+    file.close();
+  }
+});
+
+test('a source that reads into buffers: a failed or short read is a "source" error at the offset of its chunk', async () => {
+  const bytes = readFileSync(biggest.path);
+  const failAt = 3 * 65536;
+  const source = (fail) => ({
+    size: bytes.length,
+    slice: () => assert.fail('the first pass reads into buffers, never by slices'),
+    readInto: async (target, position) => {
+      if (position === failAt && fail === 'reject') throw new Error('the disk went away');
+      const n = Math.min(target.length - (position === failAt ? 1 : 0), bytes.length - position);
+      target.set(bytes.subarray(position, position + n));
+      return n;
+    },
+  });
+  await assert.rejects(openTrace(source('reject'), { chunkSize: 65536, fileRead: 'slices' }), (e) => {
+    assert.equal(e.code, 'source');
+    assert.equal(e.offset, failAt);
+    assert.match(e.message, /the disk went away/);
+    assert.ok(e.partial.eventCount > 0, 'the partial summary of the chunks before');
+    return true;
+  });
+  await assert.rejects(openTrace(source('short'), { chunkSize: 65536 }), (e) => e.code === 'source' && e.offset === failAt && /short read/.test(e.message));
+});
+
 test('a path opens like its Blob (summary = native at 4096 B and the default), and its file is closed after a close, a cancel and an error', async () => {
   // An earlier test's close may still be finishing.
   const before = await fdsSettleTo(0);

@@ -28,7 +28,8 @@ export interface TraceInput {
   readonly size: number | null;
   /** The bytes in order, in pieces of about `chunkSize` (streams, a Blob's included, give the
    *  pieces they have). A Blob read by slices keeps `readAhead` reads in flight while a piece is
-   *  used (read_ahead.ts). */
+   *  used (read_ahead.ts). A piece is valid until the next one is asked for: a path's reads
+   *  reuse their buffers. */
   chunks(chunkSize: number, reading?: BlobReading): AsyncIterable<Uint8Array>;
   /** The bytes in [start, end) again. Rejects with a NetTraceError (code "source") when it cannot. */
   reread(start: number, end: number): Promise<Uint8Array>;
@@ -50,6 +51,9 @@ export interface BlobLike {
   slice(start?: number, end?: number): { arrayBuffer(): Promise<ArrayBuffer> };
   /** The bytes in order (browsers' and Node's Blobs have it; a path's FileHandle reads do not). */
   stream?(): ReadableStream<Uint8Array>;
+  /** Reads at `position` into `target` until it is full or the source ends; @returns the bytes
+   *  read. A path's FileHandle has it (node_file.ts): its reads ahead then reuse their buffers. */
+  readInto?(target: Uint8Array, position: number): Promise<number>;
 }
 
 /** Anything that yields byte chunks: a web ReadableStream, a Node Readable, a generator. */

@@ -10,6 +10,9 @@
 // returns); the read of k+A+1 is issued when the consumer asks for k+1. Memory is bounded: at
 // most A + 1 chunks are referenced at once, (A + 1) × chunkSize bytes (12 MiB with the
 // defaults), besides the engine's own heap buffer. A = 0 reads and pushes in turn (no overlap).
+// A source that reads into given buffers (BlobLike.readInto: a path's FileHandle) gets those
+// A + 1 buffers over and over: a chunk's buffer is read into again once the consumer has asked
+// for the next chunk (TraceInput.chunks: a piece is valid until then).
 //
 // A Blob read cannot be aborted once issued: when reading stops early (a cancel, an error, a
 // new drop), the reads still in flight are awaited and dropped before the generator returns,
@@ -31,6 +34,8 @@ interface PendingRead {
   readonly start: number;
   readonly end: number;
   readonly bytes: Promise<Uint8Array>;
+  /** The buffer read into (readInto sources), handed back once the chunk is used; else null. */
+  readonly buffer: Uint8Array | null;
 }
 
 type Resolve = () => void;
@@ -67,30 +72,38 @@ export function readAheadDepth(ahead: number | undefined): number {
   return Math.min(MAX_READ_AHEAD, Math.max(0, Math.floor(ahead)));
 }
 
-/** One range of `blob`; a failed or short read is a "source" error at its offset. */
-async function readRange(blob: BlobLike, start: number, end: number): Promise<Uint8Array> {
-  let buffer: ArrayBuffer;
+/**
+ * One range of `blob`, into `target` (its length: end - start) when given, else into a fresh
+ * buffer; a failed or short read is a "source" error at its offset.
+ */
+async function readRange(blob: BlobLike, start: number, end: number, target: Uint8Array | null): Promise<Uint8Array> {
+  let bytes: Uint8Array;
   try {
-    buffer = await blob.slice(start, end).arrayBuffer();
+    bytes = target !== null && blob.readInto
+      ? target.subarray(0, await blob.readInto(target, start))
+      : new Uint8Array(await blob.slice(start, end).arrayBuffer());
   } catch (e) {
     throw new NetTraceError('source', start, `cannot read bytes ${start}-${end}: ${e instanceof Error ? e.message : String(e)}`);
   }
-  if (buffer.byteLength !== end - start) throw new NetTraceError('source', start, 'short read');
-  return new Uint8Array(buffer);
+  if (bytes.length !== end - start) throw new NetTraceError('source', start, 'short read');
+  return bytes;
 }
 
 /** The bytes of `blob` in order, in chunks of `chunkSize` (the last one shorter), `ahead` reads ahead. */
 export async function* readAheadChunks(blob: BlobLike, chunkSize: number, ahead: number): AsyncGenerator<Uint8Array> {
   const size = blob.size;
   const ring: PendingRead[] = [];
+  const spare: Uint8Array[] = []; // readInto sources: buffers of chunks already used
   let next = 0; // where the next read to issue starts
   const issue = (): void => {
     const start = next;
     const end = Math.min(size, start + chunkSize);
     next = end;
-    const bytes = readRange(blob, start, end);
+    // Every range is at most min(chunkSize, size) long: one buffer size serves them all.
+    const buffer = blob.readInto ? (spare.pop() ?? new Uint8Array(Math.min(chunkSize, size))) : null;
+    const bytes = readRange(blob, start, end, buffer === null ? null : buffer.subarray(0, end - start));
     bytes.catch(() => undefined); // observed when its turn comes, or dropped after a stop
-    ring.push({ start, end, bytes });
+    ring.push({ start, end, bytes, buffer });
   };
   try {
     while (next < size || ring.length > 0) {
@@ -98,6 +111,8 @@ export async function* readAheadChunks(blob: BlobLike, chunkSize: number, ahead:
       while (next < size && ring.length < ahead + 1) issue();
       const head = ring.shift()!;
       yield await head.bytes;
+      // The consumer asked for the next chunk: it is done with this one.
+      if (head.buffer !== null) spare.push(head.buffer);
     }
   } finally {
     // Stopped early: let the reads in flight settle, then drop them (see the file comment).
