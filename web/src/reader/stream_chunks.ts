@@ -7,9 +7,10 @@
 // 0.65-0.77× the time of the open by slices. The browser fills the stream's data pipe on its own
 // threads while the engine decodes, as far as the pipe holds (the pipe's bytes move to this
 // thread only when it runs tasks: the engine still waited for them 30 % of a 1.1 GB open), so
-// the stream reads ahead without a ring of ours: the pieces waiting are what the pipe holds (Chromium hands over 64 KiB to ~1.5 MiB at a time; a
-// piece larger than PUSH_SIZE is pushed in slices by read_trace.ts). Re-reads for details stay
-// Blob.slice() ranges.
+// the stream reads ahead without a ring of ours: the pieces waiting are what the pipe holds.
+// Chromium hands over pieces of 64 KiB to 2 MiB (measured; the file reader worker saw up to
+// 2 MiB); a piece larger than PUSH_SIZE is pushed in slices by read_trace.ts. Re-reads for
+// details stay Blob.slice() ranges.
 import { NetTraceError } from './errors.js';
 
 /** A Blob that can be streamed (browsers' File/Blob, Node's fs.openAsBlob). */
