@@ -37,6 +37,30 @@ uint32_t ProcessFrame(const StoreBuilder& model, const SymbolCollector& symbols,
       FrameKind::kSynthetic);
 }
 
+namespace {
+
+// The rows of [first, end) of a selected type and thread: at least as many as the selection
+// keeps. Counted first so that the selection's four columns are allocated once, at their size:
+// a flame graph of a multi-GB trace can select 100 M rows, 18 bytes each, and columns grown by
+// doubling held up to twice that at once (a sampled 1.5 GB trace in wasm: the heap grew by
+// 920 MB for 22 M rows), next to a store of ~1.7 GB in a wasm heap of at most 4 GB.
+size_t CountCandidates(const EventStore& store, const std::vector<uint8_t>& typeOk, const std::vector<bool>& threadOk,
+                       size_t first, size_t end) {
+  size_t n = 0;
+  for (size_t row = first; row < end; ++row)
+    if (typeOk[store.type(row).value]) n += threadOk[store.thread(row).value];
+  return n;
+}
+
+void Reserve(StackSelection* sel, size_t n) {
+  sel->rows.reserve(n);
+  sel->threads.reserve(n);
+  sel->callStacks.reserve(n);
+  sel->weights.reserve(n);
+}
+
+}  // namespace
+
 StackSelection SelectStacks(const StoreBuilder& model, const SymbolCollector& symbols, StackResolver* resolver,
                             const StackQuery& q) {
   if (q.weight == WeightKind::kTraceEventThreadTime) return SelectTraceEventThreadTime(model, symbols, resolver, q);
@@ -75,6 +99,7 @@ StackSelection SelectStacks(const StoreBuilder& model, const SymbolCollector& sy
     bool seen = false, external = false;
   };
   std::vector<Previous> previous(threadTime ? model.threads().size() : 0);
+  Reserve(&sel, CountCandidates(store, typeOk, threadOk, first, end));
   const int64_t frequency = model.info().tickFrequency > 0 ? model.info().tickFrequency : 1;
   uint32_t externalFrame = 0;
   std::map<uint32_t, uint32_t> externalStacks;  // call stack → the same + UNMANAGED_CODE_TIME
