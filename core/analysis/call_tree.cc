@@ -103,14 +103,15 @@ StackSelection SelectStacks(const StoreBuilder& model, const SymbolCollector& sy
   const int64_t frequency = model.info().tickFrequency > 0 ? model.info().tickFrequency : 1;
   uint32_t externalFrame = 0;
   std::map<uint32_t, uint32_t> externalStacks;  // call stack → the same + UNMANAGED_CODE_TIME
+  EventStore::RowCursor cursor(store);  // rows ascend
   for (size_t row = begin; row < end; ++row) {
     const uint8_t ok = typeOk[store.type(row).value];
     if (!ok || !threadOk[store.thread(row).value]) continue;
-    const bool external = ok == 2 && symbols.IsExternalSample(store.ordinal(row));
+    const bool external = ok == 2 && symbols.IsExternalSample(cursor.ordinal(row));
     uint64_t weight = 1;
     if (threadTime) {
       Previous& p = previous[store.thread(row).value];
-      const uint64_t ts = store.timestamp(row);
+      const uint64_t ts = cursor.timestamp(row);
       weight = 0;
       if (p.seen && ts > p.timestamp && !(q.weight == WeightKind::kManagedThreadTime && p.external)) {
         const uint64_t ticks = ts - p.timestamp;
@@ -123,13 +124,13 @@ StackSelection SelectStacks(const StoreBuilder& model, const SymbolCollector& sy
       if (row < first) continue;
     }
     if (bytes) {
-      std::optional<uint64_t> b = symbols.AllocationBytes(store.ordinal(row));
+      std::optional<uint64_t> b = symbols.AllocationBytes(cursor.ordinal(row));
       if (!b) continue;  // not an allocation event: nothing to weigh
       weight = *b;
     }
-    if (value) weight = symbols.universal().SampleValue(store.ordinal(row)).value_or(0);
+    if (value) weight = symbols.universal().SampleValue(cursor.ordinal(row)).value_or(0);
     const ThreadEntry& thread = model.threads()[store.thread(row)];
-    uint32_t cs = resolver->Resolve(store.stack(row), store.timestamp(row), thread.processId);
+    uint32_t cs = resolver->Resolve(store.stack(row), cursor.timestamp(row), thread.processId);
     // PerfView keeps samples taken outside managed code apart, under their own leaf frame.
     if (external) {
       if (!externalFrame) externalFrame = resolver->frames().Intern(kExternalFrameName, FrameKind::kSynthetic) + 1;

@@ -71,11 +71,19 @@ void EventStore::MergeLate() {
   *this = std::move(merged);  // late_ of the fresh store is empty
 }
 
+size_t EventStore::PageOf(const std::vector<Page>& pages, size_t row, size_t from) {
+  if (from >= pages.size() || pages[from].firstRow > row) {
+    // Pages are few next to rows (one per 2^32 ticks, or per region): binary search.
+    auto it = std::upper_bound(pages.begin(), pages.end(), row,
+                               [](size_t r, const Page& p) { return r < p.firstRow; });
+    return static_cast<size_t>(it - pages.begin()) - 1;
+  }
+  while (from + 1 < pages.size() && pages[from + 1].firstRow <= row) ++from;
+  return from;
+}
+
 uint64_t EventStore::timestamp(size_t row) const {
-  // Pages are few (one per 2^32 ticks of trace time, ~4 s at 1 GHz): binary search.
-  auto it = std::upper_bound(pages_.begin(), pages_.end(), row,
-                             [](size_t r, const Page& p) { return r < p.firstRow; });
-  return (it - 1)->base + tsOffset_[row];
+  return pages_[PageOf(pages_, row, pages_.size())].base + tsOffset_[row];
 }
 
 LabelListIndex EventStore::labels(size_t row) const {
@@ -85,15 +93,24 @@ LabelListIndex EventStore::labels(size_t row) const {
 }
 
 uint32_t EventStore::ordinal(size_t row) const {
-  const Ordinal24& o = ordinal_[row];
-  const uint32_t rel = o.b[0] | (uint32_t{o.b[1]} << 8) | (uint32_t{o.b[2]} << 16);
+  const uint32_t rel = Relative(ordinal_[row]);
   if (rel == kOrdinalSpill) {
     auto it = std::lower_bound(spilled_.begin(), spilled_.end(), std::make_pair(static_cast<uint32_t>(row), uint32_t{0}));
     return it->second;
   }
-  auto it = std::upper_bound(ordinalPages_.begin(), ordinalPages_.end(), row,
-                             [](size_t r, const Page& p) { return r < p.firstRow; });
-  return static_cast<uint32_t>((it - 1)->base) + rel;
+  return static_cast<uint32_t>(ordinalPages_[PageOf(ordinalPages_, row, ordinalPages_.size())].base) + rel;
+}
+
+uint64_t EventStore::RowCursor::timestamp(size_t row) {
+  page_ = PageOf(store_.pages_, row, page_);
+  return store_.pages_[page_].base + store_.tsOffset_[row];
+}
+
+uint32_t EventStore::RowCursor::ordinal(size_t row) {
+  const uint32_t rel = Relative(store_.ordinal_[row]);
+  if (rel == kOrdinalSpill) return store_.ordinal(row);  // rare: a search in the spilled ordinals
+  ordinalPage_ = PageOf(store_.ordinalPages_, row, ordinalPage_);
+  return static_cast<uint32_t>(store_.ordinalPages_[ordinalPage_].base) + rel;
 }
 
 RowLocation EventStore::Locate(size_t row) const {

@@ -44,10 +44,20 @@ TEST_CASE("store order equals a stable sort by timestamp on every corpus trace",
                      [](const auto& a, const auto& b) { return a.first < b.first; });
     const EventStore& store = builder.store();
     REQUIRE(store.size() == expected.size());
+    EventStore::RowCursor cursor(store);
     for (size_t row = 0; row < store.size(); ++row) {
       INFO("row " << row);
       REQUIRE(store.timestamp(row) == expected[row].first);
       REQUIRE(store.ordinal(row) == expected[row].second);
+      // A scan's cursor reads the same, and so does a row looked up again after later rows.
+      REQUIRE(cursor.timestamp(row) == expected[row].first);
+      REQUIRE(cursor.ordinal(row) == expected[row].second);
+      if (row >= 5000) {
+        REQUIRE(cursor.timestamp(row - 5000) == expected[row - 5000].first);
+        REQUIRE(cursor.ordinal(row - 5000) == expected[row - 5000].second);
+        REQUIRE(cursor.timestamp(row) == expected[row].first);
+        REQUIRE(cursor.ordinal(row) == expected[row].second);
+      }
     }
   }
 }

@@ -65,8 +65,10 @@ StoreRead ReadAndCompare(const std::vector<uint8_t>& bytes, size_t chunkSize) {
   r.storeRows = store.size();
   r.lateMerges = store.lateMerges();
   r.inStableOrder = store.size() == expected.size() && store.pendingLate() == 0;
+  EventStore::RowCursor cursor(store);  // a scan reads the same (spilled ordinals, many pages)
   for (size_t row = 0; r.inStableOrder && row < store.size(); ++row) {
-    if (store.timestamp(row) != expected[row].first || store.ordinal(row) != expected[row].second) {
+    if (store.timestamp(row) != expected[row].first || store.ordinal(row) != expected[row].second ||
+        cursor.timestamp(row) != expected[row].first || cursor.ordinal(row) != expected[row].second) {
       r.inStableOrder = false;
       r.firstDifference = "row " + std::to_string(row) + ": ts " + std::to_string(store.timestamp(row)) + " ordinal " +
                           std::to_string(store.ordinal(row)) + ", expected ts " + std::to_string(expected[row].first) +
