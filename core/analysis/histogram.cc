@@ -47,10 +47,11 @@ Histogram BuildHistogram(const StoreBuilder& model, const HistogramQuery& query)
 
   const RowRange rows = RowsInTime(model, q.fromMs, q.toMs);
   const double span = h.toMs - h.fromMs;
+  EventStore::RowCursor cursor(store);  // rows ascend
   for (size_t row = rows.begin; row < rows.end; ++row) {
     const int32_t s = typeSeries[store.type(row).value];
     if (s == kSkip || !threadOk[store.thread(row).value]) continue;
-    const double ms = TicksToMs(info, store.timestamp(row));
+    const double ms = TicksToMs(info, cursor.timestamp(row));
     double pos = span > 0 ? (ms - h.fromMs) / span * h.buckets : 0.0;
     uint32_t b = pos <= 0 ? 0 : pos >= h.buckets ? h.buckets - 1 : static_cast<uint32_t>(pos);
     h.counts[static_cast<size_t>(s) * h.buckets + b] += 1;

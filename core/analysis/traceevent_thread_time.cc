@@ -113,6 +113,7 @@ StackSelection SelectTraceEventThreadTime(const StoreBuilder& model, const Symbo
 
   // The state machine runs to the end of the range's last interval: an event after the
   // range still closes the interval its predecessor began inside it.
+  EventStore::RowCursor cursor(store);  // rows ascend
   for (size_t row = 0; row < store.size(); ++row) {
     if (stitch) {
       // An await's end charges its time (from its TaskWait/Send) to AWAIT_TIME under the stack
@@ -144,8 +145,8 @@ StackSelection SelectTraceEventThreadTime(const StoreBuilder& model, const Symbo
       if (s.blockedMs == 0 || open < range.begin) continue;
       threadOk[t] = false;
     }
-    const bool running = d != Driver::kSample || !symbols.IsExternalSample(store.ordinal(row));
-    const double ms = TicksToMs(model.info(), store.timestamp(row));
+    const bool running = d != Driver::kSample || !symbols.IsExternalSample(cursor.ordinal(row));
+    const double ms = TicksToMs(model.info(), cursor.timestamp(row));
     // Only intervals begun inside the range are kept (those before it only set the state).
     auto closeCpu = [&] {
       if (s.cpuMs > 0 && s.cpuRow >= range.begin)
@@ -157,7 +158,7 @@ StackSelection SelectTraceEventThreadTime(const StoreBuilder& model, const Symbo
     };
     const ThreadEntry& thread = model.threads()[store.thread(row)];
     AsyncStitcher::Stitched stack{0, t};
-    if (d != Driver::kTplUnblock) stack.stack = resolver->Resolve(store.stack(row), store.timestamp(row), thread.processId);
+    if (d != Driver::kTplUnblock) stack.stack = resolver->Resolve(store.stack(row), cursor.timestamp(row), thread.processId);
     if (stitch) stack = stitcher.Stack(t, stack.stack, d != Driver::kTplUnblock ? store.stack(row) : StackIndex());
     const uint32_t groupStack = group ? startStops.GroupStack(startStops.Live(*stitcher.StartStopSlot(t))) : 0;
     if (running) {

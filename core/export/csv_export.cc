@@ -27,7 +27,8 @@ void AppendCsvField(const std::string& s, std::string* out) {
 std::vector<uint32_t> EventCallStacks(const StoreBuilder& model, StackResolver* resolver) {
   const EventStore& store = model.store();
   std::vector<uint32_t> out(store.size());
-  for (size_t row = 0; row < store.size(); ++row) out[row] = resolver->Resolve(store.stack(row), store.timestamp(row));
+  EventStore::RowCursor cursor(store);
+  for (size_t row = 0; row < store.size(); ++row) out[row] = resolver->Resolve(store.stack(row), cursor.timestamp(row));
   return out;
 }
 
@@ -48,9 +49,10 @@ std::string ExportEventsCsv(const StoreBuilder& model, StackResolver* resolver, 
   const std::vector<uint32_t> stacks = EventCallStacks(model, resolver);
   std::string out = stackText ? "TimeMs,Provider,Event,ThreadId,StackId,Stack\n" : "TimeMs,Provider,Event,ThreadId,StackId\n";
   char buf[64];
+  EventStore::RowCursor cursor(store);
   for (size_t row = 0; row < store.size(); ++row) {
     const EventType& type = model.types()[store.type(row)];
-    std::snprintf(buf, sizeof buf, "%.3f,", TicksToMs(model.info(), store.timestamp(row)));
+    std::snprintf(buf, sizeof buf, "%.3f,", TicksToMs(model.info(), cursor.timestamp(row)));
     out += buf;
     AppendCsvField(type.metadata.providerName, &out);
     out += ',';
