@@ -151,13 +151,13 @@ val MatchPayloadText(const TraceSession& session, const val& rows, const std::st
 }
 double StoreBytesPerEvent(const TraceSession& session) { return session.StoreBytesPerEvent(); }
 
-// groupBy: 0 none, 1 provider, 2 event type (HistogramGroup).
+// groupBy: 0 none, 1 provider, 2 event type, 3 thread (HistogramGroup).
 // → {fromMs, toMs, bucketMs, buckets, total, series: string[], counts: Float64Array}
 val BuildHistogram(const TraceSession& session, const val& query, uint32_t buckets, uint32_t groupBy) {
   nettrace::HistogramQuery hq;
   hq.filter = ToQuery(query);
   hq.buckets = buckets;
-  hq.groupBy = static_cast<nettrace::HistogramGroup>(groupBy <= 2 ? groupBy : 0);
+  hq.groupBy = static_cast<nettrace::HistogramGroup>(groupBy <= 3 ? groupBy : 0);
   nettrace::Histogram h = session.BuildHistogram(hq);
   val out = val::object();
   out.set("fromMs", h.fromMs);

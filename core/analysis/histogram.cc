@@ -26,7 +26,7 @@ Histogram BuildHistogram(const StoreBuilder& model, const HistogramQuery& query)
     if (!TypeMatches(type, q.provider, q.name)) continue;
     std::string key = query.groupBy == HistogramGroup::kProvider    ? type.metadata.providerName
                       : query.groupBy == HistogramGroup::kEventType ? type.metadata.providerName + "/" + type.name
-                                                                    : std::string("all");
+                                                                    : std::string("all");  // kNone, kThread
     seriesTypes[key].push_back(t);
   }
   if (query.groupBy == HistogramGroup::kNone && seriesTypes.empty()) seriesTypes["all"];
@@ -35,6 +35,22 @@ Histogram BuildHistogram(const StoreBuilder& model, const HistogramQuery& query)
     h.series.push_back(name);
   }
   const std::vector<bool> threadOk = ThreadMask(model, q.thread);
+  // kThread: the matching types' one series above is replaced by one per OS thread id (as
+  // the thread filter names threads; entries sharing an id share a series) the filter keeps.
+  std::vector<int32_t> threadSeries;
+  if (query.groupBy == HistogramGroup::kThread) {
+    std::map<uint64_t, std::vector<size_t>> byId;
+    for (size_t t = 0; t < threadOk.size(); ++t) {
+      const ThreadEntry& e = model.threads()[ThreadIndex(static_cast<uint16_t>(t))];
+      if (threadOk[t]) byId[e.osThreadId.value_or(e.key)].push_back(t);
+    }
+    h.series.clear();
+    threadSeries.assign(threadOk.size(), kSkip);
+    for (const auto& [id, entries] : byId) {
+      for (size_t t : entries) threadSeries[t] = static_cast<int32_t>(h.series.size());
+      h.series.push_back(std::to_string(id));
+    }
+  }
 
   // The range: given, or the whole trace (first to last event).
   const TraceInfo& info = model.info();
@@ -49,8 +65,9 @@ Histogram BuildHistogram(const StoreBuilder& model, const HistogramQuery& query)
   const double span = h.toMs - h.fromMs;
   EventStore::RowCursor cursor(store);  // rows ascend
   for (size_t row = rows.begin; row < rows.end; ++row) {
-    const int32_t s = typeSeries[store.type(row).value];
+    int32_t s = typeSeries[store.type(row).value];
     if (s == kSkip || !threadOk[store.thread(row).value]) continue;
+    if (!threadSeries.empty()) s = threadSeries[store.thread(row).value];
     const double ms = TicksToMs(info, cursor.timestamp(row));
     double pos = span > 0 ? (ms - h.fromMs) / span * h.buckets : 0.0;
     uint32_t b = pos <= 0 ? 0 : pos >= h.buckets ? h.buckets - 1 : static_cast<uint32_t>(pos);

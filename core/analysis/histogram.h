@@ -17,6 +17,8 @@ enum class HistogramGroup : uint8_t {
   kNone = 0,       // one series, "all"
   kProvider = 1,   // one series per provider name
   kEventType = 2,  // one series per event type ("Provider/Name")
+  kThread = 3,     // one series per thread, named by its OS thread id (ascending): the
+                   // flame graph's thread picker counts a type's events per thread in one pass
 };
 
 struct HistogramQuery {

@@ -74,8 +74,10 @@ Rows<OptionSpec> Options() {
        "each event's stack as named frames, leaf first, as in 'stack'", SET(r->frames = v.flag)},
       {"buckets", "--buckets", nullptr, T::kCount, "N", "100", kHistogram, false, "number of equal time buckets",
        SET(r->buckets = static_cast<uint64_t>(v.number))},
-      {"groupBy", "--group-by", nullptr, T::kEnum, "none|provider|eventType", "none", kHistogram, false,
-       "one series for all events, one per provider or one per event type", SET(r->groupBy = v.text)},
+      {"groupBy", "--group-by", nullptr, T::kEnum, "none|provider|eventType|thread", "none", kHistogram, false,
+       "one series for all events, one per provider, one per event type or one per thread (named by its OS "
+       "thread id)",
+       SET(r->groupBy = v.text)},
       // The stack selection (analysis/call_tree.h StackQuery).
       {"event", "--event", nullptr, T::kString, "NAME", "Thread/Sample", kSelection, false,
        "event type whose stacks are counted (GC/AllocationTick weighs bytes; cpu / cswitch in Linux-profiler "

@@ -125,6 +125,11 @@ test('histogram totals equal the event query totals, per series and in windows',
         const n = byProvider.counts.subarray(s * 16, (s + 1) * 16).reduce((a, b) => a + b, 0);
         assert.equal(n, (await trace.events({ provider, limit: 0 })).total, `${t.name} ${provider}`);
       }
+      const byThread = await trace.histogram({ buckets: 1, groupBy: 'thread' });
+      assert.equal(byThread.total, total);
+      for (const [s, id] of byThread.series.entries()) {
+        assert.equal(byThread.counts[s], (await trace.histogram({ buckets: 1, thread: Number(id) })).total, `${t.name} thread ${id}`);
+      }
       const mid = (h.fromMs + h.toMs) / 2;
       const w = await trace.histogram({ fromMs: h.fromMs, toMs: mid, buckets: 3 });
       assert.equal(w.total, (await trace.events({ fromMs: h.fromMs, toMs: mid, limit: 0 })).total);

@@ -63,6 +63,35 @@ TEST_CASE("histogram totals equal the event query's matches, for every corpus tr
 
     hq.groupBy = HistogramGroup::kEventType;
     CHECK(session.BuildHistogram(hq).total == total);
+
+    // One series per OS thread id, ascending, each equal to the histogram filtered to that
+    // thread; with a name filter too (the flame graph's thread picker).
+    for (const std::string& name : {std::string(), std::string("Thread/Sample")}) {
+      HistogramQuery threads;
+      threads.buckets = 5;
+      threads.groupBy = HistogramGroup::kThread;
+      threads.filter.name = name;
+      const Histogram byThread = session.BuildHistogram(threads);
+      CHECK(byThread.counts.size() == byThread.series.size() * 5);
+      std::vector<uint64_t> ids;
+      for (const std::string& id : byThread.series) ids.push_back(std::stoull(id));
+      CHECK(std::is_sorted(ids.begin(), ids.end()));
+      CHECK(std::adjacent_find(ids.begin(), ids.end()) == ids.end());
+      double sum = 0;
+      for (size_t k = 0; k < ids.size(); ++k) {
+        HistogramQuery one;
+        one.buckets = 5;
+        one.filter.name = name;
+        one.filter.thread = ids[k];
+        const Histogram h = session.BuildHistogram(one);
+        const std::vector<double> expected(byThread.counts.begin() + static_cast<long>(k * 5),
+                                           byThread.counts.begin() + static_cast<long>((k + 1) * 5));
+        CHECK(h.counts == expected);
+        sum += Sum(h.counts);
+      }
+      CHECK(sum == static_cast<double>(byThread.total));
+      if (name.empty()) CHECK(byThread.total == total);
+    }
   }
 }
 

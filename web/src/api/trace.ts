@@ -27,7 +27,7 @@ import type { EventViewName } from './event_views.js';
 
 const EVENT_VIEWS: readonly EventViewName[] = ['exceptions', 'contention', 'activities', 'counters', 'threadpool'];
 
-const GROUP_BY = { none: 0, provider: 1, eventType: 2 } as const;
+const GROUP_BY = { none: 0, provider: 1, eventType: 2, thread: 3 } as const;
 
 /** Rows a text-search step examines at most (each step also re-reads at most 32 blocks). */
 const SEARCH_ROWS_PER_STEP = 32768;

@@ -36,8 +36,8 @@ export interface HistogramRequest {
   name?: string;
   /** Number of equal time buckets. Default: 100. An integer ≥ 0. CLI: `--buckets`. */
   buckets?: number;
-  /** One series for all events, one per provider or one per event type. Default: none. CLI: `--group-by`. */
-  groupBy?: "none" | "provider" | "eventType";
+  /** One series for all events, one per provider, one per event type or one per thread (named by its OS thread id). Default: none. CLI: `--group-by`. */
+  groupBy?: "none" | "provider" | "eventType" | "thread";
 }
 
 /** The options of `flame`: call tree of stacks as a laid-out flame graph (json), folded stacks or speedscope. */
