@@ -151,13 +151,14 @@ val MatchPayloadText(const TraceSession& session, const val& rows, const std::st
 }
 double StoreBytesPerEvent(const TraceSession& session) { return session.StoreBytesPerEvent(); }
 
-// groupBy: 0 none, 1 provider, 2 event type, 3 thread (HistogramGroup).
+// A histogram request (the query table's filters, buckets and groupBy)
 // → {fromMs, toMs, bucketMs, buckets, total, series: string[], counts: Float64Array}
-val BuildHistogram(const TraceSession& session, const val& query, uint32_t buckets, uint32_t groupBy) {
+val BuildHistogram(const TraceSession& session, const val& query) {
+  const nettrace::api::Request request = ToRequest("histogram", query);
   nettrace::HistogramQuery hq;
-  hq.filter = ToQuery(query);
-  hq.buckets = buckets;
-  hq.groupBy = static_cast<nettrace::HistogramGroup>(groupBy <= 3 ? groupBy : 0);
+  hq.filter = request.events;
+  hq.buckets = static_cast<uint32_t>(std::min<uint64_t>(request.buckets.value_or(100), UINT32_MAX));  // clamped again
+  hq.groupBy = request.groupBy;
   nettrace::Histogram h = session.BuildHistogram(hq);
   val out = val::object();
   out.set("fromMs", h.fromMs);

@@ -64,8 +64,8 @@ export interface RawTraceSession {
   scanText(query: RawEventQuery, cursor: number, maxRows: number): RawTextScanStep;
   /** Of these rows (blocks provided), those with a payload field value containing `text`. */
   matchPayloadText(rows: Uint32Array, text: string): Uint32Array;
-  /** Event counts over `buckets` time buckets. groupBy: 0 none, 1 provider, 2 event type. */
-  histogram(query: RawEventQuery, buckets: number, groupBy: number): RawHistogram;
+  /** Event counts over time buckets: a histogram request (filters, buckets, groupBy) of the query table. */
+  histogram(query: RawHistogramQuery): RawHistogram;
   /** Bytes per event of the store's per-event columns. */
   storeBytesPerEvent(): number;
   /** Issue 4's stack analyses (core/analysis/call_tree.h, flame_graph.h, top_functions.h): JSON or text. */
@@ -115,6 +115,17 @@ export interface RawEventQuery {
   text?: string | undefined;
   offset?: number | undefined;
   limit?: number | undefined;
+}
+
+/** histogram's request (api/generated/requests.ts HistogramRequest): filters, buckets, grouping. */
+export interface RawHistogramQuery {
+  provider?: string | undefined;
+  name?: string | undefined;
+  thread?: number | undefined;
+  fromMs?: number | undefined;
+  toMs?: number | undefined;
+  buckets?: number | undefined;
+  groupBy?: 'none' | 'provider' | 'eventType' | 'thread' | undefined;
 }
 
 /** TraceSession.scanText: one step; `next === end` when the scan is complete. */

@@ -14,6 +14,7 @@
 
 #include "analysis/call_tree.h"
 #include "analysis/event_query.h"
+#include "analysis/histogram.h"
 #include "base/status.h"
 
 namespace nettrace::api {
@@ -81,8 +82,8 @@ struct Request {
   bool frames = false;                                 // events --frames
   bool stackText = false;                              // export --stack-text
   std::optional<uint64_t> chunkSize;
-  std::optional<uint64_t> buckets;  // histogram
-  std::string groupBy;              // histogram
+  std::optional<uint64_t> buckets;                  // histogram
+  HistogramGroup groupBy = HistogramGroup::kNone;  // histogram
   bool csvPayload = true;           // export csv with --event: that type's payload columns
   std::string speedscope;           // export speedscope: "" (evented) or "evented" / "sampled"
   // ps / collect / live (cli/diag_commands.cc, web/src/live/cli.ts).

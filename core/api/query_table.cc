@@ -77,7 +77,7 @@ Rows<OptionSpec> Options() {
       {"groupBy", "--group-by", nullptr, T::kEnum, "none|provider|eventType|thread", "none", kHistogram, false,
        "one series for all events, one per provider, one per event type or one per thread (named by its OS "
        "thread id)",
-       SET(r->groupBy = v.text)},
+       SET(r->groupBy = static_cast<HistogramGroup>(v.index))},  // values in the enum's order
       // The stack selection (analysis/call_tree.h StackQuery).
       {"event", "--event", nullptr, T::kString, "NAME", "Thread/Sample", kSelection, false,
        "event type whose stacks are counted (GC/AllocationTick weighs bytes; cpu / cswitch in Linux-profiler "

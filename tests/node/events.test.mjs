@@ -235,8 +235,9 @@ test('every raw binding answers (embind reports unbound types only when called)'
   const top = JSON.parse(session.topFunctionsJson({}, 1));
   assert.equal(typeof session.sandwichJson({}, top.functions?.[0]?.name ?? 'x'), 'string');
   assert.equal(typeof session.flameGraphJson({ inverted: true, weight: 'count', groupByThread: true }), 'string');
-  const h = session.histogram({ provider: null, thread: undefined }, 3, 2);
+  const h = session.histogram({ provider: null, thread: undefined, buckets: 3, groupBy: 'eventType' });
   assert.equal(h.counts.length, h.series.length * 3);
+  assert.ok(h.series.length > 1 && h.series.every((s) => s.includes('/')), 'one series per event type');
   const stats = M.heapStats();
   assert.ok(stats.heapSize >= M.HEAPU8.length && stats.allocated > 0);
   session.delete();

@@ -118,6 +118,18 @@ TEST_CASE("every option of every query is reachable by its flag and by its name"
     REQUIRE(ParseCliArgs(Query("top"), {"--weight", names[i]}, &r).ok());
     CHECK(static_cast<int>(r.stack.weight) == i);
   }
+  // The histogram's groupBy values are HistogramGroup's order (the wasm binding takes the
+  // request whole: no second table of these names in TypeScript).
+  const std::pair<const char*, HistogramGroup> groups[] = {{"none", HistogramGroup::kNone},
+                                                           {"provider", HistogramGroup::kProvider},
+                                                           {"eventType", HistogramGroup::kEventType},
+                                                           {"thread", HistogramGroup::kThread}};
+  for (const auto& [name, group] : groups) {
+    Request r;
+    REQUIRE(ParseJsonRequest(Query("histogram"), std::string(R"({"groupBy":")") + name + R"(","buckets":7})", &r).ok());
+    CHECK(r.groupBy == group);
+    CHECK(r.buckets == 7u);
+  }
 }
 
 TEST_CASE("request JSON strings and numbers read back exactly", "[schema]") {

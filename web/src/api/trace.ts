@@ -1,7 +1,7 @@
 // web/src/api — openTrace in the calling thread: the engine (wasm) runs here. Node programs,
 // tests and workers use it directly; the engine worker wraps it for pages.
-import type { NetTraceModule, RawEventQuery, RawStackQuery, RawTraceSession } from '../nettrace_wasm.mjs';
-import type { EventsRequest, FlameRequest } from './generated/requests.js';
+import type { NetTraceModule, RawEventQuery, RawHistogramQuery, RawStackQuery, RawTraceSession } from '../nettrace_wasm.mjs';
+import type { EventsRequest, FlameRequest, HistogramRequest } from './generated/requests.js';
 import { toTraceInput } from '../reader/chunk_source.js';
 import type { TraceInput, TraceSource } from '../reader/chunk_source.js';
 import { HeapBuffer, readIntoSession, ReadCancelled } from '../reader/read_trace.js';
@@ -27,7 +27,6 @@ import type { EventViewName } from './event_views.js';
 
 const EVENT_VIEWS: readonly EventViewName[] = ['exceptions', 'contention', 'activities', 'counters', 'threadpool'];
 
-const GROUP_BY = { none: 0, provider: 1, eventType: 2, thread: 3 } as const;
 
 /** Rows a text-search step examines at most (each step also re-reads at most 32 blocks). */
 const SEARCH_ROWS_PER_STEP = 32768;
@@ -297,8 +296,7 @@ class InThreadTrace extends ParsedEventViews implements TraceHandle {
   }
 
   async histogram(query: HistogramQuery = {}): Promise<Histogram> {
-    const { buckets = 100, groupBy = 'none', ...filter } = query;
-    return this.live().histogram(filter, buckets, GROUP_BY[groupBy]);
+    return this.live().histogram(query);
   }
 
   async flameGraph(query?: StackQuery): Promise<FlameGraphData> {
@@ -393,5 +391,9 @@ class InThreadTrace extends ParsedEventViews implements TraceHandle {
 // value types of the generated ones (api/generated/requests.ts): tsc fails when they drift.
 type Members<T> = { [K in keyof T]-?: NonNullable<T[K]> };
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
-const rawRequestTypesMatch: [Same<Members<RawStackQuery>, Members<FlameRequest>>, Same<Members<RawEventQuery>, Members<EventsRequest>>] = [true, true];
+const rawRequestTypesMatch: [
+  Same<Members<RawStackQuery>, Members<FlameRequest>>,
+  Same<Members<RawEventQuery>, Members<EventsRequest>>,
+  Same<Members<RawHistogramQuery>, Members<HistogramRequest>>,
+] = [true, true, true];
 void rawRequestTypesMatch;
