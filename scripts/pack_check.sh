@@ -122,8 +122,8 @@ export async function count(bytes: Uint8Array): Promise<number> {
   return summary.eventCount;
 }
 export const isError = (e: unknown): boolean => e instanceof NetTraceError && e.offset !== null;
-// @ts-expect-error groupBy is one of three names
-void openTrace(new Uint8Array(0)).then((h) => h.histogram({ groupBy: 'thread' }));
+// @ts-expect-error groupBy is one of four names (none, provider, eventType, thread)
+void openTrace(new Uint8Array(0)).then((h) => h.histogram({ groupBy: 'process' }));
 // @ts-expect-error chunkSize is a number
 void openTrace(new Uint8Array(0), { chunkSize: 'big' });
 TS
