@@ -5,8 +5,8 @@
 //               again: its hot functions start on V8's baseline tier)
 //   wasm-node-warm  the same on one shared instance, after one untimed read (optimised code)
 //   wasm-chrome the package in headless Chromium: openTrace(File) from a page, engine in its
-//               module worker (a fresh worker and wasm instance per trace, Blob.slice() reads
-//               included), after one untimed warm-up read; then in the page's thread too (a
+//               module worker (a fresh worker and wasm instance per trace, the File's stream
+//               read included: by a file reader worker from 32 MiB), after one untimed warm-up read; then in the page's thread too (a
 //               warm, shared instance) to read the wasm heap size
 //   wasm-chrome-warm  the same, each open in a worker that prewarmEngine() started and that
 //               reported ready before the timed open (the app's path: its page prewarms the
