@@ -8,6 +8,7 @@
 #include "analysis/event_json.h"
 #include "analysis/event_query.h"
 #include "analysis/histogram.h"
+#include "analysis/names_from_source.h"
 #include "analysis/runtime_views.h"
 #include "analysis/summary.h"
 #include "analysis/text_search.h"
@@ -66,15 +67,34 @@ struct TraceSession::Pipeline {
   uint32_t csvNextRow = 0;
 
   bool methodsSorted = false;
+  // Method names kept in source: how they are read back (native), and what is loaded.
+  BlockReader namesReader;
+  NamesFromSource names;
 
   void FlushOnce() {
     if (!flushed) store.Flush(), symbols.Finish();
     flushed = true;
   }
-  // The method ranges are sorted on first use (stacks), once reading has ended.
+  // The method ranges are sorted on first use (stacks), once reading has ended; names kept
+  // in source are then read back, when the session can read them itself.
   const SymbolCollector& SymbolsForStacks() {
-    if (flushed && !methodsSorted) symbols.FinishMethods(), methodsSorted = true;
+    if (flushed && !methodsSorted) {
+      symbols.FinishMethods(), methodsSorted = true;
+      if (namesReader) ReadNames();
+    }
+    if (flushed) names.Take(&symbols.methods());
     return symbols;
+  }
+  void ReadNames() {
+    std::vector<uint8_t> bytes;
+    // Each round loads what it asks for; one more is needed only after names that were not
+    // terminated, so this ends (and a failed read ends it too: those frames go unnamed).
+    for (std::vector<ByteRange> ranges; !(ranges = names.Needed(store, &symbols.methods())).empty();) {
+      for (const ByteRange& r : ranges) {
+        if (!namesReader(r.offset, r.size, &bytes) || bytes.size() != r.size) return;
+        names.Provide(r.offset, bytes, &symbols.methods());
+      }
+    }
   }
 };
 
@@ -93,6 +113,22 @@ Status TraceSession::ProvideTail(const uint8_t* data, size_t size, uint64_t file
   Status s = pipeline_->reader.ProvideTail(data, size, fileSize);
   if (!s.ok()) pipeline_->FlushOnce();
   return s;
+}
+
+void TraceSession::KeepNamesInSource(BlockReader read) {
+  pipeline_->symbols.KeepNamesInSource(true);
+  pipeline_->namesReader = std::move(read);
+}
+
+std::vector<ByteRange> TraceSession::NameRangesNeeded() {
+  Pipeline& p = *pipeline_;
+  if (!p.flushed) return {};
+  if (!p.methodsSorted) p.symbols.FinishMethods(), p.methodsSorted = true;
+  return p.names.Needed(p.store, &p.symbols.methods());
+}
+
+void TraceSession::ProvideNames(uint64_t offset, const uint8_t* data, size_t size) {
+  if (pipeline_->flushed) pipeline_->names.Provide(offset, {data, size}, &pipeline_->symbols.methods());
 }
 
 Status TraceSession::Finish() {

@@ -7,7 +7,8 @@
 // Event details (processor, sequence number, payload) are not kept per event; they are
 // re-read from the file on demand. The session says which byte ranges it needs
 // (BlocksNeeded), the caller reads them however it can — fread, Blob.slice(), a ranged
-// fetch — and hands them back (ProvideBlock). Nothing here blocks on I/O.
+// fetch — and hands them back (ProvideBlock). Nothing here blocks on I/O. Method names may
+// stay in the file too (KeepNamesInSource), read back the same way before frames are named.
 #pragma once
 
 #include <cstddef>
@@ -18,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "base/byte_range.h"
 #include "base/status.h"
 
 namespace nettrace {
@@ -33,11 +35,6 @@ struct StackDiff;
 struct TextScanStep;
 class SymbolCollector;
 
-struct ByteRange {
-  uint64_t offset = 0;
-  uint64_t size = 0;
-};
-
 // What a live session's queries see before Finish (TraceSession::Snapshot).
 struct StoreSnapshot {
   uint64_t rows = 0;     // events released by the sorter, in time order: the store's rows
@@ -51,6 +48,9 @@ class TraceSession {
   TraceSession(const TraceSession&) = delete;
   TraceSession& operator=(const TraceSession&) = delete;
 
+  /// Reads `size` bytes at `offset` of the trace file into *out; false on failure.
+  using BlockReader = std::function<bool(uint64_t offset, uint64_t size, std::vector<uint8_t>* out)>;
+
   /// Feeds the next bytes of the file. The data is copied as needed; the caller may reuse
   /// its buffer after the call.
   /// @returns the first fatal error (the same one again on later calls), or Ok.
@@ -60,6 +60,18 @@ class TraceSession {
   /// the next PushChunk (0: none), and their delivery (see TraceReader::tailWanted).
   size_t TailWanted() const;
   Status ProvideTail(const uint8_t* data, size_t size, uint64_t fileSize);
+
+  /// Method names stay in the file while reading (symbols/method_names.h), not copied: for
+  /// a file the caller can read again. Call before the first PushChunk. `read`: how the
+  /// session reads them back when stacks are first asked for (the native tool); none: the
+  /// caller provides them after Finish, before any query that names frames, until
+  /// NameRangesNeeded is empty.
+  void KeepNamesInSource(BlockReader read = nullptr);
+  /// After Finish: the file ranges holding method names that frames can need and that were
+  /// not provided yet (empty: none, or names are copied).
+  std::vector<ByteRange> NameRangesNeeded();
+  /// Hands back the bytes of a range from NameRangesNeeded.
+  void ProvideNames(uint64_t offset, const uint8_t* data, size_t size);
 
   /// Declares the end of input. @returns an error when the stream ended early.
   Status Finish();
@@ -104,8 +116,6 @@ class TraceSession {
   /// Of these rows (their blocks provided), those with a payload field value containing
   /// `text` (ASCII case-insensitive). Rows whose block is not at hand do not match.
   std::vector<uint32_t> MatchPayloadText(const std::vector<uint32_t>& rows, const std::string& text) const;
-  /// Reads `size` bytes at `offset` of the trace file into *out; false on failure.
-  using BlockReader = std::function<bool(uint64_t offset, uint64_t size, std::vector<uint8_t>* out)>;
   /// Every row matching `query` including its text (offset/limit ignored), in time order:
   /// ScanText steps with their blocks read through `read` and provided. Memory stays
   /// bounded (one step's blocks). Fails when a block cannot be read.

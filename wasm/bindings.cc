@@ -118,6 +118,20 @@ val BlocksNeeded(const TraceSession& session, const val& rows) {
 void ProvideBlock(TraceSession& session, double offset, std::uintptr_t data, std::size_t size) {
   session.ProvideBlock(static_cast<uint64_t>(offset), reinterpret_cast<const uint8_t*>(data), size);
 }
+
+// Method names kept in source: the caller reads them back (no reader here).
+void KeepNamesInSource(TraceSession& session) { session.KeepNamesInSource(); }
+val NameRangesNeeded(TraceSession& session) {
+  std::vector<double> flat;
+  for (const nettrace::ByteRange& r : session.NameRangesNeeded()) {
+    flat.push_back(static_cast<double>(r.offset));
+    flat.push_back(static_cast<double>(r.size));
+  }
+  return CopyToJs("Float64Array", flat);
+}
+void ProvideNames(TraceSession& session, double offset, std::uintptr_t data, std::size_t size) {
+  session.ProvideNames(static_cast<uint64_t>(offset), reinterpret_cast<const uint8_t*>(data), size);
+}
 std::string EventJson(const TraceSession& session, uint32_t row) { return session.EventJson(row); }
 
 // → string[]: frame names, leaf first.
@@ -373,6 +387,9 @@ EMSCRIPTEN_BINDINGS(nettrace) {
       .function("queryEvents", &QueryEvents)
       .function("blocksNeeded", &BlocksNeeded)
       .function("provideBlock", &ProvideBlock)
+      .function("keepNamesInSource", &KeepNamesInSource)
+      .function("nameRangesNeeded", &NameRangesNeeded)
+      .function("provideNames", &ProvideNames)
       .function("eventJson", &EventJson)
       .function("eventStack", &EventStack)
       .function("eventStackAddresses", &EventStackAddresses)

@@ -50,6 +50,16 @@ export interface RawTraceSession {
   blocksNeeded(rows: Uint32Array): Float64Array;
   /** Hands back the bytes of a range from blocksNeeded (copied; the engine keeps a bounded cache). */
   provideBlock(offset: number, pointer: number, length: number): void;
+  /**
+   * Method names stay in the file while reading (before the first pushChunk): for a source
+   * that can be read again. After finish, nameRangesNeeded/provideNames until it is empty,
+   * before any call that names frames.
+   */
+  keepNamesInSource(): void;
+  /** After finish: the file ranges of method names frames can need, not provided yet, as pairs. */
+  nameRangesNeeded(): Float64Array;
+  /** Hands back the bytes of a range from nameRangesNeeded (copied). */
+  provideNames(offset: number, pointer: number, length: number): void;
   /** One event as JSON ("null" for a row out of range); details when its block was provided. */
   eventJson(row: number): string;
   /** One event's stack as frame names, leaf first, named as the flame graph names them ([] without one). */

@@ -64,17 +64,21 @@ std::string MethodFrameName(const MethodRange& m, const MethodMap& methods, cons
 StackResolver::StackResolver(const StoreBuilder& model, const SymbolCollector& symbols)
     : model_(model), symbols_(symbols), byStoreStack_(model.stacks().size(), 0) {}
 
-std::vector<uint64_t> StackResolver::Addresses(StackIndex stack) const {
-  std::vector<uint64_t> out;
-  if (stack.value == 0 || stack.value >= model_.stacks().size()) return out;
-  std::span<const uint8_t> bytes = model_.stacks().Bytes(stack);
-  const size_t ps = model_.info().pointerSize == 4 ? 4 : 8;
-  out.reserve(bytes.size() / ps);
+void AppendStackAddresses(const StoreBuilder& model, StackIndex stack, std::vector<uint64_t>* out) {
+  if (stack.value == 0 || stack.value >= model.stacks().size()) return;
+  std::span<const uint8_t> bytes = model.stacks().Bytes(stack);
+  const size_t ps = model.info().pointerSize == 4 ? 4 : 8;
+  out->reserve(out->size() + bytes.size() / ps);
   for (size_t i = 0; i + ps <= bytes.size(); i += ps) {
     uint64_t v = 0;
     std::memcpy(&v, bytes.data() + i, ps);  // little-endian hosts only (as ByteCursor)
-    out.push_back(v);
+    out->push_back(v);
   }
+}
+
+std::vector<uint64_t> StackResolver::Addresses(StackIndex stack) const {
+  std::vector<uint64_t> out;
+  AppendStackAddresses(model_, stack, &out);
   return out;
 }
 

@@ -75,6 +75,9 @@ class CallStackTable {
 // "Module!Namespace.Method" for a method range, PerfView's form.
 std::string MethodFrameName(const MethodRange& m, const MethodMap& methods, const ModuleMap& modules);
 
+// Appends the instruction pointers of a store stack, leaf first (none for no stack).
+void AppendStackAddresses(const StoreBuilder& model, StackIndex stack, std::vector<uint64_t>* out);
+
 class StackResolver {
  public:
   StackResolver(const StoreBuilder& model, const SymbolCollector& symbols);

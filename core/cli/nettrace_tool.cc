@@ -361,6 +361,8 @@ int main(int argc, char** argv) {
     return 1;
   }
   nettrace::TraceSession session;
+  // Method names stay in the file until a command names frames (f stays open until then).
+  session.KeepNamesInSource(FileRanges(f));
   nettrace::Status status;
   if (!StreamFile(
           f, path, chunkSize, [&](const uint8_t* d, size_t n) { return session.PushChunk(d, n); },

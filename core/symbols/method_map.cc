@@ -118,6 +118,31 @@ void MethodMap::ApplyUnloads() {
   }
 }
 
+std::vector<MethodNamesRef> MethodMap::InSourceNamesAt(const std::vector<uint64_t>& addresses) const {
+  std::vector<MethodNamesRef> out;
+  if (!names_.keepsInSource()) return out;
+  for (uint64_t address : addresses) {
+    auto it = std::upper_bound(ranges_.begin(), ranges_.end(), address,
+                               [](uint64_t a, const MethodRange& r) { return a < r.start; });
+    // Every range holding the address, as Find walks them: any of them may name the frame.
+    for (size_t i = static_cast<size_t>(it - ranges_.begin()); i-- > 0 && maxEndUpTo_[i] > address;) {
+      const MethodRange& r = ranges_[i];
+      if (address < r.end() && r.verbose && r.names.inSource() && !names_.IsLoaded(r.names)) out.push_back(r.names);
+    }
+  }
+  return out;
+}
+
+void MethodMap::TakeLoadedNames() {
+  bool unterminated = false;
+  for (MethodRange& r : ranges_) {
+    if (!r.verbose || !r.names.inSource() || !names_.IsLoaded(r.names)) continue;
+    if (names_.Unterminated(r.names)) r.names = MethodNamesRef{}, r.verbose = false, unterminated = true;
+    else r.names = names_.Resolve(r.names);
+  }
+  if (unterminated) BorrowNames();
+}
+
 const MethodRange* MethodMap::Find(uint64_t address, uint64_t timestamp, bool* timeDependent) const {
   if (timeDependent) *timeDependent = false;
   auto it = std::upper_bound(ranges_.begin(), ranges_.end(), address,

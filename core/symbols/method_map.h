@@ -25,9 +25,9 @@ struct MethodRange {
   uint64_t rejitId = 0;
   uint64_t loadTime = 0;  // ticks; 0 for rundown ranges
   uint64_t unloadTime = kForever;
-  uint32_t size = 0;
   // MethodNamespace (the full type name, e.g. "Example.Program") and MethodName.
   MethodNamesRef names;
+  uint32_t size = 0;     // after names: 72 bytes in all, not 80
   bool verbose = false;  // names known
   uint64_t end() const { return start + size; }
 };
@@ -54,6 +54,15 @@ class MethodMap {
   // event). nullptr when no range holds the address. *timeDependent (optional) is set when
   // ranges with different names hold the address, i.e. the answer depends on the time.
   const MethodRange* Find(uint64_t address, uint64_t timestamp, bool* timeDependent = nullptr) const;
+
+  // Names kept in source (MethodNamePool): the refs still to load of the ranges holding any
+  // of these addresses (sorted ascending), after Finish. Empty once every such range's
+  // names are copied (or known to be unterminated).
+  std::vector<MethodNamesRef> InSourceNamesAt(const std::vector<uint64_t>& addresses) const;
+  // After names were loaded (MethodNamePool::Load): each range takes its copy; a range whose
+  // names were not terminated has none, as if it had been announced without names, and
+  // borrows them as such a range does. Its new ref may need loading in turn.
+  void TakeLoadedNames();
 
   const std::vector<MethodRange>& ranges() const { return ranges_; }
   size_t size() const { return ranges_.size(); }

@@ -54,11 +54,11 @@ const std::string* SymbolCollector::StartInfo(uint32_t ordinal) const {
 Status SymbolCollector::Collect(const EventRecord& e) {
   const uint32_t ordinal = types_->current().ordinal;
   if (!universal_.idle() && !universal_.OnEvent(e, ordinal)) ++malformed_;
-  if (!tpl_.OnEvent(e, ordinal)) ++malformed_;
+  if (!tpl_.idle() && !tpl_.OnEvent(e, ordinal)) ++malformed_;  // idle: a rundown's records skip the call
   if (!startTypes_.empty() && startInfo_.size() < kMaxStartInfo) DecodeStartInfo(e, ordinal);
   const ResolvedType& t = *types_->current().definition;
   bool ok = true;
-  switch (RoleOf(t.kind)) {
+  switch (RoleByTable(t.kind)) {
     case Role::kMethod:
       ok = DecodeMethod(e, t);
       if (std::optional<uint64_t> pid = universal_.ProcessOf(e.thread);
@@ -110,11 +110,18 @@ bool SymbolCollector::DecodeMethod(const EventRecord& e, const ResolvedType& t) 
   if (IsVerboseMethod(t.kind)) {
     if (plan_.names < 0) return false;
     ByteCursor c(e.payload.subspan(static_cast<size_t>(plan_.names)), e.payloadOffset + static_cast<uint64_t>(plan_.names));
-    if (!methods_.names().Read(&c, &r.names, t.version >= 2)) return false;
-    r.verbose = true;
-    // After the names, in the template's order: ClrInstanceID, then (V2+) ReJITID.
-    uint16_t clrInstance = 0;
-    if (t.version >= 2 && c.ReadU16(&clrInstance)) c.ReadU64(&r.rejitId);
+    // Names that are not terminated: the range is still the method's code, kept without
+    // names (as a MethodLoad announces it). Kept in source, a record's names are checked
+    // only when loaded, and the range then loses them (MethodMap::TakeLoadedNames): both
+    // ways give the same map.
+    if (methods_.names().Read(&c, &r.names, t.version >= 2)) {
+      r.verbose = true;
+      // After the names, in the template's order: ClrInstanceID, then (V2+) ReJITID.
+      uint16_t clrInstance = 0;
+      if (t.version >= 2 && c.ReadU16(&clrInstance)) c.ReadU64(&r.rejitId);
+    } else {
+      ++malformed_;
+    }
   } else if (plan_.rejit >= 0 && e.payload.size() >= static_cast<size_t>(plan_.rejit) + 8) {
     std::memcpy(&r.rejitId, p + plan_.rejit, 8);
   }

@@ -43,13 +43,16 @@ export async function readAheadChecks({ browser, repoServer, check, assert, byNa
       }
     });
 
-    await check('a File is read from its stream() by default: summary = native, no slice read, pieces ≤ 8 MiB', async () => {
+    await check('a File is read from its stream() by default: summary = native, slices only for the names, pieces ≤ 8 MiB', async () => {
       // The pieces waiting are what the browser's stream holds (web/src/reader/stream_chunks.ts):
       // none may approach the File's size, or a big File would sit in memory twice.
       await load(heart.path);
       const r = await page.evaluate(() => window.readAhead.streamed());
       assert(r.summaryJson === native(heart.path), 'summary differs from native');
-      assert(r.streams === 1 && r.sliceReads === 0, `${r.streams} streams, ${r.sliceReads} slice reads`);
+      // Then the method names some stack reaches, read back: HeartRateMonitor's are 2.5 MB of
+      // its 29.6 MB, in 33 slices.
+      assert(r.streams === 1 && r.sliceReads > 0 && r.sliceBytes < r.size / 10,
+        `${r.streams} streams, ${r.sliceReads} slice reads of ${r.sliceBytes} bytes`);
       assert(r.pieces > 1 && r.maxPiece <= 8 * 1024 * 1024, `${r.pieces} pieces, the largest ${r.maxPiece} B`);
     });
 

@@ -19,16 +19,18 @@ async function open(chunkSize, readAhead) {
 
 /**
  * One open with the defaults, of the File wrapped so that its stream() and slice reads are
- * counted, and the sizes of the pieces the browser's stream handed over.
+ * counted, and the sizes of the pieces the browser's stream handed over. After the stream, the
+ * method names stacks can name are read back by slices (api/trace.ts).
  */
 async function streamed() {
   const f = file();
-  const probe = { streams: 0, sliceReads: 0, pieces: 0, maxPiece: 0 };
+  const probe = { streams: 0, sliceReads: 0, sliceBytes: 0, size: f.size, pieces: 0, maxPiece: 0 };
   const blob = {
     size: f.size,
     slice: (start, end) => ({
       arrayBuffer: () => {
         probe.sliceReads++;
+        probe.sliceBytes += end - start;
         return f.slice(start, end).arrayBuffer();
       },
     }),

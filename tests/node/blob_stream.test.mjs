@@ -27,7 +27,7 @@ const nativeSummary = (path) => {
  * more than the Blob's size. Counts streams, pulls, slice reads and cancels.
  */
 function streamingBlob(bytes, { pieceSize = () => 65536, failAt = null, endAt = bytes.length, extra = 0 } = {}) {
-  const probe = { streams: 0, pulls: 0, sliceReads: 0, cancelled: 0 };
+  const probe = { streams: 0, pulls: 0, sliceReads: 0, sliceBytes: 0, cancelled: 0 };
   const data = new Uint8Array(bytes.length + extra);
   data.set(bytes);
   probe.blob = {
@@ -35,6 +35,7 @@ function streamingBlob(bytes, { pieceSize = () => 65536, failAt = null, endAt = 
     slice: (start, end) => ({
       arrayBuffer: async () => {
         probe.sliceReads++;
+        probe.sliceBytes += end - start;
         return bytes.slice(start, end).buffer;
       },
     }),
@@ -60,6 +61,9 @@ function streamingBlob(bytes, { pieceSize = () => 65536, failAt = null, endAt = 
 
 const fileBytes = (path) => new Uint8Array(readFileSync(path));
 
+// After the first pass, the method names stacks can name are read back by slices (they stay
+// in the file while reading: api/trace.ts): HeartRateMonitor's, 2.5 MB of its 29.6 MB in 33
+// reads; objver3's, 28 KB in 5.
 test('a Blob with stream() is read from its stream by default, by slices only when asked', async () => {
   for (const trace of [heart, named('eventpipe-dotnetcore2.1-linux-x64-objver3')]) {
     const native = nativeSummary(trace.path);
@@ -67,14 +71,17 @@ test('a Blob with stream() is read from its stream by default, by slices only wh
     const a = await openTrace(streamed.blob);
     assert.equal(a.summaryJson() + '\n', native, `${trace.name} from its stream`);
     a.close();
-    assert.deepEqual([streamed.streams, streamed.sliceReads], [1, 0], `${trace.name}: one stream, no slice read`);
+    assert.equal(streamed.streams, 1, `${trace.name}: one stream`);
+    assert.ok(streamed.sliceReads > 0 && streamed.sliceBytes < streamed.blob.size / 10,
+      `${trace.name}: only the names are read again (${streamed.sliceReads} slices, ${streamed.sliceBytes} bytes)`);
 
     const sliced = streamingBlob(fileBytes(trace.path));
     const b = await openTrace(sliced.blob, { fileRead: 'slices', chunkSize: 1024 * 1024 });
     assert.equal(b.summaryJson() + '\n', native, `${trace.name} by slices`);
     b.close();
     assert.equal(sliced.streams, 0, `${trace.name}: fileRead 'slices' never streams`);
-    assert.equal(sliced.sliceReads, Math.ceil(sliced.blob.size / (1024 * 1024)), 'one slice read per chunk');
+    assert.equal(sliced.sliceReads, Math.ceil(sliced.blob.size / (1024 * 1024)) + streamed.sliceReads,
+      'one slice read per chunk, then the names\' reads');
   }
 });
 

@@ -177,23 +177,34 @@ test('a real process: npm collect and native collect give the same per-type coun
   if (!existsSync(app)) assert.equal(spawnSync('dotnet', ['build', join(root, 'tests/apps/TraceScenarios'), '-c', 'Release', '-nologo', '-v', 'q']).status, 0);
   const dir = mkdtempSync(join(tmpdir(), 'nettrace-live-npm-'));
   const env = { ...process.env, TMPDIR: dir };
-  const started = (child) => new Promise((resolve) => {
+  const started = (child) => new Promise((resolve, reject) => {
     let err = '';
     child.stderr.on('data', (d) => { err += d; if (/session \d+ on pid/.test(err)) resolve(); });
+    child.on('close', (code) => reject(new Error(`the collector exited (${code}) before its session started:\n${err}`)));
   });
   const ended = (child) => new Promise((resolve) => child.on('close', resolve));
   const program = spawn('dotnet', [app, 'run', 'gc,exceptions', '--wait-session'], { env });
   try {
     let out = '';
+    let programErr = '';
     program.stdout.on('data', (d) => (out += d));
-    while (!readdirSync(dir).some((f) => f.startsWith(`dotnet-diagnostic-${program.pid}-`))) await new Promise((r) => setTimeout(r, 100));
+    program.stderr.on('data', (d) => (programErr += d));
+    // Waits for a condition while the program runs: a program that dies (a scenario that
+    // throws) fails the test instead of leaving it waiting forever.
+    const until = async (what, ready) => {
+      while (!ready()) {
+        assert.equal(program.exitCode, null, `the program exited (${program.exitCode}) before ${what}:\n${programErr}`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    };
+    await until('its diagnostic port', () => readdirSync(dir).some((f) => f.startsWith(`dotnet-diagnostic-${program.pid}-`)));
     // The npm session first, without the control source the program waits for; then the
     // native one with it: the scenarios run while both are open.
     const npm = spawn(npmTool[0], [npmTool[1], 'collect', '--pid', String(program.pid), '--profile', 'gc-verbose', '-o', join(dir, 'npm.nettrace')], { env });
     await started(npm);
     const native = spawn(nativeTool, ['collect', '--pid', String(program.pid), '--profile', 'gc-verbose', '--providers', 'TraceScenarios-Control', '-o', join(dir, 'native.nettrace')], { env });
     await started(native);
-    while (!out.includes('scenarios-done')) await new Promise((r) => setTimeout(r, 100));
+    await until('scenarios-done', () => out.includes('scenarios-done'));
     const done = [ended(npm), ended(native)];
     npm.kill('SIGINT');
     native.kill('SIGINT');

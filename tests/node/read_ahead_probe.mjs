@@ -7,7 +7,9 @@
 /**
  * `blob` with counted reads: every slice(...).arrayBuffer() records how many chunks had been
  * pushed when it started. `settle(start)` (optional) delays the answer of the read at `start`
- * (a promise), so that reads are surely in flight when a test looks.
+ * (a promise), so that reads are surely in flight when a test looks. Reads after the first
+ * pass ended (its 'done' progress report: the method names read back, api/trace.ts) are
+ * counted apart, as `rereads`: the ring's rules are about the first pass.
  */
 export function probedBlob(blob, settle = null) {
   const probe = {
@@ -15,6 +17,8 @@ export function probedBlob(blob, settle = null) {
     settled: 0,
     pushed: 0,
     maxAhead: 0, // the most reads started and not yet pushed, at any read's start
+    done: false, // the first pass has ended
+    rereads: 0, // reads after it
     /** For push k (0-based): how many reads had started before it returned. */
     startedAtPush: [],
     get inFlight() {
@@ -22,6 +26,7 @@ export function probedBlob(blob, settle = null) {
     },
     /** The onProgress to pass to openTrace: counts the pushes. */
     onProgress(p) {
+      if (p.phase === 'done') probe.done = true;
       if (p.phase !== 'reading') return;
       probe.startedAtPush.push(probe.started);
       probe.pushed++;
@@ -33,6 +38,10 @@ export function probedBlob(blob, settle = null) {
       const part = blob.slice(start, end);
       return {
         async arrayBuffer() {
+          if (probe.done) {
+            probe.rereads++;
+            return part.arrayBuffer();
+          }
           probe.started++;
           probe.maxAhead = Math.max(probe.maxAhead, probe.started - probe.pushed);
           try {

@@ -13,6 +13,8 @@ internal static class GcScenario
     public const int SmallObjects = 600_000;
     public const int SmallObjectBytes = 64;
     public const int SurvivorEvery = 50;
+    // Bounds the allocation past SmallObjects (~1.3 GB): a gen0 budget is far below it.
+    public const int MaxSmallObjects = 20_000_000;
     // 85,000 bytes is the LOH threshold; 100,000-byte arrays always land there.
     public const int LohArrays = 24;
     public const int LohArrayBytes = 100_000;
@@ -23,14 +25,14 @@ internal static class GcScenario
     [
         $"induced: GC.Collect(0) ×{InducedPerGeneration}, GC.Collect(1) ×{InducedPerGeneration}, GC.Collect(2) ×{InducedPerGeneration} (blocking, forced): exactly {3 * InducedPerGeneration} GC/Start with Reason = 1 (Induced), in that order; each GC's Depth is at least the generation asked for (the GC may escalate a gen0/gen1 request)",
         "allocation-driven GCs (Reason 0 = AllocSmall, before the induced ones): at least 1; how many depends on the machine's gen0 budget",
-        $"{SmallObjects:N0} objects of {SmallObjectBytes} bytes (~{(long)SmallObjects * SmallObjectBytes / 1_000_000} MB), every {SurvivorEvery}th kept alive until the end",
+        $"{SmallObjects:N0} objects of {SmallObjectBytes} bytes (~{(long)SmallObjects * SmallObjectBytes / 1_000_000} MB), every {SurvivorEvery}th kept alive until the end; then, while no gen0 GC has happened yet (a machine whose gen0 budget is larger), more such objects, none kept, until one has (at most {MaxSmallObjects:N0} in all)",
         $"{LohArrays} byte[{LohArrayBytes:N0}] on the LOH (half kept alive), {PohArrays} byte[{PohArrayBytes:N0}] via GC.AllocateArray(pinned: true) on the POH (AllocationTick events of kind Small, Large and Pinned at GC Verbose level)",
     ];
 
     public static void Run()
     {
         int gen0Before = GC.CollectionCount(0);
-        List<object> survivors = AllocateSmall();
+        List<object> survivors = AllocateSmall(gen0Before);
         List<byte[]> large = AllocateLarge();
         List<byte[]> pinned = AllocatePinned();
         for (int gen = 0; gen <= 2; gen++)
@@ -50,15 +52,18 @@ internal static class GcScenario
         GC.KeepAlive(pinned);
     }
 
-    private static List<object> AllocateSmall()
+    private static List<object> AllocateSmall(int gen0Before)
     {
         List<object> survivors = new(SmallObjects / SurvivorEvery);
-        for (int i = 0; i < SmallObjects; i++)
+        // SmallObjects at least; more while no GC has been triggered by them: the promised
+        // allocation-driven GC must happen whatever the machine's gen0 budget (a 24 GiB
+        // machine's exceeded the 38 MB, and the scenario failed).
+        for (int i = 0; i < SmallObjects || (GC.CollectionCount(0) == gen0Before && i < MaxSmallObjects); i++)
         {
             // byte[40] + array header = 64 bytes on 64-bit.
             byte[] obj = new byte[SmallObjectBytes - 24];
             obj[0] = (byte)i;
-            if (i % SurvivorEvery == 0)
+            if (i % SurvivorEvery == 0 && i < SmallObjects)
             {
                 survivors.Add(obj);
             }

@@ -94,7 +94,67 @@ TEST_CASE("method names: refs stay valid as the pool grows past one block", "[st
     CHECK(pool.NameSpace(refs[i]) == std::string("NS") + static_cast<char>('a' + i));
     CHECK(pool.Name(refs[i]) == std::string(70000, 'x'));
   }
-  CHECK(refs.back().block > 0);
+  CHECK((refs.back().at >> 32) > 0);  // a later block
+}
+
+}  // namespace nettrace
+
+namespace nettrace {
+
+TEST_CASE("method names kept in source: located without a scan, read back in coalesced ranges, loaded as copied", "[stacks]") {
+  // A file of three records' names at known offsets, with gaps between them.
+  std::vector<uint8_t> file(300000, 0xEE);
+  const std::vector<uint8_t> a = Names(u"NS.A", u"First", u"sig"), b = Names(u"NS.B", u"Second", u""),
+                             far = Names(u"NS.C", u"Far", u"x");
+  std::vector<uint8_t> bad = Names(u"NS.D", u"Bad", u"");
+  bad.assign(bad.size(), 0x41);  // no terminator at all
+  const size_t atA = 1000, atB = 1000 + a.size() + 500, atFar = 150000, atBad = 260000;
+  std::copy(a.begin(), a.end(), file.begin() + atA);
+  std::copy(b.begin(), b.end(), file.begin() + atB);
+  std::copy(far.begin(), far.end(), file.begin() + atFar);
+  std::copy(bad.begin(), bad.end(), file.begin() + atBad);
+
+  MethodNamePool pool;
+  pool.KeepInSource(true);
+  std::vector<MethodNamesRef> refs;
+  for (auto [at, n] : {std::pair{atA, a.size()}, {atB, b.size()}, {atFar, far.size()}, {atBad, bad.size()}}) {
+    ByteCursor c({file.data() + at, n}, at);
+    refs.emplace_back();
+    REQUIRE(pool.Read(&c, &refs.back(), false));  // accepted unread, even the unterminated one
+    CHECK(c.position() == 0);
+    CHECK(refs.back().inSource());
+    CHECK(refs.back().at == at);
+  }
+  CHECK(pool.residentBytes() == 0);
+
+  // a and b are less than kGap apart: one range; the others their own.
+  const std::vector<ByteRange> ranges = MethodNamePool::InSourceRanges(refs);
+  REQUIRE(ranges.size() == 3);
+  CHECK(ranges[0].offset == atA);
+  CHECK(ranges[0].size == atB + b.size() - atA);
+  CHECK(ranges[1].offset == atFar);
+  CHECK(ranges[2].offset == atBad);
+
+  for (const ByteRange& r : ranges) {
+    pool.Load(r.offset, {file.data() + r.offset, r.size}, refs);
+  }
+  MethodNamePool copied;
+  for (size_t i = 0; i < 3; ++i) {
+    REQUIRE(pool.IsLoaded(refs[i]));
+    CHECK_FALSE(pool.Unterminated(refs[i]));
+    const MethodNamesRef loaded = pool.Resolve(refs[i]);
+    CHECK_FALSE(loaded.inSource());
+    const std::vector<uint8_t>& bytes = i == 0 ? a : i == 1 ? b : far;
+    ByteCursor c(bytes, 0);
+    MethodNamesRef copy;
+    REQUIRE(copied.Read(&c, &copy, false));
+    CHECK(pool.NameSpace(loaded) == copied.NameSpace(copy));
+    CHECK(pool.Name(loaded) == copied.Name(copy));
+  }
+  CHECK(pool.Name(pool.Resolve(refs[1])) == "Second");
+  CHECK(pool.IsLoaded(refs[3]));
+  CHECK(pool.Unterminated(refs[3]));
+  CHECK(pool.Resolve(refs[3]).nameBytes == 0);
 }
 
 }  // namespace nettrace

@@ -4,7 +4,7 @@ import type { NetTraceModule, RawEventQuery, RawHistogramQuery, RawStackQuery, R
 import type { EventsRequest, FlameRequest, HistogramRequest } from './generated/requests.js';
 import { toTraceInput } from '../reader/chunk_source.js';
 import type { TraceInput, TraceSource } from '../reader/chunk_source.js';
-import { HeapBuffer, readIntoSession, ReadCancelled } from '../reader/read_trace.js';
+import { HeapBuffer, provideNames, readIntoSession, ReadCancelled } from '../reader/read_trace.js';
 import { loadNetTraceModule } from '../reader/wasm_loader.js';
 import type { WasmOptions } from '../reader/wasm_loader.js';
 import type { ExportFormat, ExportOptions, OpenTraceOptions, RuntimeStatsKind, StackQuery, TraceHandle } from './handle.js';
@@ -72,10 +72,13 @@ export async function openTraceInThread(
   const M = await loadNetTraceModule(options);
   const input = await toTraceInput(source, options);
   const session = new M.TraceSession();
+  // A live session names frames while it reads: its names are copied as they come.
+  if (!onSession && input.randomAccess) session.keepNamesInSource();
   onSession?.(session, () => liveView(M, session, input));
   let status;
   try {
     status = await readIntoSession(M, session, input, options);
+    if (status.ok || options.keepPartial) await provideNames(M, session, input);
   } catch (e) {
     if (e instanceof ReadCancelled && options.keepPartial) return keepCancelled(M, session, input);
     const partial = JSON.parse(session.summaryJson()) as Summary;
@@ -100,8 +103,9 @@ export async function openTraceInThread(
  * indexes what it read, and the summary's error says "cancelled" — not the "truncated" that
  * ending the stream there makes the engine report — at the offset where reading stopped.
  */
-function keepCancelled(M: NetTraceModule, session: RawTraceSession, input: TraceInput): TraceHandle {
+async function keepCancelled(M: NetTraceModule, session: RawTraceSession, input: TraceInput): Promise<TraceHandle> {
   session.finish();
+  await provideNames(M, session, input);
   const offset = session.bytesConsumed();
   const message = 'reading was cancelled';
   const summary = JSON.parse(session.summaryJson()) as Summary;

@@ -132,8 +132,9 @@ async function handle(request: EngineRequest): Promise<unknown> {
       let lastPost = -Infinity;
       let timer: ReturnType<typeof setInterval> | null = null;
       // A live open: a snapshot every `live` ms, between two chunks (this thread pushes them).
+      // Passed only then: a live session names frames while reading, so its method names are
+      // copied as they come, where any other open leaves them in the File (api/trace.ts).
       const onSession = (session: RawTraceSession, view: () => TraceHandle): void => {
-        if (request.live === undefined) return;
         reading.add(request.id);
         timer = setInterval(() => {
           const v = view();
@@ -160,7 +161,7 @@ async function handle(request: EngineRequest): Promise<unknown> {
             lastPost = now;
             post({ id: request.id, kind: 'progress', ...p });
           },
-        }, onSession);
+        }, request.live === undefined ? undefined : onSession);
         traces.set(request.id, t);
         const error = t.error === null ? null : { code: t.error.code, offset: t.error.offset, message: t.error.reason };
         const result: OpenResult = { summaryJson: t.summaryJson(), bytes: t.bytes, eventCount: t.eventCount, error };

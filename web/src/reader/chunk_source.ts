@@ -33,6 +33,10 @@ export interface TraceInput {
   chunks(chunkSize: number, reading?: BlobReading): AsyncIterable<Uint8Array>;
   /** The bytes in [start, end) again. Rejects with a NetTraceError (code "source") when it cannot. */
   reread(start: number, end: number): Promise<Uint8Array>;
+  /** Whether reread reads just those bytes where they are (a File or Blob, a path, bytes in
+   *  memory), not from a copy kept while streaming: the engine then leaves method names in the
+   *  file while reading and reads back only those frames can name (api/trace.ts). */
+  readonly randomAccess?: boolean;
   /** Drops what the input keeps (streamed bytes). */
   close(): void;
 }
@@ -101,6 +105,7 @@ export function bytesInput(bytes: Uint8Array): TraceInput {
       for (let start = 0; start < bytes.length; start += chunkSize) yield bytes.subarray(start, start + chunkSize);
     },
     reread: async (start, end) => bytes.subarray(start, end),
+    randomAccess: true,
     close: () => undefined,
   };
 }
@@ -115,6 +120,7 @@ export function blobInput(blob: BlobLike): TraceInput {
         ? streamedBlobChunks(blob as StreamableBlob)
         : readAheadChunks(blob, chunkSize, readAheadDepth(reading.readAhead)),
     reread: read,
+    randomAccess: true,
     close: () => undefined,
   };
 }

@@ -102,6 +102,31 @@ export async function readIntoSession(
 }
 
 /**
+ * Method names the session left in the file (keepNamesInSource) read back and handed over:
+ * those of the methods some stack's frames can name, in a few coalesced ranges, once reading
+ * has ended and before anything names a frame. A round after names that turned out not
+ * terminated can ask for more (a range then borrows another's names); a few rounds are all
+ * any file needs, and the bound keeps a misbehaving source from looping.
+ */
+export async function provideNames(M: NetTraceModule, session: RawTraceSession, input: TraceInput): Promise<void> {
+  const heap = new HeapBuffer(M);
+  try {
+    for (let round = 0; round < 8; round++) {
+      const ranges = session.nameRangesNeeded();
+      if (ranges.length === 0) return;
+      // One range at a time: each is at most 4 MiB (the engine's bound), not all at once.
+      for (let i = 0; i < ranges.length; i += 2) {
+        const start = ranges[i]!;
+        const bytes = await input.reread(start, start + ranges[i + 1]!);
+        session.provideNames(start, heap.put(bytes), bytes.length);
+      }
+    }
+  } finally {
+    heap.free();
+  }
+}
+
+/**
  * NetPerf versions 1 and 2 say where their events end only in the file's last bytes: when the
  * session asks for them, they are read with one range read (Blob.slice, a byte view) and
  * handed over. A source without a known size or re-reads (a stream) leaves the session
