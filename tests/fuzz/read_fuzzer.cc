@@ -211,13 +211,22 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace nettrace;
   using namespace nettrace::fuzz;
   const FuzzTrace t = SplitFuzzInput(data, size);
+  const uint64_t knob = Knob(t.bytes);
   TraceSession s;
+  // Half the inputs leave method names in the file, read back (from the input's bytes, as
+  // the native tool reads its file) when stacks are first asked for.
+  if (knob & (uint64_t{1} << 36)) {
+    s.KeepNamesInSource([&t](uint64_t offset, uint64_t n, std::vector<uint8_t>* out) {
+      if (offset > t.bytes.size() || n > t.bytes.size() - offset) return false;
+      out->assign(t.bytes.begin() + static_cast<ptrdiff_t>(offset), t.bytes.begin() + static_cast<ptrdiff_t>(offset + n));
+      return true;
+    });
+  }
   const Status st = FeedInChunks(
       t, [&](const uint8_t* p, size_t n) { return s.PushChunk(p, n); }, [&] { return s.Finish(); });
   FUZZ_CHECK(ErrorProblem(st, t.bytes.size()).empty(), ErrorProblem(st, t.bytes.size()));
   FUZZ_CHECK(s.bytesConsumed() <= t.bytes.size(), "consumed more bytes than were pushed");
   CheckTimeOrder(s);
-  const uint64_t knob = Knob(t.bytes);
 
   CheckJson(s.SummaryJson(), "SummaryJson");
   s.TraceEventCounts();
