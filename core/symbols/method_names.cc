@@ -5,16 +5,11 @@
 
 namespace nettrace {
 
-// Kept in source, a record without anything after its signature is not read here (Read):
-// scanning and copying its names cost 211 instructions a record (HeartRateMonitor, callgrind).
-bool MethodNamePool::ReadNames(ByteCursor* c, MethodNamesRef* out, bool readPastSignature) {
-  // On the payload's bytes directly, the cursor moved once at the end (unmoved on failure):
-  // a rundown is a hundred thousand of these, and a cursor copy and call per string cost
-  // 27 instructions a record more (HeartRateMonitor, callgrind).
-  const uint8_t* const p = c->current();
-  const uint64_t at = c->fileOffset();
-  const size_t remaining = c->remaining();
-  const size_t units = remaining / 2;
+// Where a record's namespace and name end, and how far its strings go (the signature's
+// terminator included when readPastSignature). Kept in source, a record without anything
+// after its signature is not split while reading (Read): scanning and copying its names cost
+// 211 instructions a record (HeartRateMonitor, callgrind).
+bool MethodNamePool::Split(const uint8_t* p, size_t units, bool readPastSignature, Parts* out) {
   const size_t nameSpace = FindUtf16Terminator(p, units);
   if (nameSpace == units) return false;
   const size_t afterNameSpace = units - nameSpace - 1;
@@ -29,6 +24,20 @@ bool MethodNamePool::ReadNames(ByteCursor* c, MethodNamesRef* out, bool readPast
   } else if (!HasUtf16Terminator(p + 2 * consumed, units - consumed)) {
     return false;
   }
+  *out = {nameSpace, name, consumed};
+  return true;
+}
+
+bool MethodNamePool::ReadNames(ByteCursor* c, MethodNamesRef* out, bool readPastSignature) {
+  // On the payload's bytes directly, the cursor moved once at the end (unmoved on failure):
+  // a rundown is a hundred thousand of these, and a cursor copy and call per string cost
+  // 27 instructions a record more (HeartRateMonitor, callgrind).
+  const uint8_t* const p = c->current();
+  const uint64_t at = c->fileOffset();
+  const size_t remaining = c->remaining();
+  Parts parts;
+  if (!Split(p, remaining / 2, readPastSignature, &parts)) return false;
+  const size_t nameSpace = parts.nameSpace, name = parts.name, consumed = parts.consumed;
   c->Skip(2 * consumed);  // without the signature: at its start
   if (inSource_) {
     // Scanned only to read what follows the signature: the names stay in the file.
@@ -87,15 +96,10 @@ void MethodNamePool::Load(uint64_t offset, std::span<const uint8_t> bytes, const
     if (!r.inSource() || r.at < offset || r.at + r.nameBytes > offset + bytes.size() || loaded_.count(r.at)) continue;
     // The same checks, on the same bytes, as a copied read without the signature.
     const uint8_t* p = bytes.data() + (r.at - offset);
-    const size_t units = r.nameBytes / 2;
     Loaded& l = loaded_[r.at];
-    const size_t nameSpace = FindUtf16Terminator(p, units);
-    if (nameSpace == units) continue;
-    const size_t afterNameSpace = units - nameSpace - 1;
-    const size_t name = FindUtf16Terminator(p + 2 * (nameSpace + 1), afterNameSpace);
-    if (name == afterNameSpace) continue;
-    const size_t consumed = nameSpace + 1 + name + 1;
-    if (!HasUtf16Terminator(p + 2 * consumed, units - consumed)) continue;
+    Parts parts;
+    if (!Split(p, r.nameBytes / 2, false, &parts)) continue;
+    const size_t nameSpace = parts.nameSpace, name = parts.name;
     l.copy = Copy(p, 2 * nameSpace, p + 2 * nameSpace + 2, 2 * name);
     l.terminated = true;
   }

@@ -96,6 +96,11 @@ class MethodNamePool {
     if (r.inSource() || r.nameSpaceBytes + r.nameBytes == 0) return {};
     return {blocks_[r.at >> 32].bytes.get() + (r.at & UINT32_MAX), size_t{r.nameSpaceBytes} + r.nameBytes};
   }
+  struct Parts {
+    size_t nameSpace = 0, name = 0;  // code units, terminators excluded
+    size_t consumed = 0;             // code units read, terminators included
+  };
+  static bool Split(const uint8_t* p, size_t units, bool readPastSignature, Parts* out);
   bool ReadNames(ByteCursor* c, MethodNamesRef* out, bool readPastSignature);
   static MethodNamesRef InSource(uint64_t at, size_t bytes) {
     MethodNamesRef r;

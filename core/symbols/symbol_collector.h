@@ -7,8 +7,8 @@
 // arrive here in file order and rows there in time order.
 #pragma once
 
-#include <array>
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -117,8 +117,8 @@ class SymbolCollector final : public RecordSink {
         return Role::kNone;
     }
   }
-  // RoleOf by table: asked twice for every event (the filter, then Collect's switch), the
-  // switch cost 10 instructions an event (HeartRateMonitor, callgrind).
+  // RoleOf by table: asked for every event (OnEvent's filter, then Collect's switch for what
+  // the filter passes on), the switch cost 10 instructions an event (HeartRateMonitor, callgrind).
   static Role RoleByTable(EventKind k) {
     static constexpr std::array<Role, static_cast<size_t>(EventKind::kCount)> kRoles = [] {
       std::array<Role, static_cast<size_t>(EventKind::kCount)> roles{};
@@ -127,7 +127,6 @@ class SymbolCollector final : public RecordSink {
     }();
     return kRoles[static_cast<size_t>(k)];
   }
-  static bool ReadsKind(EventKind k) { return RoleByTable(k) != Role::kNone; }
   Status Collect(const EventRecord& e);
   bool DecodeMethod(const EventRecord& e, const ResolvedType& t);
   bool DecodeModule(const EventRecord& e, const ResolvedType& t);
