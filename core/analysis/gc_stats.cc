@@ -115,15 +115,11 @@ void GcStats::OnEvent(const TimeOrderedEvent& x) {
     case Kind::kGcStop: m.count = static_cast<int64_t>(p.UInt(fields_.stopCount)); break;
     case Kind::kHeapStats: {
       Detail d;
-      static constexpr const char* kSizes[5] = {"GenerationSize0", "GenerationSize1", "GenerationSize2",
-                                                 "GenerationSize3", "GenerationSize4"};
-      static constexpr const char* kPromoted[5] = {"TotalPromotedSize0", "TotalPromotedSize1", "TotalPromotedSize2",
-                                                   "TotalPromotedSize3", "TotalPromotedSize4"};
       for (int g = 0; g < 5; ++g) {
-        d.sizes[g] = p.UInt(kSizes[g]);
-        d.promoted[g] = p.UInt(kPromoted[g]);
+        d.sizes[g] = p.UInt(fields_.sizes[g]);
+        d.promoted[g] = p.UInt(fields_.promoted[g]);
       }
-      d.pinned = p.UInt("PinnedObjectCount");
+      d.pinned = p.UInt(fields_.pinned);
       m.detail = static_cast<uint32_t>(details_.size());
       details_.push_back(d);
       break;

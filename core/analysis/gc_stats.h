@@ -132,6 +132,14 @@ class GcStats {
     ClrIntegerField suspendReason{"Reason"}, gcReason{"Reason"}, count{"Count"}, stopCount{"Count"};
     ClrIntegerField depth{"Depth"}, type{"Type"};
     ClrIntegerField amount64{"AllocationAmount64"}, amount{"AllocationAmount"}, allocationKind{"AllocationKind"};
+    // GC/HeapStats: by name, eleven scans of the template's names per GC.
+    ClrIntegerField sizes[5] = {ClrIntegerField{"GenerationSize0"}, ClrIntegerField{"GenerationSize1"},
+                                ClrIntegerField{"GenerationSize2"}, ClrIntegerField{"GenerationSize3"},
+                                ClrIntegerField{"GenerationSize4"}};
+    ClrIntegerField promoted[5] = {ClrIntegerField{"TotalPromotedSize0"}, ClrIntegerField{"TotalPromotedSize1"},
+                                   ClrIntegerField{"TotalPromotedSize2"}, ClrIntegerField{"TotalPromotedSize3"},
+                                   ClrIntegerField{"TotalPromotedSize4"}};
+    ClrIntegerField pinned{"PinnedObjectCount"};
   };
   void Add(const Mark& m);
   bool Admit(const TimeOrderedEvent& x);

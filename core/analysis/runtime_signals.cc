@@ -1,6 +1,7 @@
 #include "analysis/runtime_signals.h"
 
 #include <algorithm>
+#include <cstring>
 #include <optional>
 
 #include "analysis/process_time_order.h"
@@ -56,19 +57,33 @@ RuntimeSignals::Named* RuntimeSignals::Add(std::unordered_map<std::string, Named
 // An AllocationTick whose TypeName was read in place: counted under the name's UTF-8 form as
 // Add counts it, through the memo of the spellings seen (allocationsByUtf16_).
 void RuntimeSignals::AddAllocation(std::span<const uint8_t> typeNameUtf16, uint64_t bytes) {
+  // Ticks come in runs of one type (a loop allocating char[]): the last name is compared
+  // before the map is asked (hashing the name was most of a tick's cost).
+  if (lastAllocation_.has_value() && typeNameUtf16.size() == utf16Key_.size() &&
+      std::memcmp(typeNameUtf16.data(), utf16Key_.data(), utf16Key_.size()) == 0) {
+    return CountAllocation(*lastAllocation_, bytes);
+  }
   utf16Key_.assign(reinterpret_cast<const char*>(typeNameUtf16.data()), typeNameUtf16.size());
   if (const auto it = allocationsByUtf16_.find(utf16Key_); it != allocationsByUtf16_.end()) {
-    if (it->second) {
-      ++it->second->count, it->second->bytes += bytes;
-    } else {
-      ++otherAllocations_, otherAllocationBytes_ += bytes;
-    }
-    return;
+    lastAllocation_ = it->second;
+    return CountAllocation(it->second, bytes);
   }
+  lastAllocation_.reset();
   typeName_.clear();
   AppendUtf16AsUtf8(typeNameUtf16.data(), typeNameUtf16.size() / 2, &typeName_);
   Named* counted = Add(&allocations_, &otherAllocations_, &otherAllocationBytes_, typeName_, bytes);
-  if (allocationsByUtf16_.size() < 2 * kMaxTrackedNames) allocationsByUtf16_.emplace(utf16Key_, counted);
+  if (allocationsByUtf16_.size() < 2 * kMaxTrackedNames) {
+    allocationsByUtf16_.emplace(utf16Key_, counted);
+    lastAllocation_ = counted;
+  }
+}
+
+void RuntimeSignals::CountAllocation(Named* counted, uint64_t bytes) {
+  if (counted) {
+    ++counted->count, counted->bytes += bytes;
+  } else {
+    ++otherAllocations_, otherAllocationBytes_ += bytes;
+  }
 }
 
 void RuntimeSignals::OnTimeOrdered(const TimeOrderedEvent& x) {
@@ -126,7 +141,7 @@ void RuntimeSignals::OnTimeOrdered(const TimeOrderedEvent& x) {
       // AllocationAmount64 (V2+) is exact; AllocationAmount (UInt32) is what older runtimes give.
       const uint64_t bytes = p.UInt(fields_.amount64, p.UInt(fields_.amount));
       std::span<const uint8_t> utf16;
-      if (p.Utf16InPlace("TypeName", &utf16)) {
+      if (p.Utf16InPlace(fields_.typeName, &utf16)) {
         AddAllocation(utf16, bytes);
         break;
       }

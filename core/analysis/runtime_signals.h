@@ -14,6 +14,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <span>
 #include <string>
 #include <unordered_map>
@@ -85,17 +86,22 @@ class RuntimeSignals final : public TimeOrderedSink {
 
   TraceInfo info_;
   GcSuspendFilter suspensions_;
-  // The integer fields read per event, each placed once per layout (clr_field_read.h).
+  // The fields read per event, each placed once per layout (clr_field_read.h).
   struct Fields {
     ClrIntegerField depth{"Depth"}, type{"Type"}, gcReason{"Reason"}, suspendReason{"Reason"};
     ClrIntegerField amount64{"AllocationAmount64"}, amount{"AllocationAmount"}, methodFlags{"MethodFlags"};
+    ClrStringField typeName{"TypeName"};
   } fields_;
   std::string typeName_;  // an AllocationTick's type name (its capacity reused from event to event)
   // allocations_' entry (nullptr: "other") of each type name by its UTF-16 bytes as read:
   // converting every tick's name to UTF-8 and hashing that cost a tenth of reading an
   // allocation-heavy trace. At most kMaxTrackedNames * 2 spellings; later ones are converted.
   std::unordered_map<std::string, Named*> allocationsByUtf16_;
-  std::string utf16Key_;  // the name being looked up (its capacity reused)
+  std::string utf16Key_;  // the name last looked up (its capacity reused)
+  // Its entry in allocationsByUtf16_ (whose value may be nullptr: "other"); none when it is
+  // not in the map (a name past the spellings kept).
+  std::optional<Named*> lastAllocation_;
+  void CountAllocation(Named* counted, uint64_t bytes);
   void AddGcMark(const GcMark& m);
 
   // In the order they came: (timestamp, file order), unless late_.

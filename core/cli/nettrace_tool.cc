@@ -42,6 +42,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -87,15 +88,17 @@ bool ReadTail(FILE* f, const char* path, Session* session, nettrace::Status* sta
 template <typename Push, typename Finish, typename Session>
 bool StreamFile(FILE* f, const char* path, size_t chunkSize, Push&& push, Finish&& finish, nettrace::Status* status,
                 Session* session) {
-  std::vector<uint8_t> buffer(chunkSize);
+  // Not zeroed: fread fills what is used, and zeroing 1 MiB was a fifth of summarising a
+  // trace of 2,000 events.
+  const std::unique_ptr<uint8_t[]> buffer = std::make_unique_for_overwrite<uint8_t[]>(chunkSize);
   for (;;) {
-    size_t n = std::fread(buffer.data(), 1, buffer.size(), f);
-    if (n > 0 && !(*status = push(buffer.data(), n)).ok()) return true;
+    size_t n = std::fread(buffer.get(), 1, chunkSize, f);
+    if (n > 0 && !(*status = push(buffer.get(), n)).ok()) return true;
     if (n > 0 && session->TailWanted() > 0) {
       if (!ReadTail(f, path, session, status)) return false;
       if (!status->ok()) return true;
     }
-    if (n < buffer.size()) {
+    if (n < chunkSize) {
       if (std::ferror(f)) {
         std::fprintf(stderr, "nettrace: read error on %s: %s\n", path, std::strerror(errno));
         return false;

@@ -13,17 +13,17 @@ namespace {
 // library call per character: provider names are classified for every decoded payload.
 constexpr unsigned char AsciiLower(unsigned char c) { return c >= 'A' && c <= 'Z' ? c + ('a' - 'A') : c; }
 
-bool EqualsIgnoreCase(const std::string& a, const char* b) {
-  size_t n = std::strlen(b);
-  if (a.size() != n) return false;
-  for (size_t i = 0; i < n; ++i)
+// b's length is known where it is a literal: a provider name of another length (most of
+// them) is told apart without a loop or a strlen.
+bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < b.size(); ++i)
     if (AsciiLower(static_cast<unsigned char>(a[i])) != AsciiLower(static_cast<unsigned char>(b[i]))) return false;
   return true;
 }
 
-bool EndsWithIgnoreCase(const std::string& s, const char* suffix) {
-  size_t n = std::strlen(suffix);
-  return s.size() > n && EqualsIgnoreCase(s.substr(s.size() - n), suffix);
+bool EndsWithIgnoreCase(std::string_view s, std::string_view suffix) {
+  return s.size() > suffix.size() && EqualsIgnoreCase(s.substr(s.size() - suffix.size()), suffix);
 }
 
 clr::Provider ToClr(KnownProvider p) {
@@ -70,13 +70,23 @@ bool EndsWithAfterStem(const std::string& name, std::string_view suffix) {
 }
 
 KnownProvider ClassifyProvider(const std::string& p) {
-  if (EqualsIgnoreCase(p, "Microsoft-Windows-DotNETRuntime")) return KnownProvider::kClrRuntime;
-  if (EqualsIgnoreCase(p, "Microsoft-Windows-DotNETRuntimeRundown")) return KnownProvider::kClrRundown;
-  if (EqualsIgnoreCase(p, "Microsoft-Windows-DotNETRuntimePrivate")) return KnownProvider::kClrPrivate;
-  if (EqualsIgnoreCase(p, "Microsoft-Windows-DotNETRuntimeStress")) return KnownProvider::kClrStress;
-  if (EqualsIgnoreCase(p, "Microsoft-DotNETCore-SampleProfiler")) return KnownProvider::kSampleProfiler;
-  if (EqualsIgnoreCase(p, "System.Threading.Tasks.TplEventSource")) return KnownProvider::kTpl;
-  if (EqualsIgnoreCase(p, "Microsoft-DotNETCore-EventPipe")) return KnownProvider::kEventPipe;
+  struct Known {
+    std::string_view name;
+    KnownProvider provider;
+  };
+  static constexpr Known kKnown[] = {
+      {"Microsoft-Windows-DotNETRuntime", KnownProvider::kClrRuntime},
+      {"Microsoft-Windows-DotNETRuntimeRundown", KnownProvider::kClrRundown},
+      {"Microsoft-Windows-DotNETRuntimePrivate", KnownProvider::kClrPrivate},
+      {"Microsoft-Windows-DotNETRuntimeStress", KnownProvider::kClrStress},
+      {"Microsoft-DotNETCore-SampleProfiler", KnownProvider::kSampleProfiler},
+      {"System.Threading.Tasks.TplEventSource", KnownProvider::kTpl},
+      {"Microsoft-DotNETCore-EventPipe", KnownProvider::kEventPipe},
+  };
+  // Names are asked for once per metadata by several stages: the exact spelling (what the
+  // runtime writes) is one memcmp; case is folded only when it differs.
+  for (const Known& k : kKnown)
+    if (p.size() == k.name.size() && (p == k.name || EqualsIgnoreCase(p, k.name))) return k.provider;
   return KnownProvider::kOther;
 }
 

@@ -66,7 +66,7 @@ void SortedTap::Hold(const EventRecord& e, const TypeResolver& resolver) {
     resolver.ActivityIdsOf(e, &x.activity, &x.related);
   h.payloadAt = arena_.size();
   arena_.insert(arena_.end(), e.payload.begin(), e.payload.end());
-  heldType_[r.type.value] = 1;
+  MarkType(r.type.value).held = 1;
   peakPending_ = std::max(peakPending_, ++pendingCount_);
   ++heldCount_;
   peakArena_ = std::max(peakArena_, arena_.size());
@@ -107,7 +107,7 @@ bool SortedTap::Dispatch(const SortItem& item, bool late) {
 // entry), so it still says what it said when the event was read.
 // `open`: the readers that want it now (OpenReaders).
 void SortedTap::Rebuild(const SortItem& item, bool late, uint64_t open, const TypeResolver& resolver) {
-  const EventKind kind = static_cast<EventKind>(headerKind_[item.type]);
+  const EventKind kind = static_cast<EventKind>(typeMarks_[item.type].headerKind);
   ++rebuiltCount_;
   TimeOrderedEvent& x = rebuilt_;
   const ThreadEntry& t = resolver.threads()[ThreadIndex(item.thread)];

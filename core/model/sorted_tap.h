@@ -111,7 +111,7 @@ class SortedTap {
   // type is noted, so that its sorted items are rebuilt.
   bool RebuildsFromItem(const ResolvedEvent& r) {
     if (!fromHeader_[static_cast<size_t>(r.kind)] || !r.threadKnown) return false;
-    headerKind_[r.type.value] = static_cast<uint8_t>(r.kind);
+    MarkType(r.type.value).headerKind = static_cast<uint8_t>(r.kind);
     return true;
   }
   // Whether some reader keeps e (of a wanted kind; r: the resolver's current event).
@@ -124,8 +124,10 @@ class SortedTap {
   // The sorted item has passed the store: its held event (if any), or the event rebuilt
   // from it (RebuildsFromItem), goes to the sinks.
   void OnSorted(const SortItem& item, bool late, const TypeResolver& resolver) {
-    if (pendingCount_ != 0 && heldType_[item.type] && Dispatch(item, late)) return;  // none pending: none to send
-    const uint8_t header = headerKind_[item.type];
+    if (item.type >= typeMarks_.size()) return;  // a type never marked: neither held nor rebuilt
+    const TypeMarks marks = typeMarks_[item.type];
+    if (pendingCount_ != 0 && marks.held && Dispatch(item, late)) return;  // none pending: none to send
+    const uint8_t header = marks.headerKind;
     if (header == 0) return;  // the common case: neither
     if (const uint64_t open = OpenReaders(header)) Rebuild(item, late, open, resolver);
     else ++gatedCount_;
@@ -175,10 +177,17 @@ class SortedTap {
   std::vector<Held> held_;
   size_t head_ = 0;
   std::vector<uint8_t> arena_;  // payload bytes of held_[head_..], in the same order
-  // A type some held event had: a sorted item of any other type needs no search.
-  std::vector<uint8_t> heldType_ = std::vector<uint8_t>(size_t{1} << 16, 0);
-  // A type whose events are rebuilt from the sorted item: its kind (0: none is).
-  std::vector<uint8_t> headerKind_ = std::vector<uint8_t>(size_t{1} << 16, 0);
+  // By type id, up to the highest type marked (two tables of 64 Ki types were an eighth of
+  // reading a trace of 2,000 events: zeroed and paged in for a few dozen types).
+  struct TypeMarks {
+    uint8_t held = 0;        // some held event had it: a sorted item of any other type needs no search
+    uint8_t headerKind = 0;  // its events are rebuilt from the sorted item: their kind (0: not)
+  };
+  std::vector<TypeMarks> typeMarks_;
+  TypeMarks& MarkType(uint16_t type) {
+    if (type >= typeMarks_.size()) typeMarks_.resize(size_t{type} + 1);
+    return typeMarks_[type];
+  }
   TimeOrderedEvent rebuilt_;
   size_t pendingCount_ = 0, peakPending_ = 0, peakArena_ = 0;
   uint64_t heldCount_ = 0;

@@ -198,11 +198,21 @@ ClrFieldRead ReadClrIntegerField(const EventMetadata& metadata, std::span<const 
 
 ClrStringRead ReadClrStringField(const ClrFieldLayout* layout, std::span<const uint8_t> payload,
                                  std::string_view name) {
-  ClrStringRead out;
   const ClrFieldSlot* f = Find(layout, name);
-  if (!f || !f->plainString) return out;
+  if (!f || !f->plainString) return {};
+  return ReadClrStringSlot(*layout, *f, payload);
+}
+
+void ClrStringField::Bind(const ClrFieldLayout* layout) {
+  layout_ = layout;
+  const ClrFieldSlot* f = Find(layout, name_);
+  slot_ = f && f->plainString ? f : nullptr;
+}
+
+ClrStringRead ReadClrStringSlot(const ClrFieldLayout& layout, const ClrFieldSlot& slot, std::span<const uint8_t> payload) {
+  ClrStringRead out;
   size_t at = 0;
-  if (!StartOf(*layout, *f, payload, &at)) return out;
+  if (!StartOf(layout, slot, payload, &at)) return out;
   if (payload.size() < at) return out;  // DecodePayload stopped earlier: its error, its answer
   ByteCursor c(payload.subspan(at), 0);
   std::span<const uint8_t> units;

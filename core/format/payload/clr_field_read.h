@@ -146,5 +146,26 @@ ClrStringRead ReadClrStringField(const ClrFieldLayout* layout, std::span<const u
                                  std::string_view name);
 ClrStringRead ReadClrStringField(const EventMetadata& metadata, std::span<const uint8_t> payload,
                                  uint32_t pointerSize, std::string_view name);
+// The same for a slot of `layout` already found (ClrStringField keeps it).
+ClrStringRead ReadClrStringSlot(const ClrFieldLayout& layout, const ClrFieldSlot& slot, std::span<const uint8_t> payload);
+
+// One string field read by name at one call site, as ClrIntegerField reads integers: the
+// slot is found once per layout (an AllocationTick's TypeName was found by a scan of names
+// on every tick). The answers are ReadClrStringField's.
+class ClrStringField {
+ public:
+  explicit ClrStringField(std::string_view name) : name_(name) {}
+  std::string_view name() const { return name_; }
+  ClrStringRead Read(const ClrFieldLayout* layout, std::span<const uint8_t> payload) {
+    if (layout != layout_) Bind(layout);
+    return slot_ ? ReadClrStringSlot(*layout, *slot_, payload) : ClrStringRead{};
+  }
+
+ private:
+  void Bind(const ClrFieldLayout* layout);
+  std::string_view name_;
+  const ClrFieldLayout* layout_ = nullptr;  // the layout slot_ belongs to
+  const ClrFieldSlot* slot_ = nullptr;      // its plain string of that name (null: none)
+};
 
 }  // namespace nettrace

@@ -45,11 +45,12 @@ class ClrPayloadFields {
   // The string field `name` as UTF-8 into *out (its capacity is reused: no allocation per
   // event once it has grown); false when the event has no such string.
   bool Text(std::string_view name, std::string* out);
-  // The string field `name`'s UTF-16 code units where the template puts them, unconverted;
-  // false when Text must answer (a field to decode, or none).
-  bool Utf16InPlace(std::string_view name, std::span<const uint8_t>* units) const {
+  // A string field's UTF-16 code units where the template puts them, unconverted, through a
+  // call site's field (its slot found once per layout); false when Text must answer (a field
+  // to decode, or none).
+  bool Utf16InPlace(ClrStringField& field, std::span<const uint8_t>* units) const {
     if (decoded_) return false;
-    const ClrStringRead r = ReadClrStringField(layout_, payload_, name);
+    const ClrStringRead r = field.Read(layout_, payload_);
     if (r.result != ClrFieldRead::Result::kValue) return false;
     *units = r.utf16;
     return true;

@@ -2,8 +2,9 @@
 // DecodePayload on every event of every corpus trace: for each top-level field of the event's
 // template, an answer read in place must be exactly what the decoded payload holds, and
 // "absent" must mean the decoded payload has no integer there. The first event of each type is also cut at every length.
-// ClrIntegerField, the call-site form that places a field once per layout, must answer as
-// ReadClrIntegerField does while its layout changes from event to event.
+// ClrIntegerField and ClrStringField, the call-site forms that place a field once per layout,
+// must answer as ReadClrIntegerField and ReadClrStringField do while the layout changes from
+// event to event.
 #include <catch2/catch.hpp>
 
 #include <map>
@@ -64,6 +65,16 @@ class CompareSink : public RecordSink {
       }
       // One call site per name, shared by every event type: it places the field again
       // whenever the layout changes.
+      auto [textSite, textAdded] = stringSites.try_emplace(name);
+      if (textAdded) textSite->second = std::make_unique<ClrStringField>(textSite->first);
+      const ClrStringRead byLayoutText = ReadClrStringField(layout, payload, name);
+      const ClrStringRead cachedText = textSite->second->Read(layout, payload);
+      ++cachedStringReads;
+      if (cachedText.result != byLayoutText.result || cachedText.utf16.data() != byLayoutText.utf16.data() ||
+          cachedText.utf16.size() != byLayoutText.utf16.size()) {
+        ++mismatches;
+        UNSCOPED_INFO("cached string " << m.providerName << " " << m.eventId << " v" << m.version << " " << name);
+      }
       auto [site, added] = sites.try_emplace(name);
       if (added) site->second = std::make_unique<ClrIntegerField>(site->first);
       const ClrFieldRead byLayout = ReadClrIntegerField(layout, payload, name);
@@ -125,13 +136,15 @@ class CompareSink : public RecordSink {
   const TypeResolver* types = nullptr;  // the stage before this sink: what each id is
   std::set<uint32_t> cutTypes;
   std::map<std::string, std::unique_ptr<ClrIntegerField>> sites;  // by field name
-  uint64_t values = 0, absent = 0, strings = 0, cachedReads = 0, mismatches = 0;
+  std::map<std::string, std::unique_ptr<ClrStringField>> stringSites;
+  uint64_t values = 0, absent = 0, strings = 0, cachedReads = 0, cachedStringReads = 0, mismatches = 0;
 };
 
 }  // namespace
 
 TEST_CASE("CLR integer and string fields read in place equal the decoded payload's on every corpus event", "[format]") {
-  uint64_t values = 0, absent = 0, strings = 0, cachedReads = 0, structArrays = 0, structArraysLeft = 0, structMembers = 0;
+  uint64_t values = 0, absent = 0, strings = 0, cachedReads = 0, cachedStringReads = 0, structArrays = 0,
+           structArraysLeft = 0, structMembers = 0;
   for (const std::string& name : test::CorpusTraces()) {
     const std::vector<uint8_t> bytes = test::ReadFile(test::DataPath(name));
     CompareSink sink;
@@ -144,6 +157,7 @@ TEST_CASE("CLR integer and string fields read in place equal the decoded payload
     CHECK(st.ok());
     CHECK(sink.mismatches == 0);
     values += sink.values, absent += sink.absent, strings += sink.strings, cachedReads += sink.cachedReads;
+    cachedStringReads += sink.cachedStringReads;
     structArrays += sink.structArrays, structArraysLeft += sink.structArraysLeft, structMembers += sink.structMembers;
   }
   WARN("struct arrays read in place: " << structArrays << " (" << structMembers << " members); left to the decoder: "
@@ -157,6 +171,7 @@ TEST_CASE("CLR integer and string fields read in place equal the decoded payload
   CHECK(absent > 100);
   CHECK(strings > 1000);  // AllocationTick's TypeName among them
   CHECK(cachedReads > values);
+  CHECK(cachedStringReads == cachedReads);  // every name through both call-site forms
 }
 
 TEST_CASE("A call site's integer field sign-extends Int32 and re-places itself when the layout changes", "[format]") {
