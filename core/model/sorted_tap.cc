@@ -66,7 +66,7 @@ void SortedTap::Hold(const EventRecord& e, const TypeResolver& resolver) {
     resolver.ActivityIdsOf(e, &x.activity, &x.related);
   h.payloadAt = arena_.size();
   arena_.insert(arena_.end(), e.payload.begin(), e.payload.end());
-  MarkType(r.type.value).held = 1;
+  typeMarks_[r.type.value].held = 1;
   peakPending_ = std::max(peakPending_, ++pendingCount_);
   ++heldCount_;
   peakArena_ = std::max(peakArena_, arena_.size());
