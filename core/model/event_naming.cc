@@ -1,7 +1,6 @@
 #include "model/event_naming.h"
 
 #include <algorithm>
-#include <cstring>
 
 #include "format/clr_events.generated.h"
 
