@@ -145,16 +145,16 @@ bool SymbolCollector::DecodeModule(const EventRecord& e, const ResolvedType& t) 
   return true;
 }
 
-ClrPayloadFields SymbolCollector::TemplateFields(const EventRecord& e, const ResolvedType& t) const {
-  return ClrPayloadFields(t.metadata ? *t.metadata : types_->MetadataOf(e.metadataId), t.clrTemplate, e.payload,
+ClrPayloadFields SymbolCollector::Fields(const EventRecord& e, const ResolvedType& t,
+                                         const ClrFieldLayout* layout) const {
+  return ClrPayloadFields(t.metadata ? *t.metadata : types_->MetadataOf(e.metadataId), layout, e.payload,
                           pointerSize_, formatMajor_);
 }
 
 bool SymbolCollector::DecodeAllocation(const EventRecord& e, const ResolvedType& t, uint32_t ordinal) {
   // The allocated bytes: AllocationAmount64 (V2+) where the event has it, else the UInt32
   // AllocationAmount. An event without even AllocationKind is malformed.
-  ClrPayloadFields p(t.metadata ? *t.metadata : types_->MetadataOf(e.metadataId), t.clrLayout, e.payload,
-                     pointerSize_, formatMajor_);
+  ClrPayloadFields p = Fields(e, t, t.clrLayout);
   const std::optional<uint64_t> amount = p.FindUInt(fields_.amount);
   if (!amount || !p.FindUInt(fields_.allocationKind)) return false;
   allocations_.emplace_back(ordinal, p.FindUInt(fields_.amount64).value_or(*amount));

@@ -131,8 +131,12 @@ class SymbolCollector final : public RecordSink {
   bool DecodeMethod(const EventRecord& e, const ResolvedType& t);
   bool DecodeModule(const EventRecord& e, const ResolvedType& t);
   bool DecodeAllocation(const EventRecord& e, const ResolvedType& t, uint32_t ordinal);
-  // The event's fields by the manifest's template, as TraceEvent's typed parsers read them.
-  ClrPayloadFields TemplateFields(const EventRecord& e, const ResolvedType& t) const;
+  // The event's fields by the manifest's template, as TraceEvent's typed parsers read them
+  // (layout: t.clrTemplate), or as the metadata describes them (t.clrLayout).
+  ClrPayloadFields TemplateFields(const EventRecord& e, const ResolvedType& t) const {
+    return Fields(e, t, t.clrTemplate);
+  }
+  ClrPayloadFields Fields(const EventRecord& e, const ResolvedType& t, const ClrFieldLayout* layout) const;
   void DecodeStartInfo(const EventRecord& e, uint32_t ordinal);
 
   uint32_t pointerSize_ = 8;

@@ -196,17 +196,25 @@ ClrFieldRead ReadClrIntegerField(const EventMetadata& metadata, std::span<const 
   return ReadClrIntegerField(&layout, payload, name);
 }
 
+namespace {
+
+// The plain string named `name`, if the layout places one.
+const ClrFieldSlot* FindPlainString(const ClrFieldLayout* layout, std::string_view name) {
+  const ClrFieldSlot* f = Find(layout, name);
+  return f && f->plainString ? f : nullptr;
+}
+
+}  // namespace
+
 ClrStringRead ReadClrStringField(const ClrFieldLayout* layout, std::span<const uint8_t> payload,
                                  std::string_view name) {
-  const ClrFieldSlot* f = Find(layout, name);
-  if (!f || !f->plainString) return {};
-  return ReadClrStringSlot(*layout, *f, payload);
+  const ClrFieldSlot* f = FindPlainString(layout, name);
+  return f ? ReadClrStringSlot(*layout, *f, payload) : ClrStringRead{};
 }
 
 void ClrStringField::Bind(const ClrFieldLayout* layout) {
   layout_ = layout;
-  const ClrFieldSlot* f = Find(layout, name_);
-  slot_ = f && f->plainString ? f : nullptr;
+  slot_ = FindPlainString(layout, name_);
 }
 
 ClrStringRead ReadClrStringSlot(const ClrFieldLayout& layout, const ClrFieldSlot& slot, std::span<const uint8_t> payload) {
