@@ -31,6 +31,13 @@ test('openTrace(Blob from fs.openAsBlob) matches the native summary, with progre
       if (fileRead === 'slices') assert.equal(reading.length, Math.ceil(blob.size / PUSH_SIZE), 'one progress report per 1 MiB pushed');
       else assert.ok(reading.length >= Math.ceil(blob.size / PUSH_SIZE), 'at least one progress report per 1 MiB pushed');
       assert.deepEqual(progress.at(-1), { bytes: blob.size, total: blob.size, events: trace.eventCount, phase: 'done' });
+      // The method names stacks can name, left in the file while reading, are read back after
+      // the last push and before "done": bytes and total are then those of the names.
+      const names = progress.filter((p) => p.phase === 'names');
+      assert.ok(names.length > 0 && names.at(-1).bytes === names.at(-1).total && names.at(-1).total > 0, JSON.stringify(names.at(-1)));
+      assert.ok(progress.indexOf(names[0]) > progress.indexOf(reading.at(-1)), 'names are read back after the last push');
+      assert.ok(names[0].bytes === 0 && names.every((p, i) => i === 0 || p.bytes > names[i - 1].bytes),
+        'one report before the first range is read, one after each');
       for (let i = 1; i < reading.length; i++) {
         const step = reading[i].bytes - reading[i - 1].bytes;
         assert.ok(step > 0 && step <= PUSH_SIZE, `${fileRead}, report ${i}: ${step} bytes after the one before`);
@@ -55,6 +62,27 @@ test('openTrace(Uint8Array) and openTrace(ArrayBuffer) give the same summary as 
   assert.equal(a.summaryJson(), c.summaryJson());
   assert.equal(a.summaryJson(), d.summaryJson());
   for (const h of [a, b, c, d]) h.close();
+});
+
+test('a stream source (no re-reads) keeps its names as it reads them: no "names" phase, the same frames', async () => {
+  const trace = complete.find((t) => t.name.startsWith('pyroscope')) ?? complete[0];
+  const blob = await openAsBlob(trace.path);
+  const phases = (progress) => [...new Set(progress.map((p) => p.phase))];
+  const fromBlob = [];
+  const fromStream = [];
+  const a = await openTrace(blob, { onProgress: (p) => fromBlob.push(p) });
+  const b = await openTrace(blob.stream(), { keepStreamedBytes: false, onProgress: (p) => fromStream.push(p) });
+  try {
+    assert.deepEqual(phases(fromBlob), ['reading', 'names', 'done']);
+    assert.deepEqual(phases(fromStream), ['reading', 'done']);
+    assert.equal(a.summaryJson(), b.summaryJson());
+    const folded = await a.export('folded');
+    assert.ok(folded.includes('!'), 'managed frames are named');
+    assert.equal(folded, await b.export('folded'));
+  } finally {
+    a.close();
+    b.close();
+  }
 });
 
 test('a truncated trace rejects with code, offset and the partial summary', async () => {

@@ -8,8 +8,9 @@
  * `blob` with counted reads: every slice(...).arrayBuffer() records how many chunks had been
  * pushed when it started. `settle(start)` (optional) delays the answer of the read at `start`
  * (a promise), so that reads are surely in flight when a test looks. Reads after the first
- * pass ended (its 'done' progress report: the method names read back, api/trace.ts) are
- * counted apart, as `rereads`: the ring's rules are about the first pass.
+ * pass ended (its first 'names' progress report, said before the method names are read
+ * back, api/trace.ts; or 'done') are counted apart, as `rereads`: the ring's rules are about
+ * the first pass.
  */
 export function probedBlob(blob, settle = null) {
   const probe = {
@@ -26,7 +27,7 @@ export function probedBlob(blob, settle = null) {
     },
     /** The onProgress to pass to openTrace: counts the pushes. */
     onProgress(p) {
-      if (p.phase === 'done') probe.done = true;
+      if (p.phase === 'names' || p.phase === 'done') probe.done = true;
       if (p.phase !== 'reading') return;
       probe.startedAtPush.push(probe.started);
       probe.pushed++;

@@ -37,10 +37,18 @@ const objver4 = corpusTraces().find((t) => t.name.startsWith('eventpipe-dotnetco
 test('worker handle: eventStack and text search equal the in-thread handle; progress and cancel cross the protocol', async () => {
   // In memory: Node cannot post a file-backed Blob to a worker thread.
   const blob = new Blob([readFileSync(objver4.path)]);
-  const worker = await openTraceInWorker(blob, { workerUrl: 'unused' });
+  const opening = [];
+  const worker = await openTraceInWorker(blob, { workerUrl: 'unused', onProgress: (p) => opening.push(p) });
   const local = await openTraceInThread(blob);
   try {
     assert.equal(worker.summaryJson(), local.summaryJson());
+    // The engine worker (the app's) leaves method names in the File while it reads and reads
+    // back those stacks can name: the "names" reports, then "done" with the file's bytes.
+    const names = opening.filter((p) => p.phase === 'names');
+    assert.ok(names.length > 0, `no names read back: ${JSON.stringify(opening.slice(-3))}`);
+    assert.ok(names.at(-1).bytes === names.at(-1).total && names.at(-1).total > 0 && names.at(-1).total < blob.size / 4,
+      JSON.stringify(names.at(-1)));
+    assert.deepEqual(opening.at(-1), { bytes: blob.size, total: blob.size, events: worker.eventCount, phase: 'done' });
     for (const row of [0, 100, 7298, 20000, worker.eventCount - 1]) {
       assert.deepEqual(await worker.eventStack(row), await local.eventStack(row), `row ${row}`);
     }

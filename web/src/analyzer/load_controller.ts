@@ -13,6 +13,14 @@ import type { ReadFacts } from './summary_controller.js';
 import { hasSummary, partialText, refusalText } from './read_outcome.js';
 import type { AnalyzerError, AnalyzerLoad } from './context.js';
 
+/** The progress line's words for each phase (api/types.ts Progress). */
+const PHASE_TEXT: Record<Progress['phase'], string> = {
+  reading: 'Reading',
+  'reading-end': 'Reading the end of the file first (NetPerf 1/2), then',
+  names: 'Reading back the method names stacks name',
+  done: 'Indexed',
+};
+
 /** What the coordinator does around a read. */
 export interface LoadHooks {
   /** Before a read: the views of the trace shown are emptied (it is closed). */
@@ -62,7 +70,7 @@ export class LoadController {
     loading.progress.max = Math.max(1, p.total || p.bytes);
     loading.progress.value = p.bytes;
     const of = p.total > 0 ? ` of ${formatBytes(p.total)} (${percent(p.bytes, p.total)})` : '';
-    const phase = p.phase === 'done' ? 'Indexed' : p.phase === 'reading-end' ? 'Reading the end of the file first (NetPerf 1/2), then' : 'Reading';
+    const phase = PHASE_TEXT[p.phase];
     loading.progressText.textContent = `${phase}: ${formatBytes(p.bytes)}${of} · ${fmt(p.events)} events`;
     this.ctx.layout.result.dataset['progressCount'] = String(progressCount);
   }

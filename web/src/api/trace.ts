@@ -77,8 +77,10 @@ export async function openTraceInThread(
   onSession?.(session, () => liveView(M, session, input));
   let status;
   try {
-    status = await readIntoSession(M, session, input, options);
-    if (status.ok || options.keepPartial) await provideNames(M, session, input);
+    const read = await readIntoSession(M, session, input, options);
+    status = read.status;
+    if (status.ok || options.keepPartial) await provideNames(M, session, input, options.onProgress);
+    if (status.ok) options.onProgress?.({ bytes: read.bytes, total: input.size ?? read.bytes, events: session.eventCount(), phase: 'done' });
   } catch (e) {
     if (e instanceof ReadCancelled && options.keepPartial) return keepCancelled(M, session, input);
     const partial = JSON.parse(session.summaryJson()) as Summary;

@@ -157,7 +157,9 @@ async function handle(request: EngineRequest): Promise<unknown> {
           signal: controller.signal,
           onProgress: (p) => {
             const now = performance.now();
-            if (now - lastPost < PROGRESS_INTERVAL_MS && p.phase === 'reading' && p.bytes < p.total) return;
+            // Reports of reading and of names read back are thinned; each phase's last one is not.
+            const thinned = p.phase === 'reading' || p.phase === 'names';
+            if (now - lastPost < PROGRESS_INTERVAL_MS && thinned && p.bytes < p.total) return;
             lastPost = now;
             post({ id: request.id, kind: 'progress', ...p });
           },

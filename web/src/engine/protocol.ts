@@ -6,6 +6,7 @@ import type { DiffOptions } from '../api/diff.js';
 import type { ExportFormat, ExportOptions, RuntimeStatsKind, StackQuery } from '../api/handle.js';
 import type { EventQuery, HistogramQuery } from '../api/types.js';
 import type { EventViewName } from '../api/event_views.js';
+import type { Progress } from '../reader/errors.js';
 
 export type RequestId = number;
 
@@ -81,7 +82,7 @@ export interface ProgressResponse {
   bytes: number;
   total: number;
   events: number;
-  phase: 'reading' | 'reading-end' | 'done';
+  phase: Progress['phase'];
 }
 /** Progress of the text search of an 'events' request (api/types.ts SearchProgress). */
 export interface SearchProgressResponse {

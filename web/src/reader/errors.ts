@@ -11,8 +11,11 @@ export interface Progress {
   /** Events the engine has decoded so far. */
   events: number;
   /** "reading": one report per chunk; "reading-end": the file's last bytes are read first (NetPerf
-   *  versions 1 and 2 say there where their events end); "done": one last report once the engine has finished. */
-  phase: 'reading' | 'reading-end' | 'done';
+   *  versions 1 and 2 say there where their events end); "names": after the read, the method names
+   *  that stacks can name are read back from the file (a File, Blob or bytes: the engine leaves them
+   *  there while it reads) — one report before the first range is read (0 bytes) and one after
+   *  each, `bytes` and `total` are then those of the names read back and asked for so far; "done": one last report once the engine has finished. */
+  phase: 'reading' | 'reading-end' | 'names' | 'done';
 }
 
 /** Why reading stopped: a fatal input error, a cancel, or a failure to start the engine. */

@@ -60,15 +60,17 @@ export class HeapBuffer {
 }
 
 /**
- * Pushes the whole input into `session`, then finishes it.
- * @returns the session's status: ok, or the first fatal input error (reading stops there).
+ * Pushes the whole input into `session`, then finishes it. The last progress report, "done",
+ * is the caller's: method names are read back after this (provideNames).
+ * @returns the session's status (ok, or the first fatal input error: reading stops there) and
+ *   the bytes pushed.
  */
 export async function readIntoSession(
   M: NetTraceModule,
   session: RawTraceSession,
   input: TraceInput,
   options: ReadOptions = {},
-): Promise<RawStatus> {
+): Promise<{ status: RawStatus; bytes: number }> {
   const chunkSize = Math.max(1, Math.floor(options.chunkSize ?? DEFAULT_CHUNK_SIZE));
   const heap = new HeapBuffer(M);
   try {
@@ -81,21 +83,17 @@ export async function readIntoSession(
         const status = session.pushChunk(heap.put(bytes), bytes.length);
         offset += bytes.length;
         options.onProgress?.({ bytes: offset, total: input.size ?? 0, events: session.eventCount(), phase: 'reading' });
-        if (!status.ok) return status;
+        if (!status.ok) return { status, bytes: offset };
         const tail = await provideTail(session, input, heap, () =>
           options.onProgress?.({ bytes: offset, total: input.size ?? 0, events: session.eventCount(), phase: 'reading-end' }));
-        if (tail && !tail.ok) return tail;
+        if (tail && !tail.ok) return { status: tail, bytes: offset };
         await nextTask(); // the reads ahead progress (read_ahead.ts nextTask)
       }
       // Before asking for the next chunk, which would start one more read ahead.
       if (options.signal?.aborted) throw new ReadCancelled();
     }
     if (options.signal?.aborted) throw new ReadCancelled();
-    const status = session.finish();
-    if (status.ok) {
-      options.onProgress?.({ bytes: offset, total: input.size ?? offset, events: session.eventCount(), phase: 'done' });
-    }
-    return status;
+    return { status: session.finish(), bytes: offset };
   } finally {
     heap.free();
   }
@@ -108,17 +106,29 @@ export async function readIntoSession(
  * terminated can ask for more (a range then borrows another's names); a few rounds are all
  * any file needs, and the bound keeps a misbehaving source from looping.
  */
-export async function provideNames(M: NetTraceModule, session: RawTraceSession, input: TraceInput): Promise<void> {
+export async function provideNames(
+  M: NetTraceModule,
+  session: RawTraceSession,
+  input: TraceInput,
+  onProgress?: (progress: Progress) => void,
+): Promise<void> {
   const heap = new HeapBuffer(M);
+  let read = 0;
+  let asked = 0;
   try {
     for (let round = 0; round < 8; round++) {
       const ranges = session.nameRangesNeeded();
       if (ranges.length === 0) return;
+      for (let i = 1; i < ranges.length; i += 2) asked += ranges[i]!;
+      // Said before the first read of a round (the first: 0 bytes of `asked`), then after each.
+      onProgress?.({ bytes: read, total: asked, events: session.eventCount(), phase: 'names' });
       // One range at a time: each is at most 4 MiB (the engine's bound), not all at once.
       for (let i = 0; i < ranges.length; i += 2) {
         const start = ranges[i]!;
         const bytes = await input.reread(start, start + ranges[i + 1]!);
         session.provideNames(start, heap.put(bytes), bytes.length);
+        read += bytes.length;
+        onProgress?.({ bytes: read, total: asked, events: session.eventCount(), phase: 'names' });
       }
     }
   } finally {
