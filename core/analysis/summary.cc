@@ -43,8 +43,11 @@ ThreadSummary& SummaryBuilder::Thread(uint64_t key) {
 }
 
 ThreadSummary& SummaryBuilder::NewCaptureThread(uint64_t key) {
+  bool added = false;
+  ThreadSummary*& slot = captureThreads_.At(key, &added);
+  if (!slot) slot = &threads_[key];
   lastCaptureKey_ = key;
-  return *(lastCapture_ = &threads_[key]);
+  return *(lastCapture_ = slot);
 }
 
 Status SummaryBuilder::OnThread(const ThreadInfo& info) {

@@ -28,6 +28,13 @@ class SmallKeyMap {
     *added = inserted;
     return it->second;
   }
+  // The value of `key`, or null when absent (nothing is added).
+  V* Find(uint64_t key) {
+    if (key < kDense) return key < present_.size() && present_[key] ? &dense_[key] : nullptr;
+    auto it = sparse_.find(key);
+    return it == sparse_.end() ? nullptr : &it->second;
+  }
+  const V* Find(uint64_t key) const { return const_cast<SmallKeyMap*>(this)->Find(key); }
   bool Contains(uint64_t key) const {
     if (key < kDense) return key < present_.size() && present_[key];
     return sparse_.count(key) != 0;

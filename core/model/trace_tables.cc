@@ -43,21 +43,22 @@ std::optional<EventTypeIndex> EventTypeTable::Intern(const EventMetadata& m, con
   return EventTypeIndex(index);
 }
 
-std::optional<ThreadIndex> ThreadTable::Add(ThreadEntry e) {
+std::optional<uint16_t> ThreadTable::Add(ThreadEntry e) {
   if (threads_.size() >= 0xFFFF) return std::nullopt;
   uint16_t index = static_cast<uint16_t>(threads_.size());
-  active_[e.key] = index;
   threads_.push_back(std::move(e));
-  return ThreadIndex(index);
+  return index;
 }
 
-std::optional<ThreadIndex> ThreadTable::ForThreadId(uint64_t osThreadId, uint32_t processId) {
-  if (auto it = active_.find(osThreadId); it != active_.end()) return ThreadIndex(it->second);
+std::optional<ThreadIndex> ThreadTable::NewOsThread(uint64_t osThreadId, uint32_t processId) {
   ThreadEntry e;
   e.key = osThreadId;
   e.osThreadId = osThreadId;
   e.processId = processId;
-  return Add(std::move(e));
+  std::optional<uint16_t> index = Add(std::move(e));
+  if (!index) return std::nullopt;
+  byOsThread_[osThreadId] = *index;
+  return ThreadIndex(*index);
 }
 
 std::optional<ThreadIndex> ThreadTable::Define(const ThreadInfo& info) {
@@ -67,11 +68,15 @@ std::optional<ThreadIndex> ThreadTable::Define(const ThreadInfo& info) {
   e.processId = info.osProcessId;
   e.name = info.name;
   e.attributes = info.attributes;
-  return Add(std::move(e));
+  std::optional<uint16_t> index = Add(std::move(e));
+  if (!index) return std::nullopt;
+  bool added = false;
+  byIndex_.At(info.index, &added) = *index;
+  return ThreadIndex(*index);
 }
 
 std::optional<ThreadIndex> ThreadTable::ForIndex(uint64_t v6Index) const {
-  if (auto it = active_.find(v6Index); it != active_.end()) return ThreadIndex(it->second);
+  if (const uint16_t* index = byIndex_.Find(v6Index)) return ThreadIndex(*index);
   return std::nullopt;
 }
 

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "base/blob_interner.h"
+#include "base/small_key_map.h"
 #include "format/records.h"
 #include "model/event_naming.h"
 #include "model/ids.h"
@@ -57,20 +58,28 @@ struct ThreadEntry {
 class ThreadTable {
  public:
   // v4/v5: threads are OS thread ids seen in events.
-  std::optional<ThreadIndex> ForThreadId(uint64_t osThreadId, uint32_t processId);
+  std::optional<ThreadIndex> ForThreadId(uint64_t osThreadId, uint32_t processId) {
+    if (auto it = byOsThread_.find(osThreadId); it != byOsThread_.end()) return ThreadIndex(it->second);
+    return NewOsThread(osThreadId, processId);
+  }
   // v6: a Thread block row defines (or, after a flush/remove, redefines) an index.
   std::optional<ThreadIndex> Define(const ThreadInfo& info);
   // v6: the entry an index currently means.
   std::optional<ThreadIndex> ForIndex(uint64_t v6Index) const;
-  void Forget(uint64_t v6Index) { active_.erase(v6Index); }
-  void ForgetAll() { active_.clear(); }
+  void Forget(uint64_t v6Index) { byIndex_.Erase(v6Index); }
+  void ForgetAll() { byIndex_.Clear(); }
   const ThreadEntry& operator[](ThreadIndex i) const { return threads_[i.value]; }
   size_t size() const { return threads_.size(); }
 
  private:
-  std::optional<ThreadIndex> Add(ThreadEntry e);
+  std::optional<ThreadIndex> NewOsThread(uint64_t osThreadId, uint32_t processId);
+  std::optional<uint16_t> Add(ThreadEntry e);
   std::vector<ThreadEntry> threads_;
-  std::unordered_map<uint64_t, uint16_t> active_;
+  // Key → entry, asked per event when threads interleave beyond the resolver's two-entry
+  // memo. v4/v5 OS thread ids are hashed. v6 indexes are small: they index a vector, where a
+  // 64-bit key was a murmur hash in wasm (libc++ on 32 bits), 4 % of a v6 read there.
+  std::unordered_map<uint64_t, uint16_t> byOsThread_;
+  SmallKeyMap<uint16_t> byIndex_;
 };
 
 class StackTable {

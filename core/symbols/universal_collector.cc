@@ -60,8 +60,13 @@ bool UniversalCollector::OnMetadata(const EventMetadata& m) {
 }
 
 bool UniversalCollector::OnEvent(const EventRecord& e, uint32_t ordinal) {
-  const std::optional<uint64_t> pid = ProcessOf(e.thread);
-  if (pid) ++stats_[*pid].events;
+  std::optional<uint64_t> pid;
+  UniversalProcessStats* stats = nullptr;
+  if (ThreadProcess* t = anyThreadProcess_ ? threadProcess_.Find(e.thread) : nullptr) {
+    if (!t->stats) t->stats = &stats_[t->pid];
+    pid = t->pid, stats = t->stats;
+    ++stats->events;
+  }
   if (metas_.empty()) return true;
   auto it = metas_.find(e.metadataId);
   if (it == metas_.end() || it->second.kind == Kind::kNone) return true;
@@ -125,8 +130,8 @@ bool UniversalCollector::OnEvent(const EventRecord& e, uint32_t ordinal) {
     case Kind::kOtherSample: {
       const uint64_t value = UIntField(p, "Value");
       values_.emplace_back(ordinal, value);
-      if (pid && meta.kind == Kind::kCpu) ++stats_[*pid].cpuSamples, stats_[*pid].cpuValue += value;
-      if (pid && meta.kind == Kind::kCswitch) ++stats_[*pid].cswitches, stats_[*pid].cswitchValue += value;
+      if (stats && meta.kind == Kind::kCpu) ++stats->cpuSamples, stats->cpuValue += value;
+      if (stats && meta.kind == Kind::kCswitch) ++stats->cswitches, stats->cswitchValue += value;
       break;
     }
     case Kind::kNone:
