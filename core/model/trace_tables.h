@@ -76,8 +76,8 @@ class ThreadTable {
   std::optional<uint16_t> Add(ThreadEntry e);
   std::vector<ThreadEntry> threads_;
   // Key → entry, asked per event when threads interleave beyond the resolver's two-entry
-  // memo. v4/v5 OS thread ids are hashed. v6 indexes are small: they index a vector, where a
-  // 64-bit key was a murmur hash in wasm (libc++ on 32 bits), 4 % of a v6 read there.
+  // memo. v4/v5 OS thread ids are hashed. v6 indexes are small: they index a vector, where
+  // a 64-bit key is a murmur hash in wasm (libc++ on 32 bits).
   std::unordered_map<uint64_t, uint16_t> byOsThread_;
   SmallKeyMap<uint16_t> byIndex_;
 };
