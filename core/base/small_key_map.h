@@ -35,10 +35,7 @@ class SmallKeyMap {
     return it == sparse_.end() ? nullptr : &it->second;
   }
   const V* Find(uint64_t key) const { return const_cast<SmallKeyMap*>(this)->Find(key); }
-  bool Contains(uint64_t key) const {
-    if (key < kDense) return key < present_.size() && present_[key];
-    return sparse_.count(key) != 0;
-  }
+  bool Contains(uint64_t key) const { return Find(key) != nullptr; }
   // Whether the key was there.
   bool Erase(uint64_t key) {
     if (key < kDense) {

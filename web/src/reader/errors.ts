@@ -14,7 +14,8 @@ export interface Progress {
    *  versions 1 and 2 say there where their events end); "names": after the read, the method names
    *  that stacks can name are read back from the file (a File, Blob or bytes: the engine leaves them
    *  there while it reads) — one report before the first range is read (0 bytes) and one after
-   *  each, `bytes` and `total` are then those of the names read back and asked for so far; "done": one last report once the engine has finished. */
+   *  each, `bytes` and `total` are then those of the names read back and asked for so far;
+   *  "done": one last report once the engine has finished. */
   phase: 'reading' | 'reading-end' | 'names' | 'done';
 }
 
