@@ -51,8 +51,9 @@ std::string MethodFrameName(const MethodRange& m, const MethodMap& methods, cons
   const std::string* module = modules.Name(m.moduleId);
   std::string out = module ? *module : "ManagedModule";
   out += '!';
-  if (!m.verbose) {
-    // A non-verbose load with no verbose twin: the range is known, the name is not.
+  if (!m.verbose || m.names.inSource()) {
+    // A non-verbose load with no verbose twin: the range is known, the name is not. So for
+    // names left in the file and never read back (the JS API's read of them was cancelled).
     char buf[32];
     std::snprintf(buf, sizeof buf, "MethodID(0x%llx)", static_cast<unsigned long long>(m.methodId));
     return out + buf;

@@ -76,8 +76,10 @@ class MethodNamePool {
   // Whether a loaded ref's names were not terminated (Resolve gives no names).
   bool Unterminated(const MethodNamesRef& r) const;
 
-  std::string NameSpace(const MethodNamesRef& r) const { return Utf8(Bytes(r).first(r.nameSpaceBytes)); }
-  std::string Name(const MethodNamesRef& r) const { return Utf8(Bytes(r).last(r.nameBytes)); }
+  // Copied names as UTF-8; "" for a ref in source (its names were never loaded: a read of
+  // them back that was cancelled), whose sizes are not those of bytes in the pool.
+  std::string NameSpace(const MethodNamesRef& r) const { return r.inSource() ? std::string() : Utf8(Bytes(r).first(r.nameSpaceBytes)); }
+  std::string Name(const MethodNamesRef& r) const { return r.inSource() ? std::string() : Utf8(Bytes(r).last(r.nameBytes)); }
   // Whether both refs hold the same namespace and name, compared as written.
   bool Same(const MethodNamesRef& a, const MethodNamesRef& b) const;
   size_t residentBytes() const;

@@ -155,6 +155,51 @@ test('keepPartial: a truncated trace and a cancelled read resolve with what was 
   }
 });
 
+test('a cancel while method names are read back: rejects, or with keepPartial keeps every event, some frames unnamed', async () => {
+  const blob = await openAsBlob(biggest.path);
+  const full = await openTrace(blob);
+  const fullSummary = full.summaryJson();
+  const fullFolded = await full.export('folded');
+  full.close();
+  // Aborted at the first "names" report, which comes before the first range is read.
+  const open = (keepPartial) => {
+    const controller = new AbortController();
+    const progress = [];
+    const opening = openTrace(blob, {
+      keepPartial,
+      signal: controller.signal,
+      onProgress: (p) => {
+        progress.push(p);
+        if (p.phase === 'names') controller.abort();
+      },
+    });
+    return { opening, progress };
+  };
+  const phases = (progress) => progress.map((p) => p.phase).filter((p) => p !== 'reading');
+  const rejected = open(false);
+  await assert.rejects(rejected.opening, (e) => e instanceof NetTraceError && e.code === 'cancelled' && e.partial?.eventCount === JSON.parse(fullSummary).eventCount);
+  assert.deepEqual(phases(rejected.progress), ['names'], 'no range is read after the abort, and no "done"');
+
+  const kept = open(true);
+  const trace = await kept.opening;
+  try {
+    assert.deepEqual(phases(kept.progress), ['names'], 'no range is read after the abort, and no "done"');
+    assert.equal(trace.error?.code, 'cancelled');
+    assert.equal(trace.error.offset, null, 'not a position in the file: every byte was read');
+    assert.match(trace.error.message, /method names was cancelled/);
+    assert.equal(trace.summaryJson(), fullSummary, 'every event was read: the summary is the complete one');
+    assert.equal(trace.summary().complete, true);
+    // The same stacks, weighed the same; the frames whose names were not read back are unnamed.
+    const folded = await trace.export('folded');
+    const total = (text) => text.trim().split('\n').reduce((sum, line) => sum + Number(line.slice(line.lastIndexOf(' ') + 1)), 0);
+    assert.equal(total(folded), total(fullFolded));
+    assert.notEqual(folded, fullFolded, 'frames that the names read back would name are not named');
+    assert.match(folded, /![^;]*MethodID\(0x[0-9a-f]+\)/, 'a method whose names were not read back is its module and its id, as one announced without names');
+  } finally {
+    trace.close();
+  }
+});
+
 test('garbage input is an error, not a crash', async () => {
   const junk = new TextEncoder().encode('this is not a trace, just some text long enough to look at');
   await assert.rejects(openTrace(junk), (e) => e instanceof NetTraceError && e.code !== 'engine');

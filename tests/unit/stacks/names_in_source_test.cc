@@ -78,6 +78,40 @@ TEST_CASE("names in source: every stack's frames as copied names give them; the 
   }
 }
 
+// The JS API's read of names back can be cancelled (web/src/api/trace.ts): frames are then
+// named while some names were never provided. Every query answers; the stacks and their
+// weights are those of a complete read, the frames whose names stayed in the file unnamed.
+TEST_CASE("names in source: names never provided leave frames unnamed, every query answers", "[stacks]") {
+  const std::vector<uint8_t> bytes = test::ReadFile(test::DataPath("HeartRateMonitor.10068.nettrace"));
+  REQUIRE(!bytes.empty());
+  TraceSession copied;
+  Push(bytes, &copied);
+  TraceSession unnamed;
+  unnamed.KeepNamesInSource();
+  Push(bytes, &unnamed);
+  REQUIRE(!unnamed.NameRangesNeeded().empty());
+  const std::string folded = unnamed.FoldedStacks(StackQuery{});
+  CHECK(folded != copied.FoldedStacks(StackQuery{}));
+  CHECK(folded.find("HeartRateMonitor!MethodID(0x") != std::string::npos);  // its module and its id
+  auto total = [](const std::string& text) {
+    uint64_t sum = 0;
+    for (size_t at = 0, end; at < text.size(); at = end + 1) {
+      end = text.find('\n', at);
+      if (end == std::string::npos) end = text.size();
+      const size_t space = text.rfind(' ', end);
+      if (space != std::string::npos && space > at) sum += std::stoull(text.substr(space + 1, end - space - 1));
+    }
+    return sum;
+  };
+  CHECK(total(folded) == total(copied.FoldedStacks(StackQuery{})));
+  CHECK(!unnamed.ExportStacksCsv().empty());
+  CHECK(!unnamed.TopFunctionsJson(StackQuery{}, 50).empty());
+  // Provided afterwards, the names are those of a complete read.
+  for (const ByteRange& r : unnamed.NameRangesNeeded()) unnamed.ProvideNames(r.offset, bytes.data() + r.offset, r.size);
+  CHECK(unnamed.NameRangesNeeded().empty());
+  CHECK(unnamed.FoldedStacks(StackQuery{}) == copied.FoldedStacks(StackQuery{}));
+}
+
 // A record whose names are not terminated: copied, its range is kept without names and
 // borrows the method's names from another range; in source, it is found out when loaded,
 // and the map ends the same.

@@ -171,7 +171,7 @@ export class LoadController {
       app.emit<AnalyzerLoad>('load', { name, summary });
       return;
     }
-    const text = partialText(e, name, summary.eventCount, size);
+    const text = partialText(e, name, summary.eventCount, size, summary.complete);
     this.status(text.status, true);
     layout.partialBanner.textContent = text.banner;
     layout.partialBanner.hidden = false;

@@ -14,12 +14,27 @@ export interface PartialText {
 const where = (offset: number | null): string => (offset === null ? '' : ` at byte offset ${fmt(offset)}`);
 
 /**
+ * A cancel once every event was read, while the method names were read back (api/trace.ts):
+ * the summary is complete, and frames of the methods whose names were not read back show a method id.
+ */
+export function onlyNamesMissing(error: NetTraceError | null, complete: boolean): boolean {
+  return error !== null && error.code === 'cancelled' && complete;
+}
+
+/**
  * @param eventCount the events read before the fault (the summary's, the one count shown)
  * @param size the file's size in bytes, 0 when unknown (a stream)
+ * @param complete the summary's: every event was read (a cancel came while names were read back)
  */
-export function partialText(error: NetTraceError, name: string, eventCount: number, size: number): PartialText {
+export function partialText(error: NetTraceError, name: string, eventCount: number, size: number, complete: boolean): PartialText {
   const of = size > 0 ? ` of ${formatBytes(size)}` : '';
   const events = `${fmt(eventCount)} event${eventCount === 1 ? '' : 's'}`;
+  if (onlyNamesMissing(error, complete)) {
+    return {
+      status: `Read ${name}: ${events}; reading back the method names was cancelled.`,
+      banner: `Method names incomplete: reading them back was cancelled after every event was read. Every view shows all ${events}, but frames of the methods whose names were not read back show their module and method id; open the trace again to name them.`,
+    };
+  }
   if (error.code === 'cancelled') {
     return {
       status: `Cancelled${where(error.offset)}${of}: ${events} read.`,
@@ -34,8 +49,8 @@ export function partialText(error: NetTraceError, name: string, eventCount: numb
 }
 
 /** The heading of the Summary tab. */
-export function summaryTitle(error: NetTraceError | null, eventCount: number): string {
-  if (error === null) return 'Summary';
+export function summaryTitle(error: NetTraceError | null, eventCount: number, complete: boolean): string {
+  if (error === null || onlyNamesMissing(error, complete)) return 'Summary';
   if (eventCount === 0) return 'What could be established';
   return error.code === 'cancelled' ? 'Summary of what was read before Cancel' : 'Summary of what was read before the error';
 }

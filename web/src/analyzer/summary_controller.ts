@@ -8,7 +8,7 @@ import { renderGcView } from '../views/gc_view.js';
 import { renderJitView } from '../views/jit_view.js';
 import { renderSummary } from '../views/summary_view.js';
 import type { ControllerContext } from './context.js';
-import { summaryTitle } from './read_outcome.js';
+import { onlyNamesMissing, summaryTitle } from './read_outcome.js';
 
 /** How the summary was read (the facts above its tables). */
 export interface ReadFacts {
@@ -36,12 +36,12 @@ export class SummaryController {
     const open = state.trace !== null;
     const parts = layout.summary;
     parts.title.hidden = false;
-    parts.title.textContent = summaryTitle(facts.error, summary.eventCount);
+    parts.title.textContent = summaryTitle(facts.error, summary.eventCount, summary.complete);
     renderSummary(summary, parts.headline, parts.tables, {
       fileName: facts.name,
       fileSize: facts.size,
       readSeconds: facts.seconds,
-      partial: facts.error !== null,
+      partial: facts.error !== null && !onlyNamesMissing(facts.error, summary.complete),
       onPickType: open ? (t) => app.showEventsWith({ provider: t.provider, event: t.name }) : null,
       onStacksOfType: open
         ? (t) => {

@@ -26,7 +26,8 @@ export interface OpenTraceOptions {
   /** Called after every ≤ 1 MiB decoded (PUSH_SIZE; ~25 ms apart in Chromium), then once with phase "done".
    *  The engine worker forwards at most one report per 50 ms. */
   onProgress?: (progress: Progress) => void;
-  /** Aborting stops reading between two chunks; openTrace then rejects with code "cancelled". */
+  /** Aborting stops reading between two chunks, or reading back method names (progress phase
+   *  "names") between two ranges; openTrace then rejects with code "cancelled". */
   signal?: AbortSignal;
   /** Bytes per read of a File/Blob read by slices, or per piece of bytes in memory; default 4 MiB.
    *  Streams (a File's stream() included) hand over the pieces they have. */
@@ -59,7 +60,9 @@ export interface OpenTraceOptions {
    * When the trace is damaged (truncated, corrupt): resolve with a handle over every event
    * read before the fault, its `error` set, instead of rejecting (as the native tool keeps
    * them). A cancelled read (`signal`) resolves the same way, its `error` code "cancelled"
-   * at the offset where reading stopped. Source failures still reject.
+   * at the offset where reading stopped. A cancel while method names are read back resolves
+   * with every event, its `error` code "cancelled" with a null offset: frames of the methods
+   * whose names were not read back show their module and method id. Source failures still reject.
    */
   keepPartial?: boolean;
 }
@@ -84,7 +87,7 @@ export interface ExportOptions extends ExportRequest {
 
 /** A trace read to the end (or, with keepPartial, to a fault). Holds engine memory until close(). */
 export interface TraceHandle {
-  /** Why reading stopped before the end (keepPartial), else null. */
+  /** Why reading stopped before the end, or the names read back were cancelled (keepPartial), else null. */
   readonly error: NetTraceError | null;
   /** The summary document (README "Summary JSON"), parsed. */
   summary(): Summary;

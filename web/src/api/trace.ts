@@ -76,11 +76,12 @@ export async function openTraceInThread(
   if (!onSession && input.randomAccess) session.keepNamesInSource();
   onSession?.(session, () => liveView(M, session, input));
   let status;
+  let namesCancelled = false;
   try {
     const read = await readIntoSession(M, session, input, options);
     status = read.status;
-    if (status.ok || options.keepPartial) await provideNames(M, session, input, options.onProgress);
-    if (status.ok) options.onProgress?.({ bytes: read.bytes, total: input.size ?? read.bytes, events: session.eventCount(), phase: 'done' });
+    if (status.ok || options.keepPartial) namesCancelled = await provideNamesUnlessCancelled(M, session, input, options);
+    if (status.ok && !namesCancelled) options.onProgress?.({ bytes: read.bytes, total: input.size ?? read.bytes, events: session.eventCount(), phase: 'done' });
   } catch (e) {
     if (e instanceof ReadCancelled && options.keepPartial) return keepCancelled(M, session, input);
     const partial = JSON.parse(session.summaryJson()) as Summary;
@@ -97,7 +98,26 @@ export async function openTraceInThread(
     input.close();
     throw error;
   }
+  if (namesCancelled) return new InThreadTrace(M, session, input, new NetTraceError('cancelled', null, NAMES_CANCELLED, JSON.parse(session.summaryJson()) as Summary));
   return new InThreadTrace(M, session, input, null);
+}
+
+/** A cancel while method names were read back (keepPartial): every event was read, some frames show a method id. */
+export const NAMES_CANCELLED = 'reading back the method names was cancelled: frames of the methods whose names were not read back show their method id';
+
+/**
+ * The method names read back (provideNames), cancelled by the signal between two ranges.
+ * @returns true when the signal cancelled it and the caller keeps the trace (keepPartial);
+ *   without keepPartial the cancel is thrown, as a cancel of the read is.
+ */
+async function provideNamesUnlessCancelled(M: NetTraceModule, session: RawTraceSession, input: TraceInput, options: OpenTraceOptions): Promise<boolean> {
+  try {
+    await provideNames(M, session, input, options.onProgress, options.signal);
+    return false;
+  } catch (e) {
+    if (e instanceof ReadCancelled && options.keepPartial) return true;
+    throw e;
+  }
 }
 
 /**
@@ -107,6 +127,8 @@ export async function openTraceInThread(
  */
 async function keepCancelled(M: NetTraceModule, session: RawTraceSession, input: TraceInput): Promise<TraceHandle> {
   session.finish();
+  // Not cancellable (the signal has already aborted): the names of what was read are what
+  // lets its stacks be read.
   await provideNames(M, session, input);
   const offset = session.bytesConsumed();
   const message = 'reading was cancelled';

@@ -105,12 +105,15 @@ export async function readIntoSession(
  * has ended and before anything names a frame. A round after names that turned out not
  * terminated can ask for more (a range then borrows another's names); a few rounds are all
  * any file needs, and the bound keeps a misbehaving source from looping.
+ * @throws ReadCancelled when `signal` aborts: checked before each range is read, so a cancel
+ *   leaves the names not read yet out (their frames show a method id).
  */
 export async function provideNames(
   M: NetTraceModule,
   session: RawTraceSession,
   input: TraceInput,
   onProgress?: (progress: Progress) => void,
+  signal?: AbortSignal,
 ): Promise<void> {
   const heap = new HeapBuffer(M);
   let read = 0;
@@ -124,6 +127,7 @@ export async function provideNames(
       onProgress?.({ bytes: read, total: asked, events: session.eventCount(), phase: 'names' });
       // One range at a time: each is at most 4 MiB (the engine's bound), not all at once.
       for (let i = 0; i < ranges.length; i += 2) {
+        if (signal?.aborted) throw new ReadCancelled();
         const start = ranges[i]!;
         const bytes = await input.reread(start, start + ranges[i + 1]!);
         session.provideNames(start, heap.put(bytes), bytes.length);
