@@ -46,6 +46,8 @@ test('worker handle: eventStack and text search equal the in-thread handle; prog
     // back those stacks can name: the "names" reports, then "done" with the file's bytes.
     const names = opening.filter((p) => p.phase === 'names');
     assert.ok(names.length > 0, `no names read back: ${JSON.stringify(opening.slice(-3))}`);
+    // A phase's first report is always forwarded: the page says at once that names are read back.
+    assert.equal(names[0].bytes, 0, JSON.stringify(names[0]));
     assert.ok(names.at(-1).bytes === names.at(-1).total && names.at(-1).total > 0 && names.at(-1).total < blob.size / 4,
       JSON.stringify(names.at(-1)));
     assert.deepEqual(opening.at(-1), { bytes: blob.size, total: blob.size, events: worker.eventCount, phase: 'done' });

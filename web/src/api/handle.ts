@@ -23,8 +23,9 @@ export type RuntimeStatsKind = 'gc' | 'jit';
 import type { ActivitiesView, ContentionView, CountersView, EventViewName, ExceptionsView, ThreadPoolView } from './event_views.js';
 
 export interface OpenTraceOptions {
-  /** Called after every ≤ 1 MiB decoded (PUSH_SIZE; ~25 ms apart in Chromium), then once with phase "done".
-   *  The engine worker forwards at most one report per 50 ms. */
+  /** Called after every ≤ 1 MiB decoded (PUSH_SIZE; ~25 ms apart in Chromium), while method names
+   *  are read back (phase "names"), then once with phase "done". The engine worker forwards at
+   *  most one report per 50 ms of a phase, and always its first and last. */
   onProgress?: (progress: Progress) => void;
   /** Aborting stops reading between two chunks, or reading back method names (progress phase
    *  "names") between two ranges; openTrace then rejects with code "cancelled". */

@@ -9,6 +9,7 @@ import type { TraceHandle } from '../api/handle.js';
 import { openTraceInThread } from '../api/trace.js';
 import { NetTraceError } from '../api/types.js';
 import type { RawTraceSession } from '../nettrace_wasm.mjs';
+import type { Progress } from '../reader/errors.js';
 import { compiledEngine, loadNetTraceModule, useCompiledEngine } from '../reader/wasm_loader.js';
 import { OFF_THREAD_MIN_BYTES, offThreadBlob } from './off_thread_blob.js';
 import type { EngineInit, EngineRequest, EngineResponse, OpenResult, QueryRequest, RequestId } from './protocol.js';
@@ -130,6 +131,7 @@ async function handle(request: EngineRequest): Promise<unknown> {
       const controller = new AbortController();
       running.set(request.id, controller);
       let lastPost = -Infinity;
+      let lastPhase: Progress['phase'] | null = null;
       let timer: ReturnType<typeof setInterval> | null = null;
       // A live open: a snapshot every `live` ms, between two chunks (this thread pushes them).
       // Passed only then: a live session names frames while reading, so its method names are
@@ -157,10 +159,12 @@ async function handle(request: EngineRequest): Promise<unknown> {
           signal: controller.signal,
           onProgress: (p) => {
             const now = performance.now();
-            // Reports of reading and of names read back are thinned; each phase's last one is not.
-            const thinned = p.phase === 'reading' || p.phase === 'names';
+            // Reports of reading and of names read back are thinned; each phase's first and
+            // last ones are not (the page says at once that the names are being read back).
+            const thinned = (p.phase === 'reading' || p.phase === 'names') && p.phase === lastPhase;
             if (now - lastPost < PROGRESS_INTERVAL_MS && thinned && p.bytes < p.total) return;
             lastPost = now;
+            lastPhase = p.phase;
             post({ id: request.id, kind: 'progress', ...p });
           },
         }, request.live === undefined ? undefined : onSession);
