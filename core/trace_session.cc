@@ -88,7 +88,8 @@ struct TraceSession::Pipeline {
   void ReadNames() {
     std::vector<uint8_t> bytes;
     // Each round loads what it asks for; one more is needed only after names that were not
-    // terminated, so this ends (and a failed read ends it too: those frames go unnamed).
+    // terminated, so this ends (and a failed read ends it too: those frames are named by
+    // their method id, analysis/stack_frames.cc).
     for (std::vector<ByteRange> ranges; !(ranges = names.Needed(store, &symbols.methods())).empty();) {
       for (const ByteRange& r : ranges) {
         if (!namesReader(r.offset, r.size, &bytes) || bytes.size() != r.size) return;

@@ -53,7 +53,8 @@ std::string MethodFrameName(const MethodRange& m, const MethodMap& methods, cons
   out += '!';
   if (!m.verbose || m.names.inSource()) {
     // A non-verbose load with no verbose twin: the range is known, the name is not. So for
-    // names left in the file and never read back (the JS API's read of them was cancelled).
+    // names left in the file and never read back (the JS API's read of them was cancelled,
+    // or the native tool's re-read of the file failed).
     char buf[32];
     std::snprintf(buf, sizeof buf, "MethodID(0x%llx)", static_cast<unsigned long long>(m.methodId));
     return out + buf;

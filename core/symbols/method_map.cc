@@ -143,6 +143,13 @@ void MethodMap::TakeLoadedNames() {
   if (unterminated) BorrowNames();
 }
 
+bool MethodMap::SameFrame(const MethodRange& a, const MethodRange& b) const {
+  if (a.moduleId != b.moduleId) return false;
+  const bool namedA = a.verbose && !a.names.inSource(), namedB = b.verbose && !b.names.inSource();
+  if (namedA != namedB) return false;
+  return namedA ? names_.Same(a.names, b.names) : a.methodId == b.methodId;
+}
+
 const MethodRange* MethodMap::Find(uint64_t address, uint64_t timestamp, bool* timeDependent) const {
   if (timeDependent) *timeDependent = false;
   auto it = std::upper_bound(ranges_.begin(), ranges_.end(), address,
@@ -154,8 +161,7 @@ const MethodRange* MethodMap::Find(uint64_t address, uint64_t timestamp, bool* t
   for (size_t i = static_cast<size_t>(it - ranges_.begin()); i-- > 0 && maxEndUpTo_[i] > address;) {
     const MethodRange& r = ranges_[i];
     if (address >= r.end()) continue;
-    if (any && timeDependent && (!names_.Same(any->names, r.names) || any->moduleId != r.moduleId))
-      *timeDependent = true;
+    if (any && timeDependent && !SameFrame(*any, r)) *timeDependent = true;
     if (!any) any = &r;
     if (r.loadTime <= timestamp && timestamp < r.unloadTime && (!alive || r.loadTime > alive->loadTime)) alive = &r;
   }

@@ -52,8 +52,12 @@ class MethodMap {
   // The range holding `address` at time `timestamp` (ticks): the most recently loaded one
   // alive then; failing that, any range holding the address (a sample racing its load
   // event). nullptr when no range holds the address. *timeDependent (optional) is set when
-  // ranges with different names hold the address, i.e. the answer depends on the time.
+  // ranges that name different frames hold the address, i.e. the answer depends on the time.
   const MethodRange* Find(uint64_t address, uint64_t timestamp, bool* timeDependent = nullptr) const;
+  // Whether two ranges give the same frame name (analysis/stack_frames.cc MethodFrameName):
+  // the same module and names, or, for ranges without names (announced without them, or
+  // names left in the file that were never read back), the same module and method id.
+  bool SameFrame(const MethodRange& a, const MethodRange& b) const;
 
   // Names kept in source (MethodNamePool): the refs still to load of the ranges holding any
   // of these addresses (sorted ascending), after Finish. Empty once every such range's

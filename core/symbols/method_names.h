@@ -77,7 +77,7 @@ class MethodNamePool {
   bool Unterminated(const MethodNamesRef& r) const;
 
   // Copied names as UTF-8; "" for a ref in source (its names were never loaded: a read of
-  // them back that was cancelled), whose sizes are not those of bytes in the pool.
+  // them back that was cancelled or failed), whose sizes are not those of bytes in the pool.
   std::string NameSpace(const MethodNamesRef& r) const { return r.inSource() ? std::string() : Utf8(Bytes(r).first(r.nameSpaceBytes)); }
   std::string Name(const MethodNamesRef& r) const { return r.inSource() ? std::string() : Utf8(Bytes(r).last(r.nameBytes)); }
   // Whether both refs hold the same namespace and name, compared as written.

@@ -177,7 +177,8 @@ test('a cancel while method names are read back: rejects, or with keepPartial ke
   };
   const phases = (progress) => progress.map((p) => p.phase).filter((p) => p !== 'reading');
   const rejected = open(false);
-  await assert.rejects(rejected.opening, (e) => e instanceof NetTraceError && e.code === 'cancelled' && e.partial?.eventCount === JSON.parse(fullSummary).eventCount);
+  await assert.rejects(rejected.opening, (e) => e instanceof NetTraceError && e.code === 'cancelled' && e.offset === null &&
+    /method names was cancelled/.test(e.message) && e.partial?.eventCount === JSON.parse(fullSummary).eventCount);
   assert.deepEqual(phases(rejected.progress), ['names'], 'no range is read after the abort, and no "done"');
 
   const kept = open(true);
@@ -195,6 +196,52 @@ test('a cancel while method names are read back: rejects, or with keepPartial ke
     assert.equal(total(folded), total(fullFolded));
     assert.notEqual(folded, fullFolded, 'frames that the names read back would name are not named');
     assert.match(folded, /![^;]*MethodID\(0x[0-9a-f]+\)/, 'a method whose names were not read back is its module and its id, as one announced without names');
+  } finally {
+    trace.close();
+  }
+});
+
+test('a cancel from another task lands between two ranges of names, even when they are read from memory', async () => {
+  // Bytes in memory re-read without a task turn: the loop yields one after each range, as
+  // between pushes, so that a timer or the engine worker's cancel message gets in.
+  const bytes = readFileSync(biggest.path);
+  const controller = new AbortController();
+  const names = [];
+  const trace = await openTrace(bytes, {
+    keepPartial: true,
+    signal: controller.signal,
+    onProgress: (p) => {
+      if (p.phase !== 'names') return;
+      names.push(p);
+      if (names.length === 1) setImmediate(() => controller.abort());
+    },
+  });
+  try {
+    assert.equal(trace.error?.code, 'cancelled');
+    assert.ok(names.length <= 2 && names.at(-1).bytes < names.at(-1).total, `stopped after at most one range: ${JSON.stringify(names)}`);
+  } finally {
+    trace.close();
+  }
+});
+
+test('keepPartial: a damaged trace whose names read back are cancelled keeps its fault, and says so', async () => {
+  const cut = readFileSync(biggest.path).subarray(0, Math.floor(readFileSync(biggest.path).length * 0.3));
+  const controller = new AbortController();
+  const phases = [];
+  const trace = await openTrace(cut, {
+    keepPartial: true,
+    signal: controller.signal,
+    onProgress: (p) => {
+      phases.push(p.phase);
+      if (p.phase === 'names') controller.abort();
+    },
+  });
+  try {
+    assert.ok(phases.includes('names'), 'the part read has names to read back');
+    assert.equal(trace.error?.code, 'truncated');
+    assert.equal(typeof trace.error.offset, 'number');
+    assert.match(trace.error.reason, /; reading back the method names was cancelled/);
+    assert.equal(trace.summary().complete, false);
   } finally {
     trace.close();
   }

@@ -112,6 +112,39 @@ TEST_CASE("names in source: names never provided leave frames unnamed, every que
   CHECK(unnamed.FoldedStacks(StackQuery{}) == copied.FoldedStacks(StackQuery{}));
 }
 
+// Two methods whose code took the same address in turn, their names left in the file and
+// never read back: each frame is its method id, so which one an address is depends on the
+// time (the names' sizes alone, equal here, said "the same names" before).
+TEST_CASE("names in source: ranges without names are told apart by their method id", "[stacks]") {
+  std::vector<uint8_t> file(256, 0x41);
+  MethodMap map;
+  map.names().KeepInSource(true);
+  auto add = [&](uint64_t methodId, size_t at, uint64_t loadTime) {
+    MethodRange r;
+    r.start = 0x1000, r.size = 0x100, r.methodId = methodId, r.moduleId = 1, r.loadTime = loadTime;
+    ByteCursor c({file.data() + at, 64}, at);
+    r.verbose = map.names().Read(&c, &r.names, false);
+    map.AddLoad(r);
+  };
+  add(7, 0, 10);
+  add(8, 100, 20);
+  map.Finish();
+  REQUIRE(map.size() == 2);
+  CHECK(!map.SameFrame(map.ranges()[0], map.ranges()[1]));
+  bool timeDependent = false;
+  const MethodRange* early = map.Find(0x1010, 15, &timeDependent);
+  REQUIRE(early);
+  CHECK(early->methodId == 7);
+  CHECK(timeDependent);
+  const MethodRange* late = map.Find(0x1010, 25, &timeDependent);
+  REQUIRE(late);
+  CHECK(late->methodId == 8);
+  // The same method id (code of one method announced twice): one frame.
+  MethodRange twin = map.ranges()[1];
+  twin.methodId = 7;
+  CHECK(map.SameFrame(map.ranges()[0], twin));
+}
+
 // A record whose names are not terminated: copied, its range is kept without names and
 // borrows the method's names from another range; in source, it is found out when loaded,
 // and the map ends the same.

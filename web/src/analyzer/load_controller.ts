@@ -10,7 +10,7 @@ import type { WorkerOptions } from '../engine/worker_client.js';
 import { fmt, formatBytes, percent } from '../ui/dom.js';
 import type { ControllerContext } from './context.js';
 import type { ReadFacts } from './summary_controller.js';
-import { hasSummary, partialText, refusalText } from './read_outcome.js';
+import { hasSummary, onlyNamesMissing, partialText, refusalText } from './read_outcome.js';
 import type { AnalyzerError, AnalyzerLoad } from './context.js';
 
 /** The progress line's words for each phase (api/types.ts Progress). */
@@ -176,7 +176,8 @@ export class LoadController {
     layout.partialBanner.textContent = text.banner;
     layout.partialBanner.hidden = false;
     layout.result.dataset['state'] = 'error';
-    layout.result.dataset['partial'] = e.code;
+    // "names": every event read, some method names not (a cancel while they were read back).
+    layout.result.dataset['partial'] = onlyNamesMissing(e, summary.complete) ? 'names' : e.code;
     app.emit<AnalyzerError>('error', { name, code: e.code, offset: e.offset, message: e.reason, partial: summary });
   }
 

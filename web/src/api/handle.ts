@@ -24,8 +24,9 @@ import type { ActivitiesView, ContentionView, CountersView, EventViewName, Excep
 
 export interface OpenTraceOptions {
   /** Called after every ≤ 1 MiB decoded (PUSH_SIZE; ~25 ms apart in Chromium), while method names
-   *  are read back (phase "names"), then once with phase "done". The engine worker forwards at
-   *  most one report per 50 ms of a phase, and always its first and last. */
+   *  are read back (phase "names"), then once with phase "done" (none after a cancel). The engine
+   *  worker forwards at most one "reading" or "names" report per 50 ms, but always a phase's first,
+   *  and its last when the total is known. */
   onProgress?: (progress: Progress) => void;
   /** Aborting stops reading between two chunks, or reading back method names (progress phase
    *  "names") between two ranges; openTrace then rejects with code "cancelled". */
@@ -61,9 +62,10 @@ export interface OpenTraceOptions {
    * When the trace is damaged (truncated, corrupt): resolve with a handle over every event
    * read before the fault, its `error` set, instead of rejecting (as the native tool keeps
    * them). A cancelled read (`signal`) resolves the same way, its `error` code "cancelled"
-   * at the offset where reading stopped. A cancel while method names are read back resolves
-   * with every event, its `error` code "cancelled" with a null offset: frames of the methods
-   * whose names were not read back show their module and method id. Source failures still reject.
+   * at the offset where reading stopped. A cancel while method names are read back (after a
+   * read to the end) resolves with every event, its `error` code "cancelled" with a null
+   * offset: frames of the methods whose names were not read back show their module and method
+   * id (after a damaged read, the fault's `error` says so too). Source failures still reject.
    */
   keepPartial?: boolean;
 }

@@ -91,18 +91,21 @@ export async function openTraceInThread(
     if (e instanceof NetTraceError) throw new NetTraceError(e.code, e.offset, e.reason, partial);
     throw new NetTraceError('source', null, e instanceof Error ? e.message : String(e), partial);
   }
+  const summary = (): Summary => JSON.parse(session.summaryJson()) as Summary;
   if (!status.ok) {
-    const error = new NetTraceError(status.code, status.offset, status.message, JSON.parse(session.summaryJson()) as Summary);
+    // A damaged trace kept: its fault first, then that some of its names were not read back.
+    const reason = namesCancelled ? `${status.message}; ${NAMES_CANCELLED}` : status.message;
+    const error = new NetTraceError(status.code, status.offset, reason, summary());
     if (options.keepPartial) return new InThreadTrace(M, session, input, error);
     session.delete();
     input.close();
     throw error;
   }
-  if (namesCancelled) return new InThreadTrace(M, session, input, new NetTraceError('cancelled', null, NAMES_CANCELLED, JSON.parse(session.summaryJson()) as Summary));
+  if (namesCancelled) return new InThreadTrace(M, session, input, new NetTraceError('cancelled', null, NAMES_CANCELLED, summary()));
   return new InThreadTrace(M, session, input, null);
 }
 
-/** A cancel while method names were read back (keepPartial): every event was read, some frames show a method id. */
+/** A cancel while method names were read back (keepPartial): the frames of some methods show their id. */
 export const NAMES_CANCELLED = 'reading back the method names was cancelled: frames of the methods whose names were not read back show their method id';
 
 /**

@@ -159,10 +159,12 @@ async function handle(request: EngineRequest): Promise<unknown> {
           signal: controller.signal,
           onProgress: (p) => {
             const now = performance.now();
-            // Reports of reading and of names read back are thinned; each phase's first and
-            // last ones are not (the page says at once that the names are being read back).
+            // Reports of reading and of names read back are thinned: one per interval, but
+            // always a phase's first (the page says at once that names are read back) and its
+            // last when the total is known (bytes = total).
             const thinned = (p.phase === 'reading' || p.phase === 'names') && p.phase === lastPhase;
-            if (now - lastPost < PROGRESS_INTERVAL_MS && thinned && p.bytes < p.total) return;
+            const last = p.total > 0 && p.bytes >= p.total;
+            if (now - lastPost < PROGRESS_INTERVAL_MS && thinned && !last) return;
             lastPost = now;
             lastPhase = p.phase;
             post({ id: request.id, kind: 'progress', ...p });

@@ -262,7 +262,7 @@ export async function diffTracesInWorker(
 }
 
 class WorkerTrace extends ParsedEventViews implements TraceHandle {
-  /** Why reading stopped early (keepPartial), else null. */
+  /** Why reading stopped early, or the names read back were cancelled (keepPartial), else null. */
   readonly error: NetTraceError | null;
   readonly bytes: number;
   readonly eventCount: number;

@@ -30,8 +30,8 @@ export interface ReadOptions {
 
 /** Thrown when the signal aborts the read; the session keeps what it read so far. */
 export class ReadCancelled extends Error {
-  constructor() {
-    super('reading was cancelled');
+  constructor(message = 'reading was cancelled') {
+    super(message);
     this.name = 'ReadCancelled';
   }
 }
@@ -127,12 +127,15 @@ export async function provideNames(
       onProgress?.({ bytes: read, total: asked, events: session.eventCount(), phase: 'names' });
       // One range at a time: each is at most 4 MiB (the engine's bound), not all at once.
       for (let i = 0; i < ranges.length; i += 2) {
-        if (signal?.aborted) throw new ReadCancelled();
+        if (signal?.aborted) throw new ReadCancelled('reading back the method names was cancelled');
         const start = ranges[i]!;
         const bytes = await input.reread(start, start + ranges[i + 1]!);
         session.provideNames(start, heap.put(bytes), bytes.length);
         read += bytes.length;
         onProgress?.({ bytes: read, total: asked, events: session.eventCount(), phase: 'names' });
+        // A re-read of bytes in memory settles without a task turn: one here lets a cancel
+        // message (the engine worker's) or timer in between two ranges, as between pushes.
+        await nextTask();
       }
     }
   } finally {
