@@ -51,7 +51,7 @@ std::string MethodFrameName(const MethodRange& m, const MethodMap& methods, cons
   const std::string* module = modules.Name(m.moduleId);
   std::string out = module ? *module : "ManagedModule";
   out += '!';
-  if (!m.verbose || m.names.inSource()) {
+  if (!m.named()) {
     // A non-verbose load with no verbose twin: the range is known, the name is not. So for
     // names left in the file and never read back (the JS API's read of them was cancelled,
     // or the native tool's re-read of the file failed).

@@ -145,9 +145,8 @@ void MethodMap::TakeLoadedNames() {
 
 bool MethodMap::SameFrame(const MethodRange& a, const MethodRange& b) const {
   if (a.moduleId != b.moduleId) return false;
-  const bool namedA = a.verbose && !a.names.inSource(), namedB = b.verbose && !b.names.inSource();
-  if (namedA != namedB) return false;
-  return namedA ? names_.Same(a.names, b.names) : a.methodId == b.methodId;
+  if (a.named() != b.named()) return false;
+  return a.named() ? names_.Same(a.names, b.names) : a.methodId == b.methodId;
 }
 
 const MethodRange* MethodMap::Find(uint64_t address, uint64_t timestamp, bool* timeDependent) const {

@@ -30,6 +30,9 @@ struct MethodRange {
   uint32_t size = 0;     // after names: 72 bytes in all, not 80
   bool verbose = false;  // names known
   uint64_t end() const { return start + size; }
+  // Its frame is named by its names, not its method id: names known and copied (not left in
+  // the file unread: a read of them back that was cancelled or failed).
+  bool named() const { return verbose && !names.inSource(); }
 };
 
 class MethodMap {

@@ -155,26 +155,33 @@ test('keepPartial: a truncated trace and a cancelled read resolve with what was 
   }
 });
 
+/**
+ * Opens `source` and aborts its signal at each "names" report (the first comes before the first
+ * range is read); `later`: from another task (setImmediate), not within the report.
+ * @returns the open's promise and every progress report.
+ */
+function openAbortingAtNames(source, { keepPartial, later = false }) {
+  const controller = new AbortController();
+  const progress = [];
+  const abort = () => controller.abort();
+  const opening = openTrace(source, {
+    keepPartial,
+    signal: controller.signal,
+    onProgress: (p) => {
+      progress.push(p);
+      if (p.phase === 'names') later ? setImmediate(abort) : abort();
+    },
+  });
+  return { opening, progress };
+}
+
 test('a cancel while method names are read back: rejects, or with keepPartial keeps every event, some frames unnamed', async () => {
   const blob = await openAsBlob(biggest.path);
   const full = await openTrace(blob);
   const fullSummary = full.summaryJson();
   const fullFolded = await full.export('folded');
   full.close();
-  // Aborted at the first "names" report, which comes before the first range is read.
-  const open = (keepPartial) => {
-    const controller = new AbortController();
-    const progress = [];
-    const opening = openTrace(blob, {
-      keepPartial,
-      signal: controller.signal,
-      onProgress: (p) => {
-        progress.push(p);
-        if (p.phase === 'names') controller.abort();
-      },
-    });
-    return { opening, progress };
-  };
+  const open = (keepPartial) => openAbortingAtNames(blob, { keepPartial });
   const phases = (progress) => progress.map((p) => p.phase).filter((p) => p !== 'reading');
   const rejected = open(false);
   await assert.rejects(rejected.opening, (e) => e instanceof NetTraceError && e.code === 'cancelled' && e.offset === null &&
@@ -204,18 +211,9 @@ test('a cancel while method names are read back: rejects, or with keepPartial ke
 test('a cancel from another task lands between two ranges of names, even when they are read from memory', async () => {
   // Bytes in memory re-read without a task turn: the loop yields one after each range, as
   // between pushes, so that a timer or the engine worker's cancel message gets in.
-  const bytes = readFileSync(biggest.path);
-  const controller = new AbortController();
-  const names = [];
-  const trace = await openTrace(bytes, {
-    keepPartial: true,
-    signal: controller.signal,
-    onProgress: (p) => {
-      if (p.phase !== 'names') return;
-      names.push(p);
-      if (names.length === 1) setImmediate(() => controller.abort());
-    },
-  });
+  const { opening, progress } = openAbortingAtNames(readFileSync(biggest.path), { keepPartial: true, later: true });
+  const trace = await opening;
+  const names = progress.filter((p) => p.phase === 'names');
   try {
     assert.equal(trace.error?.code, 'cancelled');
     assert.ok(names.length <= 2 && names.at(-1).bytes < names.at(-1).total, `stopped after at most one range: ${JSON.stringify(names)}`);
@@ -225,19 +223,11 @@ test('a cancel from another task lands between two ranges of names, even when th
 });
 
 test('keepPartial: a damaged trace whose names read back are cancelled keeps its fault, and says so', async () => {
-  const cut = readFileSync(biggest.path).subarray(0, Math.floor(readFileSync(biggest.path).length * 0.3));
-  const controller = new AbortController();
-  const phases = [];
-  const trace = await openTrace(cut, {
-    keepPartial: true,
-    signal: controller.signal,
-    onProgress: (p) => {
-      phases.push(p.phase);
-      if (p.phase === 'names') controller.abort();
-    },
-  });
+  const bytes = readFileSync(biggest.path);
+  const { opening, progress } = openAbortingAtNames(bytes.subarray(0, Math.floor(bytes.length * 0.3)), { keepPartial: true });
+  const trace = await opening;
   try {
-    assert.ok(phases.includes('names'), 'the part read has names to read back');
+    assert.ok(progress.some((p) => p.phase === 'names'), 'the part read has names to read back');
     assert.equal(trace.error?.code, 'truncated');
     assert.equal(typeof trace.error.offset, 'number');
     assert.match(trace.error.reason, /; reading back the method names was cancelled/);

@@ -75,6 +75,7 @@ export async function openTraceInThread(
   // A live session names frames while it reads: its names are copied as they come.
   if (!onSession && input.randomAccess) session.keepNamesInSource();
   onSession?.(session, () => liveView(M, session, input));
+  const summary = (): Summary => JSON.parse(session.summaryJson()) as Summary;
   let status;
   let namesCancelled = false;
   try {
@@ -84,14 +85,13 @@ export async function openTraceInThread(
     if (status.ok && !namesCancelled) options.onProgress?.({ bytes: read.bytes, total: input.size ?? read.bytes, events: session.eventCount(), phase: 'done' });
   } catch (e) {
     if (e instanceof ReadCancelled && options.keepPartial) return keepCancelled(M, session, input);
-    const partial = JSON.parse(session.summaryJson()) as Summary;
+    const partial = summary();
     session.delete();
     input.close();
     if (e instanceof ReadCancelled) throw new NetTraceError('cancelled', null, e.message, partial);
     if (e instanceof NetTraceError) throw new NetTraceError(e.code, e.offset, e.reason, partial);
     throw new NetTraceError('source', null, e instanceof Error ? e.message : String(e), partial);
   }
-  const summary = (): Summary => JSON.parse(session.summaryJson()) as Summary;
   if (!status.ok) {
     // A damaged trace kept: its fault first, then that some of its names were not read back.
     const reason = namesCancelled ? `${status.message}; ${NAMES_CANCELLED}` : status.message;
