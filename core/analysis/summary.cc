@@ -42,14 +42,6 @@ ThreadSummary& SummaryBuilder::Thread(uint64_t key) {
   return *(lastThread_ = &threads_[key]);
 }
 
-ThreadSummary& SummaryBuilder::NewCaptureThread(uint64_t key) {
-  bool added = false;
-  ThreadSummary*& slot = captureThreads_.At(key, &added);
-  if (!slot) slot = &threads_[key];
-  lastCaptureKey_ = key;
-  return *(lastCapture_ = slot);
-}
-
 Status SummaryBuilder::OnThread(const ThreadInfo& info) {
   Thread(info.index);  // the definition itself is in the resolver's thread table
   return Status::Ok();
@@ -210,7 +202,9 @@ void SummaryBuilder::WriteThreads(JsonWriter& w, bool v6) const {
     uint64_t eventCount = 0, capturedCount = 0;
   };
   std::map<uint64_t, Row> rows;
-  for (const auto& [key, t] : threads_) rows[key] = {nullptr, t.eventCount, t.capturedCount};
+  for (const auto& [key, t] : threads_) rows[key] = {nullptr, t.eventCount, 0};
+  for (const DropTracker::Captured& c : drops_.captured())
+    if (c.count) rows[c.thread].capturedCount += c.count;
   const ThreadTable& table = resolved_->threads();
   for (size_t i = 0; i < table.size(); ++i) {
     const ThreadEntry& entry = table[ThreadIndex(static_cast<uint16_t>(i))];

@@ -31,7 +31,8 @@ namespace nettrace {
 // these are the counts the table does not keep.
 struct ThreadSummary {
   uint64_t eventCount = 0;     // events whose thread is this key but no defined thread
-  uint64_t capturedCount = 0;  // events this thread captured (sequence numbers count here)
+  // (The events a thread captured are the drop tracker's: it looks up the capture thread
+  // of every event anyway.)
 };
 
 class SummaryBuilder final : public RecordSink {
@@ -68,13 +69,6 @@ class SummaryBuilder final : public RecordSink {
 
  private:
   ThreadSummary& Thread(uint64_t key);
-  // Sample events name the sampled thread but are captured by the sampler: a second memo,
-  // checked inline (the capture thread changes rarely).
-  ThreadSummary& CaptureThread(uint64_t key) {
-    if (lastCapture_ && lastCaptureKey_ == key) return *lastCapture_;
-    return NewCaptureThread(key);
-  }
-  ThreadSummary& NewCaptureThread(uint64_t key);
   void WriteThreads(JsonWriter& w, bool v6) const;
 
   Stats* stats_;
@@ -97,11 +91,6 @@ class SummaryBuilder final : public RecordSink {
   uint32_t lastOtherProcessor_ = 0;  // below processorSeen_.size(), so never a real "other" one
   ThreadSummary* lastThread_ = nullptr;  // (std::map nodes are stable)
   uint64_t lastThreadKey_ = 0;
-  ThreadSummary* lastCapture_ = nullptr;  // events come in runs from one capture thread
-  uint64_t lastCaptureKey_ = 0;
-  // threads_'s node of a capture thread, when the memo above misses: v6 blocks interleave
-  // many capture threads, and a tree look-up per event was 45 instructions of 1,300.
-  SmallKeyMap<ThreadSummary*> captureThreads_;
   // 1 for a file stack id of this sequence-point region whose stack has no frames.
   RegionIdMap emptyStacks_;
   const RuntimeSignals* runtime_;
@@ -134,7 +123,6 @@ inline Status SummaryBuilder::OnEvent(const EventRecord& e) {
   } else {
     ++Thread(e.thread).eventCount;
   }
-  ++CaptureThread(e.captureThread).capturedCount;
   if (drops_.OnEvent(e.captureThread, e.sequenceNumber, e.timestamp)) {
     stats_->droppedEvents = drops_.total();
     stats_->sequenceNumberGaps = drops_.gaps();

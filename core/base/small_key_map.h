@@ -18,21 +18,18 @@ class SmallKeyMap {
  public:
   // The value of `key`, added (value-initialised) when absent; *added says whether it was.
   V& At(uint64_t key, bool* added) {
-    if (key < kDense) {
-      if (key >= present_.size()) present_.resize(key + 1, 0), dense_.resize(key + 1);
-      *added = present_[key] == 0;
-      if (*added) present_[key] = 1, dense_[key] = V{};
+    // A key already present below kDense (present_ never grows past it): the usual case,
+    // a load and a test, inlined where the slow path below is not.
+    if (key < present_.size() && present_[key]) {
+      *added = false;
       return dense_[key];
     }
-    auto [it, inserted] = sparse_.try_emplace(key);
-    *added = inserted;
-    return it->second;
+    return Add(key, added);
   }
   // The value of `key`, or null when absent (nothing is added).
   V* Find(uint64_t key) {
-    if (key < kDense) return key < present_.size() && present_[key] ? &dense_[key] : nullptr;
-    auto it = sparse_.find(key);
-    return it == sparse_.end() ? nullptr : &it->second;
+    if (key < present_.size()) return present_[key] ? &dense_[key] : nullptr;
+    return key < kDense ? nullptr : FindSparse(key);
   }
   const V* Find(uint64_t key) const { return const_cast<SmallKeyMap*>(this)->Find(key); }
   bool Contains(uint64_t key) const { return Find(key) != nullptr; }
@@ -52,6 +49,21 @@ class SmallKeyMap {
 
  private:
   static constexpr uint64_t kDense = 4096;
+  [[gnu::noinline]] V& Add(uint64_t key, bool* added) {
+    if (key < kDense) {
+      if (key >= present_.size()) present_.resize(key + 1, 0), dense_.resize(key + 1);
+      *added = present_[key] == 0;
+      if (*added) present_[key] = 1, dense_[key] = V{};
+      return dense_[key];
+    }
+    auto [it, inserted] = sparse_.try_emplace(key);
+    *added = inserted;
+    return it->second;
+  }
+  [[gnu::noinline]] V* FindSparse(uint64_t key) {
+    auto it = sparse_.find(key);
+    return it == sparse_.end() ? nullptr : &it->second;
+  }
   std::vector<uint8_t> present_;
   std::vector<V> dense_;
   std::unordered_map<uint64_t, V> sparse_;

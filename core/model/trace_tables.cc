@@ -75,11 +75,6 @@ std::optional<ThreadIndex> ThreadTable::Define(const ThreadInfo& info) {
   return ThreadIndex(*index);
 }
 
-std::optional<ThreadIndex> ThreadTable::ForIndex(uint64_t v6Index) const {
-  if (const uint16_t* index = byIndex_.Find(v6Index)) return ThreadIndex(*index);
-  return std::nullopt;
-}
-
 namespace {
 // A canonical byte form of a label list, to intern equal lists once.
 // One label's bytes of the interning key, appended.

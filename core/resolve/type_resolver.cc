@@ -88,6 +88,16 @@ Status TypeResolver::OnEvent(const EventRecord& e) {
 }
 
 void TypeResolver::ResolveThread(const EventRecord& e) {
+  if (v6_) {
+    // A v6 index is looked up directly (one load): blocks that interleave many threads would
+    // miss the memo below, and keeping it up costs more than the look-up.
+    if (std::optional<ThreadIndex> thread = threads_.ForIndex(e.thread)) {
+      current_.thread = *thread, current_.threadKnown = true;
+      return;
+    }
+    Unresolved();
+    return;
+  }
   if (threadMemos_ > 0 && e.thread == threadMemo_[0].key) {
     current_.thread = threadMemo_[0].thread, current_.threadKnown = true;
     return;
@@ -97,18 +107,19 @@ void TypeResolver::ResolveThread(const EventRecord& e) {
     current_.thread = threadMemo_[0].thread, current_.threadKnown = true;
     return;
   }
-  std::optional<ThreadIndex> thread = v6_ ? threads_.ForIndex(e.thread) : threads_.ForThreadId(e.thread, processId_);
-  current_.threadKnown = thread.has_value();
-  if (thread) {
-    threadMemo_[1] = threadMemo_[0];
-    threadMemo_[0] = {e.thread, *thread};
-    threadMemos_ = static_cast<uint8_t>(std::min(threadMemos_ + 1, 2));
-  } else {
-    // The store's rows need some thread: the last one (as before the resolver took threads).
-    ++stats_->tooManyThreads;
-    thread = ThreadIndex(static_cast<uint16_t>(threads_.size() - 1));
-  }
-  current_.thread = *thread;
+  std::optional<ThreadIndex> thread = threads_.ForThreadId(e.thread, processId_);
+  if (!thread) return Unresolved();
+  threadMemo_[1] = threadMemo_[0];
+  threadMemo_[0] = {e.thread, *thread};
+  threadMemos_ = static_cast<uint8_t>(std::min(threadMemos_ + 1, 2));
+  current_.thread = *thread, current_.threadKnown = true;
+}
+
+void TypeResolver::Unresolved() {
+  // The store's rows need some thread: the last one (as before the resolver took threads).
+  ++stats_->tooManyThreads;
+  current_.thread = ThreadIndex(static_cast<uint16_t>(threads_.size() - 1));
+  current_.threadKnown = false;
 }
 
 EventTypeIndex TypeResolver::OverriddenType(const EventRecord& e, EventTypeIndex type) {

@@ -97,6 +97,7 @@ class TypeResolver final : public RecordSink {
   EventTypeIndex OverriddenType(const EventRecord& e, EventTypeIndex type);
   EventTypeIndex GcDynamicType(const EventRecord& e, EventTypeIndex type);
   void ResolveThread(const EventRecord& e);
+  void Unresolved();  // the event's thread is in no definition (or the table is full)
 
   static constexpr ResolvedType kNoType{};
   // Hostile ids are not worth a huge table: beyond 1 Mi they go to a map (one entry per
@@ -111,8 +112,9 @@ class TypeResolver final : public RecordSink {
   ThreadTable threads_;
   bool v6_ = false;
   uint32_t processId_ = 0;  // v4/v5: the one process
-  // Events come in runs from one thread, or alternate between two (a sampled thread and
-  // the one suspending it): the last two resolutions, until the table changes.
+  // v4/v5 (an OS thread id, hashed): events come in runs from one thread, or alternate
+  // between two (a sampled thread and the one suspending it): the last two resolutions,
+  // until the table changes.
   struct ThreadMemo {
     uint64_t key = 0;
     ThreadIndex thread;

@@ -85,3 +85,26 @@ TEST_CASE("no false losses: consecutive numbers, a bound below what was seen, wr
   CHECK(d.ranges()[0].fromTimestamp == 13);
   CHECK(d.ranges()[0].toTimestamp == 30);
 }
+
+TEST_CASE("events captured per thread: interleaved threads, an index that leaves and comes back", "[dropped]") {
+  DropTracker d;
+  // Two capture threads alternating at every event (as written v6 blocks do), each numbered
+  // from 1 without a gap.
+  for (uint32_t s = 1; s <= 5; ++s) d.OnEvent(7, s, s * 10), d.OnEvent(9, s, s * 10 + 5);
+  CHECK(d.total() == 0);
+  d.OnLowerBound(11, 3, 100);  // a thread only a sequence point names: its row, no events
+  d.Forget(7);                 // index 7 leaves the table; defined again, it numbers from 1
+  d.OnEvent(7, 1, 200);
+  d.OnEvent(7, 3, 210);  // 2 lost
+  d.ForgetAll();
+  d.OnEvent(9, 1, 300);
+  REQUIRE(d.captured().size() == 3);
+  CHECK(d.captured()[0].thread == 7);
+  CHECK(d.captured()[0].count == 7);
+  CHECK(d.captured()[1].thread == 9);
+  CHECK(d.captured()[1].count == 6);
+  CHECK(d.captured()[2].thread == 11);
+  CHECK(d.captured()[2].count == 0);
+  CHECK(d.total() == 3 + 1);  // thread 11: 1..3 before the bound; thread 7: 2
+  CHECK(d.perThread().at(7) == 1);
+}
