@@ -1,13 +1,14 @@
-// core — where the resolved stream splits, in file order: the summary's counters, the
-// store builder (tables, sorter, columnar store, and behind its sorter the sorted tap) and
-// the symbol collector, in that order. The first error stops the stream.
+// core — where the resolved stream splits, in file order: the facts of the records as
+// written (blocks, tables, bytes, capture threads and their drops), the store builder
+// (tables, sorter, columnar store, and behind its sorter the event counts and the sorted
+// tap) and the symbol collector, in that order. The first error stops the stream.
 //
 // The three are final classes called directly, not through RecordSink's virtual table:
 // two TeeSink hops cost ~60 instructions per event before (callgrind, only_managed_samples
 // written 20 times).
 #pragma once
 
-#include "analysis/summary.h"
+#include "analysis/record_facts.h"
 #include "format/record_sink.h"
 #include "model/store_builder.h"
 #include "symbols/symbol_collector.h"
@@ -16,8 +17,8 @@ namespace nettrace {
 
 class SessionFanOut final : public RecordSink {
  public:
-  SessionFanOut(SummaryBuilder* summary, StoreBuilder* store, SymbolCollector* symbols)
-      : summary_(summary), store_(store), symbols_(symbols) {}
+  SessionFanOut(RecordFacts* records, StoreBuilder* store, SymbolCollector* symbols)
+      : records_(records), store_(store), symbols_(symbols) {}
   Status OnTraceInfo(const TraceInfo& v) override { return All([&](auto& s) { return s.OnTraceInfo(v); }); }
   Status OnBlock(const BlockInfo& v) override { return All([&](auto& s) { return s.OnBlock(v); }); }
   Status OnMetadata(const EventMetadata& v) override { return All([&](auto& s) { return s.OnMetadata(v); }); }
@@ -36,11 +37,11 @@ class SessionFanOut final : public RecordSink {
  private:
   template <typename F>
   Status All(F&& f) {
-    NETTRACE_RETURN_IF_ERROR(f(*summary_));
+    NETTRACE_RETURN_IF_ERROR(f(*records_));
     NETTRACE_RETURN_IF_ERROR(f(*store_));
     return f(*symbols_);
   }
-  SummaryBuilder* summary_;
+  RecordFacts* records_;
   StoreBuilder* store_;
   SymbolCollector* symbols_;
 };

@@ -35,21 +35,22 @@ static_assert(kMaxBlocksPerStep < kBlockCacheEntries, "a text-search step's bloc
 
 // The pipeline: TraceReader (chunks → blocks → records, reference checks) → TypeResolver
 // (what each metadata id is, and each event's type in the one type table, decided once)
-// feeding, in file order, the SummaryBuilder's counters, the StoreBuilder (tables, sorter,
-// columnar store) and the SymbolCollector. The analyses that need time order (runtime
-// signals, GC and JIT statistics, runtime views) read the sorted tap behind the store's
-// sorter (model/sorted_tap.h): each event as the resolver resolved it, in (timestamp, file
-// order).
+// feeding, in file order, the RecordFacts (the records as written: blocks, tables, bytes,
+// capture threads and drops), the StoreBuilder (tables, sorter, columnar store) and the
+// SymbolCollector. Behind the store's sorter, the events are counted as the store keeps them
+// (the summary's counts: model/event_counts.h), and the analyses that need time order
+// (runtime signals, GC and JIT statistics, runtime views) read the sorted tap
+// (model/sorted_tap.h): each event as the resolver resolved it, in (timestamp, file order).
 struct TraceSession::Pipeline {
   Stats stats;
   RuntimeSignals runtime;  // the summary's "runtime" key
   ClrStatsSink clrStats;   // GC and JIT statistics (issue 14)
   RuntimeViews views;      // exceptions, contention, activities, counters (issue 14)
   SortedTap tap{{&runtime, &clrStats, &views}};
-  SummaryBuilder summary{&stats, &resolver, &runtime};  // (resolver is declared below: its address is enough)
-  StoreBuilder store{&stats, &resolver, &tap};
+  RecordFacts records{&stats};
+  StoreBuilder store{&stats, &resolver, &tap};  // (resolver is declared below: its address is enough)
   SymbolCollector symbols{&resolver};  // method ranges and payload facts for stacks (issue 4)
-  SessionFanOut fanOut{&summary, &store, &symbols};
+  SessionFanOut fanOut{&records, &store, &symbols};
   TypeResolver resolver{&fanOut, &stats};
   TraceReader reader{&resolver, &stats};
   bool flushed = false;
@@ -140,8 +141,8 @@ Status TraceSession::Finish() {
 
 const Status& TraceSession::status() const { return pipeline_->reader.status(); }
 uint64_t TraceSession::bytesConsumed() const { return pipeline_->reader.bytesConsumed(); }
-uint64_t TraceSession::eventCount() const { return pipeline_->summary.eventCount(); }
-uint64_t TraceSession::droppedEventCount() const { return pipeline_->summary.droppedEventCount(); }
+uint64_t TraceSession::eventCount() const { return pipeline_->resolver.nextOrdinal(); }
+uint64_t TraceSession::droppedEventCount() const { return pipeline_->records.drops().total(); }
 
 StoreSnapshot TraceSession::Snapshot() {
   Pipeline& p = *pipeline_;
@@ -153,21 +154,25 @@ StoreSnapshot TraceSession::Snapshot() {
 }
 
 std::string TraceSession::SummaryJson() const {
-  SummaryBuilder::ReaderState state;
+  SummaryReaderState state;
   state.formatMajor = pipeline_->reader.formatMajor();
   state.complete = pipeline_->reader.complete();
   state.bytesRead = pipeline_->reader.bytesConsumed();
   state.error = pipeline_->reader.status();
   JsonWriter w;
   w.BeginObject();
-  pipeline_->summary.WriteFields(w, state);
+  const Pipeline& p = *pipeline_;
+  const EventCounts events = p.store.counts();
+  WriteSummaryFields(w, state, {p.records, events, p.resolver, p.stats, &p.runtime});
   // Linux-profiler traces (issue 7): processes and mappings, as extra keys at the end.
   WriteUniversalSummaryFields(w, pipeline_->store, pipeline_->symbols);
   w.EndObject();
   return w.Take();
 }
 
-std::string TraceSession::TraceEventCounts() const { return pipeline_->summary.TraceEventCounts(); }
+std::string TraceSession::TraceEventCounts() const {
+  return nettrace::TraceEventCounts(pipeline_->store.counts(), pipeline_->resolver);
+}
 
 std::vector<uint32_t> TraceSession::QueryEvents(const EventQuery& query, uint64_t* totalMatches) const {
   EventPage page = nettrace::QueryEvents(pipeline_->store, query);

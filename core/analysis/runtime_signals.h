@@ -1,5 +1,5 @@
 // core/analysis — runtime signals for the summary's "runtime" key, gathered from the sorted
-// tap (model/sorted_tap.h: the events in (timestamp, file order)); SummaryBuilder writes them
+// tap (model/sorted_tap.h: the events in (timestamp, file order)); the summary writes them
 // into its JSON. GCs by generation with their pauses, exceptions by type, allocation ticks
 // by type, JIT'd methods, lock contentions. Only the few CLR runtime events involved have
 // their payloads decoded (format/payload_decoder.h, CLR manifest templates).

@@ -19,7 +19,7 @@ inline constexpr size_t kSummaryMappingLimit = 2000;
 //  "mappings":{"count","withSymbols","withoutSymbols","listed":[{"pid","id","start","end",
 //   "fileOffset","file","symbols","symbolMetadata"?,"versionMetadata"?,"identity"?:{"type":"ELF"|"PE",
 //   "build_id"|"signature"|"perfmap_signature"|...: text}}...]}`
-// written as keys of the summary object w has open (after SummaryBuilder::WriteFields);
+// written as keys of the summary object w has open (after WriteSummaryFields);
 // nothing without Universal data.
 void WriteUniversalSummaryFields(JsonWriter& w, const StoreBuilder& model, const SymbolCollector& symbols);
 

@@ -22,7 +22,9 @@ Status StoreBuilder::OnBlock(const BlockInfo& block) {
 }
 
 Status StoreBuilder::OnStack(uint32_t id, std::span<const uint8_t> ips) {
-  regionStacks_.Set(id, stacks_.Intern(ips).value);
+  const StackIndex stack = stacks_.Intern(ips);
+  regionStacks_.Set(id, stack.value);
+  if (ips.empty()) emptyStack_ = stack.value;  // interned once: every empty stack has this index
   return Status::Ok();
 }
 
@@ -55,6 +57,12 @@ Status StoreBuilder::OnEndOfStream() {
 void StoreBuilder::ToTap(const EventRecord& e) {
   const ResolvedEvent& r = resolver_->current();
   if (!tap_->RebuildsFromItem(r) && tap_->Keeps(e, r)) tap_->Hold(e, *resolver_);
+}
+
+EventCounts StoreBuilder::counts() const {
+  EventCounts counts = counts_;
+  sorter_.ForEachPending([&](const SortItem& item) { counts.Count(item, emptyStack_); });
+  return counts;
 }
 
 void StoreBuilder::Flush() {

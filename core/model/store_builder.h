@@ -3,13 +3,15 @@
 // file-order ordinals noted, and the events pushed through the sorter into the columnar
 // store. Each event's type and thread are the resolver's (its one event type table and
 // thread table); this stage keeps no metadata or threads of its own. Past the sorter, the
-// sorted tap (model/sorted_tap.h) hands the CLR analyses their events in time order.
+// sorted tap (model/sorted_tap.h) hands the CLR analyses their events in time order, and
+// the event counts (model/event_counts.h) count what the store keeps.
 #pragma once
 
 #include <unordered_map>
 
 #include "base/stats.h"
 #include "format/record_sink.h"
+#include "model/event_counts.h"
 #include "model/event_store.h"
 #include "model/region_ids.h"
 #include "model/trace_tables.h"
@@ -49,10 +51,15 @@ class StoreBuilder final : public RecordSink, private SortedSink {
   const StackTable& stacks() const { return stacks_; }
   const LabelTable& labels() const { return labels_; }
   const EventSorter& sorter() const { return sorter_; }
+  // The events read so far, counted as the store keeps them: those released plus those the
+  // sorter still holds (after Flush, the store's rows alone).
+  EventCounts counts() const;
 
  private:
   void OnSorted(const SortItem& item, bool late) override {
     store_.Append(item, late);
+    if (late) counts_.Count(item, emptyStack_);
+    else counts_.CountInOrder(item, emptyStack_);
     if (tap_) tap_->OnSorted(item, late, *resolver_);
   }
   // Qualified, the call is not virtual (the class is final): the run costs one virtual call.
@@ -70,6 +77,8 @@ class StoreBuilder final : public RecordSink, private SortedSink {
   StackTable stacks_;
   LabelTable labels_;
   EventStore store_;
+  EventCounts counts_;      // of the items released into store_
+  uint32_t emptyStack_ = 0;  // the stack table's index of the stack without frames (0: none yet)
   EventSorter sorter_{this};
   RegionIdMap regionStacks_;  // file stack id → StackIndex
   RegionIdMap regionLabels_;  // file label list id → LabelListIndex

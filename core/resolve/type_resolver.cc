@@ -43,6 +43,7 @@ Status TypeResolver::OnRemoveThread(const ThreadSequence& t) {
 
 Status TypeResolver::OnMetadata(const EventMetadata& m) {
   ResolvedType t{EventKindOf(m), m.version, Intern(types_.Intern(m)), IsGcDynamicEvent(m)};
+  t.bookkeeping = kTraceLogBookkeeping[static_cast<size_t>(t.kind)];
   if (ClrFieldLayout layout = BuildClrFieldLayout(m, pointerSize_); !layout.fields.empty()) {
     clrLayouts_.push_back(std::make_unique<ClrFieldLayout>(std::move(layout)));
     t.clrLayout = t.clrTemplate = clrLayouts_.back().get();
@@ -83,6 +84,7 @@ Status TypeResolver::OnEvent(const EventRecord& e) {
   if (e.labelListId != 0 && !regionOverrides_.empty()) current_.type = OverriddenType(e, current_.type);
   if (t.gcDynamic) current_.type = GcDynamicType(e, current_.type);
   ResolveThread(e);
+  if (t.bookkeeping != TraceLogBookkeeping::kNever) CountBookkeeping(e, t);
   current_.ordinal = nextOrdinal_++;
   return next_->OnEvent(e);
 }
@@ -95,7 +97,7 @@ void TypeResolver::ResolveThread(const EventRecord& e) {
       current_.thread = *thread, current_.threadKnown = true;
       return;
     }
-    Unresolved();
+    Unresolved(e.thread);
     return;
   }
   if (threadMemos_ > 0 && e.thread == threadMemo_[0].key) {
@@ -108,18 +110,27 @@ void TypeResolver::ResolveThread(const EventRecord& e) {
     return;
   }
   std::optional<ThreadIndex> thread = threads_.ForThreadId(e.thread, processId_);
-  if (!thread) return Unresolved();
+  if (!thread) return Unresolved(e.thread);
   threadMemo_[1] = threadMemo_[0];
   threadMemo_[0] = {e.thread, *thread};
   threadMemos_ = static_cast<uint8_t>(std::min(threadMemos_ + 1, 2));
   current_.thread = *thread, current_.threadKnown = true;
 }
 
-void TypeResolver::Unresolved() {
+void TypeResolver::Unresolved(uint64_t key) {
   // The store's rows need some thread: the last one (as before the resolver took threads).
   ++stats_->tooManyThreads;
   current_.thread = ThreadIndex(static_cast<uint16_t>(threads_.size() - 1));
   current_.threadKnown = false;
+  ++unresolvedByKey_[key];
+  ++unresolvedByRowThread_[current_.thread.value];
+}
+
+void TypeResolver::CountBookkeeping(const EventRecord& e, const ResolvedType& t) {
+  if (t.bookkeeping == TraceLogBookkeeping::kByMethodFlags && !IsMethodBookkeeping(t.kind, t.clrTemplate, e.payload))
+    return;
+  if (current_.type.value >= bookkeeping_.size()) bookkeeping_.resize(current_.type.value + size_t{1});
+  ++bookkeeping_[current_.type.value];
 }
 
 EventTypeIndex TypeResolver::OverriddenType(const EventRecord& e, EventTypeIndex type) {

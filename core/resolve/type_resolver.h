@@ -10,6 +10,7 @@
 // ids in current().
 #pragma once
 
+#include <map>
 #include <memory>
 #include <unordered_map>
 #include <vector>
@@ -20,6 +21,7 @@
 #include "model/ids.h"
 #include "model/trace_tables.h"
 #include "resolve/event_kind.h"
+#include "resolve/traceevent_bookkeeping.h"
 
 namespace nettrace {
 
@@ -31,6 +33,7 @@ struct ResolvedType {
   uint32_t version = 0;
   EventTypeIndex type;
   bool gcDynamic = false;  // named by each payload (GcDynamicEventName)
+  TraceLogBookkeeping bookkeeping = TraceLogBookkeeping::kNever;  // of its kind
   // Where its CLR template's fields lie (BuildClrFieldLayout), built once per definition
   // here; null without a template. Kept as long as the resolver (held events point to it).
   const ClrFieldLayout* clrLayout = nullptr;
@@ -78,6 +81,14 @@ class TypeResolver final : public RecordSink {
   // by the sinks that pair activities, so not resolved for every event.
   void ActivityIdsOf(const EventRecord& e, Guid* activity, Guid* related) const;
   const ThreadTable& threads() const { return threads_; }
+  // Per effective type (EventTypeIndex), the events TraceEvent's TraceLog drops as bookkeeping
+  // (resolve/traceevent_bookkeeping.h): told apart here, where each event's kind, layout and
+  // payload are at hand (the store keeps no payloads). Types past the end have none.
+  const std::vector<uint64_t>& bookkeepingByType() const { return bookkeeping_; }
+  // Events whose thread no definition named (a v6 index not defined then, or a full table):
+  // per the key they named, and per the table index their rows were given instead.
+  const std::map<uint64_t, uint64_t>& unresolvedByKey() const { return unresolvedByKey_; }
+  const std::map<uint16_t, uint64_t>& unresolvedByRowThread() const { return unresolvedByRowThread_; }
 
   Status OnTraceInfo(const TraceInfo& v) override;
   Status OnBlock(const BlockInfo& v) override { return next_->OnBlock(v); }
@@ -97,7 +108,8 @@ class TypeResolver final : public RecordSink {
   EventTypeIndex OverriddenType(const EventRecord& e, EventTypeIndex type);
   EventTypeIndex GcDynamicType(const EventRecord& e, EventTypeIndex type);
   void ResolveThread(const EventRecord& e);
-  void Unresolved();  // the event's thread is in no definition (or the table is full)
+  void Unresolved(uint64_t key);  // the event's thread is in no definition (or the table is full)
+  void CountBookkeeping(const EventRecord& e, const ResolvedType& t);
 
   static constexpr ResolvedType kNoType{};
   // Hostile ids are not worth a huge table: beyond 1 Mi they go to a map (one entry per
@@ -138,6 +150,9 @@ class TypeResolver final : public RecordSink {
   std::unordered_map<uint64_t, EventTypeIndex> overriddenTypes_;
   ResolvedEvent current_;
   uint32_t nextOrdinal_ = 0;
+  std::vector<uint64_t> bookkeeping_;
+  std::map<uint64_t, uint64_t> unresolvedByKey_;
+  std::map<uint16_t, uint64_t> unresolvedByRowThread_;
 };
 
 }  // namespace nettrace

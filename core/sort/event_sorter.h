@@ -77,6 +77,13 @@ class EventSorter {
   void EndRegion();
 
   size_t pending() const { return pending_; }
+  // Each item pushed and not yet released, in no particular order (a summary asked for while
+  // reading counts them with what was released).
+  template <typename F>
+  void ForEachPending(F&& f) const {
+    for (const Run& run : runs_)
+      for (size_t i = run.head; i < run.items.size(); ++i) f(run.items[i]);
+  }
   size_t peakPending() const { return peakPending_; }
   uint64_t unsortedRuns() const { return unsortedRuns_; }
   uint64_t lateEvents() const { return lateEvents_; }

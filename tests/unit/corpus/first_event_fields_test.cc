@@ -21,7 +21,7 @@
 #include <set>
 #include <sstream>
 
-#include "analysis/traceevent_compat.h"
+#include "resolve/traceevent_bookkeeping.h"
 #include "format/payload/clr_enums.h"
 #include "format/payload_decoder.h"
 #include "format/record_sink.h"

@@ -2,7 +2,8 @@
 // the resolver's type and thread, the same ids the store's rows carry. So the summary's type
 // rows are the store's type column grouped by (provider, name), and each summary thread's
 // event count is the store's thread column grouped by the thread's key — on every corpus
-// trace, and on its v6 conversion (thread blocks, label lists, sequence-point flushes).
+// trace, and on its v6 conversion (thread blocks, label lists, sequence-point flushes). Its
+// "withStacks" of a type are the type's rows whose stack in the store has frames.
 #include <catch2/catch.hpp>
 
 #include <map>
@@ -21,21 +22,26 @@ namespace {
 using TypeCounts = std::map<std::pair<std::string, std::string>, uint64_t>;
 using ThreadCounts = std::map<uint64_t, uint64_t>;
 
-void CountStore(const TraceSession& session, TypeCounts* types, ThreadCounts* threads) {
+void CountStore(const TraceSession& session, TypeCounts* types, ThreadCounts* threads, TypeCounts* withFrames) {
   const StoreBuilder& m = session.model();
   for (size_t row = 0; row < m.store().size(); ++row) {
     const EventType& t = m.types()[m.store().type(row)];
     ++(*types)[{t.metadata.providerName, t.name}];
+    const StackIndex stack = m.store().stack(row);
+    if (stack.value != 0 && !m.stacks().Bytes(stack).empty()) ++(*withFrames)[{t.metadata.providerName, t.name}];
     ++(*threads)[m.threads()[m.store().thread(row)].key];
   }
 }
 
-void CountSummary(const TraceSession& session, TypeCounts* types, ThreadCounts* threads) {
+void CountSummary(const TraceSession& session, TypeCounts* types, ThreadCounts* threads, TypeCounts* withFrames) {
   test::Json summary;
   REQUIRE(test::ParseJson(session.SummaryJson(), &summary));
   const bool v6 = summary["format"]["major"].number >= 6;
-  for (const test::Json& t : summary["types"].array)
+  for (const test::Json& t : summary["types"].array) {
     (*types)[{t["provider"].string, t["name"].string}] += static_cast<uint64_t>(t["count"].number);
+    if (t["withStacks"].number > 0)
+      (*withFrames)[{t["provider"].string, t["name"].string}] += static_cast<uint64_t>(t["withStacks"].number);
+  }
   for (const test::Json& t : summary["threads"].array)
     if (t["eventCount"].number > 0)
       (*threads)[static_cast<uint64_t>(t[v6 ? "index" : "threadId"].number)] += static_cast<uint64_t>(t["eventCount"].number);
@@ -51,13 +57,14 @@ TEST_CASE("the summary's types and threads are the store's, grouped", "[resolve]
     for (const auto& [label, input] : {std::pair{"original", &bytes}, std::pair{"v6", static_cast<const std::vector<uint8_t>*>(&v6)}}) {
       INFO(name << " (" << label << ")");
       auto session = test::LoadSession(*input, input->size());
-      TypeCounts storeTypes, summaryTypes;
+      TypeCounts storeTypes, summaryTypes, storeFrames, summaryFrames;
       ThreadCounts storeThreads, summaryThreads;
-      CountStore(*session, &storeTypes, &storeThreads);
-      CountSummary(*session, &summaryTypes, &summaryThreads);
+      CountStore(*session, &storeTypes, &storeThreads, &storeFrames);
+      CountSummary(*session, &summaryTypes, &summaryThreads, &summaryFrames);
       REQUIRE(!storeTypes.empty());
       CHECK(summaryTypes == storeTypes);
       CHECK(summaryThreads == storeThreads);
+      CHECK(summaryFrames == storeFrames);
     }
   }
 }

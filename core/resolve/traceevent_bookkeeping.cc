@@ -1,4 +1,4 @@
-#include "analysis/traceevent_compat.h"
+#include "resolve/traceevent_bookkeeping.h"
 
 namespace nettrace {
 

@@ -1,4 +1,4 @@
-// core/analysis — TraceEvent's TraceLog drops "bookkeeping" events before anything is
+// core/resolve — TraceEvent's TraceLog drops "bookkeeping" events before anything is
 // counted (traceevent-baselines.md §2 "Which events are counted"). We keep every event;
 // this predicate exists so that our per-type counts can be compared with TraceEvent's
 // baselines and so a user can ask for "the events PerfView would show".
