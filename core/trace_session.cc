@@ -163,9 +163,10 @@ std::string TraceSession::SummaryJson() const {
   w.BeginObject();
   const Pipeline& p = *pipeline_;
   const EventCounts events = p.store.counts();
-  WriteSummaryFields(w, state, {p.records, events, p.resolver, p.stats, &p.runtime});
+  const std::vector<uint64_t> perThread = EventsPerThread(events, p.resolver);
+  WriteSummaryFields(w, state, {p.records, events, p.resolver, perThread, p.stats, &p.runtime});
   // Linux-profiler traces (issue 7): processes and mappings, as extra keys at the end.
-  WriteUniversalSummaryFields(w, pipeline_->store, pipeline_->symbols);
+  WriteUniversalSummaryFields(w, p.store, p.symbols, perThread);
   w.EndObject();
   return w.Take();
 }

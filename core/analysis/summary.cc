@@ -98,15 +98,11 @@ void WriteThreads(JsonWriter& w, const SummarySources& s, bool v6) {
   for (const DropTracker::Captured& c : s.records.drops().captured())
     if (c.count) rows[c.thread].capturedCount += c.count;
   const ThreadTable& table = s.resolver.threads();
-  const std::vector<uint64_t>& threadRows = s.events.threads();
-  const std::map<uint16_t, uint64_t>& unresolved = s.resolver.unresolvedByRowThread();
   for (size_t i = 0; i < table.size(); ++i) {
     const ThreadEntry& entry = table[ThreadIndex(static_cast<uint16_t>(i))];
     Row& row = rows[entry.key];
     row.definition = &entry;
-    if (i >= threadRows.size()) continue;
-    auto given = unresolved.find(static_cast<uint16_t>(i));  // rows of events named by no definition
-    row.eventCount += threadRows[i] - (given == unresolved.end() ? 0 : given->second);
+    if (i < s.eventsPerThread.size()) row.eventCount += s.eventsPerThread[i];
   }
   const std::map<uint64_t, uint64_t>& lost = s.records.drops().perThread();
   w.Key("threads").BeginArray();
@@ -192,6 +188,13 @@ void WriteStats(JsonWriter& w, const Stats& stats) {
 }
 
 }  // namespace
+
+std::vector<uint64_t> EventsPerThread(const EventCounts& events, const TypeResolver& resolver) {
+  std::vector<uint64_t> perThread = events.threads();
+  for (const auto& [thread, count] : resolver.unresolvedByRowThread())
+    if (thread < perThread.size()) perThread[thread] -= count;
+  return perThread;
+}
 
 SummaryTypeCounts TypeCountsOf(const EventCounts& events, const TypeResolver& resolver) {
   SummaryTypeCounts counts;

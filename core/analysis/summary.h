@@ -12,6 +12,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "analysis/record_facts.h"
 #include "analysis/runtime_signals.h"
@@ -28,6 +29,7 @@ struct SummarySources {
   const RecordFacts& records;
   const EventCounts& events;  // every event read: the store's rows and those still being sorted
   const TypeResolver& resolver;
+  const std::vector<uint64_t>& eventsPerThread;  // EventsPerThread(events, resolver)
   const Stats& stats;
   const RuntimeSignals* runtime = nullptr;  // none: no "runtime" key
 };
@@ -42,6 +44,10 @@ struct SummaryReaderState {
 // The summary's keys, written into the object the caller has begun: the session's one
 // writer adds the Universal keys (analysis/universal_summary.h) after them and closes it.
 void WriteSummaryFields(JsonWriter& w, const SummaryReaderState& reader, const SummarySources& s);
+
+// Events per thread of the resolver's table (by ThreadIndex): the rows of each, less those
+// it was given for events whose thread no definition named.
+std::vector<uint64_t> EventsPerThread(const EventCounts& events, const TypeResolver& resolver);
 
 // The counts per type: the rows of each, those with frames, and those TraceLog would keep.
 SummaryTypeCounts TypeCountsOf(const EventCounts& events, const TypeResolver& resolver);

@@ -9,7 +9,8 @@
 
 namespace nettrace {
 
-void WriteUniversalSummaryFields(JsonWriter& w, const StoreBuilder& model, const SymbolCollector& symbols) {
+void WriteUniversalSummaryFields(JsonWriter& w, const StoreBuilder& model, const SymbolCollector& symbols,
+                                 const std::vector<uint64_t>& eventsPerThread) {
   const UniversalCollector& u = symbols.universal();
   if (!u.any()) return;
   const UniversalSymbols& tables = u.symbols();
@@ -18,11 +19,13 @@ void WriteUniversalSummaryFields(JsonWriter& w, const StoreBuilder& model, const
   for (const UniversalProcess& p : tables.processes()) pids[p.pid] = &p;
   for (const auto& [pid, stats] : u.processStats()) pids.emplace(pid, nullptr);
   std::map<uint64_t, std::set<uint64_t>> threadsOf;
+  std::map<uint64_t, uint64_t> eventsOf;  // by pid: the events of its threads
   for (size_t t = 0; t < model.threads().size(); ++t) {
     const ThreadEntry& e = model.threads()[ThreadIndex(static_cast<uint16_t>(t))];
     if (!e.processId) continue;
     pids.emplace(*e.processId, nullptr);
     if (e.osThreadId) threadsOf[*e.processId].insert(*e.osThreadId);
+    if (t < eventsPerThread.size()) eventsOf[*e.processId] += eventsPerThread[t];
   }
   uint64_t totalCpu = 0;
   for (const auto& [pid, stats] : u.processStats()) totalCpu += stats.cpuValue;
@@ -41,7 +44,7 @@ void WriteUniversalSummaryFields(JsonWriter& w, const StoreBuilder& model, const
     w.Key("existing").Bool(p && p->existing);
     if (p) w.Key("startMs").Fixed(ms(p->startTime), 6);
     if (p && p->exitTime) w.Key("exitMs").Fixed(ms(*p->exitTime), 6);
-    w.Key("events").UInt(s.events);
+    w.Key("events").UInt(eventsOf[pid]);
     w.Key("cpuSamples").UInt(s.cpuSamples);
     w.Key("cpuNanoseconds").UInt(s.cpuValue);
     w.Key("cpuShare").Fixed(totalCpu ? static_cast<double>(s.cpuValue) / static_cast<double>(totalCpu) : 0.0, 6);

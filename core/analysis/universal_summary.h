@@ -4,6 +4,9 @@
 // only when the trace has Universal events, so other traces' summaries are unchanged.
 #pragma once
 
+#include <cstdint>
+#include <vector>
+
 #include "base/json_writer.h"
 #include "model/store_builder.h"
 #include "symbols/symbol_collector.h"
@@ -20,7 +23,9 @@ inline constexpr size_t kSummaryMappingLimit = 2000;
 //   "fileOffset","file","symbols","symbolMetadata"?,"versionMetadata"?,"identity"?:{"type":"ELF"|"PE",
 //   "build_id"|"signature"|"perfmap_signature"|...: text}}...]}`
 // written as keys of the summary object w has open (after WriteSummaryFields);
-// nothing without Universal data.
-void WriteUniversalSummaryFields(JsonWriter& w, const StoreBuilder& model, const SymbolCollector& symbols);
+// nothing without Universal data. eventsPerThread: the events of each thread of the table
+// (analysis/summary.h EventsPerThread), summed per process for its "events".
+void WriteUniversalSummaryFields(JsonWriter& w, const StoreBuilder& model, const SymbolCollector& symbols,
+                                 const std::vector<uint64_t>& eventsPerThread);
 
 }  // namespace nettrace

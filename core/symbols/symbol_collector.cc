@@ -53,18 +53,14 @@ const std::string* SymbolCollector::StartInfo(uint32_t ordinal) const {
 // DomainModule*, GCAllocationTick*, ThreadPool* templates).
 Status SymbolCollector::Collect(const EventRecord& e) {
   const uint32_t ordinal = types_->current().ordinal;
-  if (!universal_.idle() && !universal_.OnEvent(e, ordinal)) ++malformed_;
+  if (!universal_.idle() && !universal_.OnEvent(e, ordinal, ProcessOfCurrent())) ++malformed_;
   if (!tpl_.idle() && !tpl_.OnEvent(e, ordinal)) ++malformed_;  // idle: a rundown's records skip the call
   if (!startTypes_.empty() && startInfo_.size() < kMaxStartInfo) DecodeStartInfo(e, ordinal);
   const ResolvedType& t = *types_->current().definition;
   bool ok = true;
   switch (RoleByTable(t.kind)) {
     case Role::kMethod:
-      ok = DecodeMethod(e, t);
-      if (std::optional<uint64_t> pid = universal_.ProcessOf(e.thread);
-          pid && std::find(runtimePids_.begin(), runtimePids_.end(), *pid) == runtimePids_.end())
-        runtimePids_.push_back(*pid);
-      break;
+      return OnMethod(e);
     case Role::kModule:
       ok = DecodeModule(e, t);
       break;
@@ -87,6 +83,12 @@ Status SymbolCollector::Collect(const EventRecord& e) {
   }
   if (!ok) ++malformed_;
   return Status::Ok();
+}
+
+void SymbolCollector::NoteRuntimeProcess() {
+  if (std::optional<uint64_t> pid = ProcessOfCurrent();
+      pid && std::find(runtimePids_.begin(), runtimePids_.end(), *pid) == runtimePids_.end())
+    runtimePids_.push_back(*pid);
 }
 
 Status SymbolCollector::OnEndOfStream() {

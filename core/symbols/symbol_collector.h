@@ -32,24 +32,16 @@ class SymbolCollector final : public RecordSink {
   explicit SymbolCollector(const TypeResolver* types) : types_(types) {}
   Status OnTraceInfo(const TraceInfo& info) override;
   Status OnMetadata(const EventMetadata& m) override;
-  Status OnThread(const ThreadInfo& t) override {
-    universal_.OnThread(t);
-    return Status::Ok();
-  }
   // Inline: most events are of no kind read here and no TPL, Universal or start-info reader
   // is active, so they cost a test, not a call.
   Status OnEvent(const EventRecord& e) override {
     if (universal_.idle() && tpl_.idle() && startTypes_.empty()) {
       // Nothing but the kind's own role to read (no Linux tables, TPL or Start events): a
       // rundown's method records go straight to DecodeMethod, not through Collect's frame
-      // (20 instructions a record, HeartRateMonitor, callgrind). No thread has a process
-      // then, so there is no runtime process to note.
+      // (20 instructions a record, HeartRateMonitor, callgrind).
       const Role role = RoleByTable(types_->current().kind);
       if (role == Role::kNone) return Status::Ok();
-      if (role == Role::kMethod) {
-        if (!DecodeMethod(e, *types_->current().definition)) ++malformed_;
-        return Status::Ok();
-      }
+      if (role == Role::kMethod) return OnMethod(e);
     }
     return Collect(e);
   }
@@ -139,6 +131,20 @@ class SymbolCollector final : public RecordSink {
   ClrPayloadFields Fields(const EventRecord& e, const ResolvedType& t, const ClrFieldLayout* layout) const;
   void DecodeStartInfo(const EventRecord& e, uint32_t ordinal);
 
+  // The OS process of the current event's thread, where its v6 thread row named one.
+  std::optional<uint64_t> ProcessOfCurrent() const {
+    const ResolvedEvent& r = types_->current();
+    if (formatMajor_ < 6 || !r.threadKnown) return std::nullopt;
+    return types_->threads()[r.thread].processId;
+  }
+  // A method's load, unload or rundown: its range, and (v6) its thread's process as one
+  // whose runtime the method ranges describe. Inline: a rundown has one per method.
+  Status OnMethod(const EventRecord& e) {
+    if (!DecodeMethod(e, *types_->current().definition)) ++malformed_;
+    if (formatMajor_ >= 6) NoteRuntimeProcess();
+    return Status::Ok();
+  }
+  void NoteRuntimeProcess();
   uint32_t pointerSize_ = 8;
   // The integer fields read per event, each placed once per layout (clr_field_read.h).
   struct Fields {

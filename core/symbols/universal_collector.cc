@@ -59,15 +59,7 @@ bool UniversalCollector::OnMetadata(const EventMetadata& m) {
   return true;
 }
 
-bool UniversalCollector::OnEvent(const EventRecord& e, uint32_t ordinal) {
-  std::optional<uint64_t> pid;
-  UniversalProcessStats* stats = nullptr;
-  if (ThreadProcess* t = anyThreadProcess_ ? threadProcess_.Find(e.thread) : nullptr) {
-    if (!t->stats) t->stats = &stats_[t->pid];
-    pid = t->pid, stats = t->stats;
-    ++stats->events;
-  }
-  if (metas_.empty()) return true;
+bool UniversalCollector::OnEvent(const EventRecord& e, uint32_t ordinal, std::optional<uint64_t> pid) {
   auto it = metas_.find(e.metadataId);
   if (it == metas_.end() || it->second.kind == Kind::kNone) return true;
   const Meta& meta = it->second;
@@ -130,8 +122,10 @@ bool UniversalCollector::OnEvent(const EventRecord& e, uint32_t ordinal) {
     case Kind::kOtherSample: {
       const uint64_t value = UIntField(p, "Value");
       values_.emplace_back(ordinal, value);
-      if (stats && meta.kind == Kind::kCpu) ++stats->cpuSamples, stats->cpuValue += value;
-      if (stats && meta.kind == Kind::kCswitch) ++stats->cswitches, stats->cswitchValue += value;
+      if (!pid || meta.kind == Kind::kOtherSample) break;
+      if (!lastStats_ || lastPid_ != *pid) lastStats_ = &stats_[*pid], lastPid_ = *pid;
+      if (meta.kind == Kind::kCpu) ++lastStats_->cpuSamples, lastStats_->cpuValue += value;
+      else ++lastStats_->cswitches, lastStats_->cswitchValue += value;
       break;
     }
     case Kind::kNone:

@@ -3,10 +3,13 @@
 // without, JIT'd .NET code named by ProcessSymbols in a memfd:doublemapper mapping, a
 // symbol announced mid-trace, cpu and cswitch samples with known stacks: the folded CPU
 // and thread-time stacks must equal the known ones exactly, per process.
+#include <map>
 #include <string>
 
 #include "analysis/call_tree.h"
 #include "symbols/universal_symbols.h"
+#include "model/store_builder.h"
+#include "unit/stacks/mini_json.h"
 #include "unit/stacks/stacks_test_support.h"
 #include "write/payload_builder.h"
 #include "write/universal_trace_writer.h"
@@ -178,6 +181,23 @@ TEST_CASE("universal: the summary lists processes and mappings", "[universal]") 
   CHECK(json.find(R"("symbolMetadata":"{\"type\":\"ELF\",\"build_id\":\"abcdef\"}")") != std::string::npos);
   CHECK(json.find(R"("exitMs":)") != std::string::npos);
   CHECK(json.find(R"("identity":{"type":"ELF","build_id":"abcdef"})") != std::string::npos);
+}
+
+TEST_CASE("universal: a process's events are the store's rows on its threads", "[universal]") {
+  for (bool mixed : {false, true}) {
+    auto session = test::LoadSession(Known(8, mixed));
+    const StoreBuilder& m = session->model();
+    std::map<uint64_t, uint64_t> expected;  // by pid, from the store's thread column
+    for (size_t row = 0; row < m.store().size(); ++row)
+      if (const auto pid = m.threads()[m.store().thread(row)].processId) ++expected[*pid];
+    test::Json summary;
+    REQUIRE(test::ParseJson(session->SummaryJson(), &summary));
+    std::map<uint64_t, uint64_t> written;
+    for (const test::Json& p : summary["processes"].array)
+      if (p["events"].number > 0) written[static_cast<uint64_t>(p["pid"].number)] = static_cast<uint64_t>(p["events"].number);
+    REQUIRE(expected.size() == 2);
+    CHECK(written == expected);
+  }
 }
 
 TEST_CASE("universal: the sample trace opens with both flame graphs", "[universal]") {
