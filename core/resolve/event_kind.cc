@@ -1,6 +1,7 @@
 #include "resolve/event_kind.h"
 
 #include <iterator>
+#include <string>
 
 #include "model/event_naming.h"
 
@@ -97,8 +98,39 @@ EventKind EventKindOf(clr::Provider provider, uint32_t eventId) {
   return K::kNone;
 }
 
+namespace {
+
+bool SameIgnoreCaseAscii(const std::string& a, const char* b) {
+  size_t i = 0;
+  for (; i < a.size() && b[i]; ++i) {
+    char x = a[i], y = b[i];
+    if (x >= 'A' && x <= 'Z') x = static_cast<char>(x - 'A' + 'a');
+    if (y >= 'A' && y <= 'Z') y = static_cast<char>(y - 'A' + 'a');
+    if (x != y) return false;
+  }
+  return i == a.size() && !b[i];
+}
+
+EventKind UniversalKindOf(const EventMetadata& m) {
+  const std::string& n = m.eventName;
+  if (SameIgnoreCaseAscii(m.providerName, "Universal.Events"))
+    return n == "cpu" ? K::kUniversalCpu : n == "cswitch" ? K::kUniversalCswitch : K::kUniversalOtherSample;
+  if (!SameIgnoreCaseAscii(m.providerName, "Universal.System")) return K::kNone;
+  const uint32_t id = m.eventId;
+  if (n == "ExistingProcess" || (n.empty() && id == 0)) return K::kUniversalExistingProcess;
+  if (n == "ProcessCreate" || (n.empty() && id == 1)) return K::kUniversalProcessCreate;
+  if (n == "ProcessExit" || (n.empty() && id == 2)) return K::kUniversalProcessExit;
+  if (n == "ProcessMapping" || (n.empty() && id == 3)) return K::kUniversalMapping;
+  if (n == "ProcessSymbol" || (n.empty() && id == 4)) return K::kUniversalSymbol;
+  if (n == "ProcessMappingMetadata" || (n.empty() && id == 5)) return K::kUniversalMappingMetadata;
+  return K::kNone;
+}
+
+}  // namespace
+
 EventKind EventKindOf(const EventMetadata& m) {
   if (EventKind k = EventKindOf(clr::ProviderFromName(m.providerName), m.eventId); k != K::kNone) return k;
+  if (EventKind k = UniversalKindOf(m); k != K::kNone) return k;
   const KnownProvider provider = ClassifyProvider(m.providerName);
   if (provider == KnownProvider::kClrRuntime) return K::kNone;
   if (m.eventName == "EventCounters") return K::kEventCounters;

@@ -38,6 +38,11 @@ enum class EventKind : uint8_t {
   // System.Diagnostics.Metrics' *ValuePublished, and Start/Stop opcodes (v4 metadata has none:
   // the names' "Start"/"Stop" suffixes say it) of a provider that is none of the runtime's.
   kEventCounters, kMetricValuePublished, kActivityStart, kActivityStop,
+  // Linux profilers' Universal.System (processes, mappings, symbols; by name, or by the ids
+  // TraceEvent registers when a producer leaves names out) and Universal.Events (samples,
+  // named by their sampling source), providers' names compared ignoring ASCII case.
+  kUniversalExistingProcess, kUniversalProcessCreate, kUniversalProcessExit, kUniversalMapping,
+  kUniversalSymbol, kUniversalMappingMetadata, kUniversalCpu, kUniversalCswitch, kUniversalOtherSample,
   kCount
 };
 
@@ -57,6 +62,9 @@ struct EventKindEntry {
 const EventKindEntry* AllEventKinds(size_t* count);
 
 // Groups several analyses read alike.
+inline bool IsUniversalKind(EventKind k) {
+  return k >= EventKind::kUniversalExistingProcess && k <= EventKind::kUniversalOtherSample;
+}
 inline bool IsThreadPoolKind(EventKind k) { return k >= EventKind::kThreadPool && k <= EventKind::kThreadPoolIoPack; }
 inline bool IsMethodLoadOrUnload(EventKind k) { return k >= EventKind::kMethodLoad && k <= EventKind::kMethodUnloadVerbose; }
 inline bool IsRundownMethod(EventKind k) {

@@ -20,7 +20,7 @@ Status SymbolCollector::OnTraceInfo(const TraceInfo& info) {
 
 // The Linux-profiler tables read their own metadata; what a CLR event is, the resolver says.
 Status SymbolCollector::OnMetadata(const EventMetadata& m) {
-  universal_.OnMetadata(m);
+  universal_.OnMetadataKind(types_->KindOf(m.id));
   tpl_.OnMetadata(m);
   // EventSource Start events whose first field is a string (v4 metadata has no opcode:
   // the "XxxStart" name says it, as TraceEvent's EventPipe reader infers it).
@@ -53,7 +53,9 @@ const std::string* SymbolCollector::StartInfo(uint32_t ordinal) const {
 // DomainModule*, GCAllocationTick*, ThreadPool* templates).
 Status SymbolCollector::Collect(const EventRecord& e) {
   const uint32_t ordinal = types_->current().ordinal;
-  if (!universal_.idle() && !universal_.OnEvent(e, ordinal, ProcessOfCurrent())) ++malformed_;
+  if (const ResolvedEvent& r = types_->current(); IsUniversalKind(r.kind) &&
+      !universal_.OnEvent(e, r.kind, *r.definition->metadata, ordinal, ProcessOfCurrent()))
+    ++malformed_;
   if (!tpl_.idle() && !tpl_.OnEvent(e, ordinal)) ++malformed_;  // idle: a rundown's records skip the call
   if (!startTypes_.empty() && startInfo_.size() < kMaxStartInfo) DecodeStartInfo(e, ordinal);
   const ResolvedType& t = *types_->current().definition;

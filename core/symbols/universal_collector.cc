@@ -8,17 +8,6 @@ namespace nettrace {
 
 namespace {
 
-bool SameIgnoreCaseAscii(const std::string& a, const char* b) {
-  size_t i = 0;
-  for (; i < a.size() && b[i]; ++i) {
-    char x = a[i], y = b[i];
-    if (x >= 'A' && x <= 'Z') x = static_cast<char>(x - 'A' + 'a');
-    if (y >= 'A' && y <= 'Z') y = static_cast<char>(y - 'A' + 'a');
-    if (x != y) return false;
-  }
-  return i == a.size() && !b[i];
-}
-
 uint64_t UIntField(const DecodedPayload& p, const char* name, uint64_t fallback = 0) {
   const PayloadValue* v = p.Find(name);
   if (!v || !v->isNumber()) return fallback;
@@ -32,41 +21,13 @@ std::string StringField(const DecodedPayload& p, const char* name) {
 
 }  // namespace
 
-bool UniversalCollector::OnMetadata(const EventMetadata& m) {
-  const bool system = SameIgnoreCaseAscii(m.providerName, kUniversalSystemProvider);
-  const bool events = SameIgnoreCaseAscii(m.providerName, kUniversalEventsProvider);
-  if (!system && !events) {
-    metas_.erase(m.id);  // an id redefined after a metadata flush
-    return false;
-  }
-  Meta meta;
-  meta.metadata = m;
-  const std::string& n = m.eventName;
-  if (system) {
-    // Named events; the ids TraceEvent registers (0..5) when a producer leaves names out.
-    const uint32_t id = m.eventId;
-    if (n == "ExistingProcess" || (n.empty() && id == 0)) meta.kind = Kind::kProcessStart, meta.existing = true;
-    else if (n == "ProcessCreate" || (n.empty() && id == 1)) meta.kind = Kind::kProcessStart;
-    else if (n == "ProcessExit" || (n.empty() && id == 2)) meta.kind = Kind::kProcessExit;
-    else if (n == "ProcessMapping" || (n.empty() && id == 3)) meta.kind = Kind::kMapping;
-    else if (n == "ProcessSymbol" || (n.empty() && id == 4)) meta.kind = Kind::kSymbol;
-    else if (n == "ProcessMappingMetadata" || (n.empty() && id == 5)) meta.kind = Kind::kMappingMetadata;
-  } else {
-    // Universal.Events are named by their sampling source, ids are assigned per trace.
-    meta.kind = n == "cpu" ? Kind::kCpu : n == "cswitch" ? Kind::kCswitch : Kind::kOtherSample;
-  }
-  metas_[m.id] = std::move(meta);
-  return true;
-}
-
-bool UniversalCollector::OnEvent(const EventRecord& e, uint32_t ordinal, std::optional<uint64_t> pid) {
-  auto it = metas_.find(e.metadataId);
-  if (it == metas_.end() || it->second.kind == Kind::kNone) return true;
-  const Meta& meta = it->second;
-  const DecodedPayload p = DecodePayload(meta.metadata, e.payload, pointerSize_, static_cast<int>(formatMajor_));
+bool UniversalCollector::OnEvent(const EventRecord& e, EventKind kind, const EventMetadata& definition,
+                                 uint32_t ordinal, std::optional<uint64_t> pid) {
+  const DecodedPayload p = DecodePayload(definition, e.payload, pointerSize_, static_cast<int>(formatMajor_));
   const bool ok = !p.hasErrors && !p.shorterThanTemplate;
-  switch (meta.kind) {
-    case Kind::kProcessStart: {
+  switch (kind) {
+    case EventKind::kUniversalExistingProcess:
+    case EventKind::kUniversalProcessCreate: {
       UniversalProcess proc;
       // The process is the event's own (its thread row); a ProcessId field, where a
       // producer writes one, says it explicitly.
@@ -75,15 +36,15 @@ bool UniversalCollector::OnEvent(const EventRecord& e, uint32_t ordinal, std::op
       proc.name = StringField(p, "Name");
       proc.namespaceId = UIntField(p, "NamespaceId");
       proc.namespaceName = StringField(p, "NamespaceName");
-      proc.existing = meta.existing;
+      proc.existing = kind == EventKind::kUniversalExistingProcess;
       proc.startTime = e.timestamp;
       symbols_.AddProcess(std::move(proc));
       break;
     }
-    case Kind::kProcessExit:
+    case EventKind::kUniversalProcessExit:
       if (pid || p.Find("ProcessId")) symbols_.AddProcessExit(UIntField(p, "ProcessId", pid.value_or(0)), e.timestamp);
       break;
-    case Kind::kMapping: {
+    case EventKind::kUniversalMapping: {
       if (!p.Find("StartAddress") || (!pid && !p.Find("ProcessId"))) return false;
       UniversalMapping m;
       m.id = UIntField(p, "Id");
@@ -97,7 +58,7 @@ bool UniversalCollector::OnEvent(const EventRecord& e, uint32_t ordinal, std::op
       symbols_.AddMapping(std::move(m));
       break;
     }
-    case Kind::kSymbol: {
+    case EventKind::kUniversalSymbol: {
       if (!p.Find("StartAddress") || !p.Find("MappingId")) return false;
       UniversalSymbol s;
       s.id = UIntField(p, "Id");
@@ -109,7 +70,7 @@ bool UniversalCollector::OnEvent(const EventRecord& e, uint32_t ordinal, std::op
       symbols_.AddSymbol(std::move(s));
       break;
     }
-    case Kind::kMappingMetadata: {
+    case EventKind::kUniversalMappingMetadata: {
       MappingMetadata md;
       md.id = UIntField(p, "Id");
       md.symbolMetadata = StringField(p, "SymbolMetadata");
@@ -117,18 +78,18 @@ bool UniversalCollector::OnEvent(const EventRecord& e, uint32_t ordinal, std::op
       symbols_.AddMetadata(std::move(md));
       break;
     }
-    case Kind::kCpu:
-    case Kind::kCswitch:
-    case Kind::kOtherSample: {
+    case EventKind::kUniversalCpu:
+    case EventKind::kUniversalCswitch:
+    case EventKind::kUniversalOtherSample: {
       const uint64_t value = UIntField(p, "Value");
       values_.emplace_back(ordinal, value);
-      if (!pid || meta.kind == Kind::kOtherSample) break;
+      if (!pid || kind == EventKind::kUniversalOtherSample) break;
       if (!lastStats_ || lastPid_ != *pid) lastStats_ = &stats_[*pid], lastPid_ = *pid;
-      if (meta.kind == Kind::kCpu) ++lastStats_->cpuSamples, lastStats_->cpuValue += value;
+      if (kind == EventKind::kUniversalCpu) ++lastStats_->cpuSamples, lastStats_->cpuValue += value;
       else ++lastStats_->cswitches, lastStats_->cswitchValue += value;
       break;
     }
-    case Kind::kNone:
+    default:
       break;
   }
   return ok;

@@ -1,6 +1,7 @@
 // core/symbols — follows the stream for the two "Universal" providers of Linux profilers:
 // Universal.System (processes, mappings, symbols, mapping metadata → UniversalSymbols)
 // and Universal.Events (cpu / cswitch samples, whose weight is their Value field).
+// Which event is which is the resolver's (resolve/event_kind.h: the Universal kinds).
 // Payloads are decoded through their own v6 metadata (format/payload_decoder) and read
 // by field NAME, so a producer adding fields does not break us. Events are tied to a
 // process through their thread's OS process id (the resolver's thread table: v6 ThreadBlock
@@ -15,6 +16,7 @@
 #include <vector>
 
 #include "format/records.h"
+#include "resolve/event_kind.h"
 #include "symbols/universal_symbols.h"
 
 namespace nettrace {
@@ -32,33 +34,28 @@ struct UniversalProcessStats {
 class UniversalCollector {
  public:
   void OnTraceInfo(const TraceInfo& info) { pointerSize_ = info.pointerSize, formatMajor_ = info.formatMajor; }
-  // Returns true when the metadata is one of the Universal providers'.
-  bool OnMetadata(const EventMetadata& m);
-  // An event, while any Universal metadata is defined (idle() false); `ordinal` is its
-  // file-order number, `pid` its thread's OS process, if its thread row gave one.
-  // @returns false when a Universal payload could not be decoded.
-  bool OnEvent(const EventRecord& e, uint32_t ordinal, std::optional<uint64_t> pid);
+  // A metadata record's kind, as the resolver classified it.
+  void OnMetadataKind(EventKind kind) { any_ = any_ || IsUniversalKind(kind); }
+  // An event of a Universal kind, decoded with its definition; `ordinal` is its file-order
+  // number, `pid` its thread's OS process, if its thread row gave one.
+  // @returns false when its payload could not be decoded.
+  bool OnEvent(const EventRecord& e, EventKind kind, const EventMetadata& definition, uint32_t ordinal,
+               std::optional<uint64_t> pid);
   void Finish() { symbols_.Finish(); }
 
   const UniversalSymbols& symbols() const { return symbols_; }
   // Value of a Universal.Events cpu/cswitch event by ordinal; nullopt for others.
   std::optional<uint64_t> SampleValue(uint32_t ordinal) const;
   const std::unordered_map<uint64_t, UniversalProcessStats>& processStats() const { return stats_; }
-  bool any() const { return !metas_.empty(); }
-  // Nothing to do per event: no Universal metadata (every trace but a Linux profiler's) —
-  // OnEvent is then not called at all.
-  bool idle() const { return metas_.empty(); }
+  // Whether a Universal event was defined (a Linux profiler's trace).
+  bool any() const { return any_; }
+  // Nothing to do: no Universal event is defined (every trace but a Linux profiler's).
+  bool idle() const { return !any_; }
 
  private:
-  enum class Kind : uint8_t { kNone, kProcessStart, kProcessExit, kMapping, kSymbol, kMappingMetadata, kCpu, kCswitch, kOtherSample };
-  struct Meta {
-    Kind kind = Kind::kNone;
-    bool existing = false;
-    EventMetadata metadata;
-  };
   uint32_t pointerSize_ = 8;
   uint32_t formatMajor_ = 6;
-  std::unordered_map<uint32_t, Meta> metas_;  // Universal metadata only, by metadata id
+  bool any_ = false;
   std::unordered_map<uint64_t, UniversalProcessStats> stats_;  // by pid
   // The last sample's process and its statistics (stats_'s nodes do not move): samples come
   // in runs of one process.

@@ -61,4 +61,27 @@ TEST_CASE("event kinds of other providers follow EventSource's conventions", "[r
   CHECK(kind("Microsoft-Windows-DotNETRuntimePrivate", "", std::nullopt, 201) == EventKind::kPrivateMulticoreJit);
 }
 
+TEST_CASE("Universal events (Linux profilers) are kinds of the resolver too", "[resolve][universal]") {
+  auto kind = [](const char* provider, const char* name, uint32_t id) {
+    EventMetadata m;
+    m.providerName = provider, m.eventName = name, m.eventId = id;
+    return EventKindOf(m);
+  };
+  // Universal.System by name, or by the ids TraceEvent registers when names are left out.
+  CHECK(kind("Universal.System", "ExistingProcess", 9) == EventKind::kUniversalExistingProcess);
+  CHECK(kind("universal.system", "ProcessCreate", 9) == EventKind::kUniversalProcessCreate);
+  CHECK(kind("Universal.System", "", 2) == EventKind::kUniversalProcessExit);
+  CHECK(kind("Universal.System", "", 3) == EventKind::kUniversalMapping);
+  CHECK(kind("Universal.System", "ProcessSymbol", 0) == EventKind::kUniversalSymbol);
+  CHECK(kind("Universal.System", "", 5) == EventKind::kUniversalMappingMetadata);
+  CHECK(kind("Universal.System", "", 6) == EventKind::kNone);
+  // Universal.Events by their sampling source; ids are the trace's own.
+  CHECK(kind("UNIVERSAL.EVENTS", "cpu", 1) == EventKind::kUniversalCpu);
+  CHECK(kind("Universal.Events", "cswitch", 0) == EventKind::kUniversalCswitch);
+  CHECK(kind("Universal.Events", "page-faults", 2) == EventKind::kUniversalOtherSample);
+  CHECK(kind("Universal.Eventsx", "cpu", 1) == EventKind::kNone);
+  CHECK(IsUniversalKind(EventKind::kUniversalOtherSample));
+  CHECK(!IsUniversalKind(EventKind::kActivityStop));
+}
+
 }  // namespace nettrace
