@@ -1,5 +1,6 @@
 #include "analysis/summary.h"
 
+#include <algorithm>
 #include <map>
 
 #include "analysis/utc_time.h"
@@ -191,8 +192,10 @@ void WriteStats(JsonWriter& w, const Stats& stats) {
 
 std::vector<uint64_t> EventsPerThread(const EventCounts& events, const TypeResolver& resolver) {
   std::vector<uint64_t> perThread = events.threads();
+  // Each of those events is a row of that thread (the store builder pushes every event the
+  // resolver hands on), so this never goes below zero; min() keeps it so if that changed.
   for (const auto& [thread, count] : resolver.unresolvedByRowThread())
-    if (thread < perThread.size()) perThread[thread] -= count;
+    if (thread < perThread.size()) perThread[thread] -= std::min(perThread[thread], count);
   return perThread;
 }
 

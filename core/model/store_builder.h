@@ -84,7 +84,7 @@ class StoreBuilder final : public RecordSink, private SortedSink {
   RegionIdMap regionLabels_;  // file label list id → LabelListIndex
 };
 
-// Inline (defined here, called directly by the session's fan-out), as the summary's.
+// Inline (defined here, called directly by the session's fan-out), as the record facts'.
 inline Status StoreBuilder::OnEvent(const EventRecord& e) {
   SortItem item;
   item.timestamp = e.timestamp;

@@ -38,15 +38,16 @@ constexpr TraceLogBookkeeping TraceLogBookkeepingOf(EventKind kind) {
   }
 }
 
-// TraceLogBookkeepingOf for every kind: one load per event instead of the switch's range
-// checks and jump (~11 instructions an event; the summary asks for every event).
+// TraceLogBookkeepingOf for every kind, as a table: the resolver reads it once per metadata
+// record (ResolvedType::bookkeeping), and per event only that class.
 inline constexpr std::array<TraceLogBookkeeping, static_cast<size_t>(EventKind::kCount)> kTraceLogBookkeeping = [] {
   std::array<TraceLogBookkeeping, static_cast<size_t>(EventKind::kCount)> table{};
   for (size_t k = 0; k < table.size(); ++k) table[k] = TraceLogBookkeepingOf(static_cast<EventKind>(k));
   return table;
 }();
 
-// Inline: asked for every event, and most kinds answer without their payload.
+// Whether one event is bookkeeping (tests ask it per event; the resolver asks
+// IsMethodBookkeeping only for kinds of class kByMethodFlags).
 inline bool IsTraceLogBookkeeping(EventKind kind, const ClrFieldLayout* layout, std::span<const uint8_t> payload) {
   const TraceLogBookkeeping b = kTraceLogBookkeeping[static_cast<size_t>(kind)];
   return b != TraceLogBookkeeping::kNever &&

@@ -3,6 +3,8 @@
 // counts the events the sorter still holds as well as those it released.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -100,4 +102,49 @@ TEST_CASE("a summary asked for while reading counts the events the sorter still 
   CHECK(read["eventsWithStacks"].number == 20);
   CHECK(read["types"][0]["count"].number == 40);
   CHECK(read["threads"][0]["eventCount"].number == 40);
+}
+
+TEST_CASE("events on a thread the full table could not hold are its key's, not the row thread's", "[summary]") {
+  // The thread table holds 65,535 threads: index 65,536 is defined by the file but not by
+  // the table, so its events' rows get the table's last thread (index 65,535) and the
+  // summary moves them back to their own key.
+  NetTraceV6Writer w;
+  TraceInfo info;
+  info.tickFrequency = 1000;
+  info.pointerSize = 8;
+  REQUIRE(w.WriteTraceBlock(info).ok());
+  EventMetadata m;
+  m.id = 1;
+  m.providerName = "P";
+  m.eventName = "E";
+  REQUIRE(w.WriteMetadataBlock(std::span<const EventMetadata>(&m, 1)).ok());
+  std::vector<ThreadInfo> threads(65536);
+  for (uint32_t i = 0; i < threads.size(); ++i) threads[i].index = i + 1, threads[i].osThreadId = 1000 + i;
+  REQUIRE(w.WriteThreadBlock(threads).ok());
+  static const uint8_t payload[1] = {0};
+  std::vector<EventRecord> rows;
+  for (uint64_t thread : {1, 65535, 65536, 65536}) {
+    EventRecord e;
+    e.metadataId = 1;
+    e.thread = e.captureThread = thread;
+    e.sequenceNumber = static_cast<uint32_t>(1 + std::count_if(rows.begin(), rows.end(),
+                                                               [&](const EventRecord& r) { return r.thread == thread; }));
+    e.timestamp = 100 + rows.size();
+    e.payload = payload;
+    rows.push_back(e);
+  }
+  REQUIRE(w.WriteEvents(rows, true).ok());
+  REQUIRE(w.WriteEndOfStream().ok());
+  TraceSession session;
+  REQUIRE(session.PushChunk(w.bytes().data(), w.bytes().size()).ok());
+  REQUIRE(session.Finish().ok());
+  const test::Json s = Summary(session);
+  std::map<uint64_t, uint64_t> events;  // by thread index, threads with events
+  for (const test::Json& t : s["threads"].array)
+    if (t["eventCount"].number > 0) events[static_cast<uint64_t>(t["index"].number)] = static_cast<uint64_t>(t["eventCount"].number);
+  CHECK(events == std::map<uint64_t, uint64_t>{{1, 1}, {65535, 1}, {65536, 2}});
+  CHECK(s["eventCount"].number == 4);
+  bool counted = false;  // the table's limit is reported
+  for (const test::Json& stat : s["stats"].array) counted = counted || stat["name"].string == "tooManyThreads";
+  CHECK(counted);
 }
