@@ -13,6 +13,7 @@
 #include "format/trace_reader.h"
 #include "resolve/type_resolver.h"
 #include "trace_session.h"
+#include "write/nettrace_writer.h"
 
 namespace nettrace::test {
 
@@ -71,6 +72,21 @@ struct ResolvedReader {
   TypeResolver types;
   TraceReader reader;
 };
+
+// The first blocks of a written v6 trace: a 1000 Hz clock, 8-byte pointers, one event type
+// "P/E" (metadata id 1) and these threads.
+inline Status WriteOneTypeV6Start(NetTraceV6Writer& w, std::span<const ThreadInfo> threads) {
+  TraceInfo info;
+  info.tickFrequency = 1000;
+  info.pointerSize = 8;
+  NETTRACE_RETURN_IF_ERROR(w.WriteTraceBlock(info));
+  EventMetadata m;
+  m.id = 1;
+  m.providerName = "P";
+  m.eventName = "E";
+  NETTRACE_RETURN_IF_ERROR(w.WriteMetadataBlock(std::span<const EventMetadata>(&m, 1)));
+  return w.WriteThreadBlock(threads);
+}
 
 struct RunResult {
   Status status;

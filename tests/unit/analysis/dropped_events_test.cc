@@ -14,18 +14,9 @@ struct Writer {
   NetTraceV6Writer w;
   uint8_t payload[4] = {1, 2, 3, 4};
   Writer() {
-    TraceInfo info;
-    info.tickFrequency = 1000;
-    info.pointerSize = 8;
-    REQUIRE(w.WriteTraceBlock(info).ok());
-    EventMetadata m;
-    m.id = 1;
-    m.providerName = "P";
-    m.eventName = "E";
-    REQUIRE(w.WriteMetadataBlock(std::span<const EventMetadata>(&m, 1)).ok());
     std::vector<ThreadInfo> t(3);
     for (uint64_t i = 0; i < 3; ++i) t[i].index = i + 1, t[i].osThreadId = 500 + i;
-    REQUIRE(w.WriteThreadBlock(t).ok());
+    REQUIRE(test::WriteOneTypeV6Start(w, t).ok());
   }
   // Events on `thread` with these sequence numbers, timestamps from `ts` by 10.
   void Events(uint64_t thread, std::vector<uint32_t> seqs, uint64_t ts) {

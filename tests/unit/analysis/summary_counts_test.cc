@@ -22,19 +22,10 @@ namespace {
 // sorted, and no sequence point: every event waits in the sorter until the end of the stream.
 std::vector<uint8_t> Written(uint32_t events) {
   NetTraceV6Writer w;
-  TraceInfo info;
-  info.tickFrequency = 1000;
-  info.pointerSize = 8;
-  REQUIRE(w.WriteTraceBlock(info).ok());
-  EventMetadata m;
-  m.id = 1;
-  m.providerName = "P";
-  m.eventName = "E";
-  REQUIRE(w.WriteMetadataBlock(std::span<const EventMetadata>(&m, 1)).ok());
   ThreadInfo t;
   t.index = 1;
   t.osThreadId = 500;
-  REQUIRE(w.WriteThreadBlock(std::span<const ThreadInfo>(&t, 1)).ok());
+  REQUIRE(test::WriteOneTypeV6Start(w, std::span<const ThreadInfo>(&t, 1)).ok());
   const std::vector<std::vector<uint8_t>> stacks = {std::vector<uint8_t>(8, 0x11)};
   REQUIRE(w.WriteStackBlock(1, stacks).ok());
   static const uint8_t payload[4] = {1, 2, 3, 4};
@@ -109,18 +100,9 @@ TEST_CASE("events on a thread the full table could not hold are its key's, not t
   // the table, so its events' rows get the table's last thread (index 65,535) and the
   // summary moves them back to their own key.
   NetTraceV6Writer w;
-  TraceInfo info;
-  info.tickFrequency = 1000;
-  info.pointerSize = 8;
-  REQUIRE(w.WriteTraceBlock(info).ok());
-  EventMetadata m;
-  m.id = 1;
-  m.providerName = "P";
-  m.eventName = "E";
-  REQUIRE(w.WriteMetadataBlock(std::span<const EventMetadata>(&m, 1)).ok());
   std::vector<ThreadInfo> threads(65536);
   for (uint32_t i = 0; i < threads.size(); ++i) threads[i].index = i + 1, threads[i].osThreadId = 1000 + i;
-  REQUIRE(w.WriteThreadBlock(threads).ok());
+  REQUIRE(test::WriteOneTypeV6Start(w, threads).ok());
   static const uint8_t payload[1] = {0};
   std::vector<EventRecord> rows;
   for (uint64_t thread : {1, 65535, 65536, 65536}) {
