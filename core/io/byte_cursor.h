@@ -78,10 +78,14 @@ class ByteCursor {
       ++pos_;
       return true;
     }
+    // Ten bytes left (a longest varuint): no bound to check per byte. Inside a block this is
+    // every varuint but a block's last few bytes; the per-byte checks were a third of a
+    // multi-byte varuint's cost, and multi-byte ones (timestamps, thread ids) are most of
+    // the decoding of an event header.
+    if (avail >= 10) return ReadLongVarUInt64(p, out);
     uint64_t value = 0;
-    for (size_t i = 0; i < 10; ++i) {
-      if (i >= avail) return false;
-      uint8_t b = p[i];
+    for (size_t i = 0; i < avail && i < 10; ++i) {
+      const uint8_t b = p[i];
       if (i == 9 && b > 1) return false;  // bits beyond 64
       value |= uint64_t{b & 0x7Fu} << (7 * i);
       if (b < 0x80) {
@@ -145,6 +149,24 @@ class ByteCursor {
   bool HasNullTerminatedUtf16() const { return HasUtf16Terminator(current(), remaining() / 2); }
 
  private:
+  // A varuint of two or more bytes (p[0] >= 0x80) with at least ten bytes readable at p.
+  bool ReadLongVarUInt64(const uint8_t* p, uint64_t* out) {
+    uint64_t value = p[0] & 0x7Fu;
+    for (size_t i = 1; i < 9; ++i) {
+      const uint64_t b = p[i];
+      value |= (b & 0x7Fu) << (7 * i);
+      if (b < 0x80) {
+        pos_ += i + 1;
+        *out = value;
+        return true;
+      }
+    }
+    if (p[9] > 1) return false;  // bits beyond 64, or an eleventh byte
+    pos_ += 10;
+    *out = value | uint64_t{p[9]} << 63;
+    return true;
+  }
+
   std::span<const uint8_t> data_;
   size_t pos_ = 0;
   uint64_t base_ = 0;

@@ -1,5 +1,9 @@
 #include <catch2/catch.hpp>
 
+#include <optional>
+#include <utility>
+#include <vector>
+
 #include "io/byte_cursor.h"
 
 using nettrace::ByteCursor;
@@ -64,6 +68,72 @@ TEST_CASE("varints: single byte, multi byte, 64-bit max, overflow and truncation
     uint32_t v32;
     CHECK_FALSE(c.ReadVarUInt32(&v32));
   }
+}
+
+namespace {
+// The LEB128 rule read byte by byte with every bound checked: what ReadVarUInt64 must give
+// (its value and length), whether or not ten bytes are left after the start.
+std::optional<std::pair<uint64_t, size_t>> ReferenceVarUInt(const std::vector<uint8_t>& b, size_t at) {
+  uint64_t value = 0;
+  for (size_t i = 0; i < 10 && at + i < b.size(); ++i) {
+    const uint8_t byte = b[at + i];
+    if (i == 9 && byte > 1) return std::nullopt;
+    value |= uint64_t{byte & 0x7Fu} << (7 * i);
+    if (byte < 0x80) return std::make_pair(value, i + 1);
+  }
+  return std::nullopt;
+}
+}  // namespace
+
+TEST_CASE("varints: each length 1-11, at the end of a span and with ten or more bytes after", "[io]") {
+  // Every length of varuint, its last byte 0x00, 0x01, 0x02 or 0x7F, its others 0x80 or 0xFF,
+  // followed by 0, 1, 9 or 12 more bytes: the short tail is read by the bounded loop, the long
+  // one by the path that checks no bound per byte. Both must agree with the rule.
+  size_t cases = 0;
+  for (size_t length = 1; length <= 11; ++length)
+    for (uint8_t fill : {uint8_t{0x80}, uint8_t{0xFF}})
+      for (uint8_t last : {uint8_t{0x00}, uint8_t{0x01}, uint8_t{0x02}, uint8_t{0x7F}})
+        for (size_t after : {size_t{0}, size_t{1}, size_t{9}, size_t{12}}) {
+          std::vector<uint8_t> b(length - 1, fill);
+          b.push_back(last);
+          b.insert(b.end(), after, 0x05);
+          const auto expected = ReferenceVarUInt(b, 0);
+          ByteCursor c = Over(b);
+          uint64_t v = 0;
+          INFO("length " << length << ", fill " << int(fill) << ", last " << int(last) << ", after " << after);
+          REQUIRE(c.ReadVarUInt64(&v) == expected.has_value());
+          if (expected) {
+            CHECK(v == expected->first);
+            CHECK(c.position() == expected->second);
+          } else {
+            CHECK(c.position() == 0);
+          }
+          ++cases;
+        }
+  CHECK(cases == 11 * 2 * 4 * 4);
+  // A stream of varuints of mixed lengths read back to back, as an event header is.
+  std::vector<uint8_t> stream;
+  std::vector<uint64_t> values;
+  uint64_t x = 0x9E3779B97F4A7C15u;
+  for (int i = 0; i < 2000; ++i) {
+    x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+    const uint64_t value = x >> (x % 64);
+    values.push_back(value);
+    for (uint64_t r = value;; r >>= 7) {
+      if (r < 0x80) {
+        stream.push_back(static_cast<uint8_t>(r));
+        break;
+      }
+      stream.push_back(static_cast<uint8_t>(r | 0x80));
+    }
+  }
+  ByteCursor c = Over(stream);
+  for (uint64_t expected : values) {
+    uint64_t v = 0;
+    REQUIRE(c.ReadVarUInt64(&v));
+    REQUIRE(v == expected);
+  }
+  CHECK(c.empty());
 }
 
 TEST_CASE("zig-zag varint decodes signed values", "[io]") {
