@@ -75,12 +75,7 @@ void GcStats::Apply(const Mark& m, ReplayState& s) const {
       if (GcRecord* gc = Current(s)) gc->durationMs = t - gc->startMs;
       break;
     case Kind::kAllocTick: {
-      // GetAllocAmount: once a negative amount is seen (old runtimes), every amount is
-      // clamped to 90 KB..110 KB (small) or 90 KB..2 MB (large).
-      int64_t amount = m.count;
-      if (amount < 0) s.seenBadTick = true;
-      if (s.seenBadTick)
-        amount = std::min<int64_t>(std::max<int64_t>(amount, 90 * 1024), m.a == 0 ? 110 * 1024 : 2 * 1024 * 1024);
+      const int64_t amount = ClampAllocationAmount(AllocationTickValue{m.count, m.a, true}, &s.seenBadTick);
       s.hasAllocTicks = true;
       s.allocCur[m.a == 0 ? 0 : 1] += static_cast<double>(amount) / 1000000.0;
       break;

@@ -15,7 +15,7 @@ namespace {
 uint64_t UInt(const PayloadValue* v) { return v && v->isInteger() ? v->asUInt() : 0; }
 
 // Little-endian integer at `offset` of a payload, 0 when the payload is shorter: for the two
-// frequent events (AllocationTick, SuspendEEStart) whose fields TraceEvent itself reads at
+// frequent events (AllocationTickValue, SuspendEEStart) whose fields TraceEvent itself reads at
 // fixed offsets, without decoding the whole payload.
 
 std::string EnumName(const char* type, uint32_t value) {
@@ -99,9 +99,9 @@ void GcStats::OnEvent(const TimeOrderedEvent& x) {
   }
   if (m.kind == Kind::kAllocTick) {
     // GetAllocAmount: AllocationAmount64 (V2+) when non-zero, else the Int32 AllocationAmount.
-    m.count = static_cast<int64_t>(p.UInt(fields_.amount64));
-    if (m.count == 0) m.count = static_cast<int32_t>(static_cast<uint32_t>(p.UInt(fields_.amount)));
-    m.a = static_cast<uint32_t>(p.UInt(fields_.allocationKind));
+    const AllocationTickValue tick = allocationTicks_.Read(p);
+    m.count = tick.amount;  // clamped when replayed, per process (ClampAllocationAmount)
+    m.a = tick.kind;
     Add(m);
     return;
   }

@@ -28,6 +28,7 @@
 #include <vector>
 
 #include "analysis/gc_suspension.h"
+#include "format/payload/allocation_tick.h"
 #include "format/payload/clr_field_read.h"
 #include "format/records.h"
 #include "model/sorted_tap.h"
@@ -131,7 +132,6 @@ class GcStats {
   struct Fields {
     ClrIntegerField suspendReason{"Reason"}, gcReason{"Reason"}, count{"Count"}, stopCount{"Count"};
     ClrIntegerField depth{"Depth"}, type{"Type"};
-    ClrIntegerField amount64{"AllocationAmount64"}, amount{"AllocationAmount"}, allocationKind{"AllocationKind"};
     // GC/HeapStats: by name, eleven scans of the template's names per GC.
     ClrIntegerField sizes[5] = {ClrIntegerField{"GenerationSize0"}, ClrIntegerField{"GenerationSize1"},
                                 ClrIntegerField{"GenerationSize2"}, ClrIntegerField{"GenerationSize3"},
@@ -156,6 +156,7 @@ class GcStats {
   TraceInfo info_;
   GcSuspendFilter suspensions_;
   Fields fields_;
+  AllocationTickFields allocationTicks_;
   std::vector<Mark> marks_;
   std::vector<Detail> details_;
   uint64_t dropped_ = 0;

@@ -138,8 +138,7 @@ void RuntimeSignals::OnTimeOrdered(const TimeOrderedEvent& x) {
     }
     case Kind::kAllocationTick: {
       ++allocationTicks_;
-      // AllocationAmount64 (V2+) is exact; AllocationAmount (UInt32) is what older runtimes give.
-      const uint64_t bytes = p.UInt(fields_.amount64, p.UInt(fields_.amount));
+      const uint64_t bytes = static_cast<uint64_t>(ClampAllocationAmount(tickFields_.Read(p), &seenBadTick_));
       std::span<const uint8_t> utf16;
       if (p.Utf16InPlace(fields_.typeName, &utf16)) {
         AddAllocation(utf16, bytes);

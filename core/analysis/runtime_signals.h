@@ -22,6 +22,7 @@
 
 #include "analysis/gc_suspension.h"
 #include "base/json_writer.h"
+#include "format/payload/allocation_tick.h"
 #include "format/payload/clr_field_read.h"
 #include "format/records.h"
 #include "model/sorted_tap.h"
@@ -89,9 +90,11 @@ class RuntimeSignals final : public TimeOrderedSink {
   // The fields read per event, each placed once per layout (clr_field_read.h).
   struct Fields {
     ClrIntegerField depth{"Depth"}, type{"Type"}, gcReason{"Reason"}, suspendReason{"Reason"};
-    ClrIntegerField amount64{"AllocationAmount64"}, amount{"AllocationAmount"}, methodFlags{"MethodFlags"};
+    ClrIntegerField methodFlags{"MethodFlags"};
     ClrStringField typeName{"TypeName"};
   } fields_;
+  AllocationTickFields tickFields_;
+  bool seenBadTick_ = false;  // allocation_tick.h: this reader's flag
   std::string typeName_;  // an AllocationTick's type name (its capacity reused from event to event)
   // allocations_' entry (nullptr: "other") of each type name by its UTF-16 bytes as read:
   // converting every tick's name to UTF-8 and hashing that cost a tenth of reading an

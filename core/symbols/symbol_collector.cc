@@ -156,12 +156,12 @@ ClrPayloadFields SymbolCollector::Fields(const EventRecord& e, const ResolvedTyp
 }
 
 bool SymbolCollector::DecodeAllocation(const EventRecord& e, const ResolvedType& t, uint32_t ordinal) {
-  // The allocated bytes: AllocationAmount64 (V2+) where the event has it, else the UInt32
-  // AllocationAmount. An event without even AllocationKind is malformed.
+  // The allocated bytes by TraceEvent's rule (allocation_tick.h), clamped in file order. An
+  // event without AllocationAmount or AllocationKind is malformed.
   ClrPayloadFields p = Fields(e, t, t.clrLayout);
-  const std::optional<uint64_t> amount = p.FindUInt(fields_.amount);
-  if (!amount || !p.FindUInt(fields_.allocationKind)) return false;
-  allocations_.emplace_back(ordinal, p.FindUInt(fields_.amount64).value_or(*amount));
+  const AllocationTickValue tick = allocationTicks_.Read(p);
+  if (!tick.complete) return false;
+  allocations_.emplace_back(ordinal, static_cast<uint64_t>(ClampAllocationAmount(tick, &seenBadTick_)));
   return true;
 }
 

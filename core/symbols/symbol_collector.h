@@ -16,6 +16,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "format/payload/allocation_tick.h"
 #include "format/payload/clr_payload_fields.h"
 #include "format/record_sink.h"
 #include "resolve/type_resolver.h"
@@ -149,8 +150,9 @@ class SymbolCollector final : public RecordSink {
   // The integer fields read per event, each placed once per layout (clr_field_read.h).
   struct Fields {
     ClrIntegerField sampleType{"Type"}, workId{"WorkID"}, nativeOverlapped{"NativeOverlapped"}, moduleId{"ModuleID"};
-    ClrIntegerField amount{"AllocationAmount"}, allocationKind{"AllocationKind"}, amount64{"AllocationAmount64"};
   } fields_;
+  AllocationTickFields allocationTicks_;
+  bool seenBadTick_ = false;  // allocation_tick.h: this reader's flag (ticks in file order)
   std::string ilPath_, nativePath_;  // a module's paths (capacity reused)
   int formatMajor_ = 0;
   const TypeResolver* types_;  // what each metadata id is (the resolver stage before this one)
