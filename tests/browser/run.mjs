@@ -226,6 +226,51 @@ try {
     assert(got.partial, 'a cancelled read still reports what it read');
   });
 
+  await check('package: a cancel while the engine worker reads the method names back keeps every event, names missing', async () => {
+    // The page's abort reaches the engine worker as a message, which it takes between two of
+    // the names' ranges (HeartRateMonitor has 33). The abort is sent on the first "names"
+    // report; the worker reads on meanwhile, so an attempt can finish every range first:
+    // such an attempt must end complete, and one of five must land.
+    const big = byName('HeartRateMonitor');
+    await page.goto(`${repoServer.url}tests/browser/package_page.html`);
+    // A File of its own (package_page.html opens what its own input is given).
+    await page.evaluate(() => document.body.insertAdjacentHTML('beforeend', '<input type="file" id="names-cancel-file">'));
+    await page.setInputFiles('#names-cancel-file', big.path);
+    const got = await page.evaluate(async () => {
+      const { openTrace } = await import('/dist/index.js');
+      const blob = document.getElementById('names-cancel-file').files[0];
+      const attempts = [];
+      for (let i = 0; i < 5; i++) {
+        const controller = new AbortController();
+        const phases = [];
+        const trace = await openTrace(blob, { keepPartial: true, signal: controller.signal, onProgress: (p) => {
+          phases.push(p.phase);
+          if (p.phase === 'names') controller.abort();
+        } });
+        const e = trace.error;
+        const attempt = { error: e && { code: e.code, offset: e.offset, message: e.message }, phases: [...new Set(phases)], summaryJson: trace.summaryJson() };
+        attempt.unnamed = /![^;]*MethodID\(0x[0-9a-f]+\)/.test(await trace.export('folded'));
+        trace.close();
+        attempts.push(attempt);
+        if (attempt.error) break;
+      }
+      return attempts;
+    });
+    const native = nativeSummary(big.path);
+    for (const a of got) {
+      assertSameJson(JSON.parse(a.summaryJson), native, big.name);
+      assert(a.phases.includes('names'), `the names were read back: ${a.phases}`);
+      if (a.error === null) assert(!a.unnamed, 'an attempt the cancel missed names every frame');
+    }
+    const landed = got.at(-1);
+    assert(landed.error !== null, `no cancel of five landed while the names were read back: ${JSON.stringify(got.map((a) => a.phases))}`);
+    assert(landed.error.code === 'cancelled' && landed.error.offset === null, `error: ${JSON.stringify(landed.error)}`);
+    assert(/method names was cancelled/.test(landed.error.message), landed.error.message);
+    assert(!landed.phases.includes('done'), 'no "done" after the cancel');
+    assert(landed.unnamed, 'a method whose names were not read back is its module and its id');
+    console.log(`     the cancel landed on attempt ${got.length} of 5`);
+  });
+
   await check('package: openTrace(File) from dist/ in a page, progress while reading, summary = native', async () => {
     const big = byName('HeartRateMonitor');
     await page.goto(`${repoServer.url}tests/browser/package_page.html`);
