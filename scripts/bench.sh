@@ -51,7 +51,7 @@ node tests/bench/thread_time_bench.mjs build/native/testdata/HeartRateMonitor.10
   echo "thread-time bench skipped: the browser benchmark failed to run"
 big_mb=${BENCH_BIG_MB:-1100}
 if [ "$big_mb" != 0 ] && [ -x build/native/tests/nettrace_bench ]; then
-  big=build/bench/written-${big_mb}mb.nettrace
+  big=build/bench/written-bursts-${big_mb}mb.nettrace
   mkdir -p build/bench
   [ -f "$big" ] || build/native/tests/nettrace_bench generate "$big" --size-mb "$big_mb" >/dev/null
   echo

@@ -6,7 +6,10 @@
 #   scripts/bench_instructions.sh [FILE...]   (default: a rundown-heavy v4 trace, the
 #                                              issue's sample-heavy trace (only_managed_samples
 #                                              written 20 times back to back: nettrace_bench
-#                                              repeat), a v5 trace with tasks and a written v6 trace)
+#                                              repeat), a v5 trace with tasks and a written v6 trace,
+#                                              in a thread's bursts as runtimes write, and the same
+#                                              events interleaved thread by thread: the sorter's
+#                                              worst case, which no runtime writes)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if ! command -v valgrind >/dev/null 2>&1; then
@@ -15,14 +18,16 @@ if ! command -v valgrind >/dev/null 2>&1; then
 fi
 files=("$@")
 if ((${#files[@]} == 0)); then
-  written=build/bench/written-40mb.nettrace
+  written=build/bench/written-bursts-40mb.nettrace
+  interleaved=build/bench/written-interleaved-40mb.nettrace
   mkdir -p build/bench
   [ -f "$written" ] || build/native/tests/nettrace_bench generate "$written" --size-mb 40 >/dev/null 2>&1
+  [ -f "$interleaved" ] || build/native/tests/nettrace_bench generate "$interleaved" --size-mb 40 --interleaved >/dev/null 2>&1
   samples=build/bench/only-managed-samples-x20.nettrace
   [ -f "$samples" ] || build/native/tests/nettrace_bench repeat build/native/testdata/only_managed_samples.nettrace \
     "$samples" 20 >/dev/null
   files=(build/native/testdata/HeartRateMonitor.10068.nettrace "$samples"
-    build/native/testdata/sentry-net6-profile-with-task.nettrace "$written")
+    build/native/testdata/sentry-net6-profile-with-task.nettrace "$written" "$interleaved")
 fi
 instructions() { # prints the Ir total of one command run under callgrind
   local out

@@ -31,31 +31,56 @@ void EventSorter::Emit(const SortItem& item) {
   sink_->OnSorted(item, late);
 }
 
-// Restores the heap below slot i after its key grew: one sift down. Replacing the top this
-// way costs about two comparisons per level, where pop_heap + push_heap cost about three;
-// and a run whose next item still comes first (a thread's burst) stops after two.
-void EventSorter::SiftDown(size_t i) {
-  const HeapEntry x = heap_[i];
-  const size_t n = heap_.size();
-  for (;;) {
-    size_t c = 2 * i + 1;
-    if (c >= n) break;
-    if (c + 1 < n && HeadBefore(heap_[c + 1], heap_[c])) ++c;
-    if (!HeadBefore(heap_[c], x)) break;
-    heap_[i] = heap_[c];
-    i = c;
+// The tournament over the runs' heads: each inner node keeps the leaf that lost the match
+// there, tree_[0] the overall winner. Replacing the winner's key then costs one comparison
+// per level on the way up; the binary heap this replaces cost two per level of its sift
+// down, one of them to pick a child. Where 16 threads write at once the merge is a fifth
+// of reading in wasm (V8's profile of a written trace); with the tree, reading that trace
+// of interleaved threads took ~10 % less time in Node, and callgrind counts 2-3 % fewer
+// instructions natively.
+void EventSorter::BuildTree() {
+  // Leaves for the runs with items pending only: a region's other threads (most of them,
+  // between two IsSorted marks) take no part.
+  leafRun_.clear();
+  for (uint32_t r = 0; r < runs_.size(); ++r) {
+    Run& run = runs_[r];
+    if (!run.sorted) {
+      std::stable_sort(run.items.begin() + static_cast<std::ptrdiff_t>(run.head), run.items.end(), SortedBefore<SortItem>);
+      run.sorted = true;
+    }
+    if (run.head < run.items.size()) leafRun_.push_back(r);
   }
-  heap_[i] = x;
+  leaves_ = 1;
+  while (leaves_ < leafRun_.size()) leaves_ *= 2;
+  keys_.assign(leaves_, kDone);
+  for (uint32_t i = 0; i < leafRun_.size(); ++i) {
+    const Run& run = runs_[leafRun_[i]];
+    keys_[i] = KeyOf(run.items[run.head]);
+  }
+  // Winners bottom up (winners[leaves_ + i] = leaf i); each inner node keeps the loser.
+  std::vector<uint32_t>& winners = scratch_;
+  winners.assign(2 * size_t{leaves_}, 0);
+  tree_.assign(leaves_, 0);
+  for (uint32_t i = 0; i < leaves_; ++i) winners[leaves_ + i] = i;
+  for (uint32_t n = leaves_; n-- > 1;) {
+    const uint32_t a = winners[2 * n], b = winners[2 * n + 1];
+    const bool bFirst = KeyBefore(keys_[b], keys_[a]);
+    winners[n] = bFirst ? b : a;
+    tree_[n] = bFirst ? a : b;
+  }
+  tree_[0] = leaves_ > 1 ? winners[1] : 0;
 }
 
-void EventSorter::EmitBurst(Run& run, uint64_t limit) {
-  const size_t n = heap_.size();
-  const HeapEntry* second = n < 2 ? nullptr : n == 2 || HeadBefore(heap_[1], heap_[2]) ? &heap_[1] : &heap_[2];
+void EventSorter::EmitBurst(Run& run, uint32_t leaf, uint64_t limit) {
+  // The best head of the other runs: the best of those this run beat on its way up.
+  HeadKey second = kDone;
+  for (uint32_t n = (leaf + leaves_) >> 1; n >= 1; n >>= 1)
+    if (KeyBefore(keys_[tree_[n]], second)) second = keys_[tree_[n]];
   const size_t first = run.head + 1;
   size_t end = first;
   for (; end < run.items.size(); ++end) {
     const SortItem& next = run.items[end];
-    if (next.timestamp > limit || (second && !HeadBefore({next.timestamp, next.ordinal, 0}, *second))) break;
+    if (next.timestamp > limit || !KeyBefore(KeyOf(next), second)) break;
   }
   if (end == first) return;
   // The run is sorted: when its first item is not late, none after it is.
@@ -71,38 +96,28 @@ void EventSorter::EmitBurst(Run& run, uint64_t limit) {
 }
 
 void EventSorter::Release(uint64_t limit) {
-  // Min-heap of run heads. Entries carry the head's key so comparisons touch only the
-  // heap (not the runs' items): this loop is the sorter's hot path.
-  heap_.clear();
-  for (uint32_t r = 0; r < runs_.size(); ++r) {
-    Run& run = runs_[r];
-    if (!run.sorted) {
-      std::stable_sort(run.items.begin() + static_cast<std::ptrdiff_t>(run.head), run.items.end(), SortedBefore<SortItem>);
-      run.sorted = true;
-    }
-    if (run.head < run.items.size()) heap_.push_back({run.items[run.head].timestamp, run.items[run.head].ordinal, r});
-  }
-  for (size_t i = heap_.size() / 2; i-- > 0;) SiftDown(i);
+  BuildTree();
   uint32_t previousRun = UINT32_MAX;
-  while (!heap_.empty() && heap_.front().timestamp <= limit) {
-    HeapEntry& top = heap_.front();
-    Run& run = runs_[top.run];
+  for (;;) {
+    uint32_t w = tree_[0];  // a leaf
+    // kDone comes after every real key: a winner without a head means none is left.
+    if (w >= leafRun_.size()) break;
+    Run& run = runs_[leafRun_[w]];
+    if (run.head >= run.items.size() || keys_[w].timestamp > limit) break;
     Emit(run.items[run.head]);
     --pending_;
-    // When the same run comes first twice in a row (a thread's burst: a rundown, one
-    // thread's buffer), its next items are emitted while they still come before every
-    // other run's head (the smaller of the top's children), one comparison each and no
-    // heap work. Interleaved runs skip the attempt: it would only add comparisons.
-    if (top.run == previousRun) EmitBurst(run, limit);
-    previousRun = top.run;
-    if (++run.head < run.items.size()) {
-      top.timestamp = run.items[run.head].timestamp;
-      top.ordinal = run.items[run.head].ordinal;
-    } else {
-      top = heap_.back();
-      heap_.pop_back();
+    // When the same run wins twice in a row (a thread's burst: a rundown, one thread's
+    // buffer), its next items are emitted while they still come before every other run's
+    // head, one comparison each and no replay. Interleaved runs skip the attempt.
+    if (w == previousRun) EmitBurst(run, w, limit);
+    previousRun = w;
+    keys_[w] = ++run.head < run.items.size() ? KeyOf(run.items[run.head]) : kDone;
+    // Replay the winner's leaf up to the root: at each node the better of the two stays on.
+    for (uint32_t n = (w + leaves_) >> 1; n >= 1; n >>= 1) {
+      const uint32_t other = tree_[n];
+      if (KeyBefore(keys_[other], keys_[w])) tree_[n] = w, w = other;
     }
-    if (!heap_.empty()) SiftDown(0);
+    tree_[0] = w;
   }
   // Drop released prefixes so a long region with many IsSorted marks stays small.
   for (Run& run : runs_) {

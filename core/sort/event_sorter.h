@@ -5,9 +5,9 @@
 // points separate regions that sort independently and concatenate in file order, (3) an
 // event marked IsSorted promises every later event in the file is at least as late, so
 // everything pending up to its timestamp can be released early. Within a region we keep
-// one run per capture thread and k-way merge the run heads; ties keep file order
-// (stable). Memory holds only the pending events of the current region — with IsSorted
-// marks, only the writer's current batch.
+// one run per capture thread and k-way merge the run heads with a tournament (loser) tree;
+// ties keep file order (stable). Memory holds only the pending events of the current
+// region — with IsSorted marks, only the writer's current batch.
 //
 // IsSorted is only a hint (format-pitfalls.md §5: writers disagree on its polarity). If a
 // later event turns out to be earlier than what was already released, the sorter still
@@ -110,16 +110,27 @@ class EventSorter {
   uint64_t lastTimestamp_ = 0;
   uint32_t lastOrdinal_ = 0;
   uint64_t unsortedRuns_ = 0, lateEvents_ = 0;
-  struct HeapEntry {
+  // Release's tournament over the heads of the runs with items pending (rebuilt by each
+  // Release). A leaf's key is its run's head's (timestamp, ordinal), or kDone once the run
+  // has no head: the ordinal shifted left one bit, so that kDone comes after every real key,
+  // even one with timestamp 2^64-1 and ordinal 2^32-1 (a hostile file's).
+  struct HeadKey {
     uint64_t timestamp;
-    uint32_t ordinal;
-    uint32_t run;
+    uint64_t rest;  // ordinal << 1; kDone: all ones
   };
-  std::vector<HeapEntry> heap_;  // scratch for Release
-  static bool HeadBefore(const HeapEntry& a, const HeapEntry& b) { return SortedBefore(a, b); }
-  void SiftDown(size_t i);
+  static constexpr HeadKey kDone{UINT64_MAX, UINT64_MAX};
+  static HeadKey KeyOf(const SortItem& item) { return {item.timestamp, uint64_t{item.ordinal} << 1}; }
+  static bool KeyBefore(const HeadKey& a, const HeadKey& b) {
+    return a.timestamp != b.timestamp ? a.timestamp < b.timestamp : a.rest < b.rest;
+  }
+  std::vector<uint32_t> leafRun_;  // the run at each leaf: those with items pending
+  std::vector<HeadKey> keys_;      // by leaf; leaves beyond leafRun_ are kDone
+  std::vector<uint32_t> tree_;     // tree_[0]: the winning leaf; tree_[n], n >= 1: the leaf that lost there
+  uint32_t leaves_ = 1;            // a power of two >= leafRun_.size()
+  std::vector<uint32_t> scratch_;  // BuildTree's winners (its storage kept from one Release to the next)
+  void BuildTree();
   // Emits the run's items after its head while they come before every other run's head.
-  void EmitBurst(Run& run, uint64_t limit);
+  void EmitBurst(Run& run, uint32_t leaf, uint64_t limit);
 };
 
 }  // namespace nettrace

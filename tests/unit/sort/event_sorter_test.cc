@@ -214,3 +214,27 @@ TEST_CASE("a thread's burst reaches the sink as one run, late events one by one"
     CHECK(inRuns <= 10);  // only thread 1's events, none late, may come as a run
   }
 }
+
+TEST_CASE("the merge keeps events at the largest timestamp and ordinal, and runs that empty mid-region", "[sort]") {
+  // A hostile file can stamp events with 2^64-1: the merge's "no head left" key comes after
+  // them, so none is left behind when a region ends (it would be lost with the region).
+  Collect sink;
+  EventSorter sorter(&sink);
+  auto push = [&](uint64_t thread, uint64_t timestamp, uint32_t ordinal) {
+    SortItem x;
+    x.timestamp = timestamp, x.ordinal = ordinal;
+    sorter.Push(thread, x, false);
+  };
+  push(1, UINT64_MAX, UINT32_MAX - 2);
+  push(2, 5, UINT32_MAX - 1);
+  push(2, UINT64_MAX, UINT32_MAX);
+  for (uint64_t t = 3; t < 20; ++t) push(t, t, static_cast<uint32_t>(t));  // 17 one-event runs: 32 leaves
+  sorter.EndRegion();
+  REQUIRE(sink.items.size() == 20);
+  CHECK(sink.items[0].timestamp == 3);
+  CHECK(sink.items[3].ordinal == UINT32_MAX - 1);  // at timestamp 5, after thread 5's event (ordinal 5)
+  CHECK(sink.items[18].ordinal == UINT32_MAX - 2);
+  CHECK(sink.items[19].ordinal == UINT32_MAX);
+  CHECK(sorter.pending() == 0);
+  CHECK(sorter.lateEvents() == 0);
+}
