@@ -14,10 +14,6 @@ namespace nettrace {
 namespace {
 uint64_t UInt(const PayloadValue* v) { return v && v->isInteger() ? v->asUInt() : 0; }
 
-// Little-endian integer at `offset` of a payload, 0 when the payload is shorter: for the two
-// frequent events (AllocationTickValue, SuspendEEStart) whose fields TraceEvent itself reads at
-// fixed offsets, without decoding the whole payload.
-
 std::string EnumName(const char* type, uint32_t value) {
   if (const clr::EnumInfo* e = clr::FindEnum(type)) return clr::FormatEnum(*e, value);
   return std::to_string(value);

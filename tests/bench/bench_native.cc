@@ -66,8 +66,8 @@ std::vector<EventRecord> InThreadBursts(const std::vector<EventRecord>& region, 
 // timestamps. The runtime writes a thread's buffer at a time, so each region's events are
 // written in bursts of one thread's, 256-4095 events long (on every committed trace of a
 // runtime, 99.6-99.99 % of consecutive events share their capture thread: bursts of ~270 to
-// ~4,800 events on average). `interleaved`: each event written in turn from a random thread, which no
-// runtime writes and which costs the sorter most (a stress test of its merge).
+// ~4,800 events on average). `interleaved`: each event written in turn from a random thread,
+// which no runtime writes and which costs the sorter most (a stress test of its merge).
 int Generate(const char* out, double sizeMb, bool interleaved) {
   FILE* f = std::fopen(out, "wb");
   if (!f) return std::perror(out), 1;

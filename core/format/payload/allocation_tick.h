@@ -1,8 +1,7 @@
 // core/format/payload — GC/AllocationTick's allocated bytes and kind, one rule for every reader:
 // the GC statistics, the runtime signals' allocations by type, and the bytes weight of stacks.
-// Each of them read the amount its own way before (AllocationAmount64 or, when absent, the
-// unsigned AllocationAmount; or, when 0, the signed one), so a tick of an old runtime could
-// weigh 4 GB in one view and count as a bad tick in another.
+// With a rule each, a tick of an old runtime (a negative Int32 amount) weighed 4 GB in one
+// view and counted as a bad tick in another.
 //
 // The rule is TraceEvent's GCAllocationTickTraceData.GetAllocAmount, which GCStats and
 // PerfView's "GC Heap Alloc Ignore Free (Coarse Sampling)" stacks both use:
@@ -19,6 +18,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <optional>
 
 #include "format/payload/clr_field_read.h"
 #include "format/payload/clr_payload_fields.h"
