@@ -112,14 +112,14 @@ class EventSorter {
   uint64_t unsortedRuns_ = 0, lateEvents_ = 0;
   // Release's tournament over the heads of the runs with items pending (rebuilt by each
   // Release). A leaf's key is its run's head's (timestamp, ordinal), or kDone once the run
-  // has no head: the ordinal shifted left one bit, so that kDone comes after every real key,
+  // has no head: the ordinal is held in 64 bits, so that kDone comes after every real key,
   // even one with timestamp 2^64-1 and ordinal 2^32-1 (a hostile file's).
   struct HeadKey {
     uint64_t timestamp;
-    uint64_t rest;  // ordinal << 1; kDone: all ones
+    uint64_t rest;  // the ordinal; kDone: 2^64-1
   };
   static constexpr HeadKey kDone{UINT64_MAX, UINT64_MAX};
-  static HeadKey KeyOf(const SortItem& item) { return {item.timestamp, uint64_t{item.ordinal} << 1}; }
+  static HeadKey KeyOf(const SortItem& item) { return {item.timestamp, item.ordinal}; }
   static bool KeyBefore(const HeadKey& a, const HeadKey& b) {
     return a.timestamp != b.timestamp ? a.timestamp < b.timestamp : a.rest < b.rest;
   }

@@ -69,7 +69,8 @@ class SymbolCollector final : public RecordSink {
     return runtimePids_.empty() || std::find(runtimePids_.begin(), runtimePids_.end(), pid) != runtimePids_.end();
   }
 
-  // GC/AllocationTick: AllocationAmount64 (V2+) or AllocationAmount; nullopt for others.
+  // GC/AllocationTick: its bytes by format/payload/allocation_tick.h's rule (clamped after a
+  // bad tick, in file order); nullopt for other events.
   std::optional<uint64_t> AllocationBytes(uint32_t ordinal) const;
   // SampleProfiler Thread/Sample with type 1 ("external": not in managed code).
   bool IsExternalSample(uint32_t ordinal) const;

@@ -248,7 +248,7 @@ try {
           if (p.phase === 'names') controller.abort();
         } });
         const e = trace.error;
-        const attempt = { error: e && { code: e.code, offset: e.offset, message: e.message }, phases: [...new Set(phases)], summaryJson: trace.summaryJson() };
+        const attempt = { error: e ? { code: e.code, offset: e.offset, message: e.message } : null, phases: [...new Set(phases)], summaryJson: trace.summaryJson() };
         attempt.unnamed = /![^;]*MethodID\(0x[0-9a-f]+\)/.test(await trace.export('folded'));
         trace.close();
         attempts.push(attempt);

@@ -9,11 +9,14 @@
 //     (TraceEvent's GetInt32At, although the manifest calls it UInt32);
 //   - once a negative amount is seen (old runtimes wrote bad ones), every amount after it is
 //     held to 90 KB..110 KB for a small object, 90 KB..2 MB for any other kind. Each reader
-//     keeps its own "seen" flag, as each of TraceEvent's does (GCStats one per process).
-//     The bytes weight of stacks (symbols/symbol_collector.h) reads ticks in file order,
-//     PerfView's stack view in time order: a difference only if a negative tick came later
-//     in the file than a tick after it in time (TraceEvent: "we get bad values in old
-//     runtimes"; no committed trace has one).
+//     keeps its own "seen" flag, as each of TraceEvent's does: the GC statistics one per
+//     process, in time order (GCStats); the runtime signals one for the trace, in time
+//     order; the bytes weight of stacks (symbols/symbol_collector.h) one for the trace, in
+//     file order, where PerfView's stack view meets ticks in time order. So after one bad
+//     tick in a trace of several processes, the GC statistics of the other processes still
+//     count their ticks unclamped while the other two clamp them; and the stacks differ from
+//     PerfView's only if a negative tick came later in the file than a tick after it in time
+//     (TraceEvent: "we get bad values in old runtimes"; no committed trace has one).
 #pragma once
 
 #include <algorithm>
