@@ -96,7 +96,7 @@ echo "$native_summary" >expected-summary.json
 # A File of 32 MiB or more goes through the file reader worker the engine worker starts: the
 # bundle must hold that worker too (a written trace, 1.6 M events, ~1 s to write).
 big=$tmp/written-40mb.nettrace
-"$repo/build/native/tests/nettrace_bench" generate "$big" --size-mb 40 >/dev/null 2>&1
+"$repo/build/native/tests/nettrace_bench" generate "$big" --size-mb 40 --interleaved >/dev/null 2>&1
 LC_ALL=C TZ=UTC "$repo/build/native/nettrace" summary "$big" >expected-big-summary.json
 (cd "$repo" && node tests/browser/bundled_check.mjs "$tmp/consumer/app/dist" "$big" "$tmp/consumer/expected-big-summary.json")
 
