@@ -116,13 +116,11 @@ class EventSorter {
   // even one with timestamp 2^64-1 and ordinal 2^32-1 (a hostile file's).
   struct HeadKey {
     uint64_t timestamp;
-    uint64_t rest;  // the ordinal; kDone: 2^64-1
+    uint64_t ordinal;  // kDone: 2^64-1
   };
   static constexpr HeadKey kDone{UINT64_MAX, UINT64_MAX};
   static HeadKey KeyOf(const SortItem& item) { return {item.timestamp, item.ordinal}; }
-  static bool KeyBefore(const HeadKey& a, const HeadKey& b) {
-    return a.timestamp != b.timestamp ? a.timestamp < b.timestamp : a.rest < b.rest;
-  }
+  static bool KeyBefore(const HeadKey& a, const HeadKey& b) { return SortedBefore(a, b); }
   std::vector<uint32_t> leafRun_;  // the run at each leaf: those with items pending
   std::vector<HeadKey> keys_;      // by leaf; leaves beyond leafRun_ are kDone
   std::vector<uint32_t> tree_;     // tree_[0]: the winning leaf; tree_[n], n >= 1: the leaf that lost there
