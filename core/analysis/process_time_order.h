@@ -14,14 +14,15 @@
 
 namespace nettrace {
 
-// Mark: any type with processId, timestamp and ordinal members.
-template <typename Mark>
-std::vector<uint32_t> ProcessTimeOrder(const std::vector<Mark>& marks, bool late) {
+// Marks: a std::vector or base/chunked_vector.h's ChunkedVector of a type with processId,
+// timestamp and ordinal members.
+template <typename Marks>
+std::vector<uint32_t> ProcessTimeOrder(const Marks& marks, bool late) {
   std::vector<uint32_t> order(marks.size());
   for (uint32_t i = 0; i < order.size(); ++i) order[i] = i;
   if (late) {
     std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
-      const Mark &x = marks[a], &y = marks[b];
+      const auto &x = marks[a], &y = marks[b];
       if (x.processId != y.processId) return x.processId < y.processId;
       return SortedBefore(x, y);
     });

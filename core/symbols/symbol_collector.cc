@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <functional>
 
 #include "format/payload/clr_payload_fields.h"
 #include "symbols/method_fields.h"
@@ -77,7 +78,7 @@ Status SymbolCollector::Collect(const EventRecord& e) {
       // The work item: WorkID (61/62), NativeOverlapped (63/64/65); pointers both.
       const bool io = t.kind != EventKind::kThreadPoolEnqueue && t.kind != EventKind::kThreadPoolDequeue;
       const std::optional<uint64_t> id = TemplateFields(e, t).FindUInt(io ? fields_.nativeOverlapped : fields_.workId);
-      if ((ok = id.has_value())) workIds_.emplace_back(ordinal, *id);
+      if ((ok = id.has_value())) workIds_.push_back({ordinal, *id});
       break;
     }
     case Role::kNone:
@@ -161,24 +162,23 @@ bool SymbolCollector::DecodeAllocation(const EventRecord& e, const ResolvedType&
   ClrPayloadFields p = Fields(e, t, t.clrLayout);
   const AllocationTickValue tick = allocationTicks_.Read(p);
   if (!tick.complete) return false;
-  allocations_.emplace_back(ordinal, static_cast<uint64_t>(ClampAllocationAmount(tick, &seenBadTick_)));
+  allocations_.push_back({ordinal, static_cast<uint64_t>(ClampAllocationAmount(tick, &seenBadTick_))});
   return true;
 }
 
-std::optional<uint64_t> SymbolCollector::AllocationBytes(uint32_t ordinal) const {
-  auto it = std::lower_bound(allocations_.begin(), allocations_.end(), std::make_pair(ordinal, uint64_t{0}));
-  if (it == allocations_.end() || it->first != ordinal) return std::nullopt;
-  return it->second;
+std::optional<uint64_t> SymbolCollector::Find(const ChunkedVector<OrdinalValue>& column, uint32_t ordinal) {
+  const size_t at = column.LowerBound(ordinal, [](const OrdinalValue& v, uint32_t o) { return v.ordinal < o; });
+  if (at == column.size() || column[at].ordinal != ordinal) return std::nullopt;
+  return column[at].value;
 }
 
-std::optional<uint64_t> SymbolCollector::ThreadPoolWorkId(uint32_t ordinal) const {
-  auto it = std::lower_bound(workIds_.begin(), workIds_.end(), std::make_pair(ordinal, uint64_t{0}));
-  if (it == workIds_.end() || it->first != ordinal) return std::nullopt;
-  return it->second;
-}
+std::optional<uint64_t> SymbolCollector::AllocationBytes(uint32_t ordinal) const { return Find(allocations_, ordinal); }
+
+std::optional<uint64_t> SymbolCollector::ThreadPoolWorkId(uint32_t ordinal) const { return Find(workIds_, ordinal); }
 
 bool SymbolCollector::IsExternalSample(uint32_t ordinal) const {
-  return std::binary_search(externalSamples_.begin(), externalSamples_.end(), ordinal);
+  const size_t at = externalSamples_.LowerBound(ordinal, std::less<uint32_t>());
+  return at != externalSamples_.size() && externalSamples_[at] == ordinal;
 }
 
 }  // namespace nettrace

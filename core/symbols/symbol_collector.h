@@ -16,6 +16,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "base/chunked_vector.h"
 #include "format/payload/allocation_tick.h"
 #include "format/payload/clr_payload_fields.h"
 #include "format/record_sink.h"
@@ -162,9 +163,17 @@ class SymbolCollector final : public RecordSink {
   MethodFieldPlan plan_;
   const ClrFieldLayout* planOf_ = nullptr;
   ModuleMap modules_;
-  std::vector<std::pair<uint32_t, uint64_t>> allocations_;  // (ordinal, bytes), ascending
-  std::vector<uint32_t> externalSamples_;                    // ordinals, ascending
-  std::vector<std::pair<uint32_t, uint64_t>> workIds_;      // (ordinal, work item id), ascending
+  // Per event of a kind, in chunks (base/chunked_vector.h): an allocation-heavy trace has a
+  // tick every ~100 KB allocated, and doubling a vector copied them into fresh pages at each
+  // step. Ascending by ordinal (file order), as they come.
+  struct OrdinalValue {
+    uint32_t ordinal;
+    uint64_t value;
+  };
+  ChunkedVector<OrdinalValue> allocations_;  // (ordinal, bytes)
+  ChunkedVector<uint32_t> externalSamples_;  // ordinals
+  ChunkedVector<OrdinalValue> workIds_;      // (ordinal, work item id)
+  static std::optional<uint64_t> Find(const ChunkedVector<OrdinalValue>& column, uint32_t ordinal);
   uint64_t malformed_ = 0;
   UniversalCollector universal_;
   TplTaskIds tpl_;
