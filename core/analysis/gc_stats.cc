@@ -95,7 +95,7 @@ void GcStats::OnEvent(const TimeOrderedEvent& x) {
   }
   if (m.kind == Kind::kAllocTick) {
     // GetAllocAmount: AllocationAmount64 (V2+) when non-zero, else the Int32 AllocationAmount.
-    const AllocationTickValue tick = allocationTicks_.Read(p);
+    const AllocationTickValue& tick = x.allocationTick;
     m.count = tick.amount;  // clamped when replayed, per process (ClampAllocationAmount)
     m.a = tick.kind;
     Add(m);

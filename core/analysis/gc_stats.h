@@ -157,7 +157,6 @@ class GcStats {
   TraceInfo info_;
   GcSuspendFilter suspensions_;
   Fields fields_;
-  AllocationTickFields allocationTicks_;
   // In chunks (base/chunked_vector.h), not a std::vector: an allocation-heavy trace keeps a
   // mark per tick, and doubling a vector of them copied it into fresh pages at each step
   // (objver4: 42 % of reading's page faults, perf's page-faults event).

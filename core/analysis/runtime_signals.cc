@@ -138,7 +138,7 @@ void RuntimeSignals::OnTimeOrdered(const TimeOrderedEvent& x) {
     }
     case Kind::kAllocationTick: {
       ++allocationTicks_;
-      const uint64_t bytes = static_cast<uint64_t>(ClampAllocationAmount(tickFields_.Read(p), &seenBadTick_));
+      const uint64_t bytes = static_cast<uint64_t>(ClampAllocationAmount(x.allocationTick, &seenBadTick_));
       std::span<const uint8_t> utf16;
       if (p.Utf16InPlace(fields_.typeName, &utf16)) {
         AddAllocation(utf16, bytes);

@@ -93,7 +93,6 @@ class RuntimeSignals final : public TimeOrderedSink {
     ClrIntegerField methodFlags{"MethodFlags"};
     ClrStringField typeName{"TypeName"};
   } fields_;
-  AllocationTickFields tickFields_;
   bool seenBadTick_ = false;  // allocation_tick.h: this reader's flag
   std::string typeName_;  // an AllocationTick's type name (its capacity reused from event to event)
   // allocations_' entry (nullptr: "other") of each type name by its UTF-16 bytes as read:

@@ -61,6 +61,7 @@ void SortedTap::Hold(const EventRecord& e, const TypeResolver& resolver) {
   SetThread(r.threadKnown ? &resolver.threads()[r.thread] : nullptr, e.thread, &x);
   x.metadata = r.definition->metadata ? r.definition->metadata : &resolver.MetadataOf(e.metadataId);
   x.clrLayout = r.definition->clrLayout;
+  if (r.kind == EventKind::kGcAllocationTick) x.allocationTick = r.allocationTick;
   // v6 activity ids live in the region's label lists, forgotten at its sequence point.
   if (r.kind == EventKind::kActivityStart || r.kind == EventKind::kActivityStop)
     resolver.ActivityIdsOf(e, &x.activity, &x.related);

@@ -57,6 +57,7 @@ struct TimeOrderedEvent {
   const EventMetadata* metadata = nullptr;  // its definition when read (kept alive by the resolver)
   const ClrFieldLayout* clrLayout = nullptr;  // the resolver's for that definition (ResolvedType)
   Guid activity, related;     // activity Start/Stop kinds only (v6: the region's label list)
+  AllocationTickValue allocationTick;  // GC/AllocationTick only: the resolver's (ResolvedEvent)
   bool late = false;          // released after a later event (see above)
   // Rebuilt from the sorted item (a kind read from the header): record has only its timestamp
   // and thread; no payload, metadata or layout.

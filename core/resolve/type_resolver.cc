@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "format/payload/clr_field_read.h"
+#include "format/payload/clr_payload_fields.h"
 
 namespace nettrace {
 
@@ -25,6 +26,7 @@ void TypeResolver::Define(uint32_t metadataId, const ResolvedType& t) {
 Status TypeResolver::OnTraceInfo(const TraceInfo& info) {
   v6_ = info.formatMajor >= 6;
   pointerSize_ = info.pointerSize ? info.pointerSize : 8;  // as the analyses decode payloads
+  formatMajor_ = static_cast<int>(info.formatMajor);
   processId_ = info.processId;
   return next_->OnTraceInfo(info);
 }
@@ -85,6 +87,11 @@ Status TypeResolver::OnEvent(const EventRecord& e) {
   if (t.gcDynamic) current_.type = GcDynamicType(e, current_.type);
   ResolveThread(e);
   if (t.bookkeeping != TraceLogBookkeeping::kNever) CountBookkeeping(e, t);
+  if (t.kind == EventKind::kGcAllocationTick) {
+    ClrPayloadFields fields(t.metadata ? *t.metadata : MetadataOf(e.metadataId), t.clrLayout, e.payload, pointerSize_,
+                            formatMajor_);
+    current_.allocationTick = tickFields_.Read(fields);
+  }
   current_.ordinal = nextOrdinal_++;
   return next_->OnEvent(e);
 }

@@ -68,7 +68,7 @@ Status SymbolCollector::Collect(const EventRecord& e) {
       ok = DecodeModule(e, t);
       break;
     case Role::kAllocation:
-      ok = DecodeAllocation(e, t, ordinal);
+      ok = AddAllocation(ordinal);
       break;
     case Role::kSample:
       // Type: 1 external (PerfView's "External" frame), 2 managed.
@@ -156,11 +156,10 @@ ClrPayloadFields SymbolCollector::Fields(const EventRecord& e, const ResolvedTyp
                           pointerSize_, formatMajor_);
 }
 
-bool SymbolCollector::DecodeAllocation(const EventRecord& e, const ResolvedType& t, uint32_t ordinal) {
-  // The allocated bytes by TraceEvent's rule (allocation_tick.h), clamped in file order. An
-  // event without AllocationAmount or AllocationKind is malformed.
-  ClrPayloadFields p = Fields(e, t, t.clrLayout);
-  const AllocationTickValue tick = allocationTicks_.Read(p);
+bool SymbolCollector::AddAllocation(uint32_t ordinal) {
+  // The allocated bytes by TraceEvent's rule (allocation_tick.h: the resolver read them),
+  // clamped in file order. An event without AllocationAmount or AllocationKind is malformed.
+  const AllocationTickValue& tick = types_->current().allocationTick;
   if (!tick.complete) return false;
   allocations_.push_back({ordinal, static_cast<uint64_t>(ClampAllocationAmount(tick, &seenBadTick_))});
   return true;

@@ -125,7 +125,7 @@ class SymbolCollector final : public RecordSink {
   Status Collect(const EventRecord& e);
   bool DecodeMethod(const EventRecord& e, const ResolvedType& t);
   bool DecodeModule(const EventRecord& e, const ResolvedType& t);
-  bool DecodeAllocation(const EventRecord& e, const ResolvedType& t, uint32_t ordinal);
+  bool AddAllocation(uint32_t ordinal);
   // The event's fields by the manifest's template, as TraceEvent's typed parsers read them
   // (layout: t.clrTemplate), or as the metadata describes them (t.clrLayout).
   ClrPayloadFields TemplateFields(const EventRecord& e, const ResolvedType& t) const {
@@ -153,7 +153,6 @@ class SymbolCollector final : public RecordSink {
   struct Fields {
     ClrIntegerField sampleType{"Type"}, workId{"WorkID"}, nativeOverlapped{"NativeOverlapped"}, moduleId{"ModuleID"};
   } fields_;
-  AllocationTickFields allocationTicks_;
   bool seenBadTick_ = false;  // allocation_tick.h: this reader's flag (ticks in file order)
   std::string ilPath_, nativePath_;  // a module's paths (capacity reused)
   int formatMajor_ = 0;

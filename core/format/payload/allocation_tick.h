@@ -1,7 +1,9 @@
 // core/format/payload — GC/AllocationTick's allocated bytes and kind, one rule for every reader:
 // the GC statistics, the runtime signals' allocations by type, and the bytes weight of stacks.
 // With a rule each, a tick of an old runtime (a negative Int32 amount) weighed 4 GB in one
-// view and counted as a bad tick in another.
+// view and counted as a bad tick in another. The type resolver reads each tick once
+// (ResolvedEvent::allocationTick, carried to the time-ordered readers by the sorted tap);
+// each reader then applies the clamp with its own flag.
 //
 // The rule is TraceEvent's GCAllocationTickTraceData.GetAllocAmount, which GCStats and
 // PerfView's "GC Heap Alloc Ignore Free (Coarse Sampling)" stacks both use:
@@ -34,7 +36,7 @@ struct AllocationTickValue {
   bool complete = false;     // AllocationAmount and AllocationKind are both there
 };
 
-// The fields one reader reads ticks with: their slots are found once per layout.
+// The fields ticks are read with (by the resolver): their slots are found once per layout.
 class AllocationTickFields {
  public:
   AllocationTickValue Read(ClrPayloadFields& p) {

@@ -2,10 +2,15 @@
 // bytes weight of stacks (format/payload/allocation_tick.h, TraceEvent's GetAllocAmount):
 // AllocationAmount64, or the Int32 AllocationAmount where that is absent or 0, held to
 // 90 KB..110 KB (small) or 90 KB..2 MB (other kinds) once a negative amount was seen.
-// Before, both read AllocationAmount64 even when 0, and a V1 amount as unsigned.
+// Before, both read AllocationAmount64 even when 0, and a V1 amount as unsigned. The amount
+// and kind are read once per tick, by the type resolver (ResolvedEvent::allocationTick), for
+// every reader.
 #include <map>
 
 #include "analysis/call_tree.h"
+#include "base/stats.h"
+#include "format/trace_reader.h"
+#include "resolve/type_resolver.h"
 #include "unit/analysis/analysis_test_support.h"
 #include "unit/stacks/stacks_test_support.h"
 #include "unit/write/runtime_trace_support.h"
@@ -31,12 +36,10 @@ std::vector<uint8_t> TickV1(uint32_t amount, uint32_t kind) {
 
 constexpr int64_t kKB = 1024;
 
-TEST_CASE("allocation ticks: the runtime signals and the bytes weight read one amount by TraceEvent's rule",
-          "[analysis]") {
-  const std::vector<EventMetadata> meta = {test::RuntimeEventMetadata(1, 10, 2), test::RuntimeEventMetadata(2, 10, 1)};
-  test::RuntimeTraceOptions options;
-  options.stacks = {{1, 0, 0, 0, 0, 0, 0, 0}};  // 1: one frame
-  const std::vector<test::RuntimeTraceEvent> events = {
+const std::vector<EventMetadata> kTickMetadata = {test::RuntimeEventMetadata(1, 10, 2), test::RuntimeEventMetadata(2, 10, 1)};
+
+std::vector<test::RuntimeTraceEvent> SixTicks() {
+  return {
       {1, 1, 1000, TickV2(5000, 0, 0, "A"), 1},                 // AllocationAmount64 0: the Int32 one, 5000
       {1, 1, 1001, TickV2(300, 0, 300, "A"), 1},                // 300
       {1, 1, 1002, TickV2(0xFFFFFFF0u, 0, 0, "B"), 1},          // -16: a bad tick; held to 90 KB from here on
@@ -44,6 +47,14 @@ TEST_CASE("allocation ticks: the runtime signals and the bytes weight read one a
       {1, 1, 1004, TickV2(3000000, 1, 3000000, "C"), 1},        // large: 2 MB at most
       {2, 1, 1005, TickV1(1000, 0), 1},                         // V1: 90 KB at least
   };
+}
+
+TEST_CASE("allocation ticks: the runtime signals and the bytes weight read one amount by TraceEvent's rule",
+          "[analysis]") {
+  const std::vector<EventMetadata>& meta = kTickMetadata;
+  test::RuntimeTraceOptions options;
+  options.stacks = {{1, 0, 0, 0, 0, 0, 0, 0}};  // 1: one frame
+  const std::vector<test::RuntimeTraceEvent> events = SixTicks();
   const int64_t expected[] = {5000, 300, 90 * kKB, 110 * kKB, 2048 * kKB, 90 * kKB};
   int64_t total = 0;
   for (int64_t b : expected) total += b;
@@ -74,6 +85,40 @@ TEST_CASE("allocation ticks: the runtime signals and the bytes weight read one a
       CHECK(sel.weights[i] == static_cast<uint64_t>(expected[i]));
     }
     CHECK(sel.totalWeight == static_cast<uint64_t>(total));
+  }
+}
+
+// What the resolver hands every later stage for each event: its allocation tick as read.
+struct TicksSeen : RecordSink {
+  const TypeResolver* resolver = nullptr;
+  std::vector<AllocationTickValue> ticks;
+  Status OnEvent(const EventRecord&) override {
+    REQUIRE(resolver->current().kind == EventKind::kGcAllocationTick);
+    ticks.push_back(resolver->current().allocationTick);
+    return Status::Ok();
+  }
+};
+
+TEST_CASE("allocation ticks: the resolver reads each tick's amount and kind once, before any clamp", "[analysis]") {
+  const std::vector<uint8_t> bytes =
+      test::WriteRuntimeEventsTrace(kTickMetadata, {test::RuntimeThread(1, 100)}, SixTicks(), {});
+  Stats stats;
+  TicksSeen seen;
+  TypeResolver resolver{&seen, &stats};
+  seen.resolver = &resolver;
+  TraceReader reader{&resolver, &stats};
+  REQUIRE(reader.Push(bytes.data(), bytes.size()).ok());
+  REQUIRE(reader.Finish().ok());
+  // GetAllocAmount's amount (the Int32 one where AllocationAmount64 is 0 or absent), unclamped:
+  // each reader clamps with its own flag.
+  const int64_t amounts[] = {5000, 300, -16, 200000, 3000000, 1000};
+  const uint32_t kinds[] = {0, 0, 0, 0, 1, 0};
+  REQUIRE(seen.ticks.size() == 6);
+  for (size_t i = 0; i < 6; ++i) {
+    INFO("tick " << i);
+    CHECK(seen.ticks[i].amount == amounts[i]);
+    CHECK(seen.ticks[i].kind == kinds[i]);
+    CHECK(seen.ticks[i].complete);
   }
 }
 
