@@ -35,6 +35,9 @@ struct ResolvedType {
   EventTypeIndex type;
   bool gcDynamic = false;  // named by each payload (GcDynamicEventName)
   TraceLogBookkeeping bookkeeping = TraceLogBookkeeping::kNever;  // of its kind
+  // Its events' payloads tell the resolver their type (gcDynamic) or an allocation tick's
+  // amount: each event of the type goes through TypeResolver::ReadPayloadFacts.
+  bool payloadFacts = false;
   // Where its CLR template's fields lie (BuildClrFieldLayout), built once per definition
   // here; null without a template. Kept as long as the resolver (held events point to it).
   const ClrFieldLayout* clrLayout = nullptr;
@@ -148,6 +151,8 @@ class TypeResolver final : public RecordSink {
   std::vector<std::unique_ptr<ClrFieldLayout>> clrLayouts_;  // one per definition with a template
   uint32_t pointerSize_ = 8;
   int formatMajor_ = 0;
+  // The type of a GC/DynamicEvent, an allocation tick's amount (ResolvedType::payloadFacts).
+  [[gnu::noinline]] void ReadPayloadFacts(const EventRecord& e, const ResolvedType& t);
   AllocationTickFields tickFields_;  // their slots found once per layout
   std::vector<std::unique_ptr<EventMetadata>> retired_;
   std::unordered_map<uint32_t, LabelOverrides> regionOverrides_;  // file label list id
