@@ -65,6 +65,17 @@ void SortedTap::Hold(const EventRecord& e, const TypeResolver& resolver) {
   // v6 activity ids live in the region's label lists, forgotten at its sequence point.
   if (r.kind == EventKind::kActivityStart || r.kind == EventKind::kActivityStop)
     resolver.ActivityIdsOf(e, &x.activity, &x.related);
+  // Chained after its thread's last held event while the thread has one not yet sent (the
+  // last is then still in held_: it is not before that one), else first of a new chain.
+  h.thread = r.thread.value;
+  const uint64_t number = firstHeld_ + (held_.size() - 1);
+  if (h.thread >= threadFirst_.size()) {
+    threadFirst_.resize(h.thread + size_t{1}, kNoHeld);
+    threadLast_.resize(h.thread + size_t{1}, kNoHeld);
+  }
+  if (NextOfThread(h.thread) != nullptr) HeldNumber(threadLast_[h.thread])->nextOfThread = number;
+  else threadFirst_[h.thread] = number;
+  threadLast_[h.thread] = number;
   h.payloadAt = arena_.size();
   arena_.insert(arena_.end(), e.payload.begin(), e.payload.end());
   typeMarks_[r.type.value].held = 1;
@@ -74,14 +85,21 @@ void SortedTap::Hold(const EventRecord& e, const TypeResolver& resolver) {
 }
 
 bool SortedTap::Dispatch(const SortItem& item, bool late) {
-  // Held events are in ordinal order; the item's is among those not yet released, if held.
-  // Most often it is the first of those (a region's held events come out about in the order
-  // they went in): tried before the search.
+  // The item's event, if held, is among those not yet released: most often its thread's first
+  // (threadFirst_), else found by ordinal (held events are in ordinal order).
   auto at = held_.begin() + static_cast<std::ptrdiff_t>(head_);
-  if (at->event.ordinal != item.ordinal)
+  bool byThread = false;
+  if (const Held* first = item.thread < threadFirst_.size() ? NextOfThread(item.thread) : nullptr;
+      first && first->event.ordinal == item.ordinal) {
+    at = held_.begin() + (first - held_.data());
+    threadFirst_[item.thread] = first->nextOfThread;
+    byThread = true;
+  } else if (at->event.ordinal != item.ordinal) {
     at = std::lower_bound(at, held_.end(), item.ordinal,
                           [](const Held& h, uint32_t ordinal) { return h.event.ordinal < ordinal; });
+  }
   if (at == held_.end() || at->event.ordinal != item.ordinal || at->released) return false;
+  ++(byThread ? foundByThread_ : foundBySearch_);
   TimeOrderedEvent& x = at->event;
   const size_t next = static_cast<size_t>(at - held_.begin()) + 1;
   const size_t end = next < held_.size() ? held_[next].payloadAt : arena_.size();
@@ -96,6 +114,7 @@ bool SortedTap::Dispatch(const SortItem& item, bool late) {
   // Drops the released prefix: at once when everything is released (the usual case: events
   // are released in about the order they were held), else when it is most of the vectors.
   if (head_ == held_.size()) {
+    firstHeld_ += held_.size();
     held_.clear(), arena_.clear(), head_ = 0;  // capacities are kept for the next events
   } else if (head_ >= 4096 && head_ * 2 >= held_.size()) {
     Compact();
@@ -134,11 +153,22 @@ void SortedTap::Send(const TimeOrderedEvent& x) {
     sinks_[static_cast<size_t>(std::countr_zero(readers))]->OnTimeOrdered(x);
 }
 
+// The first held event of `thread` not yet released (null: none), skipping those released
+// out of their thread's order (found by the search).
+SortedTap::Held* SortedTap::NextOfThread(uint16_t thread) {
+  uint64_t n = threadFirst_[thread];
+  Held* h = HeldNumber(n);
+  while (h && h->released) h = HeldNumber(n = h->nextOfThread);
+  threadFirst_[thread] = h ? n : kNoHeld;
+  return h;
+}
+
 // Drops the released prefix held_[0, head_) and its payload bytes.
 void SortedTap::Compact() {
   const uint64_t base = held_[head_].payloadAt;
   arena_.erase(arena_.begin(), arena_.begin() + static_cast<std::ptrdiff_t>(base));
   held_.erase(held_.begin(), held_.begin() + static_cast<std::ptrdiff_t>(head_));
+  firstHeld_ += head_;
   head_ = 0;
   for (Held& h : held_) h.payloadAt -= base;
 }

@@ -138,6 +138,39 @@ TEST_CASE("sorted tap: every corpus trace's CLR events come in (timestamp, file 
   REQUIRE(tracesReordered >= 5);
 }
 
+// A thread whose own events come out of the sorter in another order than it wrote them (an
+// unsorted run, sorted before the merge): the tap finds them by search, and its per-thread
+// chain skips them once sent, so each event still comes once, in time order, with its bytes.
+TEST_CASE("sorted tap: a thread's events released out of its file order are found and sent once",
+          "[sorted-tap]") {
+  const std::vector<EventMetadata> meta = {test::RuntimeEventMetadata(1, 10, 2)};  // GC/AllocationTick V2
+  auto tick = [](uint32_t amount) {
+    PayloadBuilder b;
+    b.AppendU32(amount).AppendU32(0).AppendU16(7).AppendU64(amount).AppendU64(0x1234);
+    b.AppendNullTerminatedUtf16(std::string_view("T")).AppendU32(0);
+    return b.bytes();
+  };
+  // File order (ordinals 0..4): thread 1 at 30, 10, 20 µs; thread 2 at 15, 25 µs.
+  const std::vector<test::RuntimeTraceEvent> events = {
+      {1, 1, 30, tick(1)}, {1, 2, 15, tick(2)}, {1, 1, 10, tick(3)}, {1, 2, 25, tick(4)}, {1, 1, 20, tick(5)}};
+  auto p = std::make_unique<TapPipeline>();
+  p->Read(test::WriteRuntimeEventsTrace(meta, {test::RuntimeThread(1, 100), test::RuntimeThread(2, 200)}, events));
+  const auto& got = p->recorder.got;
+  REQUIRE(got.size() == 5);
+  const uint32_t order[] = {2, 1, 4, 3, 0};  // by time
+  for (size_t i = 0; i < 5; ++i) {
+    INFO("event " << i);
+    CHECK(got[i].ordinal == order[i]);
+    CHECK(got[i].payloadHash == p->file.events[order[i]].payloadHash);
+    CHECK_FALSE(got[i].late);
+  }
+  // Thread 1's 10 and 20 µs events came before its first (30 µs): found by the search; the
+  // others as their thread's first.
+  CHECK(p->tap.foundBySearch() == 2);
+  CHECK(p->tap.foundByThread() == 3);
+  CHECK(p->tap.pending() == 0);
+}
+
 namespace {
 
 // The session's time-ordered sinks behind its store and tap (trace_session.cc), and a
