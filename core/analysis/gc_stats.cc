@@ -75,6 +75,17 @@ void GcStats::OnEvent(const TimeOrderedEvent& x) {
   const Kind kind = KindOf(x.kind);
   if (kind == Kind::kNone) return;
   if (kind == Kind::kSuspendStop || kind == Kind::kRestartStop) return OnStop(x, kind);
+  if (kind == Kind::kAllocTick) {
+    // GetAllocAmount's amount as the resolver read it (no payload to read here); clamped when
+    // replayed, per process (ClampAllocationAmount).
+    if (!Admit(x)) return;
+    Mark m{x.record.timestamp, x.processId, x.osThreadId, kind};
+    m.ordinal = x.ordinal;
+    m.count = x.allocationTick.amount;
+    m.a = x.allocationTick.kind;
+    Add(m);
+    return;
+  }
   ClrPayloadFields p(*x.metadata, x.clrLayout, x.record.payload, info_.pointerSize ? info_.pointerSize : 8,
                      static_cast<int>(info_.formatMajor));
   // A suspension not for a GC is not read at all (usually not even held: Keeps), so that
@@ -90,14 +101,6 @@ void GcStats::OnEvent(const TimeOrderedEvent& x) {
     m.a = suspendReason;
     suspended_[{processId, threadId}] = true;
     headerGate_ = true;
-    Add(m);
-    return;
-  }
-  if (m.kind == Kind::kAllocTick) {
-    // GetAllocAmount: AllocationAmount64 (V2+) when non-zero, else the Int32 AllocationAmount.
-    const AllocationTickValue& tick = x.allocationTick;
-    m.count = tick.amount;  // clamped when replayed, per process (ClampAllocationAmount)
-    m.a = tick.kind;
     Add(m);
     return;
   }
