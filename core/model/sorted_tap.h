@@ -23,7 +23,8 @@
 // Memory: only the held events still pending in the sorter (at most the sorter's own
 // pending count, usually the writer's current batch) and their payload bytes, in two
 // vectors whose storage is reused as events are released: no allocation per event. Each
-// held event takes 192 bytes plus its payload; on the committed traces the session's tap
+// held event takes 224 bytes plus its payload (and each row thread that had one, 16 bytes
+// for its chain); on the committed traces the session's tap
 // peaks at 3,982 events and 302,902 payload bytes (objver4, sorter peak 6,089), 17 events
 // on HeartRateMonitor (sorter peak 14,246): sorted_tap_test.cc prints and bounds them.
 //
