@@ -165,6 +165,9 @@ SortedTap::Held* SortedTap::NextOfThread(uint16_t thread) {
 
 // Drops the released prefix held_[0, head_) and its payload bytes.
 void SortedTap::Compact() {
+  // Each chain's first moves past the events about to go (all sent): the chain after it
+  // holds only later numbers, which stay.
+  for (size_t t = 0; t < threadFirst_.size(); ++t) NextOfThread(static_cast<uint16_t>(t));
   const uint64_t base = held_[head_].payloadAt;
   arena_.erase(arena_.begin(), arena_.begin() + static_cast<std::ptrdiff_t>(base));
   held_.erase(held_.begin(), held_.begin() + static_cast<std::ptrdiff_t>(head_));

@@ -191,11 +191,13 @@ class SortedTap {
   std::vector<Held> held_;
   size_t head_ = 0;
   uint64_t firstHeld_ = 0;  // held_[0]'s number
-  // Per row thread, the first and last of its held events not yet sent (numbers; kNoHeld or
-  // a released number: none), chained by Held::nextOfThread. The sorter releases one
-  // thread's events in the order it holds them (a thread writes its own GC and allocation
-  // events), so the item's event is most often its thread's first: a binary search over every
-  // held event cost ~100 instructions an event of an allocation-heavy trace (objver4).
+  // Per row thread, the chain of its held events (numbers, linked by Held::nextOfThread):
+  // threadFirst_ is its first (kNoHeld or a number no longer in held_: none), which may have
+  // been sent by the search (NextOfThread skips those), threadLast_ its last, sent or not.
+  // The sorter releases one thread's events in the order it holds them (a thread writes its
+  // own GC and allocation events), so the item's event is most often its thread's first: a
+  // binary search over every held event cost ~100 instructions an event of an
+  // allocation-heavy trace (objver4).
   std::vector<uint64_t> threadFirst_, threadLast_;
   std::vector<uint8_t> arena_;  // payload bytes of held_[head_..], in the same order
   // By type id (every uint16_t), from calloc: the pages the types of a trace touch are all

@@ -63,7 +63,8 @@ struct ResolvedEvent {
   const ResolvedType* definition = nullptr;
   // A GC/AllocationTick's amount and kind, read here once for the three readers that weigh
   // ticks (the GC statistics, the runtime signals, the bytes weight of stacks: each read it
-  // before, ~100-170 instructions a tick each); set for those events only.
+  // before, ~100-170 instructions a tick each). Set for those events only: on others it still
+  // holds the last tick's value (every reader asks by kind).
   AllocationTickValue allocationTick;
 };
 

@@ -127,7 +127,7 @@ class SymbolCollector final : public RecordSink {
   bool DecodeModule(const EventRecord& e, const ResolvedType& t);
   bool AddAllocation(uint32_t ordinal);
   // The event's fields by the manifest's template, as TraceEvent's typed parsers read them
-  // (layout: t.clrTemplate), or as the metadata describes them (t.clrLayout).
+  // (layout: t.clrTemplate).
   ClrPayloadFields TemplateFields(const EventRecord& e, const ResolvedType& t) const {
     return Fields(e, t, t.clrTemplate);
   }

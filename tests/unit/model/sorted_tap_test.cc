@@ -169,6 +169,38 @@ TEST_CASE("sorted tap: a thread's events released out of its file order are foun
   CHECK(p->tap.foundBySearch() == 2);
   CHECK(p->tap.foundByThread() == 3);
   CHECK(p->tap.pending() == 0);
+
+  SECTION("an event sent by the search is skipped where the chain reaches it") {
+    // One thread at 10, 30, 20, 40 µs: 20 (third in its chain) goes by the search while 30
+    // waits; after 30 the chain's next is 20, already sent, and 40 is found past it.
+    const std::vector<test::RuntimeTraceEvent> one = {
+        {1, 1, 10, tick(1)}, {1, 1, 30, tick(2)}, {1, 1, 20, tick(3)}, {1, 1, 40, tick(4)}};
+    auto q = std::make_unique<TapPipeline>();
+    q->Read(test::WriteRuntimeEventsTrace(meta, {test::RuntimeThread(1, 100)}, one));
+    REQUIRE(q->recorder.got.size() == 4);
+    const uint32_t byTime[] = {0, 2, 1, 3};
+    for (size_t i = 0; i < 4; ++i) CHECK(q->recorder.got[i].ordinal == byTime[i]);
+    CHECK(q->tap.foundBySearch() == 1);
+    CHECK(q->tap.foundByThread() == 3);
+  }
+  SECTION("events released one by one (every event IsSorted) start a chain each time") {
+    // Each event is sent before the next is held: the held events are dropped each time and
+    // numbered on; 20 µs comes late, after 30.
+    const std::vector<test::RuntimeTraceEvent> one = {
+        {1, 1, 10, tick(1)}, {1, 1, 30, tick(2)}, {1, 1, 20, tick(3)}, {1, 1, 40, tick(4)}};
+    test::RuntimeTraceOptions sorted;
+    sorted.isSorted = true;
+    auto q = std::make_unique<TapPipeline>();
+    q->Read(test::WriteRuntimeEventsTrace(meta, {test::RuntimeThread(1, 100)}, one, sorted));
+    REQUIRE(q->recorder.got.size() == 4);
+    for (size_t i = 0; i < 4; ++i) {
+      CHECK(q->recorder.got[i].ordinal == i);
+      CHECK(q->recorder.got[i].payloadHash == q->file.events[i].payloadHash);
+      CHECK(q->recorder.got[i].late == (i == 2));
+    }
+    CHECK(q->tap.foundByThread() == 4);
+    CHECK(q->tap.foundBySearch() == 0);
+  }
 }
 
 namespace {
