@@ -8,6 +8,7 @@
 
 #include "analysis/call_tree.h"
 #include "api/query_options.h"
+#include "cli/huge_page_heap.h"
 #include "trace_session.h"
 
 namespace nettrace_cli {
@@ -91,6 +92,7 @@ int RunDiff(int argc, char** argv) {
   // The same file twice (two ranges of one trace) is read once.
   const bool same = !std::strcmp(argv[2], argv[3]);
   nettrace::TraceSession a, b;
+  ReadyHeapForTraces(argv[2], same ? nullptr : argv[3]);
   if (!Load(argv[2], chunkSize, &a) || (!same && !Load(argv[3], chunkSize, &b))) return 1;
   const nettrace::TraceSession& sideB = same ? a : b;
   const std::string out = format == "folded" ? nettrace::StackDiffFolded(a, qa, sideB, qb)

@@ -54,6 +54,7 @@
 #include "model/store_builder.h"
 #include "convert/convert_session.h"
 #include "cli/diff_command.h"
+#include "cli/huge_page_heap.h"
 #include "trace_session.h"
 #include "write/universal_trace_writer.h"
 
@@ -356,6 +357,9 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "nettrace: %s --format takes json or csv\n", command.c_str());
     return 2;
   }
+  // Huge pages for what the read allocates (cli/huge_page_heap.h: half of a read's time was
+  // page faults on the benchmark machine).
+  nettrace_cli::ReadyHeapForTraces(path);
   if (command == "convert") return Convert(path, outPath, convertOptions, chunkSize);
 
   FILE* f = std::fopen(path, "rb");

@@ -2,7 +2,9 @@
 //
 //   nettrace_bench generate OUT [--size-mb N] [--interleaved]
 //                                               write a synthetic NetTrace v6 trace of ~N MB
-//   nettrace_bench read FILE [--runs N]         median MB/s, events/s, peak RSS, bytes/event
+//   nettrace_bench read FILE [--runs N] [--plain-heap]   median MB/s, events/s, peak RSS,
+//                                               bytes/event; the heap readied as the CLI readies
+//                                               it (core/cli/huge_page_heap.h), unless --plain-heap
 //   nettrace_bench generate-flame OUT [--stacks N]   a v6 trace whose cpu flame graph has
 //                                                   many nodes (default 16000 stacks: ~200k)
 //   nettrace_bench walk FILE                    the ceiling for reading: the format decoders
@@ -28,6 +30,8 @@
 #include <cstring>
 #include <string>
 #include <vector>
+
+#include "cli/huge_page_heap.h"
 
 #include "analysis/call_tree.h"
 #include "repeat_trace.h"
@@ -260,13 +264,14 @@ RunResult ReadOnce(const char* path) {
   return r;
 }
 
-int Read(const char* path, int runs) {
+int Read(const char* path, int runs, bool plainHeap) {
   std::vector<RunResult> results;
   for (int i = 0; i < runs; ++i) {
     int pipeFd[2];
     if (pipe(pipeFd) != 0) return 1;
     pid_t pid = fork();
     if (pid == 0) {
+      if (!plainHeap) nettrace_cli::ReadyHeapForTraces(path);
       RunResult r = ReadOnce(path);
       if (write(pipeFd[1], &r, sizeof r) != static_cast<ssize_t>(sizeof r)) _exit(1);
       _exit(0);
@@ -372,8 +377,12 @@ int main(int argc, char** argv) {
   }
   if (argc >= 3 && !std::strcmp(argv[1], "read")) {
     int runs = 5;
-    if (argc >= 5 && !std::strcmp(argv[3], "--runs")) runs = std::max(1, std::atoi(argv[4]));
-    return Read(argv[2], runs);
+    bool plainHeap = false;
+    for (int i = 3; i < argc; ++i) {
+      if (!std::strcmp(argv[i], "--runs") && i + 1 < argc) runs = std::max(1, std::atoi(argv[++i]));
+      else if (!std::strcmp(argv[i], "--plain-heap")) plainHeap = true;
+    }
+    return Read(argv[2], runs, plainHeap);
   }
   if (argc >= 3 && !std::strcmp(argv[1], "walk")) return Walk(argv[2]);
   if (argc >= 5 && !std::strcmp(argv[1], "repeat")) return RepeatTrace(argv[2], argv[3], std::max(1, std::atoi(argv[4])));
@@ -383,7 +392,7 @@ int main(int argc, char** argv) {
     return Snapshots(argv[2], every);
   }
   std::fprintf(stderr,
-               "usage: nettrace_bench generate OUT [--size-mb N] [--interleaved] | generate-flame OUT [--stacks N] | read FILE [--runs N] "
+               "usage: nettrace_bench generate OUT [--size-mb N] [--interleaved] | generate-flame OUT [--stacks N] | read FILE [--runs N] [--plain-heap] "
                "| walk FILE | repeat IN OUT N | snapshots FILE [--every N]\n");
   return 2;
 }
