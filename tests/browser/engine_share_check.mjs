@@ -4,6 +4,8 @@
 // the WebAssembly.Module to the page in its 'ready'; the next worker (a new trace, the first
 // one closed, its worker ended) gets that module in its first message and instantiates it
 // without compiling (its 'ready' hands nothing back). Both summaries equal the native CLI's.
+// Each prewarmed worker readies PREWARM_HEAP_BYTES of its heap before its 'ready'; a worker an
+// open starts (none prewarmed) readies none.
 // Never timed: what the sharing saves is measured by scripts/bench.mjs.
 export async function engineShareChecks({ browser, repoServer, check, assert, byName, runNative }) {
   const page = await browser.newPage();
@@ -21,19 +23,26 @@ export async function engineShareChecks({ browser, repoServer, check, assert, by
         window.Worker = class extends Base {
           constructor(...args) {
             super(...args);
-            const seen = { init: null, ready: null };
+            const seen = { init: null, ready: null, heapBytes: null };
             workers.push(seen);
             this.addEventListener('message', (e) => {
-              if (e.data?.kind === 'ready') seen.ready = e.data.module instanceof WebAssembly.Module ? 'module' : String(e.data.module);
+              if (e.data?.kind !== 'ready') return;
+              seen.ready = e.data.module instanceof WebAssembly.Module ? 'module' : String(e.data.module);
+              seen.heapBytes = e.data.heapBytes;
             });
           }
           postMessage(message, transfer) {
             const seen = workers[workers.length - 1];
-            if (seen.init === null) seen.init = { kind: message.kind, module: message.module instanceof WebAssembly.Module ? 'module' : String(message.module) };
+            if (seen.init === null)
+              seen.init = {
+                kind: message.kind,
+                module: message.module instanceof WebAssembly.Module ? 'module' : String(message.module),
+                readyHeapBytes: message.readyHeapBytes,
+              };
             return super.postMessage(message, transfer);
           }
         };
-        const { openTrace, prewarmEngine } = await import('/dist/index.js');
+        const { openTrace, prewarmEngine, PREWARM_HEAP_BYTES } = await import('/dist/index.js');
         const summaries = [];
         for (const path of [a, b]) {
           const blob = await (await fetch(path)).blob();
@@ -42,12 +51,22 @@ export async function engineShareChecks({ browser, repoServer, check, assert, by
           summaries.push(trace.summaryJson());
           trace.close();
         }
-        return { workers: workers.map((w) => ({ ...w })), summaries };
+        // An open with no prewarmed worker waiting starts one that readies no heap: it would
+        // only make that open wait.
+        const unprepared = await openTrace(await (await fetch(a)).blob());
+        unprepared.close();
+        return { workers: workers.map((w) => ({ ...w })), summaries, readyBytes: PREWARM_HEAP_BYTES };
       }, [url(first), url(second)]);
       assert(r.summaries[0] === native(first.path), `${first.name}: summary differs from native`);
       assert(r.summaries[1] === native(second.path), `${second.name}: summary differs from native`);
-      assert(r.workers.length === 2, `expected 2 engine workers, saw ${r.workers.length}`);
-      const [w1, w2] = r.workers;
+      assert(r.workers.length === 3, `expected 3 engine workers, saw ${r.workers.length}`);
+      const [w1, w2, w3] = r.workers;
+      // Prewarmed workers write PREWARM_HEAP_BYTES of heap before 'ready' (reader/heap_ready.ts).
+      for (const [name, w] of [['first', w1], ['second', w2]]) {
+        assert(w.init?.readyHeapBytes === r.readyBytes, `${name} worker asked for ${w.init?.readyHeapBytes} bytes of ready heap`);
+        assert(w.heapBytes >= r.readyBytes, `${name} worker's heap at ready: ${w.heapBytes} bytes`);
+      }
+      assert(w3.init?.readyHeapBytes === 0, `a worker an open started asked for ${w3.init?.readyHeapBytes} bytes of ready heap`);
       assert(w1.init?.kind === 'engine' && w1.init.module === 'null', `first worker's first message: ${JSON.stringify(w1.init)}`);
       assert(w1.ready === 'module', `first worker's ready should hand over the compiled module: ${w1.ready}`);
       assert(w2.init?.kind === 'engine' && w2.init.module === 'module', `second worker's first message: ${JSON.stringify(w2.init)}`);

@@ -16,7 +16,7 @@ import type { TraceSource } from './reader/chunk_source.js';
 import { DEFAULT_CHUNK_SIZE, PUSH_SIZE } from './reader/read_trace.js';
 import { DEFAULT_READ_AHEAD } from './reader/read_ahead.js';
 import type { WasmOptions } from './reader/wasm_loader.js';
-import { diffTracesInWorker, openTraceInWorker, prewarmEngine } from './engine/worker_client.js';
+import { PREWARM_HEAP_BYTES, diffTracesInWorker, openTraceInWorker, prewarmEngine } from './engine/worker_client.js';
 import type { WorkerOptions } from './engine/worker_client.js';
 
 export type { ExportFormat, ExportOptions, OpenTraceOptions, StackQuery, TraceHandle } from './api/handle.js';
@@ -63,7 +63,7 @@ export type { BlobLike, ByteStream, TraceSource } from './reader/chunk_source.js
 export type { WasmOptions } from './reader/wasm_loader.js';
 export type { RawHeapStats as HeapStats } from './nettrace_wasm.mjs';
 export { engineHeapStats } from './reader/wasm_loader.js';
-export type { WorkerOptions } from './engine/worker_client.js';
+export type { PrewarmOptions, WorkerOptions } from './engine/worker_client.js';
 export { NetTraceError } from './api/types.js';
 export type { RuntimeStatsKind } from './api/handle.js';
 export type {
@@ -81,7 +81,7 @@ export { convertTrace } from './api/convert.js';
 export { diffStacks, diffStacksFolded, diffStacksJson } from './api/diff.js';
 export type { DiffOptions } from './api/diff.js';
 export type { ConvertOptions, ConvertResult } from './api/convert.js';
-export { DEFAULT_CHUNK_SIZE, DEFAULT_READ_AHEAD, PUSH_SIZE, diffTracesInWorker, openTraceInThread, openTraceInWorker, prewarmEngine };
+export { DEFAULT_CHUNK_SIZE, DEFAULT_READ_AHEAD, PREWARM_HEAP_BYTES, PUSH_SIZE, diffTracesInWorker, openTraceInThread, openTraceInWorker, prewarmEngine };
 
 export interface OpenOptions extends OpenTraceOptions, WasmOptions, WorkerOptions {
   /**

@@ -10,6 +10,7 @@ import { openTraceInThread } from '../api/trace.js';
 import { NetTraceError } from '../api/types.js';
 import type { RawTraceSession } from '../nettrace_wasm.mjs';
 import type { Progress } from '../reader/errors.js';
+import { readyHeap } from '../reader/heap_ready.js';
 import { compiledEngine, loadNetTraceModule, useCompiledEngine } from '../reader/wasm_loader.js';
 import { OFF_THREAD_MIN_BYTES, offThreadBlob } from './off_thread_blob.js';
 import type { EngineInit, EngineRequest, EngineResponse, OpenResult, QueryRequest, RequestId } from './protocol.js';
@@ -46,15 +47,18 @@ let engineStarted = false;
  * function on its first call and optimizes it only after it has run a while, and a small
  * trace's first read otherwise spent most of its time there. A warm-up that fails changes
  * nothing for the reads that follow.
+ * Last, a prewarmed worker writes `readyHeapBytes` of the engine's heap once (reader/
+ * heap_ready.ts): the page faults of a first trace's memory are paid before it arrives.
  */
-function startEngine(module: WebAssembly.Module | null): void {
+function startEngine(module: WebAssembly.Module | null, readyHeapBytes = 0): void {
   if (engineStarted) return;
   engineStarted = true;
   if (module !== null) useCompiledEngine(module);
   void loadNetTraceModule().then(
     async (engine) => {
       engine.warmUp();
-      post({ id: 0, kind: 'ready', module: module === null ? await compiledEngine() : null });
+      const heapBytes = readyHeap(engine, readyHeapBytes);
+      post({ id: 0, kind: 'ready', module: module === null ? await compiledEngine() : null, heapBytes });
     },
     () => undefined,
   );
@@ -211,7 +215,7 @@ async function handle(request: EngineRequest): Promise<unknown> {
 let queue: Promise<void> = Promise.resolve();
 
 ctx.addEventListener('message', (event: MessageEvent<EngineRequest | EngineInit>) => {
-  if (event.data.kind === 'engine') return startEngine(event.data.module);
+  if (event.data.kind === 'engine') return startEngine(event.data.module, event.data.readyHeapBytes ?? 0);
   startEngine(null); // a worker started without an EngineInit (tests/node/worker_bootstrap.mjs)
   const request = event.data;
   const run = (): Promise<void> =>

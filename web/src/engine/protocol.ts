@@ -138,6 +138,8 @@ export interface ReadyResponse {
   id: 0;
   kind: 'ready';
   module?: WebAssembly.Module | null;
+  /** The engine's wasm memory in bytes once ready (after EngineInit.readyHeapBytes). */
+  heapBytes?: number;
 }
 
 /**
@@ -150,6 +152,10 @@ export interface EngineInit {
   id: 0;
   kind: 'engine';
   module: WebAssembly.Module | null;
+  /** Bytes of the engine's heap to write once before 'ready' (reader/heap_ready.ts): a
+   *  prewarmed worker's (prewarmEngine), 0 for a worker an open starts, which would only wait
+   *  for them. */
+  readyHeapBytes?: number;
 }
 
 export type EngineResponse = ProgressResponse | SearchProgressResponse | ResultResponse | ErrorResponse | ReadyResponse | LiveResponse;
