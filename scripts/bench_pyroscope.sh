@@ -151,7 +151,8 @@ fi
 # ROUNDS interleaved rounds; the order alternates so neither reader always runs first. Each
 # process is timed from outside (wall time, its start included) and reports its own read
 # time (the Go harness from open to the end; `nettrace_bench read --runs 1` the same read as
-# `summary`, in a child process, without the start or the JSON output).
+# `summary`, in a child process, without the start or the JSON output, in a heap readied as
+# the CLI readies it).
 declare -A times
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
