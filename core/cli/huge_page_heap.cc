@@ -2,10 +2,13 @@
 
 #include <algorithm>
 #include <climits>
+#include <cstdlib>
 #include <filesystem>
 #include <system_error>
 
-#if defined(__linux__) && defined(__GLIBC__)
+// 64-bit glibc on Linux only: the heap and the thresholds below are glibc's, and on a 32-bit
+// process a reserve of up to 1 GiB would take too much of its address space.
+#if defined(__linux__) && defined(__GLIBC__) && UINTPTR_MAX == UINT64_MAX
 #include <malloc.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -16,14 +19,30 @@ namespace nettrace_cli {
 namespace {
 
 constexpr uint64_t kMiB = uint64_t{1} << 20;
-constexpr uint64_t kHugePage = 2 * kMiB;  // x86-64's and arm64's (4 KiB granule) PMD size
-// The reserve is address space, backed only where touched; the bounds keep it far below
-// any machine's memory, so that even strict overcommit accounting grants it.
+// The reserve is address space, backed only where touched (it is still charged in full
+// where the administrator chose strict overcommit accounting: a failed growth then skips).
 constexpr uint64_t kMinReserve = 64 * kMiB;
 constexpr uint64_t kMaxReserve = 1024 * kMiB;
-// glibc's largest M_MMAP_THRESHOLD on 64-bit (DEFAULT_MMAP_THRESHOLD_MAX): larger blocks
-// are always mmapped.
-constexpr uint64_t kMmapThresholdMax = 32 * kMiB;
+
+#ifdef NETTRACE_HUGE_PAGE_HEAP
+constexpr uint64_t kHugePage = 2 * kMiB;  // x86-64's and arm64's (4 KiB granule) PMD size
+// Blocks up to this size come from the heap; larger ones are mmapped, as by default. 32 MiB is
+// the largest threshold glibc accepted up to 2.34 (HEAP_MAX_SIZE / 2), and ample for the
+// engine's growing vectors and chunks.
+constexpr uint64_t kMmapThreshold = 32 * kMiB;
+
+// A block that makes glibc grow the heap: just larger than the free room at its top, so that
+// the new top's header (written at once) lies at the start of the new room, below the first
+// whole huge page, and not inside the advised range, where it would keep one 2 MiB range on
+// small pages. (mallinfo2 is glibc 2.33's; before it, a block of most of the threshold.)
+size_t GrowingBlockSize() {
+#if __GLIBC_PREREQ(2, 33)
+  const size_t top = mallinfo2().keepcost;
+  if (top + 64 < kMmapThreshold) return top + 64;
+#endif
+  return static_cast<size_t>(kMmapThreshold - kMiB);
+}
+#endif
 
 }  // namespace
 
@@ -39,28 +58,30 @@ HugePageHeap ReadyHeapForRead(uint64_t expectedBytes) {
   HugePageHeap h;
 #ifndef NETTRACE_HUGE_PAGE_HEAP
   (void)expectedBytes;
-  h.skipped = "not Linux with glibc";
+  h.skipped = "not 64-bit Linux with glibc";
   return h;
 #else
   const uint64_t reserve = std::clamp(expectedBytes, kMinReserve, kMaxReserve);
   // Blocks up to 32 MiB come from the heap, where the advice applies (glibc's default mmaps
   // any block from 128 KiB up: each a fresh mapping, faulted in 4 KiB at a time, unmapped
-  // when freed, so the next block of that size faults again).
-  mallopt(M_MMAP_THRESHOLD, static_cast<int>(kMmapThresholdMax));
-  // Free memory at the top stays mapped: giving it back would shrink the advised range, and
-  // the heap's next growth would be a new mapping without the advice.
-  mallopt(M_TRIM_THRESHOLD, INT_MAX);
-  // The next growth of the heap adds the reserve (M_TOP_PAD); a block larger than anything
-  // free at start-up forces that growth, and freed, it joins the top again.
+  // when freed, so the next block of that size faults again). Free memory at the top stays
+  // mapped: giving it back would shrink the advised range, and the heap's next growth would
+  // be a new mapping without the advice.
+  if (mallopt(M_MMAP_THRESHOLD, static_cast<int>(kMmapThreshold)) != 1 || mallopt(M_TRIM_THRESHOLD, INT_MAX) != 1) {
+    h.skipped = "glibc refused the thresholds";
+    return h;
+  }
+  // The next growth of the heap adds the reserve (M_TOP_PAD); the growing block forces it,
+  // and freed, it joins the top again.
   mallopt(M_TOP_PAD, static_cast<int>(reserve));
   const uintptr_t before = reinterpret_cast<uintptr_t>(sbrk(0));
   // volatile: a compiler may drop a malloc whose block is only freed.
-  void* volatile block = std::malloc(static_cast<size_t>(kMmapThresholdMax - kMiB));
+  void* volatile block = std::malloc(GrowingBlockSize());
   const uintptr_t blockAt = reinterpret_cast<uintptr_t>(block);
   std::free(block);
   mallopt(M_TOP_PAD, 128 * 1024);  // glibc's default, for any growth past the reserve
   const uintptr_t after = reinterpret_cast<uintptr_t>(sbrk(0));
-  if (before == UINTPTR_MAX || after == UINTPTR_MAX || after <= before) {
+  if (block == nullptr || before == UINTPTR_MAX || after == UINTPTR_MAX || after <= before) {
     h.skipped = "the heap could not grow (an address-space or data limit)";
     return h;
   }
@@ -77,10 +98,12 @@ HugePageHeap ReadyHeapForRead(uint64_t expectedBytes) {
   }
   // The room's first partial huge page, below `begin`, would take the read's first blocks (its
   // 1 MiB read buffer among them: ~200 faults on objver4) in 4 KiB pages. A block in the freed
-  // one's place that ends at `begin` fills it (glibc's chunk of n bytes asked: n + 8, rounded
-  // up to 16) and stays allocated, untouched but for its header.
+  // one's place that ends at `begin` fills it (glibc's chunk of n bytes asked, n a multiple of
+  // 16: n + 16, from blockAt - 16) and stays allocated, untouched but for its header. Not when
+  // the freed block lies elsewhere (a heap that is not contiguous).
   static void* filler = nullptr;
-  if (begin - blockAt >= 64 && !filler) filler = std::malloc(static_cast<size_t>(begin - blockAt));
+  if (begin > blockAt && begin - blockAt >= 64 && filler == nullptr)
+    filler = std::malloc(static_cast<size_t>(begin - blockAt));
   h.begin = begin, h.end = end;
   return h;
 #endif

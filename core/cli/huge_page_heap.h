@@ -12,6 +12,11 @@
 //
 // A process-wide setting, so it belongs to the tool (core/cli), never to the engine: the wasm
 // module and a program embedding core/ keep their allocator as it is.
+//
+// The kernel's default THP defrag policy ("madvise") compacts memory synchronously to find a
+// huge page for an advised range: on a host whose memory is badly fragmented a fault can then
+// cost more than the small faults it replaces. Where THP is off ("never") the advice is
+// accepted and changes nothing: the reserve and the thresholds still apply, on small pages.
 #pragma once
 
 #include <cstddef>
@@ -22,13 +27,14 @@ namespace nettrace_cli {
 struct HugePageHeap {
   // The advised range [begin, end) at the heap's top (empty: nothing was advised).
   uintptr_t begin = 0, end = 0;
-  const char* skipped = nullptr;  // why nothing was advised (not Linux with glibc, no THP, ...)
+  const char* skipped = nullptr;  // why nothing was advised (not 64-bit glibc, no THP, ...)
 };
 
-// Reserves about `expectedBytes` (capped: see huge_page_heap.cc) at the top of the heap,
-// advises it for huge pages and keeps blocks up to glibc's largest mmap threshold (32 MiB) in
-// the heap, where the advice applies. Call once, before the read. Memory is backed only where
-// it is touched, 2 MiB at a time: a read's peak RSS grows by at most a few MiB.
+// Reserves `expectedBytes` (64 MiB to 1 GiB) at the top of the heap, advises it for huge
+// pages and keeps blocks up to 32 MiB in the heap, where the advice applies. Call once, before
+// the read allocates: a block freed earlier could take the read's first blocks instead. Memory
+// is backed only where it is touched, 2 MiB at a time: a read's peak RSS grows by a few MiB.
+// 64-bit Linux with glibc only; elsewhere it does nothing (`skipped` says why).
 HugePageHeap ReadyHeapForRead(uint64_t expectedBytes);
 
 // The heap a read of `fileBytes` of trace is expected to need (what ReadyHeapForRead reserves).

@@ -21,6 +21,7 @@ import type {
   TraceEvent,
 } from '../api/types.js';
 import { NetTraceError } from '../api/types.js';
+import { MAX_READY_HEAP_BYTES } from '../reader/heap_ready.js';
 import { ParsedEventViews } from '../api/event_views.js';
 import type { EventViewName } from '../api/event_views.js';
 import type { EngineInit, EngineRequest, EngineResponse, OpenResult, QueryRequest, RequestId } from './protocol.js';
@@ -154,7 +155,8 @@ export const PREWARM_HEAP_BYTES = 32 << 20;
 
 export interface PrewarmOptions extends WorkerOptions {
   /** Bytes of the engine's heap the worker writes once while it waits (default
-   *  PREWARM_HEAP_BYTES; 0: none). They stay resident for the worker's life; a first trace's
+   *  PREWARM_HEAP_BYTES; 0: none; at most 1 GiB, else prewarmEngine rejects with a
+   *  RangeError). They stay resident for the worker's life; a first trace's
    *  read then reuses them instead of paying a page fault for each 4 KiB it first writes
    *  (HeartRateMonitor's first parse in Chromium: ~100 ms, ~30 ms with them). */
   heapBytes?: number;
@@ -168,10 +170,13 @@ export interface PrewarmOptions extends WorkerOptions {
  * @returns settles when that worker has loaded the engine (rejects when it failed to).
  */
 export function prewarmEngine(options: PrewarmOptions = {}): Promise<void> {
+  const heapBytes = options.heapBytes ?? PREWARM_HEAP_BYTES;
+  if (!Number.isSafeInteger(heapBytes) || heapBytes < 0 || heapBytes > MAX_READY_HEAP_BYTES)
+    return Promise.reject(new RangeError(`heapBytes takes a whole number of bytes from 0 to ${MAX_READY_HEAP_BYTES}, not ${heapBytes}`));
   const key = spareKey(options);
   if (spare !== null && spare.key === key && !spare.failed) return spare.ready;
   spare?.worker.terminate();
-  const worker = startWorker(options, Math.max(0, options.heapBytes ?? PREWARM_HEAP_BYTES));
+  const worker = startWorker(options, heapBytes);
   let failed = (): void => undefined;
   const ready = new Promise<void>((resolve, reject) => {
     worker.addEventListener('message', (event: MessageEvent<EngineResponse>) => {

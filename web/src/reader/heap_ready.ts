@@ -3,11 +3,11 @@
 //
 // Why: a browser backs wasm memory with the operating system's pages only as each is first
 // written, and each such page fault is paid during the read that first writes it. In headless
-// Chromium on the benchmark machine (a VM, ~11 µs a fault) the first parse of HeartRateMonitor
-// (28 MiB) in a freshly prewarmed worker took 93-117 ms against 21-29 ms for the next ones in
-// that worker; with 48 MiB readied at prewarm time, 27-43 ms. Growing the memory without
-// writing it gained nothing (99-107 ms): it is the first writes, not the growth. The page
-// faults then happen while the page waits for a trace to be dropped, not after.
+// Chromium on the benchmark machine (a VM, ~11 µs a fault), HeartRateMonitor (28 MiB) parsed
+// from memory in a fresh worker on the shared, optimized module took 75-117 ms on its first
+// read against 20-29 ms on the next ones; with 32 MiB readied first (81-84 ms, while the page
+// waits for a drop), 25-35 ms. Growing the memory without writing it gained nothing (75-100
+// ms): it is the first writes, not the growth.
 //
 // The cost: what is written stays resident for the worker's life (wasm memory never shrinks).
 
@@ -21,6 +21,10 @@ export interface HeapOwner {
 /** The smallest page an OS backs memory with: one write in each faults it in. */
 const OS_PAGE_BYTES = 4096;
 
+/** The most readyHeap writes: one wasm allocation (the engine's malloc takes 32-bit sizes, and
+ *  its memory is at most 4 GiB). */
+export const MAX_READY_HEAP_BYTES = 1 << 30;
+
 /**
  * Grows the engine's heap by `bytes` (at most: what its allocator already has free is used
  * first), writes one byte in each OS page of it and frees it: the engine's next allocations,
@@ -28,8 +32,9 @@ const OS_PAGE_BYTES = 4096;
  * @returns the engine's wasm memory size afterwards (unchanged when the allocation failed)
  */
 export function readyHeap(engine: HeapOwner, bytes: number): number {
-  if (bytes <= 0) return engine.HEAPU8.length;
-  const pointer = engine._malloc(bytes);
+  // Anything but a whole number of bytes up to the bound does nothing (prewarmEngine rejects it).
+  if (!Number.isSafeInteger(bytes) || bytes <= 0 || bytes > MAX_READY_HEAP_BYTES) return engine.HEAPU8.length;
+  const pointer = engine._malloc(bytes) >>> 0; // an address past 2 GiB comes back negative
   if (pointer === 0) return engine.HEAPU8.length;
   const heap = engine.HEAPU8; // read after the malloc: growing the memory replaces it
   for (let at = pointer; at < pointer + bytes; at += OS_PAGE_BYTES) heap[at] = 0;
