@@ -21,7 +21,7 @@ import type {
   TraceEvent,
 } from '../api/types.js';
 import { NetTraceError } from '../api/types.js';
-import { MAX_READY_HEAP_BYTES } from '../reader/heap_ready.js';
+import { MAX_READY_HEAP_BYTES, isReadyHeapSize } from '../reader/heap_ready.js';
 import { ParsedEventViews } from '../api/event_views.js';
 import type { EventViewName } from '../api/event_views.js';
 import type { EngineInit, EngineRequest, EngineResponse, OpenResult, QueryRequest, RequestId } from './protocol.js';
@@ -171,7 +171,7 @@ export interface PrewarmOptions extends WorkerOptions {
  */
 export function prewarmEngine(options: PrewarmOptions = {}): Promise<void> {
   const heapBytes = options.heapBytes ?? PREWARM_HEAP_BYTES;
-  if (!Number.isSafeInteger(heapBytes) || heapBytes < 0 || heapBytes > MAX_READY_HEAP_BYTES)
+  if (!isReadyHeapSize(heapBytes))
     return Promise.reject(new RangeError(`heapBytes takes a whole number of bytes from 0 to ${MAX_READY_HEAP_BYTES}, not ${heapBytes}`));
   const key = spareKey(options);
   if (spare !== null && spare.key === key && !spare.failed) return spare.ready;

@@ -25,6 +25,12 @@ const OS_PAGE_BYTES = 4096;
  *  its memory is at most 4 GiB). */
 export const MAX_READY_HEAP_BYTES = 1 << 30;
 
+/** Whether `bytes` is a size readyHeap takes: a whole number from 0 to MAX_READY_HEAP_BYTES
+ *  (prewarmEngine rejects any other before a worker starts). */
+export function isReadyHeapSize(bytes: number): boolean {
+  return Number.isSafeInteger(bytes) && bytes >= 0 && bytes <= MAX_READY_HEAP_BYTES;
+}
+
 /**
  * Grows the engine's heap by `bytes` (at most: what its allocator already has free is used
  * first), writes one byte in each OS page of it and frees it: the engine's next allocations,
@@ -32,8 +38,9 @@ export const MAX_READY_HEAP_BYTES = 1 << 30;
  * @returns the engine's wasm memory size afterwards (unchanged when the allocation failed)
  */
 export function readyHeap(engine: HeapOwner, bytes: number): number {
-  // Anything but a whole number of bytes up to the bound does nothing (prewarmEngine rejects it).
-  if (!Number.isSafeInteger(bytes) || bytes <= 0 || bytes > MAX_READY_HEAP_BYTES) return engine.HEAPU8.length;
+  // Any other size does nothing: the engine's 32-bit malloc would cut it down, and the loop
+  // below would write past the block.
+  if (!isReadyHeapSize(bytes) || bytes === 0) return engine.HEAPU8.length;
   const pointer = engine._malloc(bytes) >>> 0; // an address past 2 GiB comes back negative
   if (pointer === 0) return engine.HEAPU8.length;
   const heap = engine.HEAPU8; // read after the malloc: growing the memory replaces it
