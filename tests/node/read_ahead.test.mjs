@@ -233,3 +233,143 @@ test('a path opens like its Blob (summary = native at 4096 B and the default), a
   await assert.rejects(openTrace(join(root, 'no-such-file.nettrace')), (e) => e.code === 'source' && /cannot open/.test(e.message));
   assert.equal(await fdsSettleTo(before), before, 'no file left open');
 });
+
+// The method names read back after the first pass (read_trace.ts provideNames) are re-read
+// NAME_READS_AHEAD ranges ahead with the same ring (readsInOrder), one range's names handed
+// over at a time, in order.
+const { readsInOrder } = await import(join(root, 'dist/reader/read_ahead.js'));
+const { NAME_READS_AHEAD } = await import(join(root, 'dist/reader/read_trace.js'));
+
+/** Reads that answer when `release(i)` is called; counts what is in flight. */
+function heldReads() {
+  const held = new Map();
+  const state = { started: [], inFlight: 0, maxInFlight: 0 };
+  state.read = (i) => new Promise((resolve, reject) => {
+    state.started.push(i);
+    state.inFlight++;
+    state.maxInFlight = Math.max(state.maxInFlight, state.inFlight);
+    held.set(i, (value, error) => {
+      state.inFlight--;
+      if (error) reject(error);
+      else resolve(value);
+    });
+  });
+  state.release = (i, error = null) => held.get(i)(`answer ${i}`, error);
+  return state;
+}
+
+test('readsInOrder: answers in order, `ahead` reads issued beyond the awaited one, the next when asked', async () => {
+  const reads = heldReads();
+  const it = readsInOrder(6, 2, reads.read);
+  const first = it.next();
+  assert.deepEqual(reads.started, [0, 1, 2], 'the awaited read and 2 ahead');
+  reads.release(1); // answers out of order are still handed over in order
+  reads.release(0);
+  assert.deepEqual(await first, { value: 'answer 0', done: false });
+  assert.deepEqual(reads.started, [0, 1, 2], 'nothing more until answer 1 is asked for');
+  const second = it.next();
+  assert.deepEqual(reads.started, [0, 1, 2, 3]);
+  assert.deepEqual(await second, { value: 'answer 1', done: false });
+  for (const i of [2, 3, 4, 5]) {
+    const next = it.next();
+    reads.release(i);
+    assert.deepEqual(await next, { value: `answer ${i}`, done: false });
+  }
+  assert.equal((await it.next()).done, true);
+  assert.equal(reads.maxInFlight, 3);
+  assert.deepEqual(await readsInOrder(0, 2, reads.read).next(), { value: undefined, done: true });
+});
+
+test('readsInOrder: a consumer that stops, or a read that fails, leaves no read in flight when the loop ends', async () => {
+  for (const how of ['stop', 'fail']) {
+    const reads = heldReads();
+    const loop = (async () => {
+      for await (const answer of readsInOrder(10, 3, reads.read)) {
+        assert.equal(answer, 'answer 0');
+        if (how === 'stop') break;
+      }
+    })();
+    await macrotask();
+    assert.equal(reads.inFlight, 4);
+    reads.release(0);
+    if (how === 'fail') reads.release(1, new Error('disk gone'));
+    await macrotask();
+    let ended = false;
+    const ending = loop.then(() => { ended = true; }, (e) => { ended = true; throw e; });
+    await macrotask();
+    assert.equal(ended, false, `${how}: the loop waits for the reads in flight`);
+    for (const i of [1, 2, 3, 4]) if (reads.started.includes(i) && !(how === 'fail' && i === 1)) reads.release(i);
+    if (how === 'fail') await assert.rejects(ending, /disk gone/);
+    else await ending;
+    assert.equal(reads.inFlight, 0, how);
+    assert.ok(reads.started.length <= 5, `${how}: no read starts after the stop (${reads.started})`);
+  }
+});
+
+/** `blob` whose reads after the first pass (once a "names" report came) answer a macrotask late, counted. */
+function nameRereadsOf(blob) {
+  const probe = { names: false, started: 0, inFlight: 0, maxInFlight: 0 };
+  probe.onProgress = (p) => {
+    if (p.phase === 'names') probe.names = true;
+  };
+  probe.blob = {
+    size: blob.size,
+    stream: () => blob.stream(),
+    slice(start, end) {
+      const part = blob.slice(start, end);
+      return {
+        async arrayBuffer() {
+          if (!probe.names) return part.arrayBuffer();
+          probe.started++;
+          probe.inFlight++;
+          probe.maxInFlight = Math.max(probe.maxInFlight, probe.inFlight);
+          try {
+            const bytes = await part.arrayBuffer();
+            await macrotask();
+            return bytes;
+          } finally {
+            probe.inFlight--;
+          }
+        },
+      };
+    },
+  };
+  return probe;
+}
+
+test('method names are re-read NAME_READS_AHEAD ranges ahead, with the names and summary of the native read', async () => {
+  assert.equal(NAME_READS_AHEAD, 4);
+  const probe = nameRereadsOf(await openAsBlob(biggest.path));
+  const trace = await openTrace(probe.blob, { onProgress: probe.onProgress });
+  try {
+    assert.equal(trace.summaryJson() + '\n', nativeSummary(biggest.path));
+    const r = runNative('flame', biggest.path, ['--format', 'folded']);
+    assert.equal(r.status, 0);
+    assert.equal(await trace.export('folded'), r.stdout.toString('utf8'), 'every frame named as natively');
+  } finally {
+    trace.close();
+  }
+  assert.ok(probe.started > NAME_READS_AHEAD + 1, `${biggest.name} has more name ranges than the ring holds (${probe.started})`);
+  assert.equal(probe.maxInFlight, NAME_READS_AHEAD + 1, 'the range handed over and NAME_READS_AHEAD more in flight, never more');
+  assert.equal(probe.inFlight, 0);
+});
+
+test('a cancel while names are re-read ahead rejects only once no re-read is in flight', async () => {
+  const probe = nameRereadsOf(await openAsBlob(biggest.path));
+  const controller = new AbortController();
+  let inFlightAtCancel = -1;
+  const opening = openTrace(probe.blob, {
+    signal: controller.signal,
+    onProgress: (p) => {
+      probe.onProgress(p);
+      // From another task, once the re-reads are under way (the first report comes before them).
+      if (p.phase === 'names') setImmediate(() => {
+        if (inFlightAtCancel < 0) inFlightAtCancel = probe.inFlight;
+        controller.abort();
+      });
+    },
+  });
+  await assert.rejects(opening, (e) => e instanceof NetTraceError && e.code === 'cancelled' && /method names was cancelled/.test(e.message));
+  assert.ok(inFlightAtCancel > 0, `re-reads were in flight at the cancel (${inFlightAtCancel})`);
+  assert.equal(probe.inFlight, 0, 'none left in flight');
+});

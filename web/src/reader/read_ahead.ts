@@ -17,6 +17,9 @@
 // A Blob read cannot be aborted once issued: when reading stops early (a cancel, an error, a
 // new drop), the reads still in flight are awaited and dropped before the generator returns,
 // so no read of a stopped open outlives it (at most A chunk reads: ~15 ms for 2 × 4 MiB).
+//
+// The ring itself (readsInOrder) also re-reads the ranges of method names after the first pass
+// (read_trace.ts provideNames), where each File re-read is mostly a round trip.
 import type { BlobLike } from './chunk_source.js';
 import { NetTraceError } from './errors.js';
 
@@ -30,10 +33,8 @@ export const DEFAULT_READ_AHEAD = 2;
 /** More than this many reads ahead only costs memory (the read rate is the limit by then). */
 export const MAX_READ_AHEAD = 8;
 
-interface PendingRead {
-  readonly start: number;
-  readonly end: number;
-  readonly bytes: Promise<Uint8Array>;
+interface ChunkRead {
+  readonly bytes: Uint8Array;
   /** The buffer read into (readInto sources), handed back once the chunk is used; else null. */
   readonly buffer: Uint8Array | null;
 }
@@ -89,34 +90,47 @@ async function readRange(blob: BlobLike, start: number, end: number, target: Uin
   return bytes;
 }
 
+/**
+ * The answers of `count` reads, `read(0)` … `read(count - 1)`, in that order, each issued up to
+ * `ahead` reads before its answer is handed over: when answer k is handed over, reads k+1 …
+ * k+ahead have been issued, and read k+ahead+1 is issued when the consumer asks for answer
+ * k+1 (so the consumer is done with answer k by then). A read that fails throws when its
+ * turn comes. When the consumer stops early (a cancel, an error), the reads still in flight
+ * are awaited and dropped before the generator returns: none outlives the loop that started it.
+ */
+export async function* readsInOrder<T>(count: number, ahead: number, read: (index: number) => Promise<T>): AsyncGenerator<T> {
+  const ring: Promise<T>[] = [];
+  let next = 0; // the next read to issue
+  try {
+    while (next < count || ring.length > 0) {
+      while (next < count && ring.length < ahead + 1) {
+        const answer = read(next++);
+        answer.catch(() => undefined); // observed when its turn comes, or dropped after a stop
+        ring.push(answer);
+      }
+      yield await ring.shift()!;
+    }
+  } finally {
+    await Promise.allSettled(ring);
+    ring.length = 0;
+  }
+}
+
 /** The bytes of `blob` in order, in chunks of `chunkSize` (the last one shorter), `ahead` reads ahead. */
 export async function* readAheadChunks(blob: BlobLike, chunkSize: number, ahead: number): AsyncGenerator<Uint8Array> {
   const size = blob.size;
-  const ring: PendingRead[] = [];
   const spare: Uint8Array[] = []; // readInto sources: buffers of chunks already used
-  let next = 0; // where the next read to issue starts
-  const issue = (): void => {
-    const start = next;
+  const readChunk = async (index: number): Promise<ChunkRead> => {
+    const start = index * chunkSize;
     const end = Math.min(size, start + chunkSize);
-    next = end;
     // Every range is at most min(chunkSize, size) long: one buffer size serves them all.
     const buffer = blob.readInto ? (spare.pop() ?? new Uint8Array(Math.min(chunkSize, size))) : null;
-    const bytes = readRange(blob, start, end, buffer === null ? null : buffer.subarray(0, end - start));
-    bytes.catch(() => undefined); // observed when its turn comes, or dropped after a stop
-    ring.push({ start, end, bytes, buffer });
+    return { bytes: await readRange(blob, start, end, buffer === null ? null : buffer.subarray(0, end - start)), buffer };
   };
-  try {
-    while (next < size || ring.length > 0) {
-      // The chunk awaited now plus `ahead` more: issued before this one is handed over.
-      while (next < size && ring.length < ahead + 1) issue();
-      const head = ring.shift()!;
-      yield await head.bytes;
-      // The consumer asked for the next chunk: it is done with this one.
-      if (head.buffer !== null) spare.push(head.buffer);
-    }
-  } finally {
-    // Stopped early: let the reads in flight settle, then drop them (see the file comment).
-    await Promise.allSettled(ring.map((r) => r.bytes));
-    ring.length = 0;
+  for await (const chunk of readsInOrder(Math.ceil(size / chunkSize), ahead, readChunk)) {
+    yield chunk.bytes;
+    // The consumer asked for the next chunk: it is done with this one (its buffer is read
+    // into again by the read issued next).
+    if (chunk.buffer !== null) spare.push(chunk.buffer);
   }
 }
