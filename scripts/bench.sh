@@ -7,7 +7,7 @@
 # (tests/bench/thread_time_bench.mjs), and last the reading speed on a written trace of >= 1 GB
 # (BENCH_BIG_MB, default 1100; 1 run each; BENCH_BIG_MB=0 skips). On both the largest real
 # trace and the big one: File reading alone vs parsing alone vs the open, from the File's
-# stream() and by slices with and without reads ahead (tests/bench/read_bench.mjs).
+# stream() and by slices with and without reads ahead, and the CPU each took (tests/bench/read_bench.mjs).
 # Builds first if needed.
 set -euo pipefail
 cd "$(dirname "$0")/.."

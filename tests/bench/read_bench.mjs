@@ -6,16 +6,24 @@
 // round (the ratios use the best: on a shared machine other processes' bursts land in single
 // rounds):
 //   read alone     file.stream() to its end; Blob.slice() chunks of 4 MiB, 0 and 2 ahead (no engine)
-//   parse alone    the engine fed from memory (the file read into one buffer first, not timed)
+//   parse alone    the engine fed from memory (the file read into one buffer first, not timed);
+//                  and again after one untimed parse in the same worker, which grew and wrote
+//                  the engine's heap and ran its code until the browser optimized it: what a
+//                  fresh worker's first parse pays apart
 //   open           the whole open of the File from its stream() (a browser's default) and by
 //                  slices with 0, 2 (a Node path's default) and 4 reads ahead, and how long the
 //                  engine's thread waited for File bytes in it (read_worker.mjs): what reading
 //                  ahead removes, apart from the CPU the reading itself costs
-// then the ratios. A benchmark, not a test: it prints numbers and checks the event counts
-// against the native CLI.
+// then the ratios. Each part also reports the CPU it took: in Chromium summed over all the
+// browser's processes (Linux /proc: the File's bytes are read and copied by the browser's own
+// processes, not only by the worker), in Node the process's. From those, what an open within
+// the issue's 1.25x file.stream() leaves for parsing on this machine's cores, set against the
+// native whole read (nettrace_bench read) of the same file. A benchmark, not a test: it prints
+// numbers and checks the event counts against the native CLI.
 //   node tests/bench/read_bench.mjs TRACE [--runs N] [--modes stream,parse,open-stream,...]
-import { openAsBlob, statSync } from 'node:fs';
-import { basename } from 'node:path';
+import { existsSync, openAsBlob, readdirSync, readFileSync, statSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { basename, join } from 'node:path';
 import { cpus, loadavg } from 'node:os';
 import { startServer } from '../../scripts/serve.mjs';
 import { root, runNative } from '../node/helpers.mjs';
@@ -23,7 +31,7 @@ import { launchChromium } from '../browser/harness.mjs';
 import { timePart } from './read_worker.mjs';
 import { OFF_THREAD_MIN_BYTES } from '../../dist/engine/off_thread_blob.js';
 
-const ALL_MODES = ['stream', 'slices-0', 'slices-2', 'parse', 'open-reader', 'open-stream', 'open-0', 'open-2', 'open-4'];
+const ALL_MODES = ['stream', 'slices-0', 'slices-2', 'parse', 'parse-warm', 'open-reader', 'open-stream', 'open-0', 'open-2', 'open-4'];
 const args = process.argv.slice(2);
 const trace = args.find((a, i) => !a.startsWith('--') && args[i - 1] !== '--runs' && args[i - 1] !== '--modes');
 if (!trace) {
@@ -39,6 +47,7 @@ const LABELS = {
   'slices-0': 'read alone: slices, 0 ahead',
   'slices-2': 'read alone: slices, 2 ahead',
   parse: 'parse alone (from memory)',
+  'parse-warm': 'parse alone, after one in its worker',
   'open-reader': 'open, stream read by a reader worker',
   'open-stream': 'open from the Blob\'s stream()',
   'open-0': 'open by slices, 0 ahead',
@@ -46,14 +55,59 @@ const LABELS = {
   'open-4': 'open by slices, 4 ahead',
 };
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const cores = cpus().length;
+
+/**
+ * CPU ms (user + system) of every live process below this one: the browser's processes, whose
+ * threads include the page's workers. Linux only (/proc); null elsewhere.
+ */
+function descendantsCpuMs() {
+  if (!existsSync('/proc/self/stat')) return null;
+  const children = new Map();
+  const cpuMs = new Map();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    let stat;
+    try {
+      stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+    } catch {
+      continue; // the process ended meanwhile
+    }
+    // Fields after the command's closing parenthesis: state ppid ... utime(14) stime(15), in ticks.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const ppid = Number(fields[1]);
+    if (!children.has(ppid)) children.set(ppid, []);
+    children.get(ppid).push(Number(entry));
+    cpuMs.set(Number(entry), ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND);
+  }
+  let total = 0;
+  const pending = [...(children.get(process.pid) ?? [])];
+  while (pending.length > 0) {
+    const pid = pending.pop();
+    total += cpuMs.get(pid) ?? 0;
+    pending.push(...(children.get(pid) ?? []));
+  }
+  return total;
+}
+const TICKS_PER_SECOND = Number(spawnSync('getconf', ['CLK_TCK']).stdout?.toString().trim()) || 100;
+
+/** The native whole read's median of 3 (nettrace_bench read, in process), or null when not built. */
+function nativeReadMs() {
+  const bench = join(root, 'build/native/tests/nettrace_bench');
+  if (!existsSync(bench)) return null;
+  const r = spawnSync(bench, ['read', trace, '--runs', '3']);
+  return r.status === 0 ? JSON.parse(r.stdout.toString('utf8')).medianSeconds * 1000 : null;
+}
 
 /** Runs every mode `runs` times, interleaved; @returns { median, best } ms per mode. */
 async function measure(timeOne, modes) {
   const times = Object.fromEntries(modes.map((m) => [m, []]));
   const waits = Object.fromEntries(modes.map((m) => [m, []]));
+  const cpu = Object.fromEntries(modes.map((m) => [m, []]));
   for (let round = 0; round < runs; round++) {
     for (const mode of modes) {
       const r = await timeOne(mode);
+      if (r.cpuMs !== null) cpu[mode].push(r.cpuMs);
       if (r.bytes !== undefined && r.bytes !== size) throw new Error(`${mode}: read ${r.bytes} of ${size} bytes`);
       if (r.events !== undefined && r.events !== nativeCount) throw new Error(`${mode}: ${r.events} events, native ${nativeCount}`);
       times[mode].push(r.ms);
@@ -64,15 +118,37 @@ async function measure(timeOne, modes) {
     median: Object.fromEntries(modes.map((m) => [m, median(times[m])])),
     best: Object.fromEntries(modes.map((m) => [m, Math.min(...times[m])])),
     wait: Object.fromEntries(modes.filter((m) => waits[m].length > 0).map((m) => [m, median(waits[m])])),
+    cpu: Object.fromEntries(modes.filter((m) => cpu[m].length > 0).map((m) => [m, median(cpu[m])])),
   };
 }
 
-function report(where, defaultOpen, modes, { median: mid, best: t, wait }) {
+/**
+ * What the CPU the parts took says of issue 18's browser target (open ≤ 1.25× file.stream()),
+ * whatever the open overlaps: on `cores` cores an open of wall time W has at most cores × W of
+ * CPU, and it must both read the File and parse it.
+ */
+function openCpuBounds(where, defaultOpen, { median: mid, cpu }) {
+  if (where !== 'chromium' || mid.stream === undefined || cpu.stream === undefined) return;
+  const r = (x) => x.toFixed(2);
+  if (cpu[defaultOpen] !== undefined) {
+    console.log(`  the open took ${cpu[defaultOpen].toFixed(0)} ms of CPU: on ${cores} cores no schedule of that work ends before ${r(cpu[defaultOpen] / cores / mid.stream)}× file.stream()`);
+  }
+  if (cpu.parse === undefined) return;
+  const budget = cores * 1.25 * mid.stream;
+  const left = budget - cpu.stream;
+  const warm = cpu['parse-warm'] === undefined ? '' : ` (${cpu['parse-warm'].toFixed(0)} ms after one in its worker${left > 0 ? `, ${r(cpu['parse-warm'] / left)}×` : ''})`;
+  const share = left > 0 ? `, ${r(cpu.parse / left)}× that` : '';
+  const native = nativeMs === null ? '' : `; the native whole read takes ${nativeMs.toFixed(0)} ms`;
+  console.log(`  an open within 1.25× file.stream() has ${budget.toFixed(0)} ms of CPU on ${cores} cores; reading the File takes ${cpu.stream.toFixed(0)} ms, leaving ${Math.max(0, left).toFixed(0)} ms to parse: parsing alone took ${cpu.parse.toFixed(0)} ms${share}${warm}${native}`);
+}
+
+function report(where, defaultOpen, modes, { median: mid, best: t, wait, cpu }) {
   console.log(`read-${where}: ${basename(trace)} (${(size / 2 ** 20).toFixed(0)} MiB, ${nativeCount.toLocaleString('en-US')} events), ${runs} rounds: median, best (MiB/s of the best)`);
   for (const m of modes) {
     const rate = (size / 2 ** 20 / (t[m] / 1000)).toFixed(0);
     const waited = wait[m] === undefined ? '' : `  waited for File bytes ${wait[m].toFixed(0)} ms (median)`;
-    console.log(`  ${(LABELS[m] ?? m).padEnd(34)} ${mid[m].toFixed(0).padStart(7)} ms ${t[m].toFixed(0).padStart(7)} ms  ${rate.padStart(5)} MiB/s${waited}`);
+    const used = cpu[m] === undefined ? '' : `  CPU ${cpu[m].toFixed(0)} ms (${(cpu[m] / mid[m]).toFixed(1)} cores)`;
+    console.log(`  ${(LABELS[m] ?? m).padEnd(37)} ${mid[m].toFixed(0).padStart(7)} ms ${t[m].toFixed(0).padStart(7)} ms  ${rate.padStart(5)} MiB/s${used}${waited}`);
   }
   // The product's default open: in a browser a File's stream, read by a reader worker when the
   // File is big (the engine worker's choice), in Node a path's FileHandle slices.
@@ -86,6 +162,15 @@ function report(where, defaultOpen, modes, { median: mid, best: t, wait }) {
     console.log(`  open is ${r(open / t.parse)}× parsing alone, ${r(open / (read + t.parse))}× reading + parsing, ${r(open / Math.max(read, t.parse))}× the slower of the two`);
     console.log(`  reading is ${((100 * read) / (read + t.parse)).toFixed(0)} % and parsing ${((100 * t.parse) / (read + t.parse)).toFixed(0)} % of read + parse`);
   }
+  if (has('parse', 'parse-warm')) {
+    const first = t.parse - t['parse-warm'];
+    console.log(`  a fresh worker's first parse (its heap's first writes, its code not yet optimized): ${r(t.parse / t['parse-warm'])}× a parse after one in its worker (+${first.toFixed(0)} ms, ${((100 * first) / t.parse).toFixed(0)} % of parsing alone)`);
+  }
+  if (nativeMs !== null && has('parse')) {
+    const warm = has('parse-warm') ? `, a parse after one in its worker ${r(t['parse-warm'] / nativeMs)}×` : '';
+    console.log(`  native whole read (nettrace_bench read, median of 3) ${nativeMs.toFixed(0)} ms: parse alone ${r(t.parse / nativeMs)}× native${warm}`);
+  }
+  openCpuBounds(where, defaultOpen, { median: mid, cpu });
   if (has('open-reader', 'open-stream')) console.log(`  the stream read by a reader worker: the open takes ${r(t['open-reader'] / t['open-stream'])}× the time of the stream read on the engine's thread`);
   if (has('open-stream', 'open-2')) console.log(`  open from the stream takes ${r(t['open-stream'] / t['open-2'])}× the time of the open by slices 2 ahead`);
   if (has('open-0', 'open-2', 'open-4')) console.log(`  slices: read-ahead gains ${r(t['open-0'] / t['open-2'])}× (open 0 ahead / 2 ahead), 4 ahead ${r(t['open-4'] / t['open-2'])}× the time of 2`);
@@ -93,7 +178,8 @@ function report(where, defaultOpen, modes, { median: mid, best: t, wait }) {
   if (waited.length > 0) console.log(`  the engine waited for File bytes ${waited.join(', ')} of the open (medians)`);
 }
 
-console.log(`read bench: load average ${loadavg().map((x) => x.toFixed(2)).join(' ')} on ${cpus().length} cores`);
+console.log(`read bench: load average ${loadavg().map((x) => x.toFixed(2)).join(' ')} on ${cores} cores`);
+const nativeMs = nativeReadMs();
 const server = await startServer({ root, port: 0 });
 const browser = await launchChromium();
 try {
@@ -101,12 +187,30 @@ try {
   await page.goto(`${server.url}tests/bench/read_page.html`);
   await page.waitForSelector('body[data-ready="true"]');
   await page.setInputFiles('#file', trace);
+  let cpuAtStart = null;
+  await page.exposeFunction('beforeTimed', () => {
+    cpuAtStart = descendantsCpuMs();
+  });
   const browserOpen = size >= OFF_THREAD_MIN_BYTES ? 'open-reader' : 'open-stream';
-  report('chromium', browserOpen, MODES, await measure((mode) => page.evaluate((m) => window.readPage.time(m), mode), MODES));
+  const timeInBrowser = async (mode) => {
+    cpuAtStart = null;
+    const r = await page.evaluate((m) => window.readPage.time(m), mode);
+    const cpuAtEnd = descendantsCpuMs();
+    return { ...r, cpuMs: cpuAtStart === null || cpuAtEnd === null ? null : cpuAtEnd - cpuAtStart };
+  };
+  report('chromium', browserOpen, MODES, await measure(timeInBrowser, MODES));
 } finally {
   await browser.close();
   await server.close();
 }
 const blob = await openAsBlob(trace);
 const nodeModes = MODES.filter((m) => m !== 'open-reader'); // no nested module workers in Node
-report('node', 'open-2', nodeModes, await measure((mode) => timePart(mode, blob, trace), nodeModes));
+const timeInNode = async (mode) => {
+  let start = null;
+  const r = await timePart(mode, blob, trace, async () => {
+    start = process.cpuUsage();
+  });
+  const used = process.cpuUsage(start);
+  return { ...r, cpuMs: (used.user + used.system) / 1000 };
+};
+report('node', 'open-2', nodeModes, await measure(timeInNode, nodeModes));

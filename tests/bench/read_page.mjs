@@ -1,11 +1,17 @@
 // See read_page.html. window.readPage.time(mode) runs one part in a fresh worker (a fresh
-// engine heap each time) and answers its timing.
+// engine heap each time) and answers its timing. Just before the timed part it awaits
+// window.beforeTimed when the benchmark exposed one (it takes the CPU count there).
 const input = document.getElementById('file');
 
 function time(mode) {
   const worker = new Worker(new URL('./read_worker.mjs', import.meta.url), { type: 'module' });
   return new Promise((resolve, reject) => {
-    worker.addEventListener('message', (event) => {
+    worker.addEventListener('message', async (event) => {
+      if (event.data.timing) {
+        await window.beforeTimed?.();
+        worker.postMessage('go');
+        return;
+      }
       worker.terminate();
       if (event.data.error) reject(new Error(event.data.error));
       else resolve(event.data);

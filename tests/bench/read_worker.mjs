@@ -6,6 +6,8 @@
 //   stream        file.stream() read to its end, bytes counted (the browser's read rate)
 //   slices-N      Blob.slice() chunks of 4 MiB read through the product's ring, N ahead, no engine
 //   parse         the engine fed from memory: the file read into one buffer first (not timed)
+//   parse-warm    the same in a worker whose engine heap one untimed parse of the file already
+//                 grew and wrote: the engine's code alone, without first touching its memory
 //   open-N        the whole open (api openTraceInThread on the File) by slices, N reads ahead;
 //                 also how long the engine's thread waited for File bytes (waitMs, below)
 //   open-stream   the open from file.stream() read on the engine's thread (in Node: a
@@ -114,14 +116,21 @@ async function opened(source, options) {
   return events;
 }
 
-/** @returns { ms, bytes } or { ms, events } of one timed part; `path` (Node): read slices and opens from it. */
-export async function timePart(mode, file, path = null) {
+/**
+ * @returns { ms, bytes } or { ms, events } of one timed part; `path` (Node): read slices and
+ * opens from it; `beforeTimed`: awaited just before the timed part starts (the caller's CPU
+ * count starts there, after the untimed preparation).
+ */
+export async function timePart(mode, file, path = null, beforeTimed = async () => {}) {
   const [kind, n] = mode.split('-');
-  // Not timed: the engine's compile, and for 'parse' the read into memory.
+  // Not timed: the engine's compile, and for 'parse' the read into memory (and for
+  // 'parse-warm' a first parse, which leaves the engine's heap grown and written).
   await loadNetTraceModule();
   const memory = kind === 'parse' ? new Uint8Array(await file.arrayBuffer()) : null;
+  if (mode === 'parse-warm') await opened(memory, {});
   const nodeFile = path === null ? null : await openNodeFile(path);
   const source = nodeFile?.blob ?? file;
+  await beforeTimed();
   const t0 = performance.now();
   let result;
   if (kind === 'stream') result = { bytes: await streamed(file) };
@@ -136,11 +145,22 @@ export async function timePart(mode, file, path = null) {
   return { ms, ...result };
 }
 
-// As a browser worker: answer the page's message.
+// As a browser worker: answer the page's message. Before the timed part it posts
+// { timing: true } and waits for the page's 'go', so that the page can first have the CPU count
+// of the browser's processes taken.
 if (typeof WorkerGlobalScope !== 'undefined' && self instanceof WorkerGlobalScope) {
+  let go = null;
   self.addEventListener('message', async (event) => {
+    if (event.data === 'go') {
+      go();
+      return;
+    }
+    const beforeTimed = () => new Promise((resolve) => {
+      go = resolve;
+      self.postMessage({ timing: true });
+    });
     try {
-      self.postMessage(await timePart(event.data.mode, event.data.file));
+      self.postMessage(await timePart(event.data.mode, event.data.file, null, beforeTimed));
     } catch (e) {
       self.postMessage({ error: String(e?.stack ?? e) });
     }
