@@ -73,12 +73,15 @@ function descendantsCpuMs() {
     } catch {
       continue; // the process ended meanwhile
     }
-    // Fields after the command's closing parenthesis: state ppid ... utime(14) stime(15), in ticks.
+    // Fields after the command's closing parenthesis: state ppid ... utime(14) stime(15)
+    // cutime(16) cstime(17), in ticks. The children's times: a process that ended and was
+    // reaped moves its own there, so that ending between two counts loses nothing.
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     const ppid = Number(fields[1]);
     if (!children.has(ppid)) children.set(ppid, []);
     children.get(ppid).push(Number(entry));
-    cpuMs.set(Number(entry), ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND);
+    const ticks = Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]);
+    cpuMs.set(Number(entry), (ticks * 1000) / TICKS_PER_SECOND);
   }
   let total = 0;
   const pending = [...(children.get(process.pid) ?? [])];
@@ -162,7 +165,9 @@ function report(where, defaultOpen, modes, { median: mid, best: t, wait, cpu }) 
     console.log(`  open is ${r(open / t.parse)}× parsing alone, ${r(open / (read + t.parse))}× reading + parsing, ${r(open / Math.max(read, t.parse))}× the slower of the two`);
     console.log(`  reading is ${((100 * read) / (read + t.parse)).toFixed(0)} % and parsing ${((100 * t.parse) / (read + t.parse)).toFixed(0)} % of read + parse`);
   }
-  if (has('parse', 'parse-warm')) {
+  // In Node every part shares one engine instance (its memory never shrinks), so only a
+  // browser's fresh worker has a first parse to set apart.
+  if (where === 'chromium' && has('parse', 'parse-warm')) {
     const first = t.parse - t['parse-warm'];
     console.log(`  a fresh worker's first parse (its heap's first writes, its code not yet optimized): ${r(t.parse / t['parse-warm'])}× a parse after one in its worker (+${first.toFixed(0)} ms, ${((100 * first) / t.parse).toFixed(0)} % of parsing alone)`);
   }

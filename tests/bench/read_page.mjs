@@ -8,8 +8,11 @@ function time(mode) {
   return new Promise((resolve, reject) => {
     worker.addEventListener('message', async (event) => {
       if (event.data.timing) {
-        await window.beforeTimed?.();
-        worker.postMessage('go');
+        try {
+          await window.beforeTimed?.();
+        } finally {
+          worker.postMessage('go'); // a failed count must not leave the worker waiting
+        }
         return;
       }
       worker.terminate();

@@ -302,12 +302,15 @@ test('readsInOrder: a consumer that stops, or a read that fails, leaves no read 
     if (how === 'fail') await assert.rejects(ending, /disk gone/);
     else await ending;
     assert.equal(reads.inFlight, 0, how);
-    assert.ok(reads.started.length <= 5, `${how}: no read starts after the stop (${reads.started})`);
+    assert.equal(reads.started.length, how === 'stop' ? 4 : 5, `${how}: no read starts after the stop (${reads.started})`);
   }
 });
 
-/** `blob` whose reads after the first pass (once a "names" report came) answer a macrotask late, counted. */
-function nameRereadsOf(blob) {
+/**
+ * `blob` whose reads after the first pass (once a "names" report came) answer a macrotask late,
+ * counted; `fails()` true when such a read answers: it fails instead.
+ */
+function nameRereadsOf(blob, fails = () => false) {
   const probe = { names: false, started: 0, inFlight: 0, maxInFlight: 0 };
   probe.onProgress = (p) => {
     if (p.phase === 'names') probe.names = true;
@@ -326,6 +329,7 @@ function nameRereadsOf(blob) {
           try {
             const bytes = await part.arrayBuffer();
             await macrotask();
+            if (fails()) throw new Error('the disk is gone');
             return bytes;
           } finally {
             probe.inFlight--;
@@ -372,4 +376,33 @@ test('a cancel while names are re-read ahead rejects only once no re-read is in 
   await assert.rejects(opening, (e) => e instanceof NetTraceError && e.code === 'cancelled' && /method names was cancelled/.test(e.message));
   assert.ok(inFlightAtCancel > 0, `re-reads were in flight at the cancel (${inFlightAtCancel})`);
   assert.equal(probe.inFlight, 0, 'none left in flight');
+});
+
+test('a cancel wins over re-reads ahead that fail after it: "cancelled", every event kept with keepPartial', async () => {
+  for (const keepPartial of [false, true]) {
+    const controller = new AbortController();
+    // Every re-read that answers after the cancel fails, those issued ahead of it included.
+    const probe = nameRereadsOf(await openAsBlob(biggest.path), () => controller.signal.aborted);
+    const opening = openTrace(probe.blob, {
+      keepPartial,
+      signal: controller.signal,
+      onProgress: (p) => {
+        probe.onProgress(p);
+        if (p.phase === 'names') setImmediate(() => controller.abort());
+      },
+    });
+    if (!keepPartial) {
+      await assert.rejects(opening, (e) => e instanceof NetTraceError && e.code === 'cancelled' && /method names was cancelled/.test(e.message));
+    } else {
+      const trace = await opening;
+      try {
+        assert.equal(trace.error?.code, 'cancelled');
+        assert.equal(trace.summary().complete, true, 'every event was read');
+      } finally {
+        trace.close();
+      }
+    }
+    assert.ok(probe.started > 1, 're-reads were issued ahead');
+    assert.equal(probe.inFlight, 0);
+  }
 });

@@ -136,17 +136,25 @@ export async function provideNames(
       for (let i = 1; i < ranges.length; i += 2) asked += ranges[i]!;
       // Said before the first read of a round (the first: 0 bytes of `asked`), then after each.
       onProgress?.({ bytes: read, total: asked, events: session.eventCount(), phase: 'names' });
-      if (signal?.aborted) throw new ReadCancelled('reading back the method names was cancelled');
+      const cancelled = (): ReadCancelled => new ReadCancelled('reading back the method names was cancelled');
+      if (signal?.aborted) throw cancelled();
       const reread = (k: number): Promise<Uint8Array> => input.reread(ranges[2 * k]!, ranges[2 * k]! + ranges[2 * k + 1]!);
       let k = 0;
-      for await (const bytes of readsInOrder(ranges.length / 2, NAME_READS_AHEAD, reread)) {
-        if (signal?.aborted) throw new ReadCancelled('reading back the method names was cancelled');
-        session.provideNames(ranges[2 * k++]!, heap.put(bytes), bytes.length);
-        read += bytes.length;
-        onProgress?.({ bytes: read, total: asked, events: session.eventCount(), phase: 'names' });
-        // A re-read of bytes in memory settles without a task turn: one here lets a cancel
-        // message (the engine worker's) or timer in between two ranges, as between pushes.
-        await nextTask();
+      try {
+        for await (const bytes of readsInOrder(ranges.length / 2, NAME_READS_AHEAD, reread)) {
+          if (signal?.aborted) throw cancelled();
+          session.provideNames(ranges[2 * k++]!, heap.put(bytes), bytes.length);
+          read += bytes.length;
+          onProgress?.({ bytes: read, total: asked, events: session.eventCount(), phase: 'names' });
+          // A re-read of bytes in memory settles without a task turn: one here lets a cancel
+          // message (the engine worker's) or timer in between two ranges, as between pushes.
+          await nextTask();
+        }
+      } catch (e) {
+        // A cancel wins over a re-read issued ahead whose failure surfaces after it: read one
+        // at a time, that range would not have been read once the cancel came.
+        if (signal?.aborted && !(e instanceof ReadCancelled)) throw cancelled();
+        throw e;
       }
     }
   } finally {
