@@ -57,9 +57,12 @@ const LABELS = {
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const cores = cpus().length;
 
+const TICKS_PER_SECOND = Number(spawnSync('getconf', ['CLK_TCK']).stdout?.toString().trim()) || 100;
+
 /**
- * CPU ms (user + system) of every live process below this one: the browser's processes, whose
- * threads include the page's workers. Linux only (/proc); null elsewhere.
+ * CPU ms (user + system) of every live process below this one, with the children each has
+ * reaped: the browser's processes, whose threads include the page's workers. Linux only
+ * (/proc); null elsewhere.
  */
 function descendantsCpuMs() {
   if (!existsSync('/proc/self/stat')) return null;
@@ -92,7 +95,6 @@ function descendantsCpuMs() {
   }
   return total;
 }
-const TICKS_PER_SECOND = Number(spawnSync('getconf', ['CLK_TCK']).stdout?.toString().trim()) || 100;
 
 /** The native whole read's median of 3 (nettrace_bench read, in process), or null when not built. */
 function nativeReadMs() {

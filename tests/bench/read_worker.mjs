@@ -6,8 +6,8 @@
 //   stream        file.stream() read to its end, bytes counted (the browser's read rate)
 //   slices-N      Blob.slice() chunks of 4 MiB read through the product's ring, N ahead, no engine
 //   parse         the engine fed from memory: the file read into one buffer first (not timed)
-//   parse-warm    the same in a worker whose engine heap one untimed parse of the file already
-//                 grew and wrote: the engine's code alone, without first touching its memory
+//   parse-warm    the same after one untimed parse of the file in this worker, which grew and
+//                 wrote the engine's heap and ran its code until the browser optimized it
 //   open-N        the whole open (api openTraceInThread on the File) by slices, N reads ahead;
 //                 also how long the engine's thread waited for File bytes (waitMs, below)
 //   open-stream   the open from file.stream() read on the engine's thread (in Node: a
