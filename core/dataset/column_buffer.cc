@@ -7,6 +7,8 @@
 #include <cmath>
 #include <cstring>
 
+#include "dataset/rle_hybrid.h"
+
 namespace nettrace::parquet {
 namespace {
 
@@ -154,6 +156,14 @@ void ColumnBuffer::DropDictionary() {
   std::vector<uint8_t>().swap(dict_);
   std::vector<uint32_t>().swap(dictOffsets_);
   std::vector<uint32_t>().swap(slots_);
+}
+
+// Indices are counted at their bit width, without the runs RLE would find: a dictionary
+// kept here is smaller even in the worst case.
+void ColumnBuffer::DropDictionaryIfNoSmaller() {
+  if (!dictActive_ || dictOffsets_.empty()) return;
+  const uint64_t width = std::max(1, BitWidth(dictOffsets_.size() - 1));
+  if (dict_.size() + (values_ * width + 7) / 8 >= plainBytes_) DropDictionary();
 }
 
 void ColumnBuffer::AddFixed(const uint8_t* bytes, size_t width) {

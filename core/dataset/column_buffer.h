@@ -54,6 +54,9 @@ class ColumnBuffer {
   const std::vector<uint8_t>& plain() const { return plain_; }
   ColumnStats Stats() const;
 
+  // Before the chunk is written: a dictionary whose page and indices would not be smaller
+  // than the PLAIN values (all values distinct, as timestamps are) is dropped.
+  void DropDictionaryIfNoSmaller();
   void Clear();  // after the row group is written; keeps the buffers' capacity
 
  private:

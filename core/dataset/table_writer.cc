@@ -116,6 +116,7 @@ Status TableWriter::FlushRowGroup() {
   group.fileOffset = static_cast<int64_t>(sink_->position());
   group.columns.resize(columns_.size());
   for (size_t i = 0; i < columns_.size(); ++i) {
+    columns_[i].DropDictionaryIfNoSmaller();
     NETTRACE_RETURN_IF_ERROR(WriteColumnChunk(columns_[i], options_.pageBytes, options_.codec, sink_, &group.columns[i]));
     columns_[i].Clear();
   }

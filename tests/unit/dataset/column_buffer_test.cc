@@ -136,3 +136,26 @@ TEST_CASE("column buffer: booleans are never dictionary-encoded", "[dataset]") {
 
 }  // namespace
 }  // namespace nettrace::parquet
+
+namespace nettrace::parquet {
+namespace {
+
+TEST_CASE("column buffer: a dictionary no smaller than PLAIN is dropped before writing", "[dataset]") {
+  ColumnBuffer unique({"t", PhysicalType::kInt64, LogicalKind::kNone, false, true}, 1 << 20);
+  std::vector<int64_t> v(1000);
+  for (size_t i = 0; i < v.size(); ++i) v[i] = int64_t(i) * 977;
+  unique.AppendInt64(v.data(), nullptr, v.size());
+  REQUIRE(unique.dictionaryEncoded());  // 8000 bytes: within the bound
+  unique.DropDictionaryIfNoSmaller();   // 8000 + 1000 * 10 bits > 8000 PLAIN
+  CHECK_FALSE(unique.dictionaryEncoded());
+  CHECK(unique.plain().size() == 8000);
+
+  ColumnBuffer repeated({"t", PhysicalType::kInt64, LogicalKind::kNone, false, true}, 1 << 20);
+  for (size_t i = 0; i < v.size(); ++i) v[i] = int64_t(i % 3);
+  repeated.AppendInt64(v.data(), nullptr, v.size());
+  repeated.DropDictionaryIfNoSmaller();  // 24 + 1000 * 2 bits < 8000
+  CHECK(repeated.dictionaryEncoded());
+}
+
+}  // namespace
+}  // namespace nettrace::parquet
