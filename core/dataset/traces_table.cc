@@ -44,7 +44,8 @@ parquet::Schema TracesSchema() {
   };
   const auto utc = [](const char* n) { return ColumnSpec{n, PhysicalType::kInt64, LogicalKind::kTimestampMicros, true}; };
   return {str("trace_id"),        str("file_name"),      i64("file_bytes"),     str("format"),
-          i32("format_major"),    i32("format_minor"),   {"complete", PhysicalType::kBoolean}, str("error", true),
+          i32("format_major"),    i32("format_minor"),   {"complete", PhysicalType::kBoolean}, str("error_code", true),
+          i64("error_offset", true), str("error_message", true),
           i64("process_id", true), i32("pointer_size", true), i32("processors", true), utc("sync_time_utc"),
           utc("start_utc"),       utc("end_utc"),        i64("duration_ns", true), i64("event_count"),
           i64("dropped_events"),  i64("bytes_read")};
@@ -59,7 +60,9 @@ TraceRow TraceRowFromSummary(std::string_view s, std::string traceId, std::strin
   r.formatMajor = static_cast<int32_t>(JsonInt(s, {"format", "major"}).value_or(0));
   r.formatMinor = static_cast<int32_t>(JsonInt(s, {"format", "minor"}).value_or(0));
   r.complete = JsonBool(s, {"complete"}).value_or(false);
-  if (!r.complete) r.error = JsonString(s, {"error"});
+  r.errorCode = JsonString(s, {"error", "code"});
+  r.errorOffset = JsonInt(s, {"error", "offset"});
+  r.errorMessage = JsonString(s, {"error", "message"});
   r.processId = JsonInt(s, {"trace", "processId"});
   if (auto v = JsonInt(s, {"trace", "pointerSize"})) r.pointerSize = static_cast<int32_t>(*v);
   if (auto v = JsonInt(s, {"trace", "numberOfProcessors"})) r.processors = static_cast<int32_t>(*v);
@@ -82,7 +85,8 @@ Status WriteTracesTable(const std::vector<TraceRow>& rows, parquet::WriterOption
   std::unique_ptr<parquet::TableWriter> w;
   NETTRACE_RETURN_IF_ERROR(parquet::TableWriter::Open(TracesSchema(), options, sink, &w));
   std::vector<std::string_view> id, name, format;
-  Column<std::string_view> error;
+  Column<std::string_view> errorCode, errorMessage;
+  Column<int64_t> errorOffset;
   std::vector<int64_t> bytes, events, dropped, read;
   std::vector<int32_t> major, minor;
   std::vector<uint8_t> complete;
@@ -96,7 +100,9 @@ Status WriteTracesTable(const std::vector<TraceRow>& rows, parquet::WriterOption
     major.push_back(r.formatMajor);
     minor.push_back(r.formatMinor);
     complete.push_back(r.complete);
-    error.Add(r.error ? std::optional<std::string_view>(*r.error) : std::nullopt);
+    errorCode.Add(r.errorCode ? std::optional<std::string_view>(*r.errorCode) : std::nullopt);
+    errorOffset.Add(r.errorOffset);
+    errorMessage.Add(r.errorMessage ? std::optional<std::string_view>(*r.errorMessage) : std::nullopt);
     pid.Add(r.processId);
     pointer.Add(r.pointerSize);
     processors.Add(r.processors);
@@ -116,17 +122,19 @@ Status WriteTracesTable(const std::vector<TraceRow>& rows, parquet::WriterOption
   NETTRACE_RETURN_IF_ERROR(w->AppendInt32(4, major.data(), nullptr, n));
   NETTRACE_RETURN_IF_ERROR(w->AppendInt32(5, minor.data(), nullptr, n));
   NETTRACE_RETURN_IF_ERROR(w->AppendBool(6, complete.data(), nullptr, n));
-  NETTRACE_RETURN_IF_ERROR(w->AppendStrings(7, error.values.data(), error.valid.data(), n));
-  NETTRACE_RETURN_IF_ERROR(w->AppendInt64(8, pid.values.data(), pid.valid.data(), n));
-  NETTRACE_RETURN_IF_ERROR(w->AppendInt32(9, pointer.values.data(), pointer.valid.data(), n));
-  NETTRACE_RETURN_IF_ERROR(w->AppendInt32(10, processors.values.data(), processors.valid.data(), n));
-  NETTRACE_RETURN_IF_ERROR(w->AppendInt64(11, sync.values.data(), sync.valid.data(), n));
-  NETTRACE_RETURN_IF_ERROR(w->AppendInt64(12, start.values.data(), start.valid.data(), n));
-  NETTRACE_RETURN_IF_ERROR(w->AppendInt64(13, end.values.data(), end.valid.data(), n));
-  NETTRACE_RETURN_IF_ERROR(w->AppendInt64(14, duration.values.data(), duration.valid.data(), n));
-  NETTRACE_RETURN_IF_ERROR(w->AppendInt64(15, events.data(), nullptr, n));
-  NETTRACE_RETURN_IF_ERROR(w->AppendInt64(16, dropped.data(), nullptr, n));
-  NETTRACE_RETURN_IF_ERROR(w->AppendInt64(17, read.data(), nullptr, n));
+  NETTRACE_RETURN_IF_ERROR(w->AppendStrings(7, errorCode.values.data(), errorCode.valid.data(), n));
+  NETTRACE_RETURN_IF_ERROR(w->AppendInt64(8, errorOffset.values.data(), errorOffset.valid.data(), n));
+  NETTRACE_RETURN_IF_ERROR(w->AppendStrings(9, errorMessage.values.data(), errorMessage.valid.data(), n));
+  NETTRACE_RETURN_IF_ERROR(w->AppendInt64(10, pid.values.data(), pid.valid.data(), n));
+  NETTRACE_RETURN_IF_ERROR(w->AppendInt32(11, pointer.values.data(), pointer.valid.data(), n));
+  NETTRACE_RETURN_IF_ERROR(w->AppendInt32(12, processors.values.data(), processors.valid.data(), n));
+  NETTRACE_RETURN_IF_ERROR(w->AppendInt64(13, sync.values.data(), sync.valid.data(), n));
+  NETTRACE_RETURN_IF_ERROR(w->AppendInt64(14, start.values.data(), start.valid.data(), n));
+  NETTRACE_RETURN_IF_ERROR(w->AppendInt64(15, end.values.data(), end.valid.data(), n));
+  NETTRACE_RETURN_IF_ERROR(w->AppendInt64(16, duration.values.data(), duration.valid.data(), n));
+  NETTRACE_RETURN_IF_ERROR(w->AppendInt64(17, events.data(), nullptr, n));
+  NETTRACE_RETURN_IF_ERROR(w->AppendInt64(18, dropped.data(), nullptr, n));
+  NETTRACE_RETURN_IF_ERROR(w->AppendInt64(19, read.data(), nullptr, n));
   return w->Finish();
 }
 

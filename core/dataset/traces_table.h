@@ -29,8 +29,10 @@ struct TraceRow {
   int64_t fileBytes = 0;
   std::string format;  // Summary format.container, e.g. "NetTrace FastSerialization"
   int32_t formatMajor = 0, formatMinor = 0;
-  bool complete = false;             // read to its end without an error
-  std::optional<std::string> error;  // the reading error with its offset, when not complete
+  bool complete = false;  // read to its end without an error
+  // The reading error, when there was one (Summary "error": code, offset, message).
+  std::optional<std::string> errorCode, errorMessage;
+  std::optional<int64_t> errorOffset;
   std::optional<int64_t> processId;
   std::optional<int32_t> pointerSize, processors;
   std::optional<int64_t> syncTimeUtcUs;  // the trace header's clock sync time
