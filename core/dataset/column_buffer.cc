@@ -8,6 +8,7 @@
 #include <cstring>
 
 #include "dataset/rle_hybrid.h"
+#include "write/wire.h"
 
 namespace nettrace::parquet {
 namespace {
@@ -130,11 +131,7 @@ int64_t ColumnBuffer::Intern(const uint8_t* data, size_t size, uint64_t hash) {
     return -1;
   }
   dictOffsets_.push_back(static_cast<uint32_t>(dict_.size()));
-  if (bytes) {
-    const uint32_t n = static_cast<uint32_t>(size);
-    const uint8_t len[4] = {uint8_t(n), uint8_t(n >> 8), uint8_t(n >> 16), uint8_t(n >> 24)};
-    dict_.insert(dict_.end(), len, len + 4);
-  }
+  if (bytes) wire::PutU32(dict_, static_cast<uint32_t>(size));
   dict_.insert(dict_.end(), data, data + size);
   const uint32_t entries = static_cast<uint32_t>(dictOffsets_.size());
   slots_[pos] = entries;
@@ -195,9 +192,7 @@ void ColumnBuffer::AddBytes(std::string_view v) {
     }
   }
   NoteBytes(v);
-  const uint32_t n = static_cast<uint32_t>(v.size());
-  const uint8_t len[4] = {uint8_t(n), uint8_t(n >> 8), uint8_t(n >> 16), uint8_t(n >> 24)};
-  plain_.insert(plain_.end(), len, len + 4);
+  wire::PutU32(plain_, static_cast<uint32_t>(v.size()));
   plain_.insert(plain_.end(), data, data + v.size());
 }
 

@@ -8,15 +8,12 @@
 
 #include "dataset/rle_hybrid.h"
 #include "dataset/thrift_compact.h"
+#include "write/wire.h"
 
 namespace nettrace::parquet {
 namespace {
 
 constexpr uint64_t kMaxPageSize = std::numeric_limits<int32_t>::max();
-
-void PutU32(std::vector<uint8_t>* out, uint32_t v) {
-  for (int i = 0; i < 4; ++i) out->push_back(static_cast<uint8_t>(v >> (8 * i)));
-}
 
 class PageWriter {
  public:
@@ -136,7 +133,7 @@ Status WriteColumnChunk(const ColumnBuffer& column, uint32_t pageBytes, const Pa
     if (spec.optional) {  // definition levels: max level 1, so bit width 1, length-prefixed in v1 pages
       levelBytes.clear();
       EncodeRleHybrid(levels + row, rowEnd - row, 1, &levelBytes);
-      PutU32(&body, static_cast<uint32_t>(levelBytes.size()));
+      wire::PutU32(body, static_cast<uint32_t>(levelBytes.size()));
       body.insert(body.end(), levelBytes.begin(), levelBytes.end());
     }
     const uint64_t count = valueEnd - value;

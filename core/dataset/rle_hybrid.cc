@@ -4,7 +4,7 @@
 //   rle-run := varint(count << 1) then the value in ceil(bitWidth / 8) bytes, little endian
 #include "dataset/rle_hybrid.h"
 
-#include "dataset/thrift_compact.h"
+#include "write/wire.h"
 
 namespace nettrace::parquet {
 
@@ -45,7 +45,7 @@ void Encode(const T* values, size_t n, int width, std::vector<uint8_t>* out) {
   size_t packedGroups = 0;
   auto flushPacked = [&] {
     if (packedGroups == 0) return;
-    ThriftCompactWriter::PutVarint(out, uint64_t{packedGroups} << 1 | 1);
+    wire::PutVarUInt(*out, uint64_t{packedGroups} << 1 | 1);
     PackValues(values, n, packedBegin, packedGroups * 8, width, out);
     packedGroups = 0;
   };
@@ -55,7 +55,7 @@ void Encode(const T* values, size_t n, int width, std::vector<uint8_t>* out) {
     while (i + run < n && values[i + run] == values[i]) ++run;
     if (run >= 8) {
       flushPacked();
-      ThriftCompactWriter::PutVarint(out, uint64_t{run} << 1);
+      wire::PutVarUInt(*out, uint64_t{run} << 1);
       const uint64_t v = static_cast<uint64_t>(values[i]);
       for (int b = 0; b < valueBytes; ++b) out->push_back(static_cast<uint8_t>(v >> (8 * b)));
       i += run;

@@ -6,6 +6,8 @@
 #include <bit>
 #include <limits>
 
+#include "write/wire.h"
+
 namespace nettrace::parquet {
 namespace {
 
@@ -135,8 +137,7 @@ Status TableWriter::Finish() {
   info.keyValues = options_.keyValues;
   std::vector<uint8_t> footer;
   EncodeFileMetaData(schema_, rowGroups_, info, &footer);
-  const uint32_t size = static_cast<uint32_t>(footer.size());
-  for (int i = 0; i < 4; ++i) footer.push_back(static_cast<uint8_t>(size >> (8 * i)));
+  wire::PutU32(footer, static_cast<uint32_t>(footer.size()));
   footer.insert(footer.end(), kMagic, kMagic + 4);
   return sink_->Write(footer.data(), footer.size());
 }

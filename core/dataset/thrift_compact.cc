@@ -2,15 +2,12 @@
 // header, list header, varint and zigzag encodings).
 #include "dataset/thrift_compact.h"
 
+#include "write/wire.h"
+
 namespace nettrace::parquet {
 
-void ThriftCompactWriter::PutVarint(std::vector<uint8_t>* out, uint64_t v) {
-  while (v >= 0x80) {
-    out->push_back(static_cast<uint8_t>(v | 0x80));
-    v >>= 7;
-  }
-  out->push_back(static_cast<uint8_t>(v));
-}
+void ThriftCompactWriter::ElementI32(int32_t v) { wire::PutVarInt(*out_, v); }
+void ThriftCompactWriter::ElementI64(int64_t v) { wire::PutVarInt(*out_, v); }
 
 void ThriftCompactWriter::EndStruct() {
   out_->push_back(0);  // stop field
@@ -26,7 +23,7 @@ void ThriftCompactWriter::FieldHeader(int16_t id, ThriftType type) {
     out_->push_back(static_cast<uint8_t>(delta << 4 | static_cast<uint8_t>(type)));
   } else {
     out_->push_back(static_cast<uint8_t>(type));
-    ZigZagVarint(id);
+    wire::PutVarInt(*out_, id);
   }
   last = id;
 }
@@ -38,17 +35,17 @@ void ThriftCompactWriter::FieldI8(int16_t id, int8_t v) {
 
 void ThriftCompactWriter::FieldI16(int16_t id, int16_t v) {
   FieldHeader(id, ThriftType::kI16);
-  ZigZagVarint(v);
+  ElementI32(v);
 }
 
 void ThriftCompactWriter::FieldI32(int16_t id, int32_t v) {
   FieldHeader(id, ThriftType::kI32);
-  ZigZagVarint(v);
+  ElementI32(v);
 }
 
 void ThriftCompactWriter::FieldI64(int16_t id, int64_t v) {
   FieldHeader(id, ThriftType::kI64);
-  ZigZagVarint(v);
+  ElementI64(v);
 }
 
 void ThriftCompactWriter::FieldBinary(int16_t id, std::string_view bytes) {
@@ -57,7 +54,7 @@ void ThriftCompactWriter::FieldBinary(int16_t id, std::string_view bytes) {
 }
 
 void ThriftCompactWriter::ElementBinary(std::string_view bytes) {
-  PutVarint(out_, bytes.size());
+  wire::PutVarUInt(*out_, bytes.size());
   out_->insert(out_->end(), bytes.begin(), bytes.end());
 }
 
@@ -74,7 +71,7 @@ void ThriftCompactWriter::FieldList(int16_t id, ThriftType elementType, uint32_t
     out_->push_back(static_cast<uint8_t>(size << 4 | type));
   } else {
     out_->push_back(static_cast<uint8_t>(0xF0 | type));
-    PutVarint(out_, size);
+    wire::PutVarUInt(*out_, size);
   }
 }
 

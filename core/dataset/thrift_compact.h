@@ -44,17 +44,14 @@ class ThriftCompactWriter {
   // calls (or BeginStruct/EndStruct per struct element).
   void FieldList(int16_t id, ThriftType elementType, uint32_t size);
 
-  void ElementI32(int32_t v) { ZigZagVarint(v); }
-  void ElementI64(int64_t v) { ZigZagVarint(v); }
+  // Integers are zigzag varints (ULEB128 of (n << 1) ^ (n >> 63)): core/write/wire.h's
+  // PutVarInt, the same encoding NetTrace uses.
+  void ElementI32(int32_t v);
+  void ElementI64(int64_t v);
   void ElementBinary(std::string_view bytes);
-
-  // Unsigned LEB128 (what Thrift calls a varint) and its zigzag form for signed values.
-  static void PutVarint(std::vector<uint8_t>* out, uint64_t v);
-  static uint64_t ZigZag(int64_t v) { return (static_cast<uint64_t>(v) << 1) ^ static_cast<uint64_t>(v >> 63); }
 
  private:
   void FieldHeader(int16_t id, ThriftType type);
-  void ZigZagVarint(int64_t v) { PutVarint(out_, ZigZag(v)); }
 
   std::vector<uint8_t>* out_;
   std::vector<int16_t> lastField_;  // per open struct: the id of its last field written

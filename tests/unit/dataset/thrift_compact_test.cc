@@ -57,13 +57,18 @@ TEST_CASE("thrift compact: lists short and long, nested structs", "[dataset]") {
 
 TEST_CASE("thrift compact: varints and zigzag at the limits", "[dataset]") {
   std::vector<uint8_t> out;
-  ThriftCompactWriter::PutVarint(&out, 300);  // 0b10_0101100 -> 0xAC 0x02
-  CHECK(out == Bytes({0xAC, 0x02}));
-  CHECK(ThriftCompactWriter::ZigZag(0) == 0);
-  CHECK(ThriftCompactWriter::ZigZag(-64) == 127);
-  CHECK(ThriftCompactWriter::ZigZag(63) == 126);
-  CHECK(ThriftCompactWriter::ZigZag(std::numeric_limits<int64_t>::min()) == std::numeric_limits<uint64_t>::max());
-  CHECK(ThriftCompactWriter::ZigZag(std::numeric_limits<int64_t>::max()) == std::numeric_limits<uint64_t>::max() - 1);
+  ThriftCompactWriter w(&out);
+  w.BeginStruct();
+  w.FieldList(1, ThriftType::kI64, 5);  // 0x19, header 0x56
+  w.ElementI64(150);                    // zigzag 300 = 0b10_0101100 -> 0xAC 0x02
+  w.ElementI64(-64);                    // 127
+  w.ElementI64(63);                     // 126
+  w.ElementI64(std::numeric_limits<int64_t>::min());  // 2^64 - 1: nine 0xFF and 0x01
+  w.ElementI64(std::numeric_limits<int64_t>::max());  // 2^64 - 2
+  w.EndStruct();
+  CHECK(out == Bytes({0x19, 0x56, 0xAC, 0x02, 0x7F, 0x7E,
+                      0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x01,
+                      0xFE, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x01, 0x00}));
 }
 
 }  // namespace
