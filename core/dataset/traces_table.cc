@@ -43,12 +43,25 @@ parquet::Schema TracesSchema() {
     return ColumnSpec{n, PhysicalType::kInt32, LogicalKind::kSignedInt, optional};
   };
   const auto utc = [](const char* n) { return ColumnSpec{n, PhysicalType::kInt64, LogicalKind::kTimestampMicros, true}; };
-  return {str("trace_id"),        str("file_name"),      i64("file_bytes"),     str("format"),
-          i32("format_major"),    i32("format_minor"),   {"complete", PhysicalType::kBoolean}, str("error_code", true),
-          i64("error_offset", true), str("error_message", true),
-          i64("process_id", true), i32("pointer_size", true), i32("processors", true), utc("sync_time_utc"),
-          utc("start_utc"),       utc("end_utc"),        i64("duration_ns", true), i64("event_count"),
-          i64("dropped_events"),  i64("bytes_read")};
+  return {str("file_name"),
+          i64("file_bytes"),
+          str("format"),
+          i32("format_major"),
+          i32("format_minor"),
+          {"complete", PhysicalType::kBoolean},
+          str("error_code", true),
+          i64("error_offset", true),
+          str("error_message", true),
+          i64("process_id", true),
+          i32("pointer_size", true),
+          i32("processors", true),
+          utc("sync_time_utc"),
+          utc("start_utc"),
+          utc("end_utc"),
+          i64("duration_ns", true),
+          i64("event_count"),
+          i64("dropped_events"),
+          i64("bytes_read")};
 }
 
 TraceRow TraceRowFromSummary(std::string_view s, std::string traceId, std::string fileName, int64_t fileBytes) {
@@ -84,7 +97,7 @@ Status WriteTracesTable(const std::vector<TraceRow>& rows, parquet::WriterOption
   options.keyValues = {{"nettrace.dataset.schema_version", kSchemaVersion}, {"nettrace.dataset.table", "traces"}};
   std::unique_ptr<parquet::TableWriter> w;
   NETTRACE_RETURN_IF_ERROR(parquet::TableWriter::Open(TracesSchema(), options, sink, &w));
-  std::vector<std::string_view> id, name, format;
+  std::vector<std::string_view> name, format;
   Column<std::string_view> errorCode, errorMessage;
   Column<int64_t> errorOffset;
   std::vector<int64_t> bytes, events, dropped, read;
@@ -93,7 +106,6 @@ Status WriteTracesTable(const std::vector<TraceRow>& rows, parquet::WriterOption
   Column<int64_t> pid, sync, start, end, duration;
   Column<int32_t> pointer, processors;
   for (const TraceRow& r : rows) {
-    id.push_back(r.traceId);
     name.push_back(r.fileName);
     bytes.push_back(r.fileBytes);
     format.push_back(r.format);
@@ -115,26 +127,25 @@ Status WriteTracesTable(const std::vector<TraceRow>& rows, parquet::WriterOption
     read.push_back(r.bytesRead);
   }
   const size_t n = rows.size();
-  NETTRACE_RETURN_IF_ERROR(w->AppendStrings(0, id.data(), nullptr, n));
-  NETTRACE_RETURN_IF_ERROR(w->AppendStrings(1, name.data(), nullptr, n));
-  NETTRACE_RETURN_IF_ERROR(w->AppendInt64(2, bytes.data(), nullptr, n));
-  NETTRACE_RETURN_IF_ERROR(w->AppendStrings(3, format.data(), nullptr, n));
-  NETTRACE_RETURN_IF_ERROR(w->AppendInt32(4, major.data(), nullptr, n));
-  NETTRACE_RETURN_IF_ERROR(w->AppendInt32(5, minor.data(), nullptr, n));
-  NETTRACE_RETURN_IF_ERROR(w->AppendBool(6, complete.data(), nullptr, n));
-  NETTRACE_RETURN_IF_ERROR(w->AppendStrings(7, errorCode.values.data(), errorCode.valid.data(), n));
-  NETTRACE_RETURN_IF_ERROR(w->AppendInt64(8, errorOffset.values.data(), errorOffset.valid.data(), n));
-  NETTRACE_RETURN_IF_ERROR(w->AppendStrings(9, errorMessage.values.data(), errorMessage.valid.data(), n));
-  NETTRACE_RETURN_IF_ERROR(w->AppendInt64(10, pid.values.data(), pid.valid.data(), n));
-  NETTRACE_RETURN_IF_ERROR(w->AppendInt32(11, pointer.values.data(), pointer.valid.data(), n));
-  NETTRACE_RETURN_IF_ERROR(w->AppendInt32(12, processors.values.data(), processors.valid.data(), n));
-  NETTRACE_RETURN_IF_ERROR(w->AppendInt64(13, sync.values.data(), sync.valid.data(), n));
-  NETTRACE_RETURN_IF_ERROR(w->AppendInt64(14, start.values.data(), start.valid.data(), n));
-  NETTRACE_RETURN_IF_ERROR(w->AppendInt64(15, end.values.data(), end.valid.data(), n));
-  NETTRACE_RETURN_IF_ERROR(w->AppendInt64(16, duration.values.data(), duration.valid.data(), n));
-  NETTRACE_RETURN_IF_ERROR(w->AppendInt64(17, events.data(), nullptr, n));
-  NETTRACE_RETURN_IF_ERROR(w->AppendInt64(18, dropped.data(), nullptr, n));
-  NETTRACE_RETURN_IF_ERROR(w->AppendInt64(19, read.data(), nullptr, n));
+  NETTRACE_RETURN_IF_ERROR(w->AppendStrings(0, name.data(), nullptr, n));
+  NETTRACE_RETURN_IF_ERROR(w->AppendInt64(1, bytes.data(), nullptr, n));
+  NETTRACE_RETURN_IF_ERROR(w->AppendStrings(2, format.data(), nullptr, n));
+  NETTRACE_RETURN_IF_ERROR(w->AppendInt32(3, major.data(), nullptr, n));
+  NETTRACE_RETURN_IF_ERROR(w->AppendInt32(4, minor.data(), nullptr, n));
+  NETTRACE_RETURN_IF_ERROR(w->AppendBool(5, complete.data(), nullptr, n));
+  NETTRACE_RETURN_IF_ERROR(w->AppendStrings(6, errorCode.values.data(), errorCode.valid.data(), n));
+  NETTRACE_RETURN_IF_ERROR(w->AppendInt64(7, errorOffset.values.data(), errorOffset.valid.data(), n));
+  NETTRACE_RETURN_IF_ERROR(w->AppendStrings(8, errorMessage.values.data(), errorMessage.valid.data(), n));
+  NETTRACE_RETURN_IF_ERROR(w->AppendInt64(9, pid.values.data(), pid.valid.data(), n));
+  NETTRACE_RETURN_IF_ERROR(w->AppendInt32(10, pointer.values.data(), pointer.valid.data(), n));
+  NETTRACE_RETURN_IF_ERROR(w->AppendInt32(11, processors.values.data(), processors.valid.data(), n));
+  NETTRACE_RETURN_IF_ERROR(w->AppendInt64(12, sync.values.data(), sync.valid.data(), n));
+  NETTRACE_RETURN_IF_ERROR(w->AppendInt64(13, start.values.data(), start.valid.data(), n));
+  NETTRACE_RETURN_IF_ERROR(w->AppendInt64(14, end.values.data(), end.valid.data(), n));
+  NETTRACE_RETURN_IF_ERROR(w->AppendInt64(15, duration.values.data(), duration.valid.data(), n));
+  NETTRACE_RETURN_IF_ERROR(w->AppendInt64(16, events.data(), nullptr, n));
+  NETTRACE_RETURN_IF_ERROR(w->AppendInt64(17, dropped.data(), nullptr, n));
+  NETTRACE_RETURN_IF_ERROR(w->AppendInt64(18, read.data(), nullptr, n));
   return w->Finish();
 }
 

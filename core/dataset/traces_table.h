@@ -23,6 +23,9 @@ inline constexpr const char* kSchemaVersion = "1";
 // (tests/node/dataset_parquet.test.mjs checks they agree).
 inline constexpr const char* kCreatedBy = "nettrace-analyzer version 0.1.0";
 
+// traceId names the row's partition (traces/trace_id=<id>/) and is not a column of the file:
+// engines read it from the path, and BigQuery refuses a column that is also a hive
+// partition key (docs/dataset.md "Layout").
 struct TraceRow {
   std::string traceId;   // SHA-256 of the file, lower-case hex
   std::string fileName;  // the file's name without its directory
