@@ -124,6 +124,12 @@ int RunDataset(int argc, char** argv) {
         exitCode = 1;
         continue;
       }
+      // A file that is no trace at all gets no row (a damaged trace does, with its error).
+      if (session.status().code() == nettrace::ErrorCode::kBadMagic) {
+        std::fprintf(stderr, "nettrace: %s is not a trace; not added\n", path);
+        exitCode = 1;
+        continue;
+      }
       // The traces table last: its file marks the trace complete (dataset_directory.h).
       const std::vector<nettrace::dataset::TraceRow> rows = {
           nettrace::dataset::TraceRowFromSummary(session.SummaryJson(), hash.hex, BaseName(args[i]), hash.bytes)};

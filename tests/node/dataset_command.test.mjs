@@ -128,3 +128,12 @@ test('a trace whose traces file is missing (a run stopped before it) is written 
   assert.deepEqual(await dataset([traces[1]]), [{ file: traces[1], traceId: sha256(traces[1]), written: ['traces'] }]);
   assert.ok(existsSync(part(traces[1])));
 });
+
+test('a file that is not a trace is refused and gets no partition', async () => {
+  const notTrace = join(work, 'notes.txt');
+  writeFileSync(notTrace, 'not a trace\n');
+  const r = await runAsync(nativeTool, ['dataset', out, notTrace]);
+  assert.equal(r.status, 1);
+  assert.match(r.stderr, /is not a trace; not added/);
+  assert.ok(!existsSync(part(notTrace)));
+});
