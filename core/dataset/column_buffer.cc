@@ -196,34 +196,29 @@ void ColumnBuffer::AddBytes(std::string_view v) {
   plain_.insert(plain_.end(), data, data + v.size());
 }
 
-void ColumnBuffer::AppendInt32(const int32_t* values, const uint8_t* valid, size_t n) {
+// Fixed-width values: each present one joins the bounds and the buffer (the dictionary or
+// PLAIN bytes, by AddFixed).
+template <typename T, typename Note>
+void ColumnBuffer::AppendFixed(const T* values, const uint8_t* valid, size_t n, Note note) {
   for (size_t i = 0; i < n; ++i) {
     const bool present = !valid || valid[i];
     Present(present);
     if (!present) continue;
-    NoteNumber(values[i]);
-    AddFixed(reinterpret_cast<const uint8_t*>(&values[i]), 4);
+    (this->*note)(values[i]);
+    AddFixed(reinterpret_cast<const uint8_t*>(&values[i]), sizeof(T));
   }
+}
+
+void ColumnBuffer::AppendInt32(const int32_t* values, const uint8_t* valid, size_t n) {
+  AppendFixed(values, valid, n, &ColumnBuffer::NoteNumber);
 }
 
 void ColumnBuffer::AppendInt64(const int64_t* values, const uint8_t* valid, size_t n) {
-  for (size_t i = 0; i < n; ++i) {
-    const bool present = !valid || valid[i];
-    Present(present);
-    if (!present) continue;
-    NoteNumber(values[i]);
-    AddFixed(reinterpret_cast<const uint8_t*>(&values[i]), 8);
-  }
+  AppendFixed(values, valid, n, &ColumnBuffer::NoteNumber);
 }
 
 void ColumnBuffer::AppendDouble(const double* values, const uint8_t* valid, size_t n) {
-  for (size_t i = 0; i < n; ++i) {
-    const bool present = !valid || valid[i];
-    Present(present);
-    if (!present) continue;
-    NoteDouble(values[i]);
-    AddFixed(reinterpret_cast<const uint8_t*>(&values[i]), 8);
-  }
+  AppendFixed(values, valid, n, &ColumnBuffer::NoteDouble);
 }
 
 void ColumnBuffer::AppendBool(const uint8_t* values, const uint8_t* valid, size_t n) {

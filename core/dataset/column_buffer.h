@@ -60,6 +60,8 @@ class ColumnBuffer {
   void Clear();  // after the row group is written; keeps the buffers' capacity
 
  private:
+  template <typename T, typename Note>
+  void AppendFixed(const T* values, const uint8_t* valid, size_t n, Note note);
   void AddFixed(const uint8_t* bytes, size_t width);
   void AddBytes(std::string_view v);
   // Finds or inserts the entry whose PLAIN form is `entry`; returns its index, or -1 after

@@ -57,40 +57,38 @@ Status TableWriter::Check(size_t column, PhysicalType type, const uint8_t* valid
   return Status::Ok();
 }
 
-Status TableWriter::AppendInt32(size_t column, const int32_t* values, const uint8_t* valid, size_t n) {
-  NETTRACE_RETURN_IF_ERROR(Check(column, PhysicalType::kInt32, valid, n));
-  columns_[column].AppendInt32(values, valid, n);
+template <typename T>
+Status TableWriter::Append(size_t column, PhysicalType type, const T* values, const uint8_t* valid, size_t n,
+                           void (ColumnBuffer::*add)(const T*, const uint8_t*, size_t)) {
+  NETTRACE_RETURN_IF_ERROR(Check(column, type, valid, n));
+  (columns_[column].*add)(values, valid, n);
   return Status::Ok();
+}
+
+Status TableWriter::AppendInt32(size_t column, const int32_t* values, const uint8_t* valid, size_t n) {
+  return Append(column, PhysicalType::kInt32, values, valid, n, &ColumnBuffer::AppendInt32);
 }
 
 Status TableWriter::AppendInt64(size_t column, const int64_t* values, const uint8_t* valid, size_t n) {
-  NETTRACE_RETURN_IF_ERROR(Check(column, PhysicalType::kInt64, valid, n));
-  columns_[column].AppendInt64(values, valid, n);
-  return Status::Ok();
+  return Append(column, PhysicalType::kInt64, values, valid, n, &ColumnBuffer::AppendInt64);
 }
 
 Status TableWriter::AppendDouble(size_t column, const double* values, const uint8_t* valid, size_t n) {
-  NETTRACE_RETURN_IF_ERROR(Check(column, PhysicalType::kDouble, valid, n));
-  columns_[column].AppendDouble(values, valid, n);
-  return Status::Ok();
+  return Append(column, PhysicalType::kDouble, values, valid, n, &ColumnBuffer::AppendDouble);
 }
 
 Status TableWriter::AppendBool(size_t column, const uint8_t* values, const uint8_t* valid, size_t n) {
-  NETTRACE_RETURN_IF_ERROR(Check(column, PhysicalType::kBoolean, valid, n));
-  columns_[column].AppendBool(values, valid, n);
-  return Status::Ok();
+  return Append(column, PhysicalType::kBoolean, values, valid, n, &ColumnBuffer::AppendBool);
 }
 
 // A value must fit a page on its own (page sizes are int32 in the page header).
 Status TableWriter::AppendStrings(size_t column, const std::string_view* values, const uint8_t* valid, size_t n) {
-  NETTRACE_RETURN_IF_ERROR(Check(column, PhysicalType::kByteArray, valid, n));
-  for (size_t i = 0; i < n; ++i) {
+  for (size_t i = 0; i < n && column < schema_.size(); ++i) {
     if ((!valid || valid[i]) && values[i].size() > std::numeric_limits<int32_t>::max() - 4u) {
       return Status::Error(ErrorCode::kLimitExceeded, kNoOffset, "column '" + schema_[column].name + "': a value beyond 2 GiB");
     }
   }
-  columns_[column].AppendBytes(values, valid, n);
-  return Status::Ok();
+  return Append(column, PhysicalType::kByteArray, values, valid, n, &ColumnBuffer::AppendBytes);
 }
 
 Status TableWriter::EndBatch() {

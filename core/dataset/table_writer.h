@@ -65,6 +65,9 @@ class TableWriter {
  private:
   TableWriter(Schema schema, WriterOptions options, ByteSink* sink);
   Status Check(size_t column, PhysicalType type, const uint8_t* valid, size_t n) const;
+  template <typename T>
+  Status Append(size_t column, PhysicalType type, const T* values, const uint8_t* valid, size_t n,
+                void (ColumnBuffer::*add)(const T*, const uint8_t*, size_t));
   Status FlushRowGroup();
 
   Schema schema_;

@@ -3,19 +3,15 @@
 #include <catch2/catch.hpp>
 
 #include <cstdint>
-#include <initializer_list>
 #include <vector>
 
+#include "dataset/byte_literals.h"
 #include "dataset/rle_hybrid.h"
 
 namespace nettrace::parquet {
 namespace {
 
-std::vector<uint8_t> Bytes(std::initializer_list<int> values) {
-  std::vector<uint8_t> out;
-  for (int v : values) out.push_back(static_cast<uint8_t>(v));
-  return out;
-}
+using test::Bytes;
 
 std::vector<uint8_t> Encode(std::vector<uint32_t> values, int width) {
   std::vector<uint8_t> out;

@@ -4,22 +4,18 @@
 #include <catch2/catch.hpp>
 
 #include <cstdint>
-#include <initializer_list>
 #include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "dataset/byte_literals.h"
 #include "dataset/table_writer.h"
 
 namespace nettrace::parquet {
 namespace {
 
-std::vector<uint8_t> Bytes(std::initializer_list<int> values) {
-  std::vector<uint8_t> out;
-  for (int v : values) out.push_back(static_cast<uint8_t>(v));
-  return out;
-}
+using test::Bytes;
 
 std::vector<uint8_t> WriteInts(const std::vector<int32_t>& v, WriterOptions options, bool dictionary) {
   MemorySink sink;

@@ -4,20 +4,16 @@
 #include <catch2/catch.hpp>
 
 #include <cstdint>
-#include <initializer_list>
 #include <limits>
 #include <vector>
 
+#include "dataset/byte_literals.h"
 #include "dataset/thrift_compact.h"
 
 namespace nettrace::parquet {
 namespace {
 
-std::vector<uint8_t> Bytes(std::initializer_list<int> values) {
-  std::vector<uint8_t> out;
-  for (int v : values) out.push_back(static_cast<uint8_t>(v));
-  return out;
-}
+using test::Bytes;
 
 TEST_CASE("thrift compact: field headers, zigzag integers, binary and bool", "[dataset]") {
   std::vector<uint8_t> out;
