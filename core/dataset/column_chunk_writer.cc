@@ -75,6 +75,95 @@ size_t FixedWidth(PhysicalType type) {
   }
 }
 
+// Where a page ends: its rows, the non-null values among them, and (PLAIN byte arrays) the
+// end of their bytes in the column's PLAIN buffer.
+struct PageEnd {
+  uint64_t row = 0, value = 0, plain = 0;
+};
+
+// How one column's rows are cut into pages and each page's body encoded.
+class PageCutter {
+ public:
+  PageCutter(const ColumnBuffer& column, uint32_t pageBytes, int bitWidth)
+      : column_(column),
+        spec_(column.spec()),
+        pageBytes_(pageBytes),
+        bitWidth_(bitWidth),
+        width_(FixedWidth(spec_.type)),
+        varying_(!column.dictionaryEncoded() && spec_.type == PhysicalType::kByteArray) {
+    // Rows per page from the encoded size of a value: indices at the dictionary's bit width,
+    // booleans at one bit, fixed-width values at their width.
+    const double bytesPerValue = column.dictionaryEncoded()                ? bitWidth / 8.0
+                                 : spec_.type == PhysicalType::kBoolean ? 1 / 8.0
+                                                                          : double(width_);
+    rowsPerPage_ = std::max<uint64_t>(1, uint64_t(pageBytes / std::max(bytesPerValue, 1 / 8.0)));
+  }
+
+  // The page that starts at `from`: at least one row; byte arrays written PLAIN are measured
+  // value by value (one larger than the page size gets a page of its own).
+  PageEnd Next(const PageEnd& from) const {
+    const uint8_t* levels = column_.definitionLevels().data();
+    const uint64_t rows = column_.rows();
+    PageEnd end = from;
+    if (varying_) {
+      do {
+        if (!spec_.optional || levels[end.row]) {
+          uint32_t len = 0;
+          std::memcpy(&len, column_.plain().data() + end.plain, 4);
+          end.plain += 4 + uint64_t{len};
+          ++end.value;
+        }
+        ++end.row;
+      } while (end.row < rows && end.plain - from.plain < pageBytes_);
+      return end;
+    }
+    end.row = std::min(rows, from.row + rowsPerPage_);
+    if (!spec_.optional) {
+      end.value = from.value + (end.row - from.row);
+    } else {
+      for (uint64_t r = from.row; r < end.row; ++r) end.value += levels[r];
+    }
+    return end;
+  }
+
+  // The page's body: definition levels (optional columns: bit width 1, length-prefixed in a
+  // v1 page), then the values in the page's encoding, which is returned.
+  Encoding Body(const PageEnd& from, const PageEnd& to, std::vector<uint8_t>* body) {
+    body->clear();
+    if (spec_.optional) {
+      levelBytes_.clear();
+      EncodeRleHybrid(column_.definitionLevels().data() + from.row, to.row - from.row, 1, &levelBytes_);
+      wire::PutU32(*body, static_cast<uint32_t>(levelBytes_.size()));
+      body->insert(body->end(), levelBytes_.begin(), levelBytes_.end());
+    }
+    const uint64_t count = to.value - from.value;
+    const uint8_t* plain = column_.plain().data();
+    if (column_.dictionaryEncoded()) {
+      body->push_back(static_cast<uint8_t>(bitWidth_));
+      EncodeRleHybrid(column_.indices().data() + from.value, count, bitWidth_, body);
+      return Encoding::kRleDictionary;
+    }
+    if (spec_.type == PhysicalType::kBoolean) {
+      PackBits(plain + from.value, count, body);
+    } else if (varying_) {
+      body->insert(body->end(), plain + from.plain, plain + to.plain);
+    } else {
+      body->insert(body->end(), plain + from.value * width_, plain + (from.value + count) * width_);
+    }
+    return Encoding::kPlain;
+  }
+
+ private:
+  const ColumnBuffer& column_;
+  const ColumnSpec& spec_;
+  uint32_t pageBytes_;
+  int bitWidth_;
+  size_t width_;
+  bool varying_;
+  uint64_t rowsPerPage_ = 1;
+  std::vector<uint8_t> levelBytes_;
+};
+
 }  // namespace
 
 Status WriteColumnChunk(const ColumnBuffer& column, uint32_t pageBytes, const PageCodec* codec, ByteSink* sink,
@@ -82,11 +171,8 @@ Status WriteColumnChunk(const ColumnBuffer& column, uint32_t pageBytes, const Pa
   *meta = ColumnChunkMeta{};
   meta->numValues = static_cast<int64_t>(column.rows());
   meta->stats = column.Stats();
-  const ColumnSpec& spec = column.spec();
   const bool dict = column.dictionaryEncoded();
   PageWriter pages(column, codec, sink, meta);
-  std::vector<uint8_t> body;
-
   int bitWidth = 0;
   if (dict) {
     meta->dictionaryPageOffset = static_cast<int64_t>(sink->position());
@@ -96,76 +182,26 @@ Status WriteColumnChunk(const ColumnBuffer& column, uint32_t pageBytes, const Pa
   }
   meta->dataPageOffset = static_cast<int64_t>(sink->position());
 
-  // Rows per page from the encoded size per value; byte arrays written PLAIN are measured
-  // value by value instead.
-  const size_t width = FixedWidth(spec.type);
-  const bool varying = !dict && spec.type == PhysicalType::kByteArray;
-  double bytesPerValue = dict ? bitWidth / 8.0 : spec.type == PhysicalType::kBoolean ? 1 / 8.0 : double(width);
-  const uint64_t rowsPerPage = std::max<uint64_t>(1, uint64_t(pageBytes / std::max(bytesPerValue, 1 / 8.0)));
-
-  const uint8_t* levels = column.definitionLevels().data();
-  const uint8_t* plain = column.plain().data();
-  const uint64_t rows = column.rows();
-  uint64_t row = 0, value = 0, plainAt = 0;
+  PageCutter cutter(column, pageBytes, bitWidth);
+  std::vector<uint8_t> body;
   int32_t dataPages = 0;
-  std::vector<uint8_t> levelBytes;
-  while (row < rows) {
-    uint64_t rowEnd = row, valueEnd = value, plainEnd = plainAt;
-    if (varying) {
-      do {
-        if (!spec.optional || levels[rowEnd]) {
-          uint32_t len = 0;
-          std::memcpy(&len, plain + plainEnd, 4);
-          plainEnd += 4 + uint64_t{len};
-          ++valueEnd;
-        }
-        ++rowEnd;
-      } while (rowEnd < rows && plainEnd - plainAt < pageBytes);
-    } else {
-      rowEnd = std::min(rows, row + rowsPerPage);
-      if (!spec.optional) {
-        valueEnd = value + (rowEnd - row);
-      } else {
-        for (uint64_t r = row; r < rowEnd; ++r) valueEnd += levels[r];
-      }
-    }
-    body.clear();
-    if (spec.optional) {  // definition levels: max level 1, so bit width 1, length-prefixed in v1 pages
-      levelBytes.clear();
-      EncodeRleHybrid(levels + row, rowEnd - row, 1, &levelBytes);
-      wire::PutU32(body, static_cast<uint32_t>(levelBytes.size()));
-      body.insert(body.end(), levelBytes.begin(), levelBytes.end());
-    }
-    const uint64_t count = valueEnd - value;
-    Encoding encoding = Encoding::kPlain;
-    if (dict) {
-      encoding = Encoding::kRleDictionary;
-      body.push_back(static_cast<uint8_t>(bitWidth));
-      EncodeRleHybrid(column.indices().data() + value, count, bitWidth, &body);
-    } else if (spec.type == PhysicalType::kBoolean) {
-      PackBits(plain + value, count, &body);
-    } else if (varying) {
-      body.insert(body.end(), plain + plainAt, plain + plainEnd);
-    } else {
-      body.insert(body.end(), plain + value * width, plain + (value + count) * width);
-    }
-    NETTRACE_RETURN_IF_ERROR(pages.Write(PageType::kDataPage, body, static_cast<int32_t>(rowEnd - row), encoding));
+  for (PageEnd at; at.row < column.rows();) {
+    const PageEnd end = cutter.Next(at);
+    const Encoding encoding = cutter.Body(at, end, &body);
+    NETTRACE_RETURN_IF_ERROR(pages.Write(PageType::kDataPage, body, static_cast<int32_t>(end.row - at.row), encoding));
     ++dataPages;
-    row = rowEnd;
-    value = valueEnd;
-    plainAt = plainEnd;
+    at = end;
   }
 
   // Every encoding the chunk uses, in enum order; and how many pages of each kind.
+  const bool optional = column.spec().optional;
+  meta->encodings = {Encoding::kPlain};
+  if (optional) meta->encodings.push_back(Encoding::kRle);
   if (dict) {
-    meta->encodings = {Encoding::kPlain};
-    if (spec.optional) meta->encodings.push_back(Encoding::kRle);
     meta->encodings.push_back(Encoding::kRleDictionary);
     meta->encodingStats = {{PageType::kDictionaryPage, Encoding::kPlain, 1},
                            {PageType::kDataPage, Encoding::kRleDictionary, dataPages}};
   } else {
-    meta->encodings = {Encoding::kPlain};
-    if (spec.optional) meta->encodings.push_back(Encoding::kRle);
     meta->encodingStats = {{PageType::kDataPage, Encoding::kPlain, dataPages}};
   }
   return Status::Ok();
