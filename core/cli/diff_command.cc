@@ -17,8 +17,6 @@ namespace {
 
 constexpr size_t kChunkSize = 1 << 20;
 
-// Streams a whole file into a session; prints the error and returns false on failure. A
-// damaged trace still diffs what was read before the fault (like the other commands).
 // NetPerf v1/v2: the file's last bytes, read with one seek, before reading on.
 nettrace::Status ProvideTail(FILE* f, nettrace::TraceSession* session) {
   const off_t here = ftello(f);
@@ -34,7 +32,11 @@ nettrace::Status ProvideTail(FILE* f, nettrace::TraceSession* session) {
                                  "the file cannot be read from its end (NetPerf versions 1 and 2 need it)");
 }
 
-bool Load(const char* path, size_t chunkSize, nettrace::TraceSession* session) {
+}  // namespace
+
+// A damaged trace still diffs (and goes into a dataset with) what was read before the
+// fault, like the other commands.
+bool LoadTrace(const char* path, size_t chunkSize, nettrace::TraceSession* session) {
   FILE* f = std::fopen(path, "rb");
   if (!f) {
     std::fprintf(stderr, "nettrace: cannot open %s\n", path);
@@ -60,8 +62,6 @@ bool Load(const char* path, size_t chunkSize, nettrace::TraceSession* session) {
   if (!status.ok()) std::fprintf(stderr, "nettrace: %s: %s\n", path, status.ToString().c_str());
   return true;
 }
-
-}  // namespace
 
 int RunDiff(int argc, char** argv) {
   if (argc < 4) {
@@ -93,7 +93,7 @@ int RunDiff(int argc, char** argv) {
   const bool same = !std::strcmp(argv[2], argv[3]);
   nettrace::TraceSession a, b;
   ReadyHeapForTraces(argv[2], same ? nullptr : argv[3]);
-  if (!Load(argv[2], chunkSize, &a) || (!same && !Load(argv[3], chunkSize, &b))) return 1;
+  if (!LoadTrace(argv[2], chunkSize, &a) || (!same && !LoadTrace(argv[3], chunkSize, &b))) return 1;
   const nettrace::TraceSession& sideB = same ? a : b;
   const std::string out = format == "folded" ? nettrace::StackDiffFolded(a, qa, sideB, qb)
                                              : nettrace::StackDiffJson(a, qa, sideB, qb, topN) + "\n";

@@ -20,6 +20,8 @@
 //                        stack's frames too); stacks-csv: the frames of each id
 //   nettrace diff A B [--format json|folded] [same selection options] [--a-from MS]
 //                        [--a-to MS] [--b-from MS] [--b-to MS]   A/B stack diff (diff_command.cc)
+//   nettrace dataset OUT_DIR TRACE... [--codec zstd|gzip|none]   add traces to a Parquet
+//                        dataset (dataset_command.cc; docs/dataset.md)
 //   nettrace gc FILE [--format json|csv]    one row per GC as TraceEvent's TraceGC, totals
 //   nettrace jit FILE [--format json|csv]   one row per jitted method as TraceJittedMethod
 //   nettrace exceptions|contention|activities|counters|threadpool FILE [--format json|csv]   the event
@@ -53,6 +55,7 @@
 #include "base/json_writer.h"
 #include "model/store_builder.h"
 #include "convert/convert_session.h"
+#include "cli/dataset_command.h"
 #include "cli/diff_command.h"
 #include "cli/huge_page_heap.h"
 #include "trace_session.h"
@@ -269,6 +272,9 @@ int main(int argc, char** argv) {
   if (argc < 3) return Usage(stderr);
   const std::string command = argv[1];
   if (command == "diff") return nettrace_cli::RunDiff(argc, argv);  // two files: cli/diff_command.cc
+  // Parquet datasets of many traces and the writer's sample tables: cli/dataset_command.cc
+  if (command == "dataset") return nettrace_cli::RunDataset(argc, argv);
+  if (command == "parquet-sample") return nettrace_cli::RunParquetSample(argc, argv);
   if (command == "write-sample-universal") {
     std::vector<uint8_t> bytes;
     nettrace::Status st = nettrace::WriteSampleUniversalTrace(&bytes);
