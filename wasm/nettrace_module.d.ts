@@ -30,7 +30,7 @@ export interface RawTraceSession {
   finish(): RawStatus;
   /** First fatal error so far. */
   status(): RawStatus;
-  /** The trace summary as one JSON document (README "Summary JSON"). */
+  /** The trace summary as one JSON document (docs/summary-json.md). */
   summaryJson(): string;
   /** Per-type counts in TraceEvent's baseline form ("Provider/Name, count" lines). */
   traceEventCounts(): string;
@@ -104,9 +104,9 @@ export interface RawTraceSession {
   exportChromeTrace(): string;
   exportEventsCsv(stackText: boolean): string;
   exportStacksCsv(): string;
-  /** GC statistics (README "gc"): JSON, or CSV when `csv`. */
+  /** GC statistics (docs/views.md): JSON, or CSV when `csv`. */
   gcText(csv: boolean): string;
-  /** JIT statistics (README "jit"): JSON, or CSV when `csv`. */
+  /** JIT statistics (docs/views.md): JSON, or CSV when `csv`. */
   jitText(csv: boolean): string;
   /** Issue 14's event views (core/analysis/runtime_views.h) as JSON, or CSV when `csv`; "" for an unknown view. */
   eventView(view: 'exceptions' | 'contention' | 'activities' | 'counters' | 'threadpool', csv: boolean): string;
