@@ -44,25 +44,34 @@ test('the README is a two-minute read: at most 200 lines', () => {
   assert.ok(lines >= 60, `README.md has ${lines} lines: it still says what the project is and how to use it`);
 });
 
-test('every command and option the README names exists in the CLI it names', () => {
-  assert.equal(nativeSchema.status, 0, nativeSchema.stderr);
-  const lines = commandLines(readme);
-  assert.ok(lines.length >= 10, `${lines.length} command lines found`);
+/** Fails on a command or option of `text`'s command lines that the CLI named there does not have. */
+function checkCommandLines(file, text) {
+  const lines = commandLines(text);
   for (const { program, rest, line } of lines) {
-    // Words up to a comment or a redirection; COMMAND and the like are placeholders.
+    // Words up to a comment or a redirection; COMMAND and the like are placeholders; a|b are alternatives.
     const words = rest.split(/\s+(?:#|>|<|\|).*$/)[0].split(/\s+/).filter(Boolean);
     const [command, ...args] = words;
-    if (/^[A-Z]+$/.test(command)) continue;
-    if (command === '--help' || command === 'schema') continue;
-    const q = schema.queries.find((x) => x.name === command);
-    assert.ok(q, `${line}: no command '${command}'`);
-    if (program === 'nettrace') assert.ok(q.native, `${line}: '${command}' is not a command of the native nettrace`);
-    else assert.match(npmHelp, new RegExp(`\\b${command}\\b`), `${line}: the npm CLI's --help does not list '${command}'`);
-    for (const arg of args.filter((a) => /^-[-\w]/.test(a))) {
-      if (['--help', '-h', '--'].includes(arg)) continue;
-      assert.ok(q.options.some((o) => o.flag === arg || o.negation === arg), `${line}: '${command}' has no option ${arg}`);
+    if (/^[A-Z<]/.test(command) || command === '--help' || command === 'schema') continue;
+    for (const name of command.split('|')) {
+      const q = schema.queries.find((x) => x.name === name);
+      assert.ok(q, `${file}: ${line}: no command '${name}'`);
+      if (program === 'nettrace') assert.ok(q.native, `${file}: ${line}: '${name}' is not a command of the native nettrace`);
+      else assert.match(npmHelp, new RegExp(`\\b${name}\\b`), `${file}: ${line}: the npm CLI's --help does not list '${name}'`);
+      for (const arg of args.filter((a) => /^-[-\w]/.test(a))) {
+        if (['--help', '-h', '--'].includes(arg)) continue;
+        assert.ok(q.options.some((o) => o.flag === arg || o.negation === arg), `${file}: ${line}: '${name}' has no option ${arg}`);
+      }
     }
   }
+  return lines.length;
+}
+
+test('every command and option the README and docs/ name exists in the CLI they name', () => {
+  assert.equal(nativeSchema.status, 0, nativeSchema.stderr);
+  const shown = checkCommandLines('README.md', readme);
+  assert.ok(shown >= 10, `${shown} command lines found in the README`);
+  for (const f of readdirSync(join(root, 'docs')).filter((f) => f.endsWith('.md') && f !== 'cli.md'))
+    checkCommandLines(`docs/${f}`, readFileSync(join(root, 'docs', f), 'utf8'));
 });
 
 test('every JS API function the README names exists in the package', async () => {
