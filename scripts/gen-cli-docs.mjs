@@ -62,7 +62,7 @@ export function generateCliDocs(schema) {
     if (LIVE.has(q.name)) out.push(q.native ? 'Linux and macOS (a Unix socket to the runtime).' : 'Linux and macOS; the npm CLI only.');
     else if (!q.native) out.push('The npm CLI only.');
     if (q.options.length === 0) continue;
-    out.push('', '| option | value | default | JS API | |', '|---|---|---|---|---|', ...q.options.map(optionRow));
+    out.push('', '| option | value | default | JS API | what it does |', '|---|---|---|---|---|', ...q.options.map(optionRow));
   }
   return out.join('\n') + '\n';
 }
