@@ -63,23 +63,7 @@ bool LoadTrace(const char* path, size_t chunkSize, nettrace::TraceSession* sessi
   return true;
 }
 
-int RunDiff(int argc, char** argv) {
-  if (argc < 4) {
-    std::fprintf(stderr, "usage: nettrace diff A B [options] (nettrace --help lists them)\n");
-    return 2;
-  }
-  // The options of the query table (core/api/query_table.cc), as every other command.
-  nettrace::api::Request request;
-  const nettrace::Status parsed = nettrace::api::ParseCliArgs(
-      *nettrace::api::FindQuery("diff"), std::vector<std::string>(argv + 4, argv + argc), &request);
-  if (!parsed.ok()) {
-    std::fprintf(stderr, "nettrace: %s\n", parsed.message().c_str());
-    return 2;
-  }
-  if (request.chunkSize && (*request.chunkSize == 0 || *request.chunkSize > (1ull << 30))) {
-    std::fprintf(stderr, "nettrace: --chunk-size takes a number of bytes from 1 to 1073741824\n");
-    return 2;
-  }
+int RunDiff(const nettrace::api::Request& request, const char* pathA, const char* pathB) {
   const std::string format = request.format.empty() ? "json" : request.format;
   const size_t topN = request.count ? static_cast<size_t>(*request.count) : SIZE_MAX;
   const size_t chunkSize = request.chunkSize.value_or(kChunkSize);
@@ -90,10 +74,10 @@ int RunDiff(int argc, char** argv) {
   if (request.bFromMs) qb.fromMs = request.bFromMs;
   if (request.bToMs) qb.toMs = request.bToMs;
   // The same file twice (two ranges of one trace) is read once.
-  const bool same = !std::strcmp(argv[2], argv[3]);
+  const bool same = !std::strcmp(pathA, pathB);
   nettrace::TraceSession a, b;
-  ReadyHeapForTraces(argv[2], same ? nullptr : argv[3]);
-  if (!LoadTrace(argv[2], chunkSize, &a) || (!same && !LoadTrace(argv[3], chunkSize, &b))) return 1;
+  ReadyHeapForTraces(pathA, same ? nullptr : pathB);
+  if (!LoadTrace(pathA, chunkSize, &a) || (!same && !LoadTrace(pathB, chunkSize, &b))) return 1;
   const nettrace::TraceSession& sideB = same ? a : b;
   const std::string out = format == "folded" ? nettrace::StackDiffFolded(a, qa, sideB, qb)
                                              : nettrace::StackDiffJson(a, qa, sideB, qb, topN) + "\n";

@@ -187,6 +187,19 @@ function writeAll(fs: NodeFs, fd: number, bytes: Uint8Array): void {
 
 /** Runs `ps`, `collect` or `live` with the arguments after the command; @returns the exit status. */
 export async function runLiveCommand(command: string, args: string[]): Promise<number> {
+  // `COMMAND --help`, and an argument error as one line then the command's usage line, last:
+  // the engine's parser and texts of the query table, as the native tool and every command.
+  const M = await loadNetTraceModule();
+  const parsed = M.parseCliArgs(command, args);
+  if (parsed.help) {
+    proc().stdout.write(M.commandHelp(command, 'nettrace-analyzer'));
+    return 0;
+  }
+  if (!parsed.ok) {
+    say(parsed.message);
+    proc().stderr.write(`${M.commandUsage(command, 'nettrace-analyzer')}\n`);
+    return 2;
+  }
   if (command === 'ps') return runPs(args);
   if (command === 'live') return (await import('./live_server.js')).runLive(args);
   return runCollect(args);

@@ -3,7 +3,7 @@
 // tests/node/schema.test.mjs checks that this file is what the script writes, and
 // tests/node/result_schema.test.mjs that every query's output has these shapes.
 
-/** The engine's summary (README "Summary JSON"). */
+/** The engine's summary (docs/summary-json.md). */
 export interface Summary {
   format: SummaryFormat;
   /** True when the stream reached its end and nothing went wrong. */
@@ -145,7 +145,7 @@ export interface SummaryTables {
   sequencePoints: number;
 }
 
-/** GCs of one generation and their pauses (PerfView's GCStats way; README "Summary JSON"). */
+/** GCs of one generation and their pauses (PerfView's GCStats way; docs/summary-json.md). */
 export interface GcGeneration {
   /** 0, 1, 2; null for any other GC/Start Depth (listed only when seen). */
   generation: number | null;
