@@ -4,7 +4,8 @@
 // engine's `runtime` summary key (core/analysis/runtime_signals.h: pauses as PerfView's GCStats
 // measures them), typed by reader/summary.ts.
 import type { Summary } from '../api/types.js';
-import { fmt, formatBytes, h, percent } from '../ui/dom.js';
+import { fmt, h, percent } from '../ui/dom.js';
+import { formatBytes } from '../ui/units.js';
 import { sortableTable } from '../ui/sortable_table.js';
 import { tagged } from './summary_fields.js';
 
