@@ -22,7 +22,13 @@ export interface Column<Row> {
   cell?: (row: Row) => Node | null;
   /** The column's width (a CSS length) where its text does not tell it: a cell with a button or a chart. */
   width?: string;
+  /** Left out where the analyzer is narrow (analyzer.css `.optional`): details a wide table
+   *  can drop so that its other numbers stay in view. */
+  optional?: boolean;
 }
+
+const cellClass = <Row>(column: Column<Row>): string =>
+  [column.numeric === true ? 'num' : '', column.optional === true ? 'optional' : ''].join(' ').trim();
 
 /** A text's width in ch (the width of "0"): digits and letters about one, the rest (spaces,
  *  punctuation) about half. */
@@ -39,7 +45,7 @@ function textWidth(text: string): number {
 function columnWidths<Row>(columns: Column<Row>[], rows: Row[]): (string | null)[] {
   return columns.map((column) => {
     if (column.width !== undefined) return column.width;
-    // Bold header text is ~15% wider than the cells' digits; the sort mark needs two more.
+    // Bold header text is ~10% wider than the cells' digits (the sort mark may wrap below it).
     const word = Math.max(...column.label.split(' ').map((w) => w.length));
     let longest = 0;
     for (const row of rows) {
@@ -47,7 +53,7 @@ function columnWidths<Row>(columns: Column<Row>[], rows: Row[]): (string | null)
       if (column.numeric !== true && text.length > SHORT_TEXT) return null;
       longest = Math.max(longest, textWidth(text));
     }
-    return `calc(${Math.max(longest + 1, Math.ceil(word * 1.15) + 2)}ch + 0.8rem)`;
+    return `calc(${Math.max(longest + 1, Math.ceil(word * 1.1) + 1)}ch + 0.8rem)`;
   });
 }
 
@@ -72,8 +78,8 @@ export function sortableTable<Row>(options: SortableTableOptions<Row>): HTMLTabl
   table.append(h('caption', { text: options.caption }));
   const widths = columnWidths(columns, rows);
   const colgroup = h('colgroup');
-  for (const width of widths) {
-    const col = h('col');
+  for (const [i, width] of widths.entries()) {
+    const col = h('col', { class: columns[i]!.optional === true ? 'optional' : '' });
     if (width !== null) col.style.width = width;
     colgroup.append(col);
   }
@@ -83,7 +89,7 @@ export function sortableTable<Row>(options: SortableTableOptions<Row>): HTMLTabl
   const headers = columns.map((column, i) => {
     const th = h('th', {
       text: column.label,
-      class: column.numeric === true ? 'num' : '',
+      class: cellClass(column),
       attrs: { scope: 'col', tabindex: '0', ...(column.title === undefined ? {} : { title: column.title }) },
     });
     const activate = (): void => {
@@ -120,7 +126,7 @@ export function sortableTable<Row>(options: SortableTableOptions<Row>): HTMLTabl
         const tr = h('tr', { class: options.rowClass?.(row) ?? '' });
         for (const column of columns) {
           const content = column.cell?.(row);
-          const td = h('td', { class: column.numeric === true ? 'num' : '' });
+          const td = h('td', { class: cellClass(column) });
           if (content === undefined) {
             const text = column.text(row);
             td.textContent = text;
