@@ -30,6 +30,7 @@ export async function pageTextChecks({ browser, site, check, assert, byName, run
       [units.formatBytes(102_400), '102.4 KB'],
       [units.formatBytes(4_512_000), '4.5 MB'],
       [units.formatBytes(2_500_000_000), '2.50 GB'],
+      [units.formatBytes(999_960), '1.0 MB'], // not 1000.0 KB
       [units.formatWeight(35_161, 'samples', 'Thread/Sample'), '35,161 samples'],
       [units.formatWeight(8, 'samples', 'Contention/Start'), '8 contentions'],
       [units.formatWeight(1, 'samples', 'Exception/Start'), '1 exception'],

@@ -23,13 +23,15 @@ export function formatDurationMs(ms: number): string {
 /** A duration in nanoseconds (the engine's time weights), as formatDurationMs writes it. */
 export const formatDurationNs = (ns: number): string => formatDurationMs(ns / 1e6);
 
-/** Bytes in B, KB, MB or GB (decimal multiples: 1 KB = 1,000 bytes, as dotnet-counters' MB). */
+/** Bytes in B, KB, MB or GB (decimal multiples: 1 KB = 1,000 bytes, as dotnet-counters' MB):
+ *  "999 B", "102.4 KB", "1.9 MB", "2.50 GB"; the native CLI's FormatBytes (core/base/human_units.h)
+ *  writes the same. An amount that would round to 1000.0 of a unit is written in the next. */
 export function formatBytes(bytes: number): string {
   const size = Math.abs(bytes);
-  if (size < 1000) return `${grouped(bytes, 0)} B`;
-  if (size < 1e6) return `${grouped(bytes / 1e3, 1)} KB`;
-  if (size < 1e9) return `${grouped(bytes / 1e6, 1)} MB`;
-  return `${grouped(bytes / 1e9, 2)} GB`;
+  if (size < 1000) return `${bytes.toFixed(0)} B`;
+  if (size < 999_950) return `${(bytes / 1e3).toFixed(1)} KB`;
+  if (size < 999_950_000) return `${(bytes / 1e6).toFixed(1)} MB`;
+  return `${(bytes / 1e9).toFixed(2)} GB`;
 }
 
 /** The stacks a query without `event` weighs (the engine's default, `--event`). */
