@@ -124,7 +124,7 @@ const VIEWS = [['flame', heart], ['summary', objver4], ['diagnostics', eventsour
 
 try {
   for (const size of SIZES) {
-    await check(`app at ${size.join('×')}: flame graph ≥ ${FLAME_SHARE * 100} % of the height; header buttons, numeric columns and Top functions' Total in the window`, async () => {
+    await check(`app at ${size.join('×')}: flame graph ≥ ${Math.round(FLAME_SHARE * 100)} % of the height; header buttons, numeric columns and Top functions' Total in the window`, async () => {
       const errors = [];
       const page = await newPage(size, errors);
       try {
