@@ -147,6 +147,20 @@ export async function pageTextChecks({ browser, site, check, assert, byName, run
       assert(heads[1] === 'Self (contentions)', `Top functions: ${heads}`);
     });
 
+    await check('Top functions of allocated bytes: amounts in KB/MB/GB next to the share, the ticks on hover', async () => {
+      await open(objver4.path, '#tab=flame&type=GC%2FAllocationTick');
+      await flameComputed();
+      const top = native('top', objver4.path, ['--event', 'GC/AllocationTick', '-n', '1']);
+      assert(top.unit === 'bytes', top.unit);
+      const f = top.functions[0];
+      const cells = await page.$eval(`#g-top tbody tr:has(td:text-is("${f.name}"))`, (tr) => [...tr.cells].map((c) => ({ text: c.textContent, title: c.querySelector('span')?.title ?? '' })));
+      const share = (w) => `${((100 * w) / top.total).toFixed(w * 1000 < top.total ? 2 : 1)}%`;
+      assert(cells[1].text === `${share(f.exclusive)} (${units.formatBytes(f.exclusive)})`, `Self: ${cells[1].text}`);
+      assert(cells[1].title === `${fmt(f.exclusiveCount)} allocation tick${f.exclusiveCount === 1 ? '' : 's'}`, `Self's tooltip: ${cells[1].title}`);
+      const heads = await page.$$eval('#g-top thead th', (th) => th.map((c) => c.textContent));
+      assert(heads[1] === 'Self' && heads[2] === 'Total', `headers: ${heads}`);
+    });
+
     await check('the stacks picker lists CPU samples first (net10-startup-streaming: the third most frequent type)', async () => {
       await open(streaming, '#tab=flame');
       await flameComputed();

@@ -46,7 +46,8 @@ export type { AnalyzerError, AnalyzerLoad, AnalyzerSelection } from './context.j
 
 export interface AnalyzerInstance {
   /** Reads a session still recording from `url` (an HTTP stream: `nettrace-analyzer live`),
-   *  showing what was read so far every 500 ms ("live" events), then the whole trace. */
+   *  showing what was read so far every 500 ms ("live" events), then the whole trace. The
+   *  host's page ends the session (its Stop): the analyzer shows no progress bar or Cancel. */
   openLive(url: string, name: string): Promise<void>;
   /** Computes the flame graph again over what has been read (a live session's grows). */
   refreshFlame(): void;

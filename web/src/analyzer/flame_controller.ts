@@ -172,7 +172,8 @@ export class FlameController {
     return `${total} · ${fmt(data.frame.length)} nodes · click to zoom, Esc to zoom out`;
   }
 
-  /** Says why frames are unnamed (?!?) and what to do, when most of the weight is in them. */
+  /** Says why frames are unnamed (?!?) and what to do, when the trace lacks the events that
+   *  name them and unnamed frames weigh (views/unnamed_frames.ts). */
   private showUnnamed(data: FlameGraphData): void {
     const { layout, state } = this.ctx;
     const live = layout.result.dataset['state'] === 'live';

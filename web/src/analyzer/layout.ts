@@ -133,14 +133,14 @@ function exportsBar(): HTMLElement {
     'div',
     { class: 'exports', attrs: { id: 'exports', hidden: '' } },
     menu(
-    'export-menu',
-    'Export',
-    'Download the trace (or the flame graph\'s stacks) in another format',
-    exportButton('speedscope', 'speedscope', 'The selected stacks as a speedscope profile'),
-    exportButton('chrome', 'Chrome trace', 'Every event as a Chrome trace (chrome://tracing, Perfetto)'),
-    exportButton('folded', 'folded', 'The selected stacks as folded lines'),
-    exportButton('csv', 'CSV', 'Every event as CSV with the id of its stack (frames: Stacks CSV); with an event type filtered in Events, that type with its payload fields as columns'),
-    exportButton('stacks-csv', 'Stacks CSV', 'Each stack id of the CSV with its frames, root first'),
+      'export-menu',
+      'Export',
+      'Download the trace (or the flame graph\'s stacks) in another format',
+      exportButton('speedscope', 'speedscope', 'The selected stacks as a speedscope profile'),
+      exportButton('chrome', 'Chrome trace', 'Every event as a Chrome trace (chrome://tracing, Perfetto)'),
+      exportButton('folded', 'folded', 'The selected stacks as folded lines'),
+      exportButton('csv', 'CSV', 'Every event as CSV with the id of its stack (frames: Stacks CSV); with an event type filtered in Events, that type with its payload fields as columns'),
+      exportButton('stacks-csv', 'Stacks CSV', 'Each stack id of the CSV with its frames, root first'),
     ),
   );
 }
