@@ -1,7 +1,8 @@
 // Browser checks of what the page writes (run by layout_check.mjs), each against the native
 // CLI on a real trace:
 // - amounts: time in ms or s, bytes in KB/MB/GB, counts named for what they count, by one
-//   helper (web/src/ui/units.ts): its rules, then the Sandwich and the flame graph search;
+//   helper (web/src/ui/units.ts): its rules, then the Sandwich, the flame graph search, Top
+//   functions of allocated bytes, the activity waterfall's durations and time axis;
 // - names: the event table's Fields column names enum values as the detail pane does; the
 //   exceptions' "Caught in" names methods as "Thrown by" does (Module!Type.Method);
 // - a GC row of the Summary shows that GC's events: the event filters set before are cleared;
@@ -107,6 +108,30 @@ export async function pageTextChecks({ browser, site, check, assert, byName, run
       assert(doc.types.find((t) => t.type === 'System.InvalidOperationException').catchingMethods[0].method === 'void [TraceScenarios] TraceScenarios.ExceptionScenario::Run()', 'the runtime names the catch site by its signature');
       assert(run !== undefined && run[4] === 'TraceScenarios!TraceScenarios.ExceptionScenario.Run (7)', `Caught in: ${run?.[4]}`);
       assert(rows.every((r) => /^[\w.]+![^\s]+ \(\d+\)/.test(r[3]) && /^[\w.]+![^\s]+ \(\d+\)/.test(r[4])), `a method not named Module!Type.Method: ${JSON.stringify(rows.map((r) => [r[3], r[4]]))}`);
+    });
+
+    await check('the activity waterfall labels each row (name, duration) and has a time axis in ms or s', async () => {
+      await open(eventsource, '#tab=diagnostics');
+      await page.waitForFunction(() => appRoot().getElementById('diagnostics-box').dataset.ready === 'true', null, { timeout: 30_000 });
+      const doc = native('activities', eventsource);
+      const shown = await page.evaluate(() => {
+        const box = appRoot().querySelector('[data-view="activities"] .waterfall');
+        if (box === null) return null;
+        const rows = [...box.querySelectorAll('.wf-row:not(.wf-head)')];
+        return {
+          names: rows.map((r) => r.querySelector('.wf-name').textContent),
+          durations: rows.map((r) => r.querySelector('.wf-duration').textContent),
+          bars: rows.filter((r) => r.querySelector('.wf-bar') !== null).length,
+          ticks: [...box.querySelectorAll('.wf-axis .wf-tick')].map((t) => t.textContent),
+        };
+      });
+      assert(shown !== null, 'no waterfall');
+      const listed = doc.activities.slice(0, 200);
+      assert(JSON.stringify(shown.names) === JSON.stringify(listed.map((a) => a.name)), `names: ${shown.names.slice(0, 5)}`);
+      const durations = listed.map((a) => (a.durationMs === null ? 'unfinished' : units.formatDurationMs(a.durationMs)));
+      assert(JSON.stringify(shown.durations) === JSON.stringify(durations), `durations: ${shown.durations.slice(0, 5)} vs ${durations.slice(0, 5)}`);
+      assert(shown.bars === listed.length, `${shown.bars} bars for ${listed.length} activities`);
+      assert(shown.ticks.length >= 2 && shown.ticks.every((t) => /^[\d.]+ (ms|s)$/.test(t)), `axis: ${shown.ticks}`);
     });
 
     await check('a GC row of the Summary shows that GC\'s events: the event filters set before are cleared', async () => {
