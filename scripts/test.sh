@@ -10,7 +10,8 @@
 #                         tests under ASan + UBSan; the mutation study subset
 #   5. browser            the site in headless Chromium (tests/browser/run.mjs), the
 #                         <nettrace-analyzer> element on a strict-CSP page (embed_check.mjs),
-#                         and our speedscope export opened by the real speedscope app
+#                         our speedscope export opened by the real speedscope app,
+#                         and the page's layout at 1024/1400/1920 px, units and messages (layout_check.mjs)
 #   6. npm pack           the package installed into an empty project and used; a built
 #                         checkout moved, configured again and packed (the same files)
 #   7. CLR event table    regenerated from docs/reference/ClrEtwAll.man.gz and compared
@@ -68,6 +69,7 @@ suite "embedded component (strict CSP)" node tests/browser/embed_check.mjs
 suite "flame graph and sandwich views" node tests/browser/flame_check.mjs
 suite "speedscope import" node tests/browser/speedscope_check.mjs
 suite "diagnostics views (exceptions, contention, activities, counters)" node tests/browser/event_views_check.mjs
+suite "page layout at 1024/1400/1920 px, units and messages" node tests/browser/layout_check.mjs
 suite "npm pack consumer" bash scripts/pack_check.sh
 suite "moved checkout (build and npm pack)" bash scripts/moved_checkout_check.sh
 suite "CLR event table check" python3 scripts/gen_clr_events.py --check

@@ -5,6 +5,7 @@ import { NetTraceError } from '../api/types.js';
 import { collect, listProcesses, LiveError } from './collect.js';
 import type { DotnetProcess } from './collect.js';
 import { loadNetTraceModule } from '../reader/wasm_loader.js';
+import { formatBytes } from '../ui/units.js';
 
 interface NodeProcess {
   stdout: { write(text: string): boolean };
@@ -102,10 +103,13 @@ export async function parseCollect(args: string[], command = 'collect', usage = 
   return o;
 }
 
-/** "%.1f s  events N  bytes B  events/s R  dropped D", the native tool's live line. */
+/** "%.1f s  events N  1.2 MB  events/s R  dropped D", the native tool's live line. */
 export function liveLine(elapsed: number, events: number, bytes: number, rate: number, dropped: number): string {
-  return `${elapsed.toFixed(1)} s  events ${events}  bytes ${bytes}  events/s ${rate.toFixed(0)}  dropped ${dropped}`;
+  return `${elapsed.toFixed(1)} s  events ${events}  ${formatBytes(bytes)}  events/s ${rate.toFixed(0)}  dropped ${dropped}`;
 }
+
+/** "1.2 MB (1234567 bytes)": a file's size in words, and exactly. */
+export const sizeText = (bytes: number): string => `${formatBytes(bytes)} (${bytes} bytes)`;
 
 async function runCollect(args: string[]): Promise<number> {
   const o = await parseCollect(args);
@@ -166,7 +170,7 @@ async function runCollect(args: string[]): Promise<number> {
       say(`the stream ended early: ${error.code}${at}: ${error.reason}; ${o.output} keeps the ${events} events read before that`);
       return 3;
     }
-    say(`wrote ${o.output}: ${events} events, ${live.bytes} bytes, ${live.droppedEventCount} dropped`);
+    say(`wrote ${o.output}: ${events} events, ${sizeText(live.bytes)}, ${live.droppedEventCount} dropped`);
     return 0;
   } catch (e) {
     // A LiveError says what the runtime or the system refused; a NetTraceError here is the
