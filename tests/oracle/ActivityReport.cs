@@ -14,7 +14,11 @@
 // `dotnet-trace convert` computes it (SampleProfilerThreadTimeComputer, IncludeEventSourceEvents
 // false, on a MutableTraceEventStackSource with OnlyManagedCodeStacks), here with this TraceEvent
 // version. Every sample's metric (float ms) is taken as whole nanoseconds, Math.Round(metric * 1e6),
-// so sums do not depend on order: "totalNs", "activitiesNs" / "nonActivitiesNs" (samples under the
+// so sums do not depend on order. Samples without a thread frame (the computer's UNKNOWN_ASYNC
+// samples, which sit under the process and the activity frames only) are what dotnet-trace's
+// speedscope writer leaves out (StackSourceWriterHelper.GetSortedSamplesPerThread: "Sample with no
+// Thread assigned ... we just ignore it"): they are only counted, "withoutThreadSamples" /
+// "withoutThreadNs"; of the others: "totalNs", "activitiesNs" / "nonActivitiesNs" (under the
 // "(Activities)" / "(Non-Activities)" frame), and "frames": per distinct "Activity …" frame name
 // (ordinal order) its "samples" and "ns" (the samples with that frame anywhere in their stack,
 // each counted once), "distinctFrames" their number.
@@ -90,17 +94,26 @@ internal static class ActivityReport
         using var symbols = new SymbolReader(TextWriter.Null) { SymbolPath = "" };
         var stackSource = new MutableTraceEventStackSource(log) { OnlyManagedCodeStacks = true };
         new SampleProfilerThreadTimeComputer(log, symbols) { IncludeEventSourceEvents = false }.GenerateThreadTimeStacks(stackSource);
-        long total = 0, activities = 0, nonActivities = 0;
+        long total = 0, activities = 0, nonActivities = 0, withoutThread = 0, withoutThreadSamples = 0;
         var frames = new SortedDictionary<string, (long Samples, long Ns)>(System.StringComparer.Ordinal);
         var seen = new HashSet<string>();
+        var names = new List<string>();
         stackSource.ForEach(sample =>
         {
             long ns = (long)System.Math.Round(sample.Metric * 1e6);
+            names.Clear();
+            for (var s = sample.StackIndex; s != StackSourceCallStackIndex.Invalid; s = stackSource.GetCallerIndex(s))
+                names.Add(stackSource.GetFrameName(stackSource.GetFrameIndex(s), false));
+            if (!names.Exists(n => n.StartsWith("Thread (", System.StringComparison.Ordinal)))
+            {
+                withoutThread += ns;
+                withoutThreadSamples++;
+                return;
+            }
             total += ns;
             seen.Clear();
-            for (var s = sample.StackIndex; s != StackSourceCallStackIndex.Invalid; s = stackSource.GetCallerIndex(s))
+            foreach (string name in names)
             {
-                string name = stackSource.GetFrameName(stackSource.GetFrameIndex(s), false);
                 if (name == "(Activities)") activities += ns;
                 else if (name == "(Non-Activities)") nonActivities += ns;
                 else if (name.StartsWith("Activity ", System.StringComparison.Ordinal) && seen.Add(name))
@@ -108,7 +121,7 @@ internal static class ActivityReport
             }
         });
         var sb = new StringBuilder();
-        var json = new Json(sb).BeginObject().Prop("totalNs", total).Prop("activitiesNs", activities).Prop("nonActivitiesNs", nonActivities)
+        var json = new Json(sb).BeginObject().Prop("withoutThreadSamples", withoutThreadSamples).Prop("withoutThreadNs", withoutThread).Prop("totalNs", total).Prop("activitiesNs", activities).Prop("nonActivitiesNs", nonActivities)
             .Prop("distinctFrames", frames.Count).Key("frames").BeginArray();
         foreach (var (name, f) in frames) json.BeginObject().Prop("name", name).Prop("samples", f.Samples).Prop("ns", f.Ns).EndObject();
         json.EndArray().EndObject();
