@@ -30,7 +30,7 @@ internal static class Load
     public static readonly (Failure Failure, string Type, string Thrower, string Catcher, int FirstChancePerThrow)[] Kinds =
     [
         (Failure.Argument, "System.ArgumentException", "Validation.ValidateAsync (level 2)", "the same method", 1),
-        (Failure.KeyNotFound, "System.Collections.Generic.KeyNotFoundException", "Repository.LoadAsync (level 3)", "OrderService.FindAsync (level 2), after 1 await", 2),
+        (Failure.KeyNotFound, "System.Collections.Generic.KeyNotFoundException", "Repository.LoadAsync (level 3, unwinding through a finally)", "OrderService.FindAsync (level 2, a catch with a `when` filter), after 1 await", 2),
         (Failure.InvalidOperation, "System.InvalidOperationException", "Pricing.RateAsync (level 3)", "the endpoint handler Endpoints.GetOrder (level 0), after 3 awaits (PriceAsync, GetOrderAsync, the handler)", 4),
         (Failure.Timeout, "System.TimeoutException", "Inventory.ReserveAsync (level 2)", "the app's FailureMiddleware, after the awaits in GetOrderAsync, the handler, one inside ASP.NET Core's request pipeline and the middleware's own", TimeoutFirstChance),
         (Failure.Format, "System.FormatException", "Codes.Parse (synchronous, level 3)", "its async caller OrderService.CodeOf (level 2)", 1),

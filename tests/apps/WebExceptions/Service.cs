@@ -42,7 +42,8 @@ internal sealed class OrderService
     }
 
     // KeyNotFoundException: thrown in Repository.LoadAsync (level 3), caught here (level 2),
-    // after crossing one await (FindAsync awaits LoadAsync; its rethrow is caught here).
+    // after crossing one await (FindAsync awaits LoadAsync; its rethrow is caught here, by a
+    // catch with a `when` filter: the runtime's ExceptionFilter events).
     [MethodImpl(MethodImplOptions.NoInlining)]
     private static async Task<string> FindAsync(int id)
     {
@@ -52,7 +53,7 @@ internal sealed class OrderService
         {
             return await Repository.LoadAsync(id);
         }
-        catch (KeyNotFoundException)
+        catch (KeyNotFoundException e) when (e.Message.StartsWith("no item", StringComparison.Ordinal))
         {
             return "(missing item)";
         }
@@ -100,17 +101,28 @@ internal static class Validation
 
 internal static class Repository
 {
+    private static int s_openReads;
+
+    // The throw unwinds through a `finally` (the runtime's ExceptionFinally events).
     [MethodImpl(MethodImplOptions.NoInlining)]
     public static async Task<string> LoadAsync(int id)
     {
         await Task.Yield();
         Cpu.Work(id);
-        if (Plan.For(id) == Failure.KeyNotFound)
+        Interlocked.Increment(ref s_openReads);
+        try
         {
-            Thrown.Count(Failure.KeyNotFound);
-            throw new KeyNotFoundException($"no item for order {id}");
+            if (Plan.For(id) == Failure.KeyNotFound)
+            {
+                Thrown.Count(Failure.KeyNotFound);
+                throw new KeyNotFoundException($"no item for order {id}");
+            }
+            return $"item-{id}";
         }
-        return $"item-{id}";
+        finally
+        {
+            Interlocked.Decrement(ref s_openReads);
+        }
     }
 }
 
