@@ -670,14 +670,17 @@ export interface Wait {
   detail: number;
 }
 
-/** `nettrace activities`: Start/Stop events paired by activity id. */
+/** `nettrace activities`: start-stop activities as TraceEvent's StartStopActivityComputer pairs them (the ones the thread-time stacks' "Activity …" frames show): EventSource Start/Stop events with activity-path ids, and the runtime's ExceptionCatch/Start and /Stop ("ExceptionHandling"). */
 export interface ActivitiesView {
+  /** Activities begun (Starts followed). */
   count: number;
   finished: number;
   unfinished: number;
+  /** Stops that found no live activity with their activity id. */
   unmatchedStops: number;
-  /** Stops that ended one of several open activities with the same id and name (the latest one). */
+  /** Stops that ended an activity of another provider or task: live activities are keyed by activity id alone, so a Stop ends whatever last began under its id. */
   ambiguousStops: number;
+  /** EventSource Start/Stop events not followed: their activity id is no activity path of their process (none, or not EventSource's). */
   withoutActivityId: number;
   notKept: number;
   names: ActivityName[];
@@ -704,7 +707,7 @@ export interface Activity {
   name: string;
   id: string;
   relatedId: string;
-  /** Index of the parent activity in `activities`, or null. */
+  /** Index of the creator activity in `activities` (the live activity of the Start's related id, else the one its thread's task works in), or null. */
   parent: number | null;
   depth: number;
   startMs: number;
