@@ -380,7 +380,8 @@ int main(int argc, char** argv) {
 
   std::string out;
   if (command == "summary") {
-    out = session.SummaryJson() + "\n";
+    out = session.SummaryJson();  // not + "\n": a summary of a million threads is 100 MB, and that copied it
+    out += '\n';
   } else if (command == "counts") {
     out = session.TraceEventCounts();
   } else if (command == "gc") {
