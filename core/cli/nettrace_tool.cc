@@ -43,6 +43,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <memory>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -59,6 +60,9 @@
 #include "write/universal_trace_writer.h"
 
 namespace {
+
+// How far the file was read: what an out-of-memory error names (main).
+uint64_t g_readOffset = 0;
 
 constexpr size_t kDefaultChunkSize = 1 << 20;
 
@@ -94,6 +98,7 @@ bool StreamFile(FILE* f, const char* path, size_t chunkSize, Push&& push, Finish
   const std::unique_ptr<uint8_t[]> buffer = std::make_unique_for_overwrite<uint8_t[]>(chunkSize);
   for (;;) {
     size_t n = std::fread(buffer.get(), 1, chunkSize, f);
+    g_readOffset += n;
     if (n > 0 && !(*status = push(buffer.get(), n)).ok()) return true;
     if (n > 0 && session->TailWanted() > 0) {
       if (!ReadTail(f, path, session, status)) return false;
@@ -256,7 +261,7 @@ bool WriteEvents(nettrace::TraceSession& session, FILE* f, const char* path, con
 
 }  // namespace
 
-int main(int argc, char** argv) {
+int RunTool(int argc, char** argv) {
   if (argc >= 2 && (!std::strcmp(argv[1], "--help") || !std::strcmp(argv[1], "-h"))) return Usage(stdout);
   // Live sessions over a process's diagnostics port (core/cli/diag_commands.cc).
   if (argc >= 2 && !std::strcmp(argv[1], "ps")) return nettrace::cli::RunPs(argc, argv);
@@ -420,9 +425,11 @@ int main(int argc, char** argv) {
                       request.speedscope == "sampled");
   } else if (command == "stack") {
     if (stackRow >= session.model().store().size()) {
-      std::fprintf(stderr, "nettrace: no event with index %u\n", stackRow);
+      // A read that stopped early is why the row is missing: its error (with the offset) first.
+      if (!status.ok()) std::fprintf(stderr, "nettrace: %s: %s\n", path, status.ToString().c_str());
+      std::fprintf(stderr, "nettrace: no event with index %u%s\n", stackRow, status.ok() ? "" : " (read before the error)");
       std::fclose(f);
-      return 2;
+      return status.ok() ? 2 : 1;
     }
     nettrace::JsonWriter w;
     w.BeginObject().Key("index").UInt(stackRow).Key("frames").BeginArray();
@@ -465,4 +472,19 @@ int main(int argc, char** argv) {
     return 1;
   }
   return 0;
+}
+
+// Memory that truly runs out (a trace beyond the machine, or a capped address space) ends as an
+// error that names how far the file was read, not as std::terminate's abort: the engine raises
+// no exceptions of its own, and std::bad_alloc from the standard containers unwinds through it
+// to here. (In wasm the JS API turns the module's abort into a NetTraceError the same way.)
+int main(int argc, char** argv) {
+  try {
+    return RunTool(argc, argv);
+  } catch (const std::bad_alloc&) {
+    std::fflush(stdout);
+    std::fprintf(stderr, "nettrace: out of memory after reading %llu bytes of the file (offset %llu)\n",
+                 static_cast<unsigned long long>(g_readOffset), static_cast<unsigned long long>(g_readOffset));
+    return 1;
+  }
 }

@@ -3,6 +3,7 @@
 #include <map>
 #include <span>
 
+#include "shapes/extreme_shapes.h"
 #include "shapes/trace_parts.h"
 #include "write/field_types.h"
 #include "write/nettrace_v5_writer.h"
@@ -176,6 +177,12 @@ Status WriterSeedTraces(std::vector<SeedTrace>* out) {
   out->push_back({"writer-v5-runtime-ptr8-compressed", std::move(t.bytes)});
   NETTRACE_RETURN_IF_ERROR(RuntimeV5(NetTraceV5Writer::Version::kV4, 4, false, &t.bytes));
   out->push_back({"writer-v4-runtime-ptr4-uncompressed", std::move(t.bytes)});
+  // The extreme shapes (tests/shapes), small: mutations of them reach reused code ranges,
+  // unmarked regions, deep stacks, many types and threads, and over-deep nesting.
+  for (const shapes::ShapeInfo& shape : shapes::AllShapes()) {
+    NETTRACE_RETURN_IF_ERROR(shapes::WriteShape(shape.shape, shape.seedSize, &t.bytes));
+    out->push_back({std::string("shape-") + shape.name, std::move(t.bytes)});
+  }
   return Status::Ok();
 }
 
