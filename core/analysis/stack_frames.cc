@@ -32,12 +32,12 @@ const std::string& FrameTable::detail(uint32_t frame) const {
 
 uint32_t CallStackTable::Push(uint32_t parent, uint32_t frame) {
   const uint64_t key = (uint64_t{parent} << 32) | frame;
-  auto [it, added] = children_.emplace(key, static_cast<uint32_t>(parent_.size()));
+  const auto [stack, added] = children_.Emplace(key, static_cast<uint32_t>(parent_.size()));
   if (added) {
     parent_.push_back(parent);
     frame_.push_back(frame);
   }
-  return it->second;
+  return stack;
 }
 
 std::vector<uint32_t> CallStackTable::Frames(uint32_t s) const {

@@ -16,6 +16,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "base/flat_u64_map.h"
 #include "model/store_builder.h"
 #include "symbols/symbol_collector.h"
 
@@ -69,7 +70,7 @@ class CallStackTable {
  private:
   std::vector<uint32_t> parent_;
   std::vector<uint32_t> frame_;
-  std::unordered_map<uint64_t, uint32_t> children_;  // (parent << 32 | frame) → stack
+  FlatU64Map children_;  // (parent << 32 | frame) → stack
 };
 
 // "Module!Namespace.Method" for a method range, PerfView's form.

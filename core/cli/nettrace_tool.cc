@@ -247,13 +247,18 @@ bool WriteEvents(nettrace::TraceSession& session, FILE* f, const char* path, con
     for (uint32_t row : batch) {
       std::string json = session.EventJson(row);
       if (withFrames && !json.empty() && json.back() == '}') {
-        nettrace::JsonWriter w;
-        w.BeginArray();
-        for (const std::string& frame : session.EventStack(row)) w.String(frame);
-        w.EndArray();
-        json.insert(json.size() - 1, ",\"frames\":" + w.Take());
+        json.pop_back();  // appended, not inserted: the frames may be megabytes
+        json += ",\"frames\":";
+        json += session.EventStackJson(row);
+        json += '}';
       }
-      *out += json + "\n";
+      *out += json;
+      *out += '\n';
+      // Out as it comes: an event's frames may be a stack 500,000 deep, and the page many of them.
+      if (out->size() >= (size_t{1} << 20)) {
+        std::fwrite(out->data(), 1, out->size(), stdout);
+        out->clear();
+      }
     }
   }
   return true;

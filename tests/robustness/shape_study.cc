@@ -31,7 +31,7 @@ using namespace nettrace::shapes;
 namespace {
 
 constexpr double kMaxRatio = 8;
-constexpr double kMinCpu = 0.25;  // seconds
+constexpr double kMinCpu = 0.5;  // seconds
 
 struct Run {
   int status = 0;
