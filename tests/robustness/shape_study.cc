@@ -1,21 +1,25 @@
 // tests/robustness — the shape study: every command of the native CLI on each extreme shape
 // (tests/shapes/extreme_shapes.h) at two sizes, n and 4n, each run in its own child process
 // so that peak memory (wait4's ru_maxrss) and CPU time (user + system, not wall time) are
-// the child's own. Each run must end with status 0, or 1 with a message (never a signal),
-// within the mutation study's bound: peak RSS <= 20 x input + 40 MB. And the work must grow
+// the child's own. The shapes are valid traces: each run must end with status 0 (no error,
+// no signal), within the mutation study's bound: peak RSS <= 20 x input + 40 MB. And the work must grow
 // linearly with the shape: CPU(4n) / CPU(n) <= 8 (linear work gives about 4, a quadratic
 // step 16) — compared only where the larger run takes at least kMinCpu, so that fixed costs
 // and the clock's resolution cannot decide it.
 //
-//   nettrace_shape_study [--tool PATH] [--scale K] [--only SHAPE] [--keep DIR]
+//   nettrace_shape_study [--tool PATH] [--scale K] [--only SHAPE] [--known LIST] [--keep DIR]
 //     --tool: the CLI (default: the one built next to this study)
 //     --scale: sizes K times the shapes' CI sizes (default 1)
-// Prints one row per shape, size and command; exits 1 if any run failed.
+//     --known: comma-separated SHAPE:COMMAND faults known and not fixed yet (SHAPE may be *,
+//              COMMAND is a prefix of the command as printed, * for all): still run and
+//              printed, marked "known", not counted (tests/robustness/README.md lists them)
+// Prints one row per shape, size and command; exits 1 if any other run failed.
 #include <fcntl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -97,6 +101,21 @@ std::vector<std::vector<std::string>> Commands(const std::string& file, const st
           {"threadpool", file}};
 }
 
+// Whether "shape:command" matches one of the comma-separated patterns.
+bool Known(const std::string& list, const std::string& shape, const std::string& command) {
+  size_t at = 0;
+  while (at <= list.size()) {
+    const size_t end = std::min(list.find(',', at), list.size());
+    const std::string item = list.substr(at, end - at);
+    at = end + 1;
+    const size_t colon = item.find(':');
+    if (colon == std::string::npos) continue;
+    const std::string s = item.substr(0, colon), c = item.substr(colon + 1);
+    if ((s == "*" || s == shape) && (c == "*" || command.rfind(c, 0) == 0)) return true;
+  }
+  return false;
+}
+
 std::string Join(const std::vector<std::string>& args) {
   std::string s;
   for (size_t i = 0; i < args.size(); ++i)
@@ -107,7 +126,7 @@ std::string Join(const std::vector<std::string>& args) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::string tool = NETTRACE_TOOL_PATH, only;
+  std::string tool = NETTRACE_TOOL_PATH, only, known;
   double scale = 1;
   fs::path dir;
   for (int i = 1; i < argc; ++i) {
@@ -115,9 +134,11 @@ int main(int argc, char** argv) {
     if (a == "--tool" && i + 1 < argc) tool = argv[++i];
     else if (a == "--scale" && i + 1 < argc) scale = std::atof(argv[++i]);
     else if (a == "--only" && i + 1 < argc) only = argv[++i];
+    else if (a == "--known" && i + 1 < argc) known = argv[++i];
     else if (a == "--keep" && i + 1 < argc) dir = argv[++i];
     else {
-      std::fprintf(stderr, "usage: nettrace_shape_study [--tool PATH] [--scale K] [--only SHAPE] [--keep DIR]\n");
+      std::fprintf(stderr,
+                   "usage: nettrace_shape_study [--tool PATH] [--scale K] [--only SHAPE] [--known LIST] [--keep DIR]\n");
       return 2;
     }
   }
@@ -154,17 +175,19 @@ int main(int argc, char** argv) {
         const Run& r = runs[k];
         const std::string at = k ? " at 4n" : " at n";
         if (WIFSIGNALED(r.status)) verdict += "killed by signal " + std::to_string(WTERMSIG(r.status)) + at + "; ";
-        else if (WEXITSTATUS(r.status) > 1 || (WEXITSTATUS(r.status) == 1 && r.error.empty()))
+        else if (WEXITSTATUS(r.status) != 0)  // the shapes are valid traces: every command reads them whole
           verdict += "exit status " + std::to_string(WEXITSTATUS(r.status)) + at + ": " + r.error + "; ";
         if (r.peakMb * (1 << 20) > static_cast<double>(LimitBytes(sizes[k])))
           verdict += "peak above 20 x input + 40 MB" + at + "; ";
       }
       const double ratio = runs[1].cpu / std::max(runs[0].cpu, 0.01);
       if (runs[1].cpu >= kMinCpu && ratio > kMaxRatio) verdict += "work grows faster than the shape; ";
-      if (!verdict.empty()) ++failures;
-      std::printf("%-20s %-36s %9zu %9llu %8.2f %8.2f %8.1f %8.1f %6.1f  %s\n", shape.name, Join(small[c]).c_str(), n,
+      const std::string command = Join(small[c]);
+      const bool isKnown = !verdict.empty() && Known(known, shape.name, command);
+      if (!verdict.empty() && !isKnown) ++failures;
+      std::printf("%-20s %-36s %9zu %9llu %8.2f %8.2f %8.1f %8.1f %6.1f  %s\n", shape.name, command.c_str(), n,
                   static_cast<unsigned long long>(sizes[1]), runs[0].cpu, runs[1].cpu, runs[0].peakMb, runs[1].peakMb,
-                  ratio, verdict.empty() ? "ok" : ("FAIL: " + verdict).c_str());
+                  ratio, verdict.empty() ? "ok" : ((isKnown ? "known: " : "FAIL: ") + verdict).c_str());
       std::fflush(stdout);
     }
   }

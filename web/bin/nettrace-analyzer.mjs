@@ -40,6 +40,13 @@ import { closeSync, openSync, writeFileSync, writeSync } from 'node:fs';
 import { basename } from 'node:path';
 import { convertTrace, diffStacksFolded, diffStacksJson, openTrace, NetTraceError } from '../index.js';
 
+// A reader that stops early (`| head`) wants no more output: end quietly, as the native tool
+// does (SIGPIPE), not with an unhandled EPIPE 'error' event and its stack trace.
+process.stdout.on('error', (e) => {
+  if (e.code === 'EPIPE') process.exit(0);
+  throw e;
+});
+
 const [command, file, ...rest] = process.argv.slice(2);
 const VIEWS = ['exceptions', 'contention', 'activities', 'counters', 'threadpool'];
 // Live sessions (issue 15): web/src/live, Node's Unix sockets, the protocol through the engine.
