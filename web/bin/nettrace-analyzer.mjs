@@ -118,6 +118,7 @@ try {
   // was read before the fault (stdout), then the error (stderr) and exit status 1.
   trace = await openTrace(file === '-' ? process.stdin : file, { worker: false, keepPartial: true, ...pick('chunkSize') });
 } catch (e) {
+  if (e instanceof Error && e.message.startsWith('nettrace: out of memory')) fail(`${file}: out of memory (the engine's heap cannot grow further)`, 1);
   if (!(e instanceof NetTraceError)) throw e;
   if (command === 'summary' && e.partial) process.stdout.write(JSON.stringify(e.partial) + '\n');
   fail(`${file}: ${e.message}`, 1);
@@ -202,6 +203,11 @@ try {
     }
   }
   process.stdout.write(out);
+} catch (e) {
+  // The engine's heap could not grow during a query (web/src/reader/read_trace.ts isOutOfMemory):
+  // an error, exit 1, and the instance is not called again (fail exits before `finally`).
+  if (e instanceof Error && e.message.startsWith('nettrace: out of memory')) fail(`${file}: out of memory (the engine's heap cannot grow further)`, 1);
+  throw e;
 } finally {
   trace.close();
 }
