@@ -3,7 +3,9 @@
 // above it: what is happening, Refresh flame graph (the flame graph weighs every stack, so it
 // is computed when asked, not at each snapshot), Stop (StopTracing: the runtime writes the
 // rundown and ends the stream), and once the stream has ended, the .nettrace to download.
-// The server's answers are data: shown with textContent only.
+// The server's answers are data: shown with textContent only. The server serves the
+// session's data and Stop only with the session's token (web/src/live/local_guard.ts), which
+// it puts in this page's HTML: a header on fetches, the query of the stream and download URLs.
 import './element.js';
 import { h } from '../ui/dom.js';
 
@@ -11,13 +13,16 @@ const found = document.querySelector('nettrace-analyzer');
 const bar = document.getElementById('live-bar');
 if (found === null || bar === null) throw new Error('the live page needs #live-bar and <nettrace-analyzer>');
 const analyzer = found;
+const token = document.querySelector<HTMLMetaElement>('meta[name="nettrace-live-token"]')?.content ?? '';
+const withToken = (path: string) => `${path}?token=${encodeURIComponent(token)}`;
+const tokenHeader = { 'x-nettrace-token': token };
 
 const stateText = h('span', { attrs: { 'data-role': 'state' } });
 const stop = h('button', { attrs: { type: 'button', 'data-role': 'stop' } });
 stop.textContent = 'Stop';
 const refresh = h('button', { attrs: { type: 'button', 'data-role': 'refresh-flame' } });
 refresh.textContent = 'Refresh flame graph';
-const download = h('a', { attrs: { 'data-role': 'download', href: '/live/trace.nettrace' } });
+const download = h('a', { attrs: { 'data-role': 'download', href: withToken('/live/trace.nettrace') } });
 download.hidden = true;
 bar.replaceChildren(h('strong', { text: 'Live session' }), stateText, stop, refresh, download);
 
@@ -28,7 +33,7 @@ interface LiveInfo {
 }
 
 async function info(): Promise<LiveInfo> {
-  const response = await fetch('/live/info', { cache: 'no-store' });
+  const response = await fetch('/live/info', { cache: 'no-store', headers: tokenHeader });
   if (!response.ok) throw new Error(`/live/info: HTTP ${response.status}`);
   return (await response.json()) as LiveInfo;
 }
@@ -36,7 +41,9 @@ async function info(): Promise<LiveInfo> {
 stop.addEventListener('click', () => {
   stop.disabled = true;
   stateText.textContent = 'Stopping: the runtime writes the rundown…';
-  void fetch('/live/stop', { method: 'POST' }).catch((e: unknown) => {
+  void fetch('/live/stop', { method: 'POST', headers: tokenHeader }).then((response) => {
+    if (!response.ok) throw new Error(`HTTP ${response.status}`);
+  }).catch((e: unknown) => {
     stop.disabled = false;
     stateText.textContent = `Stop failed: ${e instanceof Error ? e.message : String(e)}`;
   });
@@ -54,7 +61,7 @@ async function run(): Promise<void> {
   const name = `pid ${session.pid} (live session ${session.sessionId})`;
   stateText.textContent = `Recording pid ${session.pid}…`;
   document.body.dataset['live'] = 'running';
-  await analyzer.openLive('/live/stream', name);
+  await analyzer.openLive(withToken('/live/stream'), name);
   // The stream has ended (Stop, the duration, or the program exited): the file is complete.
   stop.disabled = true;
   stateText.textContent = `Session ended (pid ${session.pid}).`;
