@@ -11,12 +11,14 @@
 //     stitched in from other threads, begin when the previous frames have closed).
 #include <algorithm>
 #include <map>
+#include <memory>
 #include <unordered_map>
 #include <vector>
 
 #include "analysis/event_query.h"
 #include "base/json_writer.h"
 #include "base/saturating.h"
+#include "export/export_stream.h"
 #include "export/exports.h"
 
 namespace nettrace {
@@ -35,7 +37,9 @@ struct OpenFrame {
   float ms;
 };
 
-// One profile's events as (open?, frame, at) triples, TraceEvent's writer's rules.
+// One profile's events as (open?, frame, at) triples, TraceEvent's writer's rules. Without
+// a JsonWriter it only follows the times (first(), last(): the profile's head needs them
+// before its events are written).
 class EventedWriter {
  public:
   explicit EventedWriter(JsonWriter* w, std::unordered_map<uint32_t, uint32_t>* frameIndex,
@@ -80,12 +84,13 @@ class EventedWriter {
     return l.frame == frame && !(l.startMs + static_cast<double>(l.ms) * 1.001 < startMs);
   }
   void Event(char type, uint32_t frame, double at) {
+    if (!any_) first_ = at, any_ = true;
+    last_ = at;
+    if (w_ == nullptr) return;
     auto [it, added] = frameIndex_->emplace(frame, static_cast<uint32_t>(frames_->size()));
     if (added) frames_->push_back(frame);
     w_->BeginObject().Key("type").String(type == 'O' ? "O" : "C").Key("frame").UInt(it->second);
     w_->Key("at").Exact(at).EndObject();
-    if (!any_) first_ = at, any_ = true;
-    last_ = at;
   }
 
   JsonWriter* w_;
@@ -115,58 +120,137 @@ std::vector<Span> Spans(const StoreBuilder& model, const StackSelection& sel, co
   return spans;
 }
 
+// The document a part at a time (export_stream.h): the head; per thread its profile's head
+// (its first and last times from a pass over its spans that writes nothing), then its
+// events a span at a time; then the frames the events used.
+class SpeedscopeEvented : public ItemStream {
+ public:
+  SpeedscopeEvented(const StoreBuilder& model, const StackSelection& sel, StackResolver* resolver,
+                    const std::string& name, bool groupByThread, bool spansEndAtEvent)
+      : model_(model), sel_(sel), resolver_(resolver), name_(name), groupByThread_(groupByThread),
+        spansEndAtEvent_(spansEndAtEvent) {
+    for (size_t i = 0; i < sel.size(); ++i) byThread_[sel.threads[i]].push_back(i);
+    thread_ = byThread_.begin();
+  }
+
+ protected:
+  bool Step(std::string* out) override {
+    switch (phase_) {
+      case Phase::kHead:
+        Head();
+        phase_ = Phase::kProfile;
+        break;
+      case Phase::kProfile:
+        if (thread_ == byThread_.end()) {
+          w_.EndArray();
+          w_.Key("shared").BeginObject().Key("frames").BeginArray();
+          phase_ = Phase::kFrames, next_ = 0;
+        } else {
+          ProfileHead();
+          phase_ = Phase::kEvents, next_ = 0;
+        }
+        break;
+      case Phase::kEvents:
+        if (next_ < spans_.size()) {
+          writer_->Add(PathOf(spans_[next_].stack), spans_[next_].startMs, spans_[next_].ms);
+          ++next_;
+        } else {
+          writer_->Close();
+          w_.EndArray();
+          w_.EndObject();
+          writer_.reset();
+          spans_.clear();
+          ++thread_;
+          phase_ = Phase::kProfile;
+        }
+        break;
+      case Phase::kFrames:
+        if (next_ < frames_.size()) {
+          w_.BeginObject().Key("name").String(resolver_->frames().name(frames_[next_++])).EndObject();
+        } else {
+          w_.EndArray().EndObject();
+          w_.EndObject();
+          phase_ = Phase::kDone;
+        }
+        break;
+      case Phase::kDone:
+        return false;
+    }
+    w_.MoveTo(out);
+    return true;
+  }
+
+ private:
+  enum class Phase { kHead, kProfile, kEvents, kFrames, kDone };
+
+  void Head() {
+    // speedscope opens on the busiest thread: the one with the largest total weight.
+    size_t active = 0, index = 0;
+    uint64_t most = 0;
+    for (const auto& [thread, entries] : byThread_) {
+      uint64_t total = 0;
+      for (size_t i : entries) total = SatAdd(total, sel_.weights[i]);
+      if (total > most) most = total, active = index;
+      ++index;
+    }
+    w_.BeginObject();
+    w_.Key("$schema").String("https://www.speedscope.app/file-format-schema.json");
+    w_.Key("exporter").String("nettrace-analyzer");
+    w_.Key("name").String(name_);
+    w_.Key("activeProfileIndex").UInt(active);
+    w_.Key("profiles").BeginArray();
+  }
+
+  std::vector<uint32_t> PathOf(uint32_t stack) {
+    std::vector<uint32_t> path = resolver_->stacks().Frames(stack);
+    if (groupByThread_) path.insert(path.begin(), threadFrame_);
+    return path;
+  }
+
+  void ProfileHead() {
+    threadFrame_ = ThreadFrame(model_, resolver_, thread_->first);
+    spans_ = Spans(model_, sel_, thread_->second, spansEndAtEvent_);
+    EventedWriter times(nullptr, nullptr, nullptr);
+    for (const Span& s : spans_) times.Add(PathOf(s.stack), s.startMs, s.ms);
+    times.Close();
+    w_.BeginObject();
+    w_.Key("type").String("evented");
+    w_.Key("name").String(resolver_->frames().name(threadFrame_));
+    w_.Key("unit").String("milliseconds");
+    w_.Key("startValue").Exact(times.first());
+    w_.Key("endValue").Exact(times.last());
+    w_.Key("events").BeginArray();
+    writer_ = std::make_unique<EventedWriter>(&w_, &frameIndex_, &frames_);
+  }
+
+  const StoreBuilder& model_;
+  const StackSelection& sel_;
+  StackResolver* resolver_;
+  const std::string name_;
+  const bool groupByThread_, spansEndAtEvent_;
+  std::map<uint16_t, std::vector<size_t>> byThread_;  // thread → selection entries
+  std::map<uint16_t, std::vector<size_t>>::const_iterator thread_;
+  uint32_t threadFrame_ = 0;
+  std::vector<Span> spans_;  // the current thread's
+  std::unique_ptr<EventedWriter> writer_;
+  std::unordered_map<uint32_t, uint32_t> frameIndex_;
+  std::vector<uint32_t> frames_;
+  JsonWriter w_;
+  Phase phase_ = Phase::kHead;
+  size_t next_ = 0;
+};
+
 }  // namespace
+
+std::unique_ptr<ExportStream> SpeedscopeEventedStream(const StoreBuilder& model, const StackSelection& selection,
+                                                      StackResolver* resolver, const std::string& name,
+                                                      bool groupByThread, bool spansEndAtEvent) {
+  return std::make_unique<SpeedscopeEvented>(model, selection, resolver, name, groupByThread, spansEndAtEvent);
+}
 
 std::string ExportSpeedscopeEvented(const StoreBuilder& model, const StackSelection& sel, StackResolver* resolver,
                                     const std::string& name, bool groupByThread, bool spansEndAtEvent) {
-  std::map<uint16_t, std::vector<size_t>> byThread;  // thread → selection entries
-  for (size_t i = 0; i < sel.size(); ++i) byThread[sel.threads[i]].push_back(i);
-  // speedscope opens on the busiest thread: the one with the largest total weight.
-  size_t active = 0, index = 0;
-  uint64_t most = 0;
-  for (const auto& [thread, entries] : byThread) {
-    uint64_t total = 0;
-    for (size_t i : entries) total = SatAdd(total, sel.weights[i]);
-    if (total > most) most = total, active = index;
-    ++index;
-  }
-  std::unordered_map<uint32_t, uint32_t> frameIndex;
-  std::vector<uint32_t> frames;
-  JsonWriter w;
-  w.BeginObject();
-  w.Key("$schema").String("https://www.speedscope.app/file-format-schema.json");
-  w.Key("exporter").String("nettrace-analyzer");
-  w.Key("name").String(name);
-  w.Key("activeProfileIndex").UInt(active);
-  w.Key("profiles").BeginArray();
-  for (const auto& [thread, entries] : byThread) {
-    const uint32_t threadFrame = ThreadFrame(model, resolver, thread);
-    JsonWriter events;
-    events.BeginArray();
-    EventedWriter writer(&events, &frameIndex, &frames);
-    for (const Span& s : Spans(model, sel, entries, spansEndAtEvent)) {
-      std::vector<uint32_t> path = resolver->stacks().Frames(s.stack);
-      if (groupByThread) path.insert(path.begin(), threadFrame);
-      writer.Add(path, s.startMs, s.ms);
-    }
-    writer.Close();
-    events.EndArray();
-    w.BeginObject();
-    w.Key("type").String("evented");
-    w.Key("name").String(resolver->frames().name(threadFrame));
-    w.Key("unit").String("milliseconds");
-    w.Key("startValue").Exact(writer.first());
-    w.Key("endValue").Exact(writer.last());
-    w.Key("events");
-    w.Raw(events.str());
-    w.EndObject();
-  }
-  w.EndArray();
-  w.Key("shared").BeginObject().Key("frames").BeginArray();
-  for (uint32_t f : frames) w.BeginObject().Key("name").String(resolver->frames().name(f)).EndObject();
-  w.EndArray().EndObject();
-  w.EndObject();
-  return w.Take();
+  return DrainExport(SpeedscopeEventedStream(model, sel, resolver, name, groupByThread, spansEndAtEvent).get());
 }
 
 }  // namespace nettrace
