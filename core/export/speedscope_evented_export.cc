@@ -10,16 +10,14 @@
 //   - open and close times never go back in time (intervals that overlap, such as work
 //     stitched in from other threads, begin when the previous frames have closed).
 #include <algorithm>
-#include <map>
 #include <memory>
-#include <unordered_map>
 #include <vector>
 
 #include "analysis/event_query.h"
 #include "base/json_writer.h"
 #include "base/saturating.h"
-#include "export/export_stream.h"
 #include "export/exports.h"
+#include "export/speedscope_document.h"
 
 namespace nettrace {
 
@@ -42,9 +40,7 @@ struct OpenFrame {
 // before its events are written).
 class EventedWriter {
  public:
-  explicit EventedWriter(JsonWriter* w, std::unordered_map<uint32_t, uint32_t>* frameIndex,
-                         std::vector<uint32_t>* frames)
-      : w_(w), frameIndex_(frameIndex), frames_(frames) {}
+  EventedWriter(JsonWriter* w, SpeedscopeFrames* frames) : w_(w), frames_(frames) {}
 
   void Add(const std::vector<uint32_t>& path, double startMs, float ms) {
     size_t same = 0;
@@ -87,15 +83,12 @@ class EventedWriter {
     if (!any_) first_ = at, any_ = true;
     last_ = at;
     if (w_ == nullptr) return;
-    auto [it, added] = frameIndex_->emplace(frame, static_cast<uint32_t>(frames_->size()));
-    if (added) frames_->push_back(frame);
-    w_->BeginObject().Key("type").String(type == 'O' ? "O" : "C").Key("frame").UInt(it->second);
+    w_->BeginObject().Key("type").String(type == 'O' ? "O" : "C").Key("frame").UInt(frames_->Index(frame));
     w_->Key("at").Exact(at).EndObject();
   }
 
   JsonWriter* w_;
-  std::unordered_map<uint32_t, uint32_t>* frameIndex_;
-  std::vector<uint32_t>* frames_;
+  SpeedscopeFrames* frames_;
   std::vector<OpenFrame> open_;
   double last_ = 0, first_ = 0;
   bool any_ = false;
@@ -120,71 +113,18 @@ std::vector<Span> Spans(const StoreBuilder& model, const StackSelection& sel, co
   return spans;
 }
 
-// The document a part at a time (export_stream.h): the head; per thread its profile's head
-// (its first and last times from a pass over its spans that writes nothing), then its
-// events a span at a time; then the frames the events used.
-class SpeedscopeEvented : public ItemStream {
+// Per thread its profile's head (its first and last times from a pass over its spans that
+// writes nothing), then its events a span at a time (speedscope_document.h writes the rest).
+class SpeedscopeEvented : public SpeedscopeDocument {
  public:
   SpeedscopeEvented(const StoreBuilder& model, const StackSelection& sel, StackResolver* resolver,
                     const std::string& name, bool groupByThread, bool spansEndAtEvent)
-      : model_(model), sel_(sel), resolver_(resolver), name_(name), groupByThread_(groupByThread),
-        spansEndAtEvent_(spansEndAtEvent) {
-    for (size_t i = 0; i < sel.size(); ++i) byThread_[sel.threads[i]].push_back(i);
-    thread_ = byThread_.begin();
-  }
+      : SpeedscopeDocument(model, sel, resolver, name), groupByThread_(groupByThread),
+        spansEndAtEvent_(spansEndAtEvent) {}
 
  protected:
-  bool Step(std::string* out) override {
-    switch (phase_) {
-      case Phase::kHead:
-        Head();
-        phase_ = Phase::kProfile;
-        break;
-      case Phase::kProfile:
-        if (thread_ == byThread_.end()) {
-          w_.EndArray();
-          w_.Key("shared").BeginObject().Key("frames").BeginArray();
-          phase_ = Phase::kFrames, next_ = 0;
-        } else {
-          ProfileHead();
-          phase_ = Phase::kEvents, next_ = 0;
-        }
-        break;
-      case Phase::kEvents:
-        if (next_ < spans_.size()) {
-          writer_->Add(PathOf(spans_[next_].stack), spans_[next_].startMs, spans_[next_].ms);
-          ++next_;
-        } else {
-          writer_->Close();
-          w_.EndArray();
-          w_.EndObject();
-          writer_.reset();
-          spans_.clear();
-          ++thread_;
-          phase_ = Phase::kProfile;
-        }
-        break;
-      case Phase::kFrames:
-        if (next_ < frames_.size()) {
-          w_.BeginObject().Key("name").String(resolver_->frames().name(frames_[next_++])).EndObject();
-        } else {
-          w_.EndArray().EndObject();
-          w_.EndObject();
-          phase_ = Phase::kDone;
-        }
-        break;
-      case Phase::kDone:
-        return false;
-    }
-    w_.MoveTo(out);
-    return true;
-  }
-
- private:
-  enum class Phase { kHead, kProfile, kEvents, kFrames, kDone };
-
-  void Head() {
-    // speedscope opens on the busiest thread: the one with the largest total weight.
+  // speedscope opens on the busiest thread: the one with the largest total weight.
+  size_t ActiveProfile() const override {
     size_t active = 0, index = 0;
     uint64_t most = 0;
     for (const auto& [thread, entries] : byThread_) {
@@ -193,50 +133,49 @@ class SpeedscopeEvented : public ItemStream {
       if (total > most) most = total, active = index;
       ++index;
     }
-    w_.BeginObject();
-    w_.Key("$schema").String("https://www.speedscope.app/file-format-schema.json");
-    w_.Key("exporter").String("nettrace-analyzer");
-    w_.Key("name").String(name_);
-    w_.Key("activeProfileIndex").UInt(active);
-    w_.Key("profiles").BeginArray();
+    return active;
   }
 
-  std::vector<uint32_t> PathOf(uint32_t stack) {
-    std::vector<uint32_t> path = resolver_->stacks().Frames(stack);
-    if (groupByThread_) path.insert(path.begin(), threadFrame_);
-    return path;
-  }
-
-  void ProfileHead() {
-    threadFrame_ = ThreadFrame(model_, resolver_, thread_->first);
-    spans_ = Spans(model_, sel_, thread_->second, spansEndAtEvent_);
-    EventedWriter times(nullptr, nullptr, nullptr);
+  void BeginProfile(uint16_t thread, const std::vector<size_t>& entries) override {
+    threadFrame_ = ThreadFrame(model_, resolver_, thread);
+    spans_ = Spans(model_, sel_, entries, spansEndAtEvent_);
+    EventedWriter times(nullptr, nullptr);
     for (const Span& s : spans_) times.Add(PathOf(s.stack), s.startMs, s.ms);
     times.Close();
-    w_.BeginObject();
     w_.Key("type").String("evented");
     w_.Key("name").String(resolver_->frames().name(threadFrame_));
     w_.Key("unit").String("milliseconds");
     w_.Key("startValue").Exact(times.first());
     w_.Key("endValue").Exact(times.last());
     w_.Key("events").BeginArray();
-    writer_ = std::make_unique<EventedWriter>(&w_, &frameIndex_, &frames_);
+    writer_ = std::make_unique<EventedWriter>(&w_, &frames_);
+    next_ = 0;
   }
 
-  const StoreBuilder& model_;
-  const StackSelection& sel_;
-  StackResolver* resolver_;
-  const std::string name_;
+  bool ProfileStep() override {
+    if (next_ < spans_.size()) {
+      writer_->Add(PathOf(spans_[next_].stack), spans_[next_].startMs, spans_[next_].ms);
+      ++next_;
+      return true;
+    }
+    writer_->Close();
+    w_.EndArray();
+    writer_.reset();
+    spans_.clear();
+    return false;
+  }
+
+ private:
+  std::vector<uint32_t> PathOf(uint32_t stack) {
+    std::vector<uint32_t> path = resolver_->stacks().Frames(stack);
+    if (groupByThread_) path.insert(path.begin(), threadFrame_);
+    return path;
+  }
+
   const bool groupByThread_, spansEndAtEvent_;
-  std::map<uint16_t, std::vector<size_t>> byThread_;  // thread → selection entries
-  std::map<uint16_t, std::vector<size_t>>::const_iterator thread_;
   uint32_t threadFrame_ = 0;
   std::vector<Span> spans_;  // the current thread's
   std::unique_ptr<EventedWriter> writer_;
-  std::unordered_map<uint32_t, uint32_t> frameIndex_;
-  std::vector<uint32_t> frames_;
-  JsonWriter w_;
-  Phase phase_ = Phase::kHead;
   size_t next_ = 0;
 };
 

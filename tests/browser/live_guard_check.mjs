@@ -9,25 +9,10 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { testdata } from '../node/helpers.mjs';
-import { livePage, sessionOk, startLive, withFakeRuntime } from '../node/fake_runtime.mjs';
+import { livePage, startLive, stopAware, until, withFakeRuntime } from '../node/fake_runtime.mjs';
 import { CHROMIUM_ARGS } from './harness.mjs';
 
 const trace = readFileSync(join(testdata, 'dotnet10/net10-gc-verbose.nettrace'));
-
-/** Sends the first 64 KiB at once, the rest only after StopTracing, then ends. */
-function stopAware() {
-  let stream = null;
-  return (req, socket) => {
-    if (req[16] === 0x02 && req[17] === 0x01) {
-      socket.end(sessionOk(9));
-      stream.end(trace.subarray(65536));
-    } else {
-      stream = socket;
-      socket.write(sessionOk(9));
-      socket.write(trace.subarray(0, 65536));
-    }
-  };
-}
 
 /** Another site: any path is a blank page of its own origin. */
 async function otherSite() {
@@ -50,7 +35,7 @@ async function quit(live) {
 
 export async function liveGuardChecks({ check, assert }) {
   await check('live server: another origin and a rebinding host are refused, the session keeps running; the page\'s Stop works', async () => {
-    await withFakeRuntime(stopAware(), async (dir, requests) => {
+    await withFakeRuntime(stopAware(trace, 65536, 9), async (dir, requests) => {
       const live = startLive(dir, ['--pid', String(process.pid), '--port', '0']);
       const other = await otherSite();
       // evil.example resolves to this machine, as a rebinding attacker's DNS would make it.
@@ -60,10 +45,7 @@ export async function liveGuardChecks({ check, assert }) {
         const port = new URL(base).port;
         const own = await livePage(base);
         const info = async () => (await fetch(new URL('live/info', base), { headers: own.headers })).json();
-        for (let i = 0; (await info()).sessionId !== '9'; i++) {
-          if (i > 500) throw new Error('the session did not start');
-          await new Promise((r) => setTimeout(r, 20));
-        }
+        await until(async () => (await info()).sessionId === '9', 'the session');
 
         // Another site's page: what a script there can do to the live server.
         const page = await browser.newPage();

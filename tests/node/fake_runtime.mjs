@@ -118,3 +118,30 @@ export async function livePage(base) {
   const stop = () => fetch(new URL('live/stop', base), { method: 'POST', headers: { ...headers, origin } });
   return { token, origin, headers, stop };
 }
+
+/**
+ * A runtime that streams the first `first` bytes of `trace` at once and the rest only after
+ * StopTracing (the rundown), then ends; its session id is `id`.
+ */
+export function stopAware(trace, first, id) {
+  let stream = null;
+  return (req, socket) => {
+    if (req[16] === 0x02 && req[17] === 0x01) {
+      socket.end(sessionOk(id));
+      stream.end(trace.subarray(first));
+    } else {
+      stream = socket;
+      socket.write(sessionOk(id));
+      for (let i = 0; i < first; i += 4096) socket.write(trace.subarray(i, Math.min(first, i + 4096)));
+    }
+  };
+}
+
+/** Resolves once `condition()` (maybe async) holds; fails after `ms`. */
+export async function until(condition, what, ms = 10000) {
+  const end = Date.now() + ms;
+  while (!(await condition())) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}

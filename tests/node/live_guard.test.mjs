@@ -11,25 +11,10 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { testdata } from './helpers.mjs';
-import { livePage, sessionOk, startLive, withFakeRuntime } from './fake_runtime.mjs';
+import { livePage, startLive, stopAware, until, withFakeRuntime } from './fake_runtime.mjs';
 import { startServer } from '../../scripts/serve.mjs';
 
 const trace = readFileSync(join(testdata, 'dotnet10/net10-gc-verbose.nettrace'));
-
-/** Sends the first 64 KiB at once, the rest only after StopTracing, then ends. */
-function stopAware() {
-  let stream = null;
-  return (req, socket) => {
-    if (req[16] === 0x02 && req[17] === 0x01) {
-      socket.end(sessionOk(42));
-      stream.end(trace.subarray(65536));
-    } else {
-      stream = socket;
-      socket.write(sessionOk(42));
-      socket.write(trace.subarray(0, 65536));
-    }
-  };
-}
 
 /** A request with exactly these headers (fetch() sets Host itself): {status, body}. */
 function raw(base, path, { method = 'GET', headers = {} } = {}) {
@@ -45,16 +30,8 @@ function raw(base, path, { method = 'GET', headers = {} } = {}) {
   });
 }
 
-async function until(condition, what, ms = 10000) {
-  const end = Date.now() + ms;
-  while (!(await condition())) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
-
 test('live: another Host, another origin or no token is refused; the session keeps running; the page\'s Stop works', async () => {
-  await withFakeRuntime(stopAware(), async (dir, requests) => {
+  await withFakeRuntime(stopAware(trace, 65536, 42), async (dir, requests) => {
     const live = startLive(dir, ['--pid', String(process.pid), '--port', '0']);
     try {
       const base = await live.url;

@@ -6,35 +6,12 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { testdata } from './helpers.mjs';
-import { livePage, sessionOk, startLive, withFakeRuntime } from './fake_runtime.mjs';
+import { livePage, startLive, stopAware, until, withFakeRuntime } from './fake_runtime.mjs';
 
 const trace = readFileSync(join(testdata, 'dotnet10/net10-gc-verbose.nettrace'));
 
-/** Streams `first` bytes at once, the rest only after StopTracing (the rundown), then ends. */
-function stopAware(first) {
-  let stream = null;
-  return (req, socket) => {
-    if (req[16] === 0x02 && req[17] === 0x01) {
-      socket.end(sessionOk(42));
-      stream.end(trace.subarray(first));
-    } else {
-      stream = socket;
-      socket.write(sessionOk(42));
-      for (let i = 0; i < first; i += 4096) socket.write(trace.subarray(i, Math.min(first, i + 4096)));
-    }
-  };
-}
-
-async function until(condition, what, ms = 10000) {
-  const end = Date.now() + ms;
-  while (!(await condition())) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
-
 test('live: the stream served equals what the runtime sent; Stop, download and -o give the same file', async () => {
-  await withFakeRuntime(stopAware(300000), async (dir, requests) => {
+  await withFakeRuntime(stopAware(trace, 300000, 42), async (dir, requests) => {
     const out = join(dir, 'live.nettrace');
     const live = startLive(dir, ['--pid', String(process.pid), '--profile', 'gc-verbose', '-o', out, '--port', '0']);
     try {
