@@ -5,8 +5,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { testdata } from './helpers.mjs';
+import { root, testdata } from './helpers.mjs';
 import { livePage, startLive, stopAware, until, withFakeRuntime } from './fake_runtime.mjs';
+// The tools write a size as the package's helper does (web/src/ui/units.ts; the native FormatBytes too).
+const { formatBytes } = await import(join(root, 'dist/ui/units.js'));
 
 const trace = readFileSync(join(testdata, 'dotnet10/net10-gc-verbose.nettrace'));
 
@@ -65,7 +67,7 @@ test('live: the stream served equals what the runtime sent; Stop, download and -
       assert.ok(Buffer.from(await (await get('live/stream')).arrayBuffer()).equals(trace));
       assert.ok(readFileSync(out).equals(trace));
       const events = (await (await get('live/info')).json()).events;
-      assert.match(live.stderr(), new RegExp(`session ended: ${events} events, ${trace.length} bytes, 0 dropped`));
+      assert.match(live.stderr(), new RegExp(`session ended: ${events} events, ${formatBytes(trace.length)} \\(${trace.length} bytes\\), 0 dropped`));
     } finally {
       live.child.kill('SIGINT');
     }

@@ -2,6 +2,7 @@
 // parsed by the engine as the native tool parses them) and the progress line both print.
 // Node only.
 import { loadNetTraceModule } from '../reader/wasm_loader.js';
+import { formatBytes } from '../ui/units.js';
 
 interface NodeProcess {
   stderr: { write(text: string): boolean };
@@ -72,7 +73,10 @@ export async function parseCollect(args: string[], command = 'collect', usage = 
   return o;
 }
 
-/** "%.1f s  events N  bytes B  events/s R  dropped D", the native tool's live line. */
+/** "%.1f s  events N  1.2 MB  events/s R  dropped D", the native tool's live line. */
 export function liveLine(elapsed: number, events: number, bytes: number, rate: number, dropped: number): string {
-  return `${elapsed.toFixed(1)} s  events ${events}  bytes ${bytes}  events/s ${rate.toFixed(0)}  dropped ${dropped}`;
+  return `${elapsed.toFixed(1)} s  events ${events}  ${formatBytes(bytes)}  events/s ${rate.toFixed(0)}  dropped ${dropped}`;
 }
+
+/** "1.2 MB (1234567 bytes)": a file's size in words, and exactly. */
+export const sizeText = (bytes: number): string => `${formatBytes(bytes)} (${bytes} bytes)`;

@@ -19,7 +19,7 @@
 // and Stop need the session's token, which the page's HTML carries.
 import { collect, LiveError } from './collect.js';
 import type { LiveTrace } from './collect.js';
-import { liveLine, parseCollect } from './collect_args.js';
+import { liveLine, parseCollect, sizeText } from './collect_args.js';
 import { LocalGuard } from './local_guard.js';
 import { Spool } from './spool.js';
 import type { SpoolSink } from './spool.js';
@@ -332,7 +332,7 @@ export async function runLive(args: string[]): Promise<number> {
       const at = error.offset === null ? '' : ` at offset ${error.offset} (0x${error.offset.toString(16)})`;
       say(`the stream ended early: ${error.code}${at}: ${error.reason}; the ${events} events read before that are kept`);
     }
-    say(`session ended: ${events} events, ${live.bytes} bytes, ${live.droppedEventCount} dropped; the page offers the .nettrace (Ctrl-C quits)`);
+    say(`session ended: ${events} events, ${sizeText(live.bytes)}, ${live.droppedEventCount} dropped; the page offers the .nettrace (Ctrl-C quits)`);
     await quitting;
     return error ? 3 : 0;
   } catch (e) {
