@@ -28,6 +28,7 @@ struct EventQuery;
 struct FlameGraph;
 struct HistogramQuery;
 struct Histogram;
+class ExportStream;
 class RuntimeViews;
 class StoreBuilder;
 struct StackQuery;
@@ -174,6 +175,14 @@ class TraceSession {
   std::string ExportEventsCsv(bool stackText = false) const;
   /// Every call stack an event has, as CSV (id, depth, frames root first).
   std::string ExportStacksCsv() const;
+  /// The folded stacks and exports above a part at a time, the same bytes, with bounded
+  /// memory whatever the document's size (export/export_stream.h). Each holds its own
+  /// resolver and selection; it reads the session's model, so it must not outlive the session.
+  std::unique_ptr<ExportStream> FoldedStacksStream(const StackQuery& query) const;
+  std::unique_ptr<ExportStream> ExportSpeedscopeStream(const StackQuery& query, const std::string& name) const;
+  std::unique_ptr<ExportStream> ExportSpeedscopeEventedStream(const StackQuery& query, const std::string& name) const;
+  std::unique_ptr<ExportStream> ExportEventsCsvStream(bool stackText = false) const;
+  std::unique_ptr<ExportStream> ExportStacksCsvStream() const;
   // CSV of one event type with its payload fields as columns (export/payload_csv_export.h),
   // in pages the caller drives (the JS API reads blocks asynchronously): `rows` are the
   // type's rows (QueryEvents), taken a page at a time with the page's blocks provided.

@@ -41,9 +41,7 @@ FlameGraph TraceSession::BuildFlameGraph(const StackQuery& query) const {
 std::string TraceSession::FlameGraphJson(const StackQuery& query) const { return FlameGraphToJson(BuildFlameGraph(query)); }
 
 std::string TraceSession::FoldedStacks(const StackQuery& query) const {
-  StackResolver resolver(model(), symbols());
-  StackSelection sel = SelectRefined(*this, &resolver, query);
-  return ExportFolded(model(), sel, &resolver, query.groupByThread && !GroupFramesInStacks(query));
+  return DrainExport(FoldedStacksStream(query).get());
 }
 
 std::string TraceSession::TopFunctionsJson(const StackQuery& query, size_t n) const {
@@ -73,28 +71,67 @@ std::string TraceSession::SandwichJson(const StackQuery& query, const std::strin
 }
 
 std::string TraceSession::ExportSpeedscope(const StackQuery& query, const std::string& name) const {
-  StackResolver resolver(model(), symbols());
-  StackSelection sel = SelectRefined(*this, &resolver, query);
-  return nettrace::ExportSpeedscope(model(), sel, &resolver, name);
+  return DrainExport(ExportSpeedscopeStream(query, name).get());
 }
 
 std::string TraceSession::ExportSpeedscopeEvented(const StackQuery& query, const std::string& name) const {
-  StackResolver resolver(model(), symbols());
-  StackSelection sel = SelectRefined(*this, &resolver, query);
-  if (sel.unit != WeightUnit::kNanoseconds) return nettrace::ExportSpeedscope(model(), sel, &resolver, name);
+  return DrainExport(ExportSpeedscopeEventedStream(query, name).get());
+}
+
+std::string TraceSession::ExportEventsCsv(bool stackText) const { return DrainExport(ExportEventsCsvStream(stackText).get()); }
+
+std::string TraceSession::ExportStacksCsv() const { return DrainExport(ExportStacksCsvStream().get()); }
+
+namespace {
+// What a stream of a stack query reads, kept with it (export/export_stream.h HoldingStream).
+struct Selected {
+  Selected(const TraceSession& session, const StackQuery& query)
+      : resolver(session.model(), session.symbols()), sel(SelectRefined(session, &resolver, query)) {}
+  StackResolver resolver;
+  StackSelection sel;
+};
+
+template <typename Make>
+std::unique_ptr<ExportStream> Holding(std::unique_ptr<Selected> held, Make make) {
+  std::unique_ptr<ExportStream> stream = make(*held);
+  return std::make_unique<HoldingStream<Selected>>(std::move(held), std::move(stream));
+}
+}  // namespace
+
+std::unique_ptr<ExportStream> TraceSession::FoldedStacksStream(const StackQuery& query) const {
+  const bool byThread = query.groupByThread && !GroupFramesInStacks(query);
+  return Holding(std::make_unique<Selected>(*this, query),
+                 [&](Selected& h) { return FoldedStream(model(), h.sel, &h.resolver, byThread); });
+}
+
+std::unique_ptr<ExportStream> TraceSession::ExportSpeedscopeStream(const StackQuery& query,
+                                                                   const std::string& name) const {
+  return Holding(std::make_unique<Selected>(*this, query),
+                 [&](Selected& h) { return SpeedscopeStream(model(), h.sel, &h.resolver, name); });
+}
+
+std::unique_ptr<ExportStream> TraceSession::ExportSpeedscopeEventedStream(const StackQuery& query,
+                                                                          const std::string& name) const {
+  auto held = std::make_unique<Selected>(*this, query);
+  if (held->sel.unit != WeightUnit::kNanoseconds)
+    return Holding(std::move(held), [&](Selected& h) { return SpeedscopeStream(model(), h.sel, &h.resolver, name); });
   const bool before = query.weight == WeightKind::kThreadTime || query.weight == WeightKind::kManagedThreadTime;
-  return nettrace::ExportSpeedscopeEvented(model(), sel, &resolver, name,
-                                           query.groupByThread && !GroupFramesInStacks(query), before);
+  const bool byThread = query.groupByThread && !GroupFramesInStacks(query);
+  return Holding(std::move(held), [&](Selected& h) {
+    return SpeedscopeEventedStream(model(), h.sel, &h.resolver, name, byThread, before);
+  });
 }
 
-std::string TraceSession::ExportEventsCsv(bool stackText) const {
-  StackResolver resolver(model(), symbols());
-  return nettrace::ExportEventsCsv(model(), &resolver, stackText);
+std::unique_ptr<ExportStream> TraceSession::ExportEventsCsvStream(bool stackText) const {
+  auto resolver = std::make_unique<StackResolver>(model(), symbols());
+  std::unique_ptr<ExportStream> stream = EventsCsvStream(model(), resolver.get(), stackText);
+  return std::make_unique<HoldingStream<StackResolver>>(std::move(resolver), std::move(stream));
 }
 
-std::string TraceSession::ExportStacksCsv() const {
-  StackResolver resolver(model(), symbols());
-  return nettrace::ExportStacksCsv(model(), &resolver);
+std::unique_ptr<ExportStream> TraceSession::ExportStacksCsvStream() const {
+  auto resolver = std::make_unique<StackResolver>(model(), symbols());
+  std::unique_ptr<ExportStream> stream = StacksCsvStream(model(), resolver.get());
+  return std::make_unique<HoldingStream<StackResolver>>(std::move(resolver), std::move(stream));
 }
 
 }  // namespace nettrace

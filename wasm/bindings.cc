@@ -12,6 +12,7 @@
 #include <malloc.h>
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -24,6 +25,7 @@
 #include "base/status.h"
 #include "analysis/flame_graph.h"
 #include "convert/convert_session.h"
+#include "export/export_stream.h"
 #include "export/payload_csv_export.h"
 #include "trace_session.h"
 #include "write/universal_trace_writer.h"
@@ -269,15 +271,27 @@ val SandwichColumns(const TraceSession& s, const val& q, const std::string& f) {
   out.set("callees", GraphColumns(callees));
   return out;
 }
-std::string FoldedStacks(const TraceSession& s, const val& q) { return s.FoldedStacks(ToStackQuery(q)); }
 std::string TopFunctionsJson(const TraceSession& s, const val& q, uint32_t n) { return s.TopFunctionsJson(ToStackQuery(q), n); }
 std::string SandwichJson(const TraceSession& s, const val& q, const std::string& f) { return s.SandwichJson(ToStackQuery(q), f); }
-std::string ExportSpeedscope(const TraceSession& s, const val& q, const std::string& name) {
-  return s.ExportSpeedscope(ToStackQuery(q), name);
+// Exports a part at a time (core/export/export_stream.h): each part's bytes cross as a
+// JS-owned copy, an empty one at the end. The stream reads the session: JS deletes it first.
+val Bytes(const std::string& text) {
+  return val::global("Uint8Array").new_(emscripten::typed_memory_view(text.size(), reinterpret_cast<const uint8_t*>(text.data())));
 }
-std::string ExportSpeedscopeEvented(const TraceSession& s, const val& q, const std::string& name) {
-  return s.ExportSpeedscopeEvented(ToStackQuery(q), name);
+val NextPart(nettrace::ExportStream& stream, double budget) {
+  std::string part;
+  stream.Next(&part, static_cast<size_t>(budget));
+  return Bytes(part);
 }
+std::unique_ptr<nettrace::ExportStream> FoldedStream(const TraceSession& s, const val& q) { return s.FoldedStacksStream(ToStackQuery(q)); }
+std::unique_ptr<nettrace::ExportStream> SpeedscopeStream(const TraceSession& s, const val& q, const std::string& name) {
+  return s.ExportSpeedscopeStream(ToStackQuery(q), name);
+}
+std::unique_ptr<nettrace::ExportStream> SpeedscopeEventedStream(const TraceSession& s, const val& q, const std::string& name) {
+  return s.ExportSpeedscopeEventedStream(ToStackQuery(q), name);
+}
+std::unique_ptr<nettrace::ExportStream> EventsCsvStream(const TraceSession& s, bool stackText) { return s.ExportEventsCsvStream(stackText); }
+std::unique_ptr<nettrace::ExportStream> StacksCsvStream(const TraceSession& s) { return s.ExportStacksCsvStream(); }
 // CSV of one event type with payload columns, a page of rows at a time (the JS API provides
 // each page's blocks; TraceSession::PayloadCsv*).
 size_t PayloadCsvPageEnd(const TraceSession& s, const val& rows) {
@@ -291,21 +305,18 @@ val PayloadCsvColumns(const TraceSession& s, const val& rows, const val& columns
   for (const std::string& n : names) out.call<void>("push", n);
   return out;
 }
-std::string PayloadCsvLines(const TraceSession& s, const val& rows, const val& columns) {
+val PayloadCsvLines(const TraceSession& s, const val& rows, const val& columns) {
   const std::vector<uint32_t> page = emscripten::convertJSArrayToNumberVector<uint32_t>(rows);
-  return s.PayloadCsvLines(page, 0, page.size(), emscripten::vecFromJSArray<std::string>(columns));
+  return Bytes(s.PayloadCsvLines(page, 0, page.size(), emscripten::vecFromJSArray<std::string>(columns)));
 }
-std::string PayloadCsvHeaderOf(const val& columns) {
-  return nettrace::PayloadCsvHeader(emscripten::vecFromJSArray<std::string>(columns));
+val PayloadCsvHeaderOf(const val& columns) {
+  return Bytes(nettrace::PayloadCsvHeader(emscripten::vecFromJSArray<std::string>(columns)));
 }
 // The Chrome trace with payload args, in pages the JS API drives (TraceSession::ChromeTrace*).
-std::string ChromeTraceBegin(const TraceSession& s) { return s.ChromeTraceBegin(); }
+val ChromeTraceBegin(const TraceSession& s) { return Bytes(s.ChromeTraceBegin()); }
 uint32_t ChromeTracePageEnd(const TraceSession& s, uint32_t begin) { return s.ChromeTracePageEnd(begin); }
-std::string ChromeTraceEvents(const TraceSession& s, uint32_t begin, uint32_t end) { return s.ChromeTraceEvents(begin, end); }
-std::string ChromeTraceEnd(const TraceSession& s) { return s.ChromeTraceEnd(); }
-std::string ExportChromeTrace(const TraceSession& s) { return s.ExportChromeTrace(); }
-std::string ExportEventsCsv(const TraceSession& s, bool stackText) { return s.ExportEventsCsv(stackText); }
-std::string ExportStacksCsv(const TraceSession& s) { return s.ExportStacksCsv(); }
+val ChromeTraceEvents(const TraceSession& s, uint32_t begin, uint32_t end) { return Bytes(s.ChromeTraceEvents(begin, end)); }
+val ChromeTraceEnd(const TraceSession& s) { return Bytes(s.ChromeTraceEnd()); }
 
 // A/B stack diff (issue 13) of two sessions (or one twice, for two time ranges) with a
 // query each; maxFunctions < 0: every function.
@@ -385,6 +396,7 @@ EMSCRIPTEN_BINDINGS(nettrace) {
       .function("eventsWritten", &ConvertEventsWritten);
   emscripten::function("writeSampleUniversal", &WriteSampleUniversal);
   emscripten::function("warmUp", &WarmUp);
+  emscripten::class_<nettrace::ExportStream>("ExportStream").function("next", &NextPart);
   emscripten::class_<TraceSession>("TraceSession")
       .constructor<>()
       .function("pushChunk", &PushChunk)
@@ -413,12 +425,14 @@ EMSCRIPTEN_BINDINGS(nettrace) {
       .function("storeBytesPerEvent", &StoreBytesPerEvent)
       .function("flameGraphJson", &FlameGraphJson)
       .function("flameGraph", &FlameGraphColumns)
-      .function("foldedStacks", &FoldedStacks)
+      .function("foldedStream", &FoldedStream)
       .function("topFunctionsJson", &TopFunctionsJson)
       .function("sandwichJson", &SandwichJson)
       .function("sandwich", &SandwichColumns)
-      .function("exportSpeedscope", &ExportSpeedscope)
-      .function("exportSpeedscopeEvented", &ExportSpeedscopeEvented)
+      .function("speedscopeStream", &SpeedscopeStream)
+      .function("speedscopeEventedStream", &SpeedscopeEventedStream)
+      .function("eventsCsvStream", &EventsCsvStream)
+      .function("stacksCsvStream", &StacksCsvStream)
       .function("payloadCsvPageEnd", &PayloadCsvPageEnd)
       .function("payloadCsvColumns", &PayloadCsvColumns)
       .function("payloadCsvLines", &PayloadCsvLines)
@@ -426,9 +440,6 @@ EMSCRIPTEN_BINDINGS(nettrace) {
       .function("chromeTracePageEnd", &ChromeTracePageEnd)
       .function("chromeTraceEvents", &ChromeTraceEvents)
       .function("chromeTraceEnd", &ChromeTraceEnd)
-      .function("exportChromeTrace", &ExportChromeTrace)
-      .function("exportEventsCsv", &ExportEventsCsv)
-      .function("exportStacksCsv", &ExportStacksCsv)
       .function("gcText", &GcText)
       .function("jitText", &JitText)
       .function("eventView", &EventView);

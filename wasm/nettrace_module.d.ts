@@ -82,28 +82,31 @@ export interface RawTraceSession {
   flameGraphJson(query: RawStackQuery): string;
   /** The same layout as typed columns (core/analysis/flame_graph.h FlameGraph). */
   flameGraph(query: RawStackQuery): RawFlameGraph;
-  foldedStacks(query: RawStackQuery): string;
+  /** Folded stacks ("a;b;c weight" lines, sorted), a part at a time. */
+  foldedStream(query: RawStackQuery): RawExportStream;
   topFunctionsJson(query: RawStackQuery, count: number): string;
   sandwichJson(query: RawStackQuery, functionName: string): string;
   /** The same two layouts as typed columns. */
   sandwich(query: RawStackQuery, functionName: string): { function: string; callers: RawFlameGraph; callees: RawFlameGraph };
-  exportSpeedscope(query: RawStackQuery, name: string): string;
-  /** Evented profiles in milliseconds for time weights (thread time, wait time), else as exportSpeedscope. */
-  exportSpeedscopeEvented(query: RawStackQuery, name: string): string;
+  /** speedscope JSON, one sampled profile per thread, a part at a time. */
+  speedscopeStream(query: RawStackQuery, name: string): RawExportStream;
+  /** Evented profiles in milliseconds for time weights (thread time, wait time), else as speedscopeStream. */
+  speedscopeEventedStream(query: RawStackQuery, name: string): RawExportStream;
+  /** Every event as CSV (the stack's text too when `stackText`), a part at a time. */
+  eventsCsvStream(stackText: boolean): RawExportStream;
+  /** Every call stack an event has, as CSV, a part at a time. */
+  stacksCsvStream(): RawExportStream;
   /** CSV of one event type with payload columns, by pages (their blocks provided): the page end in `rows`. */
   payloadCsvPageEnd(rows: Uint32Array): number;
   /** `columns` with the page's new payload field names appended. */
   payloadCsvColumns(rows: Uint32Array, columns: string[]): string[];
-  /** The page's CSV lines for these columns. */
-  payloadCsvLines(rows: Uint32Array, columns: string[]): string;
-  /** The Chrome trace with payload args, by pages of store rows (their blocks provided): head, pages from row 0, tail. */
-  chromeTraceBegin(): string;
+  /** The page's CSV lines for these columns (UTF-8 bytes, the native tool's). */
+  payloadCsvLines(rows: Uint32Array, columns: string[]): Uint8Array;
+  /** The Chrome trace with payload args, by pages of store rows (their blocks provided): head, pages from row 0, tail (UTF-8 bytes). */
+  chromeTraceBegin(): Uint8Array;
   chromeTracePageEnd(beginRow: number): number;
-  chromeTraceEvents(beginRow: number, endRow: number): string;
-  chromeTraceEnd(): string;
-  exportChromeTrace(): string;
-  exportEventsCsv(stackText: boolean): string;
-  exportStacksCsv(): string;
+  chromeTraceEvents(beginRow: number, endRow: number): Uint8Array;
+  chromeTraceEnd(): Uint8Array;
   /** GC statistics (docs/views.md): JSON, or CSV when `csv`. */
   gcText(csv: boolean): string;
   /** JIT statistics (docs/views.md): JSON, or CSV when `csv`. */
@@ -115,6 +118,16 @@ export interface RawTraceSession {
 }
 
 /** core/analysis/event_query.h; absent, null or undefined fields mean "any" / the default. */
+/**
+ * An export produced a part at a time (core/export/export_stream.h), bounded memory whatever
+ * the document's size. It reads its session: delete() it before the session.
+ */
+export interface RawExportStream {
+  /** The next part's UTF-8 bytes (whole items until about `budget` bytes; a copy); empty at the end. */
+  next(budget: number): Uint8Array;
+  delete(): void;
+}
+
 export interface RawEventQuery {
   provider?: string | undefined;
   name?: string | undefined;
@@ -218,7 +231,7 @@ export interface NetTraceModule {
   /** mallinfo() and the heap size: for leak tests and memory figures. */
   heapStats(): RawHeapStats;
   /** The header line of a payload CSV with these columns. */
-  payloadCsvHeader(columns: string[]): string;
+  payloadCsvHeader(columns: string[]): Uint8Array;
   /** A/B stack diff as JSON (core/analysis/stack_diff.h); maxFunctions < 0: every function. */
   stackDiffJson(a: RawTraceSession, queryA: RawStackQuery, b: RawTraceSession, queryB: RawStackQuery, maxFunctions: number): string;
   /** The query table (core/api/query_table.cc) and the result tables (core/api/result_table*.cc) as JSON: what `nettrace schema` prints. */

@@ -1,5 +1,6 @@
 // core/export — formats other tools open. Each takes the model, the symbols and a stack
-// resolver (analysis/stack_frames) and returns the whole document as a string:
+// resolver (analysis/stack_frames) and returns the whole document as a string, or (the
+// *Stream functions) produces it a part at a time with bounded memory (export_stream.h):
 //   folded stacks   "a;b;c weight" per distinct stack, root first, lines sorted
 //                   (flamegraph.pl, speedscope, pyroscope read it)
 //   speedscope      https://www.speedscope.app/file-format-schema.json: one "sampled"
@@ -14,12 +15,14 @@
 #pragma once
 
 #include <functional>
+#include <memory>
 #include <set>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "analysis/call_tree.h"
+#include "export/export_stream.h"
 
 namespace nettrace {
 
@@ -84,5 +87,17 @@ std::string ExportEventsCsv(const StoreBuilder& model, StackResolver* resolver, 
 // Columns StackId,Depth,Stack: every call stack an event has, ascending id, frames root
 // first joined by ';'.
 std::string ExportStacksCsv(const StoreBuilder& model, StackResolver* resolver);
+
+// The same documents a part at a time: the same bytes as the functions above. They read
+// `model`, `*resolver` and `selection` as they go: those must outlive the stream.
+std::unique_ptr<ExportStream> FoldedStream(const StoreBuilder& model, const StackSelection& selection,
+                                           StackResolver* resolver, bool groupByThread);
+std::unique_ptr<ExportStream> SpeedscopeStream(const StoreBuilder& model, const StackSelection& selection,
+                                               StackResolver* resolver, const std::string& name);
+std::unique_ptr<ExportStream> SpeedscopeEventedStream(const StoreBuilder& model, const StackSelection& selection,
+                                                      StackResolver* resolver, const std::string& name,
+                                                      bool groupByThread, bool spansEndAtEvent);
+std::unique_ptr<ExportStream> EventsCsvStream(const StoreBuilder& model, StackResolver* resolver, bool stackText);
+std::unique_ptr<ExportStream> StacksCsvStream(const StoreBuilder& model, StackResolver* resolver);
 
 }  // namespace nettrace

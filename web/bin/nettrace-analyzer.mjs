@@ -36,7 +36,7 @@
 // after FILE by the engine's own command-line parser through the wasm module (parseCliArgs),
 // listed by --help and COMMAND --help, printed by `nettrace-analyzer schema --json`.
 // FILE may be a path, an http(s) URL, or "-" for standard input.
-import { closeSync, openSync, writeFileSync, writeSync } from 'node:fs';
+import { appendFileSync, closeSync, openSync, writeFileSync, writeSync } from 'node:fs';
 import { basename } from 'node:path';
 import { convertTrace, diffStacksFolded, diffStacksJson, openTrace, NetTraceError } from '../index.js';
 
@@ -199,14 +199,24 @@ try {
       const format = opts.format;
       if (!['speedscope', 'chrome', 'csv', 'stacks-csv'].includes(format)) fail('export needs --format speedscope|chrome|csv|stacks-csv');
       if (opts.stackText && format !== 'csv') fail('--stack-text goes with --format csv');
-      // As the native tool writes them: JSON formats end with a newline.
-      let text = await trace.export(format, { ...stackQuery(), ...pick('speedscope', 'csvPayload'), name: profileName, stackText: opts.stackText === true });
-      if (!format.endsWith('csv')) text += '\n';
-      if (opts.out !== undefined) {
-        writeFileSync(opts.out, text);
-        process.stderr.write(`nettrace-analyzer: wrote ${opts.out}\n`);
-        out = '';
-      } else out = text;
+      // Written a part at a time (any size, bounded memory), as the native tool writes them:
+      // JSON formats end with a newline.
+      const options = { ...stackQuery(), ...pick('speedscope', 'csvPayload'), name: profileName, stackText: opts.stackText === true };
+      const newline = format.endsWith('csv') ? '' : '\n';
+      try {
+        if (opts.out !== undefined) {
+          const bytes = (await trace.exportTo(format, opts.out, options)) + newline.length;
+          if (newline) appendFileSync(opts.out, newline);
+          process.stderr.write(`nettrace-analyzer: wrote ${opts.out} (${bytes} bytes)\n`);
+        } else {
+          await trace.exportTo(format, process.stdout, { ...options, keepOpen: true });
+          process.stdout.write(newline);
+        }
+      } catch (e) {
+        if (!(e instanceof NetTraceError)) throw e;
+        fail(`export: ${e.message}`, 1);
+      }
+      out = '';
       break;
     }
   }

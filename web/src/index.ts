@@ -20,6 +20,7 @@ import { PREWARM_HEAP_BYTES, diffTracesInWorker, openTraceInWorker, prewarmEngin
 import type { WorkerOptions } from './engine/worker_client.js';
 
 export type { ExportFormat, ExportOptions, OpenTraceOptions, StackQuery, TraceHandle } from './api/handle.js';
+export type { ExportDestination, ExportToOptions, NodeWritableLike } from './api/export_sink.js';
 // Every JSON result type, generated from the engine's result tables (core/api/result_table*.cc).
 export type * from './api/generated/results.js';
 export type {

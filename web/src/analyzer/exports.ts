@@ -1,5 +1,8 @@
 // web/src/analyzer — the export buttons: each asks the trace shown for one format (with the
 // flame graph's stack query, so speedscope and folded export what is drawn) and downloads it.
+// The export comes a part at a time (TraceHandle.exportStream), each part handed to the
+// browser as a Blob at once: the page never holds the whole document (a CSV with stack text
+// runs to gigabytes), the browser keeps big Blobs on disk.
 import type { ExportOptions, StackQuery, TraceHandle } from '../api/handle.js';
 import { download } from '../ui/dom.js';
 
@@ -27,6 +30,17 @@ function csvOptions(hooks: ExportHooks): ExportOptions {
   return type.provider === '' ? { event: type.event } : { event: type.event, provider: type.provider };
 }
 
+/** The stream's parts as one Blob, each part a Blob of its own as soon as it arrives. */
+async function blobOf(stream: ReadableStream<Uint8Array>, type: string): Promise<Blob> {
+  const parts: Blob[] = [];
+  const reader = stream.getReader();
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) return new Blob(parts, { type });
+    parts.push(new Blob([value as Uint8Array<ArrayBuffer>]));
+  }
+}
+
 /** Wires the `button[data-export]` buttons of `bar`. */
 export function wireExports(bar: HTMLElement, hooks: ExportHooks): void {
   for (const button of bar.querySelectorAll<HTMLButtonElement>('button[data-export]')) {
@@ -36,9 +50,9 @@ export function wireExports(bar: HTMLElement, hooks: ExportHooks): void {
       if (shown === null) return;
       button.disabled = true;
       const base = shown.name.replace(/\.(nettrace|netperf)$/i, '');
-      shown.trace
-        .export(format, format === 'csv' ? csvOptions(hooks) : { ...hooks.stackQuery(), name: shown.name })
-        .then((text) => download(text, `${base}.${EXPORTS[format].ext}`, EXPORTS[format].type))
+      const options = format === 'csv' ? csvOptions(hooks) : { ...hooks.stackQuery(), name: shown.name };
+      blobOf(shown.trace.exportStream(format, options), EXPORTS[format].type)
+        .then((blob) => download(blob, `${base}.${EXPORTS[format].ext}`, EXPORTS[format].type))
         .catch(hooks.onError)
         .finally(() => (button.disabled = false));
     });

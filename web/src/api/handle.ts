@@ -17,6 +17,7 @@ import type {
 } from './types.js';
 import type { GcStats, JitStats } from './types.js';
 import type { ExportRequest, FlameRequest } from './generated/requests.js';
+import type { ExportDestination, ExportToOptions } from './export_sink.js';
 
 /** The statistics `runtimeStatsText` gives. */
 export type RuntimeStatsKind = 'gc' | 'jit';
@@ -126,12 +127,41 @@ export interface TraceHandle {
   /** Callers and callees of the function named `functionName` (a frame name) in the stacks of `query`. */
   sandwich(query: StackQuery, functionName: string): Promise<Sandwich>;
   /**
-   * The trace in another tool's format, as text: "speedscope" (the stacks of `options`, one
-   * sampled profile per thread), "chrome" (every event, Chrome trace JSON), "csv" (every event
-   * with its call-stack id; `stackText` adds the frames), "stacks-csv" (each id's frames),
-   * "folded" (the stacks of `options` as "a;b;c weight" lines).
+   * The trace in another tool's format, as text: "speedscope" (the stacks of `options`: for
+   * time weights one evented profile per thread, else, or with `speedscope: 'sampled'`, one
+   * sampled profile per thread), "chrome" (every event, Chrome trace JSON, payload fields as
+   * args), "csv" (every event with its call-stack id; `stackText` adds the frames; with
+   * `event`, that type's events with their payload fields as columns), "stacks-csv" (each
+   * id's frames), "folded" (the stacks of `options` as "a;b;c weight" lines). The bytes of
+   * `nettrace export` (whose JSON formats end with one more newline).
+   * For a small document: the whole text is held at once. A document of any size goes to
+   * exportTo() or exportStream() (docs/exports.md).
+   * @throws NetTraceError code "too-large" when the text is longer than a JavaScript string
+   *   can be (2^29 − 24 characters in V8), "closed" when the handle is closed meanwhile
    */
   export(format: ExportFormat, options?: ExportOptions): Promise<string>;
+  /**
+   * The same document written to `destination` a part at a time (about 1 MiB each), each
+   * part produced only once the previous one is written: the memory held is one part's,
+   * whatever the document's size.
+   * @param destination a file path (Node: created or truncated; removed again if the export
+   *   fails), a Node Writable (waits for 'drain' when it is full) or a WHATWG WritableStream
+   *   (waits for its `ready`)
+   * @param options the export's options, and `signal` (stops between two parts), `keepOpen`
+   *   (a stream is otherwise ended or closed at the end, as pipeTo() does)
+   * @returns the number of bytes written
+   * @throws NetTraceError code "output" when the destination cannot be created or written
+   *   (its `reason` says why: a missing folder, a closed stream…), "cancelled" when `signal`
+   *   aborted, "closed" when the handle is closed meanwhile, "invalid-argument" for an
+   *   unknown format or destination
+   */
+  exportTo(format: ExportFormat, destination: ExportDestination, options?: ExportOptions & ExportToOptions): Promise<number>;
+  /**
+   * The same document as a stream of its UTF-8 bytes, a part produced each time the reader
+   * asks for one (nothing is made ahead). Cancelling the stream ends the export. Errors come
+   * through the stream as NetTraceError (codes as for exportTo).
+   */
+  exportStream(format: ExportFormat, options?: ExportOptions): ReadableStream<Uint8Array>;
   /** One record per GC as TraceEvent's TraceGC, with GCStats totals, per process (docs/views.md). */
   gc(): Promise<GcStats>;
   /** One record per jitted method as TraceEvent's TraceJittedMethod, with JITStats totals (docs/views.md). */

@@ -23,6 +23,10 @@ import type {
 } from './types.js';
 import { NetTraceError } from './types.js';
 import { ParsedEventViews } from './event_views.js';
+import { exportParts } from './export_parts.js';
+import type { ExportEngine } from './export_parts.js';
+import { partsAsStream, partsAsText, writeParts } from './export_sink.js';
+import type { ExportDestination, ExportToOptions } from './export_sink.js';
 import type { EventViewName } from './event_views.js';
 
 const EVENT_VIEWS: readonly EventViewName[] = ['exceptions', 'contention', 'activities', 'counters', 'threadpool'];
@@ -193,6 +197,13 @@ class InThreadTrace extends ParsedEventViews implements TraceHandle {
     this.summaryText = summaryText;
     this.bytes = session.bytesConsumed();
     this.eventCount = session.eventCount();
+    this.exports = {
+      M,
+      session: () => this.live(),
+      withBlocks: (rows, use) => this.withBlocks(rows, use),
+      openStreams: new Set(),
+      pagedExports: Promise.resolve(),
+    };
   }
 
   engine(): { M: NetTraceModule; session: RawTraceSession } {
@@ -355,67 +366,20 @@ class InThreadTrace extends ParsedEventViews implements TraceHandle {
     return this.live().sandwich(query, functionName);
   }
 
-  /**
-   * The Chrome trace with each event's payload fields as args (TraceSession::ChromeTrace*):
-   * pages of store rows in order, each page's blocks re-read (as withBlocks). The same bytes
-   * as `nettrace export --format chrome` (without its final newline).
-   */
-  private async chromeTrace(): Promise<string> {
-    const parts = [this.live().chromeTraceBegin()];
-    try {
-      // A page ends where its blocks would overflow the engine's cache; past the last row it is empty.
-      for (let begin = 0; ; ) {
-        const end = this.live().chromeTracePageEnd(begin);
-        if (end === begin) break;
-        const page = new Uint32Array(end - begin);
-        for (let i = 0; i < page.length; i++) page[i] = begin + i;
-        parts.push(await this.withBlocks(page, (s) => s.chromeTraceEvents(begin, end)));
-        begin = end;
-      }
-    } finally {
-      parts.push(this.live().chromeTraceEnd());
-    }
-    return parts.join('');
-  }
-
-  /**
-   * CSV of one event type with its payload fields as columns (TraceSession::PayloadCsv*): two
-   * passes over the type's rows a page at a time, each page's blocks re-read (as withBlocks):
-   * the columns, then the lines. The same bytes as `nettrace export --format csv --event NAME`.
-   */
-  private async payloadCsv(event: string, provider?: string): Promise<string> {
-    const { rows } = this.live().queryEvents({ name: event, provider: provider ?? '', limit: 0xffffffff });
-    const pages: Uint32Array[] = [];
-    for (let begin = 0; begin < rows.length; ) {
-      const end = begin + this.live().payloadCsvPageEnd(rows.subarray(begin, begin + 4096));
-      pages.push(rows.subarray(begin, end));
-      begin = end;
-    }
-    let columns: string[] = [];
-    for (const page of pages) columns = await this.withBlocks(page, (s) => s.payloadCsvColumns(page, columns));
-    const lines: string[] = [];
-    for (const page of pages) lines.push(await this.withBlocks(page, (s) => s.payloadCsvLines(page, columns)));
-    return this.M.payloadCsvHeader(columns) + lines.join('');
-  }
+  /** What the export's parts are made from (api/export_parts.ts). */
+  private readonly exports: ExportEngine;
 
   async export(format: ExportFormat, options: ExportOptions = {}): Promise<string> {
-    const session = this.live();
-    const { name = 'trace', stackText = false, speedscope = 'evented', csvPayload: _csvPayload, ...query } = options;
-    switch (format) {
-      case 'speedscope':
-        return speedscope === 'sampled' ? session.exportSpeedscope(query, name) : session.exportSpeedscopeEvented(query, name);
-      case 'chrome':
-        return this.chromeTrace();
-      case 'csv':
-        if (options.event !== undefined && options.csvPayload !== false) return this.payloadCsv(options.event, options.provider);
-        return session.exportEventsCsv(stackText);
-      case 'stacks-csv':
-        return session.exportStacksCsv();
-      case 'folded':
-        return session.foldedStacks(query);
-      default:
-        throw new NetTraceError('invalid-argument', null, `unknown export format ${String(format)}`);
-    }
+    return partsAsText(exportParts(this.exports, format, options));
+  }
+
+  exportStream(format: ExportFormat, options: ExportOptions = {}): ReadableStream<Uint8Array> {
+    return partsAsStream(() => exportParts(this.exports, format, options));
+  }
+
+  async exportTo(format: ExportFormat, destination: ExportDestination, options: ExportOptions & ExportToOptions = {}): Promise<number> {
+    const { signal, keepOpen, ...exportOptions } = options;
+    return writeParts(exportParts(this.exports, format, exportOptions), destination, { ...(signal ? { signal } : {}), ...(keepOpen ? { keepOpen } : {}) });
   }
 
   override async eventView(view: EventViewName, format: 'json' | 'csv' = 'json'): Promise<string> {
@@ -424,6 +388,9 @@ class InThreadTrace extends ParsedEventViews implements TraceHandle {
   }
 
   close(): void {
+    // Exports in progress read the session: they end first (their next part fails "closed").
+    for (const stream of this.exports.openStreams) stream.delete();
+    this.exports.openStreams.clear();
     this.session?.delete();
     this.session = null;
     this.input.close();

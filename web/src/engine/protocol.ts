@@ -53,6 +53,11 @@ export type QueryRequest = { id: RequestId; trace: RequestId } & (
   | { kind: 'topFunctions'; query: StackQuery; count: number }
   | { kind: 'sandwich'; query: StackQuery; functionName: string }
   | { kind: 'export'; format: ExportFormat; options: ExportOptions }
+  /** An export a part at a time: this request's id names it in 'exportNext' / 'exportCancel'. */
+  | { kind: 'exportOpen'; format: ExportFormat; options: ExportOptions }
+  /** The next part of export `stream`: {bytes} (transferred), bytes null at the end. */
+  | { kind: 'exportNext'; stream: RequestId }
+  | { kind: 'exportCancel'; stream: RequestId }
   | { kind: 'eventView'; view: EventViewName; format: 'json' | 'csv' }
 );
 /** Drop the trace opened by 'open' request `trace`, and its memory. */

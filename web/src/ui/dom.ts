@@ -38,8 +38,8 @@ export function fillSelect(select: HTMLSelectElement, anyLabel: string, options:
   for (const o of options) select.append(h('option', { text: o.label, attrs: { value: o.value } }));
 }
 
-/** Offers text as a file download (a Blob URL on an <a download>). */
-export function download(text: string, fileName: string, type: string): void {
+/** Offers text or a Blob as a file download (a Blob URL on an <a download>). */
+export function download(text: string | Blob, fileName: string, type: string): void {
   const url = URL.createObjectURL(new Blob([text], { type }));
   const a = h('a', { attrs: { href: url, download: fileName } });
   document.body.append(a);
