@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <map>
 
+#include "analysis/view_format.h"
 #include "base/json_writer.h"
 
 namespace nettrace::heap {
@@ -166,16 +167,6 @@ void WritePaths(JsonWriter& w, const Snapshot& s, const HeapQuery& q) {
 }
 
 }  // namespace
-
-void AppendCsvField(const std::string& s, std::string* out) {  // RFC 4180
-  if (s.find_first_of(",\"\r\n") == std::string::npos) {
-    *out += s;
-    return;
-  }
-  *out += '"';
-  for (char c : s) *out += c == '"' ? std::string("\"\"") : std::string(1, c);
-  *out += '"';
-}
 
 std::string HeapJson(const Snapshot& s, const HeapQuery& q) {
   JsonWriter w;

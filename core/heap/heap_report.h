@@ -29,8 +29,6 @@ std::string HeapTypesCsv(const Snapshot& s);
 // Growth from `baseline` to `current` by type (rows matched by name and module).
 std::string HeapDiffJson(const Snapshot& baseline, const Snapshot& current);
 std::string HeapDiffCsv(const Snapshot& baseline, const Snapshot& current);
-// RFC 4180: a field holding a comma, quote or line break is quoted, inner quotes doubled.
-void AppendCsvField(const std::string& s, std::string* out);
 // The paths part of HeapJson alone ({"type": …, "paths": …}).
 std::string HeapPathsJson(const Snapshot& s, const HeapQuery& q);
 
