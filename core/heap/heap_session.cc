@@ -115,6 +115,11 @@ Status HeapSession::Finish() {
       if (status_.ok()) status_ = check;
     }
   }
+  // What only the whole file shows (no heap dump in the trace, references the objects do not
+  // claim, a broken graph) is found after its last byte: the error points at the file's end.
+  if (!status_.ok() && status_.offset() == kNoOffset) {
+    status_ = Status::Error(status_.code(), received_, status_.message());
+  }
   return status_;
 }
 

@@ -162,6 +162,8 @@ TEST_CASE("heap: a file that is neither kind is refused from its bytes", "[heap]
   auto trace = ReadHeapFile("only_managed_samples.nettrace");
   CHECK_FALSE(trace->hasGraph());
   CHECK(trace->status().message().find("no heap dump") != std::string::npos);
+  // Found only once the whole trace is read: the offset is the file's end.
+  CHECK(trace->status().offset() == ReadFile(DataPath("only_managed_samples.nettrace")).size());
 }
 
 }  // namespace
