@@ -53,6 +53,8 @@ enum QueryBit : uint32_t {
   kPs = 1u << 19,
   kCollect = 1u << 20,
   kLive = 1u << 21,  // the npm CLI's collect served with the app
+  // Heap snapshots (core/heap): a .gcdump or a .nettrace with heap-dump events.
+  kHeap = 1u << 22,
 };
 
 struct QuerySpec {
@@ -95,6 +97,13 @@ struct Request {
     uint64_t bufferMB = 256;
     uint64_t port = 0;        // live: 0 = any free port
   } live;
+  // heap (core/heap/heap_report.h).
+  struct Heap {
+    std::string baseline;  // --baseline OLD: growth from that snapshot
+    std::string pathsTo;   // --paths-to TYPE
+    uint64_t largest = 20;
+    uint64_t paths = 10;
+  } heap;
   // What was given, in order, for RequestJson (the npm CLI hands it to the JS API).
   std::vector<std::pair<const struct OptionSpec*, OptionValue>> given;
 };

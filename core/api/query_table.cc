@@ -43,6 +43,9 @@ Rows<QuerySpec> Queries() {
       {"ps", kPs, "[--json]", ".NET processes with a diagnostics port (pid, name, runtime, command line)", true},
       {"collect", kCollect, "(--pid N | --diagnostic-port PATH) -o OUT.nettrace",
        "record a live EventPipe session (Ctrl-C or --duration stops it)", true},
+      {"heap", kHeap, "FILE", "heap snapshot (.gcdump, or a .nettrace with heap-dump events): types by count, shallow, "
+       "retained and PerfView-inclusive size, root categories, largest objects; paths from roots to a type; growth "
+       "against a baseline snapshot", true},
       {"live", kLive, "(--pid N | --diagnostic-port PATH)", "collect, served with the app on 127.0.0.1 (the page grows while it runs; its Stop "
        "ends the session and offers the .nettrace)", false},
   };
@@ -179,7 +182,20 @@ Rows<OptionSpec> Options() {
        "the file to write (live: optional, the page offers the download)", SET(r->out = v.text)},
       {"port", "--port", nullptr, T::kCount, "P", "0", kLive, true, "the app's port on 127.0.0.1 (0: any free port)",
        SET(r->live.port = static_cast<uint64_t>(v.number))},
-      {"chunkSize", "--chunk-size", nullptr, T::kCount, "BYTES", "1048576", kFileQueries, true,
+      // Heap snapshots (core/heap).
+      {"baseline", "--baseline", nullptr, T::kString, "OLD", nullptr, kHeap, true,
+       "an older snapshot of the same process: growth by type (count, size, retained) from it to FILE",
+       SET(r->heap.baseline = v.text)},
+      {"pathsTo", "--paths-to", nullptr, T::kString, "TYPE", nullptr, kHeap, false,
+       "shortest paths from the roots to the instances of TYPE (a type name, module!name, or part of a name), "
+       "with their root kinds", SET(r->heap.pathsTo = v.text)},
+      {"largest", "--largest", nullptr, T::kCount, "N", "20", kHeap, false, "number of largest objects listed",
+       SET(r->heap.largest = static_cast<uint64_t>(v.number))},
+      {"paths", "--paths", nullptr, T::kCount, "N", "10", kHeap, false, "number of instances whose path is listed",
+       SET(r->heap.paths = static_cast<uint64_t>(v.number))},
+      {"format", "--format", nullptr, T::kEnum, "json|csv", "json", kHeap, true,
+       "output format (csv: the types table, or the growth table with --baseline)", SET(r->format = v.text)},
+      {"chunkSize", "--chunk-size", nullptr, T::kCount, "BYTES", "1048576", kFileQueries | kHeap, true,
        "read the file in chunks of this size, 1 to 1073741824 (the output is the same)",
        SET(r->chunkSize = static_cast<uint64_t>(v.number))},
   };

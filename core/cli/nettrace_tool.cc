@@ -20,6 +20,8 @@
 //                        stack's frames too); stacks-csv: the frames of each id
 //   nettrace diff A B [--format json|folded] [same selection options] [--a-from MS]
 //                        [--a-to MS] [--b-from MS] [--b-to MS]   A/B stack diff (diff_command.cc)
+//   nettrace heap FILE [--baseline OLD] [--paths-to TYPE] [--format json|csv]   heap snapshot
+//                        views of a .gcdump or heap-dump .nettrace (heap_command.cc)
 //   nettrace dataset OUT_DIR TRACE... [--codec zstd|gzip|none]   add traces to a Parquet
 //                        dataset (dataset_command.cc; docs/dataset.md)
 //   nettrace gc FILE [--format json|csv]    one row per GC as TraceEvent's TraceGC, totals
@@ -60,6 +62,7 @@
 #include "convert/convert_session.h"
 #include "cli/dataset_command.h"
 #include "cli/diff_command.h"
+#include "cli/heap_command.h"
 #include "cli/huge_page_heap.h"
 #include "trace_session.h"
 #include "write/universal_trace_writer.h"
@@ -324,6 +327,7 @@ int RunTool(int argc, char** argv) {
   if (command == "ps") return nettrace::cli::RunPs(argc, argv);
   if (command == "collect") return nettrace::cli::RunCollect(argc, argv);
   if (command == "diff") return nettrace_cli::RunDiff(request, line.positional[0].c_str(), line.positional[1].c_str());
+  if (command == "heap") return nettrace_cli::RunHeap(request, line.positional[0].c_str());
   if (command == "write-sample-universal") {
     const char* outFile = line.positional[0].c_str();
     std::vector<uint8_t> bytes;

@@ -278,6 +278,16 @@ export interface CollectRequest {
   bufferMB?: number;
 }
 
+/** The options of `heap`: heap snapshot (.gcdump, or a .nettrace with heap-dump events): types by count, shallow, retained and PerfView-inclusive size, root categories, largest objects; paths from roots to a type; growth against a baseline snapshot. */
+export interface HeapRequest {
+  /** Shortest paths from the roots to the instances of TYPE (a type name, module!name, or part of a name), with their root kinds. CLI: `--paths-to`. */
+  pathsTo?: string;
+  /** Number of largest objects listed. Default: 20. An integer ≥ 0. CLI: `--largest`. */
+  largest?: number;
+  /** Number of instances whose path is listed. Default: 10. An integer ≥ 0. CLI: `--paths`. */
+  paths?: number;
+}
+
 /** The options of `live`: collect, served with the app on 127.0.0.1 (the page grows while it runs; its Stop ends the session and offers the .nettrace). */
 export interface LiveRequest {
   /** The process to trace. An integer ≥ 0. CLI: `--pid`. */

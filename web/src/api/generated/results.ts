@@ -439,6 +439,120 @@ export interface StackDiffResult {
   tree: StackDiffTree;
 }
 
+/** A heap snapshot (core/heap/heap_report.h; docs/format/gcdump.md): where it came from, totals, root categories, types by count, shallow, retained (dominator tree) and PerfView-inclusive size, the largest objects, and with --paths-to the paths from the roots to a type. */
+export interface HeapSnapshot {
+  source: "gcdump" | "nettrace";
+  processName: string;
+  processId: number;
+  /** 4, 8, or 0 when unknown. */
+  pointerSize: number;
+  creationTool: string;
+  /** .NET DateTime ticks; 0: unknown. */
+  timeCollectedTicks: number;
+  /** The GC the heap-dump events came from; -1 for a .gcdump. */
+  gcNumber: number;
+  weakRootsIgnored: number;
+  unknownTypes: number;
+  /** The reader stopped at 10,000,000 nodes, as dotnet-gcdump does. */
+  nodeLimitReached: boolean;
+  totals: HeapTotals;
+  roots: HeapRootCategory[];
+  types: HeapTypeRow[];
+  largest: HeapObject[];
+  /** Null without --paths-to. */
+  pathsTo: HeapPaths | null;
+}
+
+/** Nodes and edges of the graph (pseudo-nodes included); objects and bytes without them. */
+export interface HeapTotals {
+  nodes: number;
+  edges: number;
+  objects: number;
+  bytes: number;
+  types: number;
+  unreachableObjects: number;
+  unreachableBytes: number;
+}
+
+/** A child of the root pseudo-node ([static vars], [local vars], ...). */
+export interface HeapRootCategory {
+  node: number;
+  name: string;
+  /** Bytes only this category keeps alive (dominator tree). */
+  retained: number;
+  /** Bytes PerfView's spanning tree puts under it. */
+  inclusive: number;
+}
+
+/** One type (by name and module). */
+export interface HeapTypeRow {
+  name: string;
+  module: string;
+  count: number;
+  /** Shallow: the objects' own bytes. */
+  size: number;
+  /** Dominator tree: bytes the type's objects keep alive, nested objects of the type once. */
+  retained: number;
+  /** PerfView's spanning tree (the Inc column of its By Name view). */
+  inclusive: number;
+}
+
+/** One of the largest objects by retained size. */
+export interface HeapObject {
+  node: number;
+  name: string;
+  module: string;
+  /** Hexadecimal. */
+  address: string;
+  size: number;
+  retained: number;
+  /** The pseudo-nodes on its shortest path from the root. */
+  root: string;
+}
+
+/** Paths from the roots to the instances of a type (--paths-to). */
+export interface HeapPaths {
+  /** The text asked for. */
+  type: string;
+  matched: HeapTypeName[];
+  instances: number;
+  roots: HeapPathRoot[];
+  paths: HeapPath[];
+}
+
+export interface HeapTypeName {
+  name: string;
+  module: string;
+}
+
+/** The instances per root they are reached from. */
+export interface HeapPathRoot {
+  root: string;
+  kind: string;
+  count: number;
+  size: number;
+  retained: number;
+}
+
+/** One instance (largest retained first) and its shortest path from the root. */
+export interface HeapPath {
+  node: number;
+  address: string;
+  size: number;
+  retained: number;
+  root: string;
+  kind: string;
+  steps: HeapPathStep[];
+}
+
+export interface HeapPathStep {
+  node: number;
+  type: string;
+  /** Absent for pseudo-nodes. */
+  address?: string;
+  size: number;
+}
+
 /** Sizes after a GC by generation (HeapStats GenerationSize0..4), bytes. */
 export interface GcGenerationSizes {
   gen0: number;
@@ -834,4 +948,6 @@ export interface QueryResults {
   "threadpool": ThreadPoolView;
   /** `ps --json`: the processes with a diagnostics port. */
   "ps": DiagProcess[];
+  /** The heap snapshot's views (without --baseline). */
+  "heap": HeapSnapshot;
 }
