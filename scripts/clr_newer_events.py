@@ -15,7 +15,7 @@ Sources, read (not copied):
           template's id, task and opcode, and the typed properties of its *TraceData class
           (field order, offsets, sizes).
   [TE-G]  microsoft/perfview@120e892a src/TraceEvent/Parsers/GCDynamicTraceEventParser.cs.
-  [TE-R] [TE-P] [TE-S]  as in gen_clr_events.py.
+  [TE-R] [TE-P] [TE-S] [TE-NAMES]  as in gen_clr_events.py.
   [NET10] The .NET 10.0.12 traces of tests/data/dotnet10 (MANIFEST.md): every payload of these
           events has exactly the size its layout gives (no bytes left, none missing).
 Python 3 standard library only.
@@ -162,6 +162,9 @@ TE_NAME_ONLY = [
     ("kPrivate", 303, 13, "ThreadPool", "IOEnqueue"),
     ("kPrivate", 304, 14, "ThreadPool", "IODequeue"),
     ("kPrivate", 305, 15, "ThreadPool", "IOPack"),
+    # TraceEvent names id 0 of these two providers after ETW's string event [TE-NAMES].
+    ("kRuntime", 0, 0, "EventWriteString", ""),
+    ("kPrivate", 0, 0, "EventWriteString", ""),
 ]
 
 # GC dynamic events: the runtime writes them all as GCDynamicEvent (runtime id 39: Name,
@@ -169,20 +172,14 @@ TE_NAME_ONLY = [
 # renames the event after it, gives it an id of its own (TraceEventID.Illegal - n) and shows
 # only the fields it reads from Data, little-endian at fixed offsets [TE-G]. Tuple: (Name, the
 # id TraceEvent gives it, [fields of Data]); the task is "GC", the opcode name is Name.
+# TraceEvent 4.0.0 has a template for CommittedUsage alone, chosen only when DataSize covers all
+# of its fields; every other name (HeapCountTuning, HeapCountSample, DATAS's SizeAdaptation*) is
+# "GC/DynamicTraceEvent" with the raw fields [TE-NAMES].
 GC_DYNAMIC_EVENTS = [
-    ("HeapCountTuning", 0xFFFF - 10, [
-        ("Version", I16, None), ("NewHeapCount", I16, None), ("GCIndex", I64, None),
-        ("MedianThroughputCostPercent", FLT, None), ("SmoothedMedianThroughputCostPercent", FLT, None),
-        ("ThroughputCostPercentReductionPerStepUp", FLT, None),
-        ("ThroughputCostPercentIncreasePerStepDown", FLT, None),
-        ("SpaceCostPercentIncreasePerStepUp", FLT, None), ("SpaceCostPercentDecreasePerStepDown", FLT, None)]),
     ("CommittedUsage", 0xFFFF - 11, [
         ("Version", I16, None), ("TotalCommittedInUse", I64, None),
         ("TotalCommittedInGlobalDecommit", I64, None), ("TotalCommittedInFree", I64, None),
         ("TotalCommittedInGlobalFree", I64, None), ("TotalBookkeepingCommitted", I64, None)]),
-    ("HeapCountSample", 0xFFFF - 12, [
-        ("Version", I16, None), ("GCIndex", I64, None), ("ElapsedTimeBetweenGCs", I64, None),
-        ("GCPauseTime", I64, None), ("MslWaitTime", I64, None)]),
 ]
 GC_DYNAMIC_TASK = "GC"
 GC_DYNAMIC_OPCODE = 41  # GCDynamicEvent's opcode [MAN9]; TraceEvent's templates keep it [TE-G]

@@ -28,6 +28,9 @@
 //                        waited) and --exception-type T (Exception/Start throws of one type)
 //   nettrace write-sample-universal OUT   a small collect-linux-like v6 trace (two
 //                        processes, in-trace symbols, cpu and cswitch samples)
+//   nettrace write-clr-name-probe OUT   a v5 trace asking TraceEvent every CLR event name
+//                        question, and OUT.probes.tsv listing them (write/clr_name_probe.h;
+//                        scripts/oracle.sh uses both)
 //   Linux-profiler traces: --event cpu (CPU time) or --event cswitch (off-CPU time),
 //   --process PID, --by-process (a 'Process name (pid)' root frame per process)
 //
@@ -56,6 +59,7 @@
 #include "cli/diff_command.h"
 #include "cli/huge_page_heap.h"
 #include "trace_session.h"
+#include "write/clr_name_probe.h"
 #include "write/universal_trace_writer.h"
 
 namespace {
@@ -269,15 +273,25 @@ int main(int argc, char** argv) {
   if (argc < 3) return Usage(stderr);
   const std::string command = argv[1];
   if (command == "diff") return nettrace_cli::RunDiff(argc, argv);  // two files: cli/diff_command.cc
-  if (command == "write-sample-universal") {
+  if (command == "write-sample-universal" || command == "write-clr-name-probe") {
     std::vector<uint8_t> bytes;
-    nettrace::Status st = nettrace::WriteSampleUniversalTrace(&bytes);
+    nettrace::Status st = command == "write-sample-universal" ? nettrace::WriteSampleUniversalTrace(&bytes)
+                                                              : nettrace::WriteClrNameProbeTrace(&bytes);
     FILE* f = st.ok() ? std::fopen(argv[2], "wb") : nullptr;
     const bool written = f && std::fwrite(bytes.data(), 1, bytes.size(), f) == bytes.size();
     if (f && std::fclose(f) != 0) return 1;
     if (!written) {
       std::fprintf(stderr, "nettrace: cannot write %s\n", argv[2]);
       return 1;
+    }
+    if (command == "write-clr-name-probe") {  // and the list of what it asks, for the oracle
+      const std::string list = nettrace::ClrNameProbeList(), listPath = std::string(argv[2]) + ".probes.tsv";
+      FILE* l = std::fopen(listPath.c_str(), "wb");
+      const bool listed = l && std::fwrite(list.data(), 1, list.size(), l) == list.size();
+      if ((l && std::fclose(l) != 0) || !listed) {
+        std::fprintf(stderr, "nettrace: cannot write %s\n", listPath.c_str());
+        return 1;
+      }
     }
     return 0;
   }
