@@ -43,39 +43,9 @@ internal static class ServerGcScenario
         {
             GC.RemoveMemoryPressure(PressureBytes);
         }
-        RunBackgroundGcs();
+        long lastBackground = BackgroundGcScenario.AllocateUntilBackgroundGcs(BackgroundGcs, ChunkObjects, ObjectBytes, MaxSurvivors);
+        Console.Error.WriteLine($"TraceScenarios: {BackgroundGcs} background GCs (server GC), last GC index {lastBackground}");
         GC.Collect(2, GCCollectionMode.Aggressive, blocking: true, compacting: true);
         GC.Collect();
-    }
-
-    private static void RunBackgroundGcs()
-    {
-        List<byte[]> survivors = new(MaxSurvivors);
-        long lastBackground = GC.GetGCMemoryInfo(GCKind.Background).Index;
-        int completed = 0;
-        var deadline = DateTime.UtcNow + TimeSpan.FromSeconds(60);
-        while (completed < BackgroundGcs)
-        {
-            if (DateTime.UtcNow > deadline)
-            {
-                throw new InvalidOperationException($"only {completed} of {BackgroundGcs} background GCs in 60 s");
-            }
-            for (int j = 0; j < ChunkObjects; j++)
-            {
-                survivors.Add(new byte[ObjectBytes]);
-            }
-            if (survivors.Count >= MaxSurvivors)
-            {
-                survivors.RemoveRange(0, MaxSurvivors / 2);
-            }
-            long background = GC.GetGCMemoryInfo(GCKind.Background).Index;
-            if (background != lastBackground)
-            {
-                completed++;
-                lastBackground = background;
-            }
-        }
-        GC.KeepAlive(survivors);
-        Console.Error.WriteLine($"TraceScenarios: {completed} background GCs (server GC), last GC index {lastBackground}");
     }
 }
