@@ -48,6 +48,12 @@ _GLOBAL_HEAP_V4 = [
 # Events or versions this manifest lacks, with layouts. Tuple: (provider, id, version,
 # opcode value, level, keywords, task, opcode name, symbol, [fields]).
 SUPPLEMENT_EVENTS = [
+    # Runtime 208, GCLOHCompact (.NET 7+, GC keyword, Informational, written by the GC after a
+    # compacting LOH GC): ClrInstanceID and Count (UInt16 each), then Count per-heap records.
+    # TraceEvent's template (GCLOHCompactTraceData) shows only those two fields, reading the
+    # records through Info(heap) [TE-N]; task "GC", opcode 208 "LOHCompact" [TE-R][TE-NAMES].
+    ("kRuntime", 208, 0, 208, 4, GC_KW, "GC", "LOHCompact", "GCLOHCompact", [
+        ("ClrInstanceID", U16, None), ("Count", U16, None)]),
     # Rundown 10, GCSettingsRundown: event value 10, task CLRGCRundown (40), opcode
     # GCSettingsRundown (10), level Informational, no keywords, template GCSettingsRundown
     # [MAN+]. TraceEvent: GCSettingsRundownTemplate, task "GC", opcode "SettingsRundown" [TE-R].
@@ -151,7 +157,6 @@ REPLACES = {
 # (provider, id, opcode value, task, opcode name).
 TE_NAME_ONLY = [
     ("kRuntime", 34, 37, "GC", "PinPlugAtGCTime"),             # [TE-R]; moved to private 199
-    ("kRuntime", 208, 208, "GC", "LOHCompact"),                # [TE-R]
     ("kRuntime", 300, 11, "ExecutionCheckpoint", "ExecutionCheckpoint"),  # [TE-R]
     ("kRundown", 188, 1, "CodeSymbolsRundown", "Start"),       # [TE-R]
     ("kPrivate", 198, 44, "GC", "PinObjectAtGCTime"),          # [TE-P]

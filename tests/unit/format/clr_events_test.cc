@@ -132,11 +132,17 @@ TEST_CASE("CLR names: TraceEvent renames, bookkeeping events and fallbacks", "[c
   CHECK(pressure->fieldCount == 2);
   CHECK(NameOf(Provider::kRuntime, 191, 0) == "EventID(191)");
   // Name-only entries: TraceEvent knows the id, we hold no layout.
+  const EventInfo* pinPlug = FindEvent(Provider::kRuntime, 34, 0);
+  REQUIRE(pinPlug);
+  CHECK(std::string(pinPlug->name) == "GC/PinPlugAtGCTime");
+  CHECK_FALSE(pinPlug->layoutKnown);
+  CHECK(pinPlug->fieldCount == 0);
+  // GC/LOHCompact (.NET 7+): the two fields TraceEvent's template shows.
   const EventInfo* lohCompact = FindEvent(Provider::kRuntime, 208, 0);
   REQUIRE(lohCompact);
   CHECK(std::string(lohCompact->name) == "GC/LOHCompact");
-  CHECK_FALSE(lohCompact->layoutKnown);
-  CHECK(lohCompact->fieldCount == 0);
+  CHECK(lohCompact->layoutKnown);
+  CHECK(lohCompact->fieldCount == 2);
   // Events newer than the manifest (scripts/clr_newer_events.py): TraceEvent's opcode 11
   // where the newer manifest says Info.
   const EventInfo* lockCreated = FindEvent(Provider::kRuntime, 90, 0);
