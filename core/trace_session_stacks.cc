@@ -1,6 +1,7 @@
 // TraceSession's stack views and exports (issue 4), kept apart from trace_session.cc:
 // they only read the model and the symbols the pipeline collected.
 #include <cstdio>
+#include <optional>
 
 #include "analysis/call_tree.h"
 #include "analysis/stack_frames.h"
@@ -8,6 +9,7 @@
 #include "analysis/top_functions.h"
 #include "analysis/stack_transform.h"
 #include "base/json_writer.h"
+#include "export/dotnet_trace_frames.h"
 #include "export/exports.h"
 #include "analysis/runtime_views.h"
 #include "trace_session.h"
@@ -72,6 +74,11 @@ std::string TraceSession::SandwichJson(const StackQuery& query, const std::strin
   return out;
 }
 
+StackQuery TraceSession::WithDefaultWeight(StackQuery query) const {
+  if (AutoMeansTraceEventThreadTime(model(), query)) query.weight = WeightKind::kTraceEventThreadTime;
+  return query;
+}
+
 std::string TraceSession::ExportSpeedscope(const StackQuery& query, const std::string& name) const {
   StackResolver resolver(model(), symbols());
   StackSelection sel = SelectRefined(*this, &resolver, query);
@@ -80,11 +87,16 @@ std::string TraceSession::ExportSpeedscope(const StackQuery& query, const std::s
 
 std::string TraceSession::ExportSpeedscopeEvented(const StackQuery& query, const std::string& name) const {
   StackResolver resolver(model(), symbols());
-  StackSelection sel = SelectRefined(*this, &resolver, query);
+  // dotnet-trace's process, activity and thread frames replace the grouping frames.
+  StackQuery q = query;
+  if (q.dotnetTraceFrames) q.groupByThread = q.groupByProcess = false;
+  StackSelection sel = SelectRefined(*this, &resolver, q);
   if (sel.unit != WeightUnit::kNanoseconds) return nettrace::ExportSpeedscope(model(), sel, &resolver, name);
-  const bool before = query.weight == WeightKind::kThreadTime || query.weight == WeightKind::kManagedThreadTime;
-  return nettrace::ExportSpeedscopeEvented(model(), sel, &resolver, name,
-                                           query.groupByThread && !GroupFramesInStacks(query), before);
+  const bool before = q.weight == WeightKind::kThreadTime || q.weight == WeightKind::kManagedThreadTime;
+  std::optional<DotnetTraceFrames> dotnetTrace;
+  if (q.dotnetTraceFrames) dotnetTrace.emplace(model(), symbols(), &resolver);
+  return nettrace::ExportSpeedscopeEvented(model(), sel, &resolver, name, q.groupByThread && !GroupFramesInStacks(q),
+                                           before, dotnetTrace ? &*dotnetTrace : nullptr);
 }
 
 std::string TraceSession::ExportEventsCsv(bool stackText) const {

@@ -188,7 +188,10 @@ val BuildHistogram(const TraceSession& session, const val& query) {
 }
 
 // The stack selection (StackQuery, analysis/call_tree.h) of flame / top / sandwich / export / diff.
-nettrace::StackQuery ToStackQuery(const val& js) { return ToRequest("flame", js).stack; }
+// A request's stack query, its weight "auto" resolved as every consumer's default is.
+nettrace::StackQuery ToStackQuery(const TraceSession& s, const val& js) {
+  return s.WithDefaultWeight(ToRequest("flame", js).stack);
+}
 
 // The query table as JSON (`nettrace schema --json`).
 std::string QuerySchemaJson() { return nettrace::api::SchemaJson(); }
@@ -218,7 +221,7 @@ val ParseRequest(const std::string& command, const std::string& json) {
   out.set("request", nettrace::api::RequestJson(request));
   return out;
 }
-std::string FlameGraphJson(const TraceSession& s, const val& q) { return s.FlameGraphJson(ToStackQuery(q)); }
+std::string FlameGraphJson(const TraceSession& s, const val& q) { return s.FlameGraphJson(ToStackQuery(s, q)); }
 // The laid-out flame graph as columns: ids as Uint32Array, weights (uint64 in the engine,
 // exact below 2^53) as Float64Array, frame names as a string array.
 val GraphColumns(const nettrace::FlameGraph& g) {
@@ -244,25 +247,25 @@ val GraphColumns(const nettrace::FlameGraph& g) {
   }
   return out;
 }
-val FlameGraphColumns(const TraceSession& s, const val& q) { return GraphColumns(s.BuildFlameGraph(ToStackQuery(q))); }
+val FlameGraphColumns(const TraceSession& s, const val& q) { return GraphColumns(s.BuildFlameGraph(ToStackQuery(s, q))); }
 // {function, callers, callees}: the sandwich's two layouts, each as FlameGraphColumns.
 val SandwichColumns(const TraceSession& s, const val& q, const std::string& f) {
   nettrace::FlameGraph callers, callees;
-  s.BuildSandwich(ToStackQuery(q), f, &callers, &callees);
+  s.BuildSandwich(ToStackQuery(s, q), f, &callers, &callees);
   val out = val::object();
   out.set("function", f);
   out.set("callers", GraphColumns(callers));
   out.set("callees", GraphColumns(callees));
   return out;
 }
-std::string FoldedStacks(const TraceSession& s, const val& q) { return s.FoldedStacks(ToStackQuery(q)); }
-std::string TopFunctionsJson(const TraceSession& s, const val& q, uint32_t n) { return s.TopFunctionsJson(ToStackQuery(q), n); }
-std::string SandwichJson(const TraceSession& s, const val& q, const std::string& f) { return s.SandwichJson(ToStackQuery(q), f); }
+std::string FoldedStacks(const TraceSession& s, const val& q) { return s.FoldedStacks(ToStackQuery(s, q)); }
+std::string TopFunctionsJson(const TraceSession& s, const val& q, uint32_t n) { return s.TopFunctionsJson(ToStackQuery(s, q), n); }
+std::string SandwichJson(const TraceSession& s, const val& q, const std::string& f) { return s.SandwichJson(ToStackQuery(s, q), f); }
 std::string ExportSpeedscope(const TraceSession& s, const val& q, const std::string& name) {
-  return s.ExportSpeedscope(ToStackQuery(q), name);
+  return s.ExportSpeedscope(ToStackQuery(s, q), name);
 }
 std::string ExportSpeedscopeEvented(const TraceSession& s, const val& q, const std::string& name) {
-  return s.ExportSpeedscopeEvented(ToStackQuery(q), name);
+  return s.ExportSpeedscopeEvented(ToStackQuery(s, q), name);
 }
 // CSV of one event type with payload columns, a page of rows at a time (the JS API provides
 // each page's blocks; TraceSession::PayloadCsv*).
@@ -297,10 +300,14 @@ std::string ExportStacksCsv(const TraceSession& s) { return s.ExportStacksCsv();
 // query each; maxFunctions < 0: every function.
 std::string StackDiffJson(const TraceSession& a, const val& qa, const TraceSession& b, const val& qb, double maxFunctions) {
   const size_t n = maxFunctions < 0 ? SIZE_MAX : static_cast<size_t>(maxFunctions);
-  return nettrace::StackDiffJson(a, ToStackQuery(qa), b, ToStackQuery(qb), n);
+  nettrace::StackQuery queryA = ToRequest("flame", qa).stack, queryB = ToRequest("flame", qb).stack;
+  nettrace::ResolveDiffWeights(a, &queryA, b, &queryB);
+  return nettrace::StackDiffJson(a, queryA, b, queryB, n);
 }
 std::string StackDiffFolded(const TraceSession& a, const val& qa, const TraceSession& b, const val& qb) {
-  return nettrace::StackDiffFolded(a, ToStackQuery(qa), b, ToStackQuery(qb));
+  nettrace::StackQuery queryA = ToRequest("flame", qa).stack, queryB = ToRequest("flame", qb).stack;
+  nettrace::ResolveDiffWeights(a, &queryA, b, &queryB);
+  return nettrace::StackDiffFolded(a, queryA, b, queryB);
 }
 
 // The allocator's view of the heap, for leak tests and the memory figures of the benchmark:

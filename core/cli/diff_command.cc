@@ -95,6 +95,7 @@ int RunDiff(int argc, char** argv) {
   ReadyHeapForTraces(argv[2], same ? nullptr : argv[3]);
   if (!Load(argv[2], chunkSize, &a) || (!same && !Load(argv[3], chunkSize, &b))) return 1;
   const nettrace::TraceSession& sideB = same ? a : b;
+  nettrace::ResolveDiffWeights(a, &qa, sideB, &qb);
   const std::string out = format == "folded" ? nettrace::StackDiffFolded(a, qa, sideB, qb)
                                              : nettrace::StackDiffJson(a, qa, sideB, qb, topN) + "\n";
   std::fwrite(out.data(), 1, out.size(), stdout);

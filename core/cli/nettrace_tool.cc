@@ -429,7 +429,7 @@ int main(int argc, char** argv) {
       return 1;
     }
   } else if (stackCommand) {
-    out = StackOutput(session, command, format, stackQuery, topN, function, path, stackText,
+    out = StackOutput(session, command, format, session.WithDefaultWeight(stackQuery), topN, function, path, stackText,
                       request.speedscope == "sampled");
   } else if (command == "stack") {
     if (stackRow >= session.model().store().size()) {

@@ -38,9 +38,13 @@ std::string ExportSpeedscope(const StoreBuilder& model, const StackSelection& se
 // dotnet-trace's file has them; activeProfileIndex is the thread with the most weight.
 // spansEndAtEvent: an entry's weight is the time before its event (thread-time,
 // managed-thread-time), not after it (traceevent-thread-time, wait-time).
+// dotnetTrace: every stack under the process, activity and thread frames dotnet-trace's
+// files have (export/dotnet_trace_frames.h), each profile named as dotnet-trace names it;
+// nullptr: the stacks as selected (a thread frame above them with groupByThread).
+class DotnetTraceFrames;
 std::string ExportSpeedscopeEvented(const StoreBuilder& model, const StackSelection& selection,
                                     StackResolver* resolver, const std::string& name, bool groupByThread,
-                                    bool spansEndAtEvent);
+                                    bool spansEndAtEvent, DotnetTraceFrames* dotnetTrace = nullptr);
 
 // A span the Chrome trace shows as a complete ("X") duration event: a Start/Stop activity
 // pair, a GC, its pause and its suspension. Times in ms from the trace's sync time; durNs

@@ -17,6 +17,7 @@
 #include "analysis/event_query.h"
 #include "base/json_writer.h"
 #include "base/saturating.h"
+#include "export/dotnet_trace_frames.h"
 #include "export/exports.h"
 
 namespace nettrace {
@@ -118,7 +119,8 @@ std::vector<Span> Spans(const StoreBuilder& model, const StackSelection& sel, co
 }  // namespace
 
 std::string ExportSpeedscopeEvented(const StoreBuilder& model, const StackSelection& sel, StackResolver* resolver,
-                                    const std::string& name, bool groupByThread, bool spansEndAtEvent) {
+                                    const std::string& name, bool groupByThread, bool spansEndAtEvent,
+                                    DotnetTraceFrames* dotnetTrace) {
   std::map<uint16_t, std::vector<size_t>> byThread;  // thread → selection entries
   for (size_t i = 0; i < sel.size(); ++i) byThread[sel.threads[i]].push_back(i);
   // speedscope opens on the busiest thread: the one with the largest total weight.
@@ -146,14 +148,15 @@ std::string ExportSpeedscopeEvented(const StoreBuilder& model, const StackSelect
     EventedWriter writer(&events, &frameIndex, &frames);
     for (const Span& s : Spans(model, sel, entries, spansEndAtEvent)) {
       std::vector<uint32_t> path = resolver->stacks().Frames(s.stack);
-      if (groupByThread) path.insert(path.begin(), threadFrame);
+      if (dotnetTrace) path = dotnetTrace->Wrap(thread, path);
+      else if (groupByThread) path.insert(path.begin(), threadFrame);
       writer.Add(path, s.startMs, s.ms);
     }
     writer.Close();
     events.EndArray();
     w.BeginObject();
     w.Key("type").String("evented");
-    w.Key("name").String(resolver->frames().name(threadFrame));
+    w.Key("name").String(dotnetTrace ? dotnetTrace->ThreadName(thread) : resolver->frames().name(threadFrame));
     w.Key("unit").String("milliseconds");
     w.Key("startValue").Exact(writer.first());
     w.Key("endValue").Exact(writer.last());
