@@ -4,6 +4,7 @@
 #include <deque>
 #include <map>
 
+#include "analysis/activity_view.h"
 #include "analysis/clr_stats_sink.h"
 #include "analysis/event_json.h"
 #include "analysis/event_query.h"
@@ -311,13 +312,15 @@ Status TraceSession::SearchText(const EventQuery& query, const BlockReader& read
 namespace nettrace {
 // The Chrome trace: the events, and activities and GCs as durations (export/chrome_spans.h).
 std::string TraceSession::ExportChromeTrace() const {
-  const std::vector<ChromeSpan> spans = ChromeSpans(model().info(), views().activities(), pipeline_->clrStats.gc().Gcs());
+  const std::vector<ChromeSpan> spans =
+      ChromeSpans(model().info(), ActivityView(model(), symbols()).FinishedActivities(), pipeline_->clrStats.gc().Gcs());
   return nettrace::ExportChromeTrace(model(), symbols(), spans);
 }
 
 std::string TraceSession::ChromeTraceBegin() const {
   pipeline_->chromeWriter = std::make_unique<ChromeTraceWriter>(model(), symbols());
-  return pipeline_->chromeWriter->Head(ChromeSpans(model().info(), views().activities(), pipeline_->clrStats.gc().Gcs()));
+  return pipeline_->chromeWriter->Head(
+      ChromeSpans(model().info(), ActivityView(model(), symbols()).FinishedActivities(), pipeline_->clrStats.gc().Gcs()));
 }
 
 uint32_t TraceSession::ChromeTracePageEnd(uint32_t beginRow, size_t maxBlocks) const {
@@ -390,7 +393,7 @@ std::string TraceSession::ContentionView(bool csv) const {
   return pipeline_->views.Contention(pipeline_->store, csv ? ViewFormat::kCsv : ViewFormat::kJson);
 }
 std::string TraceSession::ActivitiesView(bool csv) const {
-  return pipeline_->views.Activities(csv ? ViewFormat::kCsv : ViewFormat::kJson);
+  return ActivityView(pipeline_->store, symbols()).Write(csv ? ViewFormat::kCsv : ViewFormat::kJson);
 }
 std::string TraceSession::CountersView(bool csv) const {
   return pipeline_->views.Counters(csv ? ViewFormat::kCsv : ViewFormat::kJson);

@@ -90,7 +90,7 @@ class TraceSession {
   /// events, fall between them). After Finish it only counts.
   StoreSnapshot Snapshot();
 
-  /// The trace summary as one JSON object (see README "Summary JSON").
+  /// The trace summary as one JSON object (docs/summary-json.md).
   std::string SummaryJson() const;
 
   /// Per-type counts in TraceEvent's baseline form ("Provider/Name, count" lines, ordinal
@@ -198,8 +198,8 @@ class TraceSession {
   /// The whole document with args (native), the blocks read through `read`.
   Status ExportChromeTraceWithArgs(const BlockReader& read, std::string* out);
 
-  // GC and JIT statistics as TraceEvent's TraceGC / TraceJittedMethod (issue 14; built
-  // while reading: analysis/gc_stats.h, analysis/jit_stats.h). README "gc" and "jit".
+  // GC and JIT statistics as TraceEvent's TraceGC / TraceJittedMethod (built while
+  // reading: analysis/gc_stats.h, analysis/jit_stats.h; docs/views.md).
   std::string GcJson() const;
   std::string GcCsv() const;
   std::string JitJson() const;

@@ -39,7 +39,7 @@ class RuntimeSignals final : public TimeOrderedSink {
   // e.processId: the OS process of the event's thread (v4/v5: the trace's process).
   void OnTimeOrdered(const TimeOrderedEvent& e) override;
 
-  // Writes "runtime": {...} into an open object (README "Summary JSON"); the GC pauses by
+  // Writes "runtime": {...} into an open object (docs/summary-json.md); the GC pauses by
   // generation are gc's (none: every pause total is 0).
   void WriteJson(JsonWriter& w, const GcStats* gc) const;
 

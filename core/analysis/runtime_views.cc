@@ -4,7 +4,6 @@
 
 #include "analysis/call_tree.h"
 #include "format/payload_decoder.h"
-#include "model/event_naming.h"
 #include "model/store_builder.h"
 
 namespace nettrace {
@@ -26,7 +25,6 @@ bool RuntimeViews::Reads(EventKind k) const {
     case EventKind::kExceptionThrown: case EventKind::kExceptionCatchStart: case EventKind::kExceptionStop:
     case EventKind::kContentionStart: case EventKind::kContentionStop:
     case EventKind::kWaitHandleWaitStart: case EventKind::kWaitHandleWaitStop:
-    case EventKind::kActivityStart: case EventKind::kActivityStop:
     case EventKind::kEventCounters: case EventKind::kMetricValuePublished:
       return true;
     default:
@@ -37,7 +35,6 @@ bool RuntimeViews::Reads(EventKind k) const {
 void RuntimeViews::OnTraceInfo(const TraceInfo& info) {
   info_ = info;
   contention_.OnTraceInfo(info.tickFrequency, info.syncTimeTicks);
-  activities_.OnTraceInfo(info.tickFrequency, info.syncTimeTicks);
   counters_.OnTraceInfo(info.tickFrequency, info.syncTimeTicks);
   threadPool_.OnTraceInfo(info.tickFrequency, info.syncTimeTicks);
 }
@@ -54,7 +51,7 @@ void RuntimeViews::OnTimeOrdered(const TimeOrderedEvent& x) {
   if (!Reads(kind)) return;
   const EventMetadata& m = *x.metadata;
   const uint64_t thread = x.osThreadId;  // v6: the thread index's definition when the event was read
-  if (x.late) activities_.OnLate(), counters_.OnLate(), threadPool_.OnLate();
+  if (x.late) counters_.OnLate(), threadPool_.OnLate();
   const uint32_t pointerSize = info_.pointerSize ? info_.pointerSize : 8;
   auto decode = [&] { return DecodePayload(m, e.payload, pointerSize, static_cast<int>(info_.formatMajor)); };
   switch (kind) {
@@ -93,18 +90,6 @@ void RuntimeViews::OnTimeOrdered(const TimeOrderedEvent& x) {
       break;
     }
     case EventKind::kWaitHandleWaitStop: contention_.OnStop(ContentionView::Source::kWaitHandle, thread, e.timestamp, std::nullopt); break;
-    case EventKind::kActivityStart:
-    case EventKind::kActivityStop: {
-      const Guid &activity = x.activity, &related = x.related;
-      std::string name = m.eventName.empty() ? EventDisplayName(m) : m.eventName;
-      for (const char* suffix : {"/Start", "/Stop", "Start", "Stop"})
-        if (EndsWithAfterStem(name, suffix)) {
-          name.resize(name.size() - std::char_traits<char>::length(suffix));
-          break;
-        }
-      activities_.OnMark(kind == EventKind::kActivityStart, ordinal, e.timestamp, thread, activity, related, m.providerName, name);
-      break;
-    }
     case EventKind::kEventCounters: counters_.OnEventCounters(e.timestamp, ordinal, m.providerName, decode()); break;
     case EventKind::kMetricValuePublished: counters_.OnMetric(e.timestamp, ordinal, m.eventName, decode()); break;
     default:
@@ -117,7 +102,6 @@ std::string RuntimeViews::Exceptions(const StoreBuilder& model, const SymbolColl
   return exceptions_.Write(model, symbols, f);
 }
 std::string RuntimeViews::Contention(const StoreBuilder& model, ViewFormat f) const { return contention_.Write(model, f); }
-std::string RuntimeViews::Activities(ViewFormat f) const { return activities_.Write(f); }
 std::string RuntimeViews::Counters(ViewFormat f) const { return counters_.Write(f); }
 std::string RuntimeViews::ThreadPool(ViewFormat f) const { return threadPool_.Write(f); }
 

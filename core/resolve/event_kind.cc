@@ -62,6 +62,7 @@ constexpr EventKindEntry kEntries[] = {
     {P::kRuntime, 190, K::kMethodILToNativeMap, "Method/ILToNativeMap"},
     {P::kRuntime, 204, K::kGcPerHeapHistory, "GC/PerHeapHistory"},
     {P::kRuntime, 250, K::kExceptionCatchStart, "ExceptionCatch/Start"},
+    {P::kRuntime, 251, K::kExceptionCatchStop, "ExceptionCatch/Stop"},
     {P::kRuntime, 256, K::kExceptionStop, "Exception/Stop"},
     {P::kRuntime, 301, K::kWaitHandleWaitStart, "WaitHandleWait/Start"},
     {P::kRuntime, 302, K::kWaitHandleWaitStop, "WaitHandleWait/Stop"},
@@ -134,7 +135,10 @@ EventKind EventKindOf(const EventMetadata& m) {
   const KnownProvider provider = ClassifyProvider(m.providerName);
   if (provider == KnownProvider::kClrRuntime) return K::kNone;
   if (m.eventName == "EventCounters") return K::kEventCounters;
-  if (m.providerName == "System.Diagnostics.Metrics") return EndsWithAfterStem(m.eventName, "ValuePublished") ? K::kMetricValuePublished : K::kNone;
+  // Metrics' other events follow the EventSource rules below (its Collection/Start and /Stop
+  // are start-stop activities, as TraceEvent pairs them).
+  if (m.providerName == "System.Diagnostics.Metrics" && EndsWithAfterStem(m.eventName, "ValuePublished"))
+    return K::kMetricValuePublished;
   if (provider != KnownProvider::kOther) return K::kNone;
   const uint8_t opcode = m.opcode.value_or(EndsWithAfterStem(m.eventName, "Start") ? 1 : EndsWithAfterStem(m.eventName, "Stop") ? 2 : 0);
   return opcode == 1 ? K::kActivityStart : opcode == 2 ? K::kActivityStop : K::kNone;
