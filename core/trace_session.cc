@@ -167,7 +167,7 @@ std::string TraceSession::SummaryJson() const {
   const Pipeline& p = *pipeline_;
   const EventCounts events = p.store.counts();
   const std::vector<uint64_t> perThread = EventsPerThread(events, p.resolver);
-  WriteSummaryFields(w, state, {p.records, events, p.resolver, perThread, p.stats, &p.runtime});
+  WriteSummaryFields(w, state, {p.records, events, p.resolver, perThread, p.stats, &p.runtime, &p.clrStats.gc()});
   // Linux-profiler traces (issue 7): processes and mappings, as extra keys at the end.
   WriteUniversalSummaryFields(w, p.store, p.symbols, perThread);
   w.EndObject();

@@ -149,6 +149,10 @@ class TraceSession {
   /// Method ranges, module names and per-event payload facts collected while streaming.
   const SymbolCollector& symbols() const;
   /// The laid-out flame graph of a query as JSON (analysis/flame_graph.h).
+  /// A request's query with its weight "auto" resolved as every consumer's default is: for
+  /// CPU samples TraceEvent's thread time, what `dotnet-trace convert` shows
+  /// (analysis/call_tree.h AutoMeansTraceEventThreadTime); otherwise unchanged.
+  StackQuery WithDefaultWeight(StackQuery query) const;
   std::string FlameGraphJson(const StackQuery& query) const;
   /// The same layout as columns (struct of arrays), for the wasm bridge's typed arrays.
   FlameGraph BuildFlameGraph(const StackQuery& query) const;
@@ -245,6 +249,9 @@ Status WarmUpEngine(std::string* summaryJson = nullptr);
 StackDiff BuildStackDiff(const TraceSession& a, const StackQuery& queryA, const TraceSession& b,
                          const StackQuery& queryB);
 /// The diff as JSON (analysis/stack_diff.h), with at most maxFunctions functions.
+// Both sides of a diff weighed alike: when either side's "auto" is TraceEvent's thread time
+// (TraceSession::WithDefaultWeight), both are.
+void ResolveDiffWeights(const TraceSession& a, StackQuery* queryA, const TraceSession& b, StackQuery* queryB);
 std::string StackDiffJson(const TraceSession& a, const StackQuery& queryA, const TraceSession& b,
                           const StackQuery& queryB, size_t maxFunctions);
 /// The diff as "a;b;c weightA weightB" lines (difffolded.pl's format).

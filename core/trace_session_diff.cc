@@ -24,4 +24,10 @@ std::string StackDiffFolded(const TraceSession& a, const StackQuery& queryA, con
   return StackDiffToFolded(BuildStackDiff(a, queryA, b, queryB));
 }
 
+void ResolveDiffWeights(const TraceSession& a, StackQuery* queryA, const TraceSession& b, StackQuery* queryB) {
+  const WeightKind resolvedA = a.WithDefaultWeight(*queryA).weight, resolvedB = b.WithDefaultWeight(*queryB).weight;
+  if (resolvedA != queryA->weight) queryA->weight = queryB->weight = resolvedA;
+  else if (resolvedB != queryB->weight) queryA->weight = queryB->weight = resolvedB;
+}
+
 }  // namespace nettrace

@@ -1,6 +1,7 @@
 // TraceSession's stack views and exports (issue 4), kept apart from trace_session.cc:
 // they only read the model and the symbols the pipeline collected.
 #include <cstdio>
+#include <optional>
 
 #include "analysis/call_tree.h"
 #include "analysis/stack_frames.h"
@@ -8,6 +9,7 @@
 #include "analysis/top_functions.h"
 #include "analysis/stack_transform.h"
 #include "base/json_writer.h"
+#include "export/dotnet_trace_frames.h"
 #include "export/exports.h"
 #include "analysis/runtime_views.h"
 #include "trace_session.h"
@@ -70,6 +72,11 @@ std::string TraceSession::SandwichJson(const StackQuery& query, const std::strin
   return out;
 }
 
+StackQuery TraceSession::WithDefaultWeight(StackQuery query) const {
+  if (AutoMeansTraceEventThreadTime(model(), query)) query.weight = WeightKind::kTraceEventThreadTime;
+  return query;
+}
+
 std::string TraceSession::ExportSpeedscope(const StackQuery& query, const std::string& name) const {
   return DrainExport(ExportSpeedscopeStream(query, name).get());
 }
@@ -89,6 +96,7 @@ struct Selected {
       : resolver(session.model(), session.symbols()), sel(SelectRefined(session, &resolver, query)) {}
   StackResolver resolver;
   StackSelection sel;
+  std::optional<DotnetTraceFrames> dotnetTrace;  // reads `resolver`: declared after it
 };
 
 template <typename Make>
@@ -112,13 +120,18 @@ std::unique_ptr<ExportStream> TraceSession::ExportSpeedscopeStream(const StackQu
 
 std::unique_ptr<ExportStream> TraceSession::ExportSpeedscopeEventedStream(const StackQuery& query,
                                                                           const std::string& name) const {
-  auto held = std::make_unique<Selected>(*this, query);
+  // dotnet-trace's process, activity and thread frames replace the grouping frames.
+  StackQuery q = query;
+  if (q.dotnetTraceFrames) q.groupByThread = q.groupByProcess = false;
+  auto held = std::make_unique<Selected>(*this, q);
   if (held->sel.unit != WeightUnit::kNanoseconds)
     return Holding(std::move(held), [&](Selected& h) { return SpeedscopeStream(model(), h.sel, &h.resolver, name); });
-  const bool before = query.weight == WeightKind::kThreadTime || query.weight == WeightKind::kManagedThreadTime;
-  const bool byThread = query.groupByThread && !GroupFramesInStacks(query);
+  const bool before = q.weight == WeightKind::kThreadTime || q.weight == WeightKind::kManagedThreadTime;
+  const bool byThread = q.groupByThread && !GroupFramesInStacks(q);
+  if (q.dotnetTraceFrames) held->dotnetTrace.emplace(model(), symbols(), &held->resolver);
   return Holding(std::move(held), [&](Selected& h) {
-    return SpeedscopeEventedStream(model(), h.sel, &h.resolver, name, byThread, before);
+    return SpeedscopeEventedStream(model(), h.sel, &h.resolver, name, byThread, before,
+                                   h.dotnetTrace ? &*h.dotnetTrace : nullptr);
   });
 }
 

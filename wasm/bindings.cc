@@ -191,7 +191,10 @@ val BuildHistogram(const TraceSession& session, const val& query) {
 }
 
 // The stack selection (StackQuery, analysis/call_tree.h) of flame / top / sandwich / export / diff.
-nettrace::StackQuery ToStackQuery(const val& js) { return ToRequest("flame", js).stack; }
+// A request's stack query, its weight "auto" resolved as every consumer's default is.
+nettrace::StackQuery ToStackQuery(const TraceSession& s, const val& js) {
+  return s.WithDefaultWeight(ToRequest("flame", js).stack);
+}
 
 // The query table as JSON (`nettrace schema --json`).
 std::string QuerySchemaJson() { return nettrace::api::SchemaJson(); }
@@ -234,7 +237,7 @@ val ParseRequest(const std::string& command, const std::string& json) {
   out.set("request", nettrace::api::RequestJson(request));
   return out;
 }
-std::string FlameGraphJson(const TraceSession& s, const val& q) { return s.FlameGraphJson(ToStackQuery(q)); }
+std::string FlameGraphJson(const TraceSession& s, const val& q) { return s.FlameGraphJson(ToStackQuery(s, q)); }
 // The laid-out flame graph as columns: ids as Uint32Array, weights (uint64 in the engine,
 // exact below 2^53) as Float64Array, frame names as a string array.
 val GraphColumns(const nettrace::FlameGraph& g) {
@@ -260,19 +263,19 @@ val GraphColumns(const nettrace::FlameGraph& g) {
   }
   return out;
 }
-val FlameGraphColumns(const TraceSession& s, const val& q) { return GraphColumns(s.BuildFlameGraph(ToStackQuery(q))); }
+val FlameGraphColumns(const TraceSession& s, const val& q) { return GraphColumns(s.BuildFlameGraph(ToStackQuery(s, q))); }
 // {function, callers, callees}: the sandwich's two layouts, each as FlameGraphColumns.
 val SandwichColumns(const TraceSession& s, const val& q, const std::string& f) {
   nettrace::FlameGraph callers, callees;
-  s.BuildSandwich(ToStackQuery(q), f, &callers, &callees);
+  s.BuildSandwich(ToStackQuery(s, q), f, &callers, &callees);
   val out = val::object();
   out.set("function", f);
   out.set("callers", GraphColumns(callers));
   out.set("callees", GraphColumns(callees));
   return out;
 }
-std::string TopFunctionsJson(const TraceSession& s, const val& q, uint32_t n) { return s.TopFunctionsJson(ToStackQuery(q), n); }
-std::string SandwichJson(const TraceSession& s, const val& q, const std::string& f) { return s.SandwichJson(ToStackQuery(q), f); }
+std::string TopFunctionsJson(const TraceSession& s, const val& q, uint32_t n) { return s.TopFunctionsJson(ToStackQuery(s, q), n); }
+std::string SandwichJson(const TraceSession& s, const val& q, const std::string& f) { return s.SandwichJson(ToStackQuery(s, q), f); }
 // Exports a part at a time (core/export/export_stream.h): each part's bytes cross as a
 // JS-owned copy, an empty one at the end. The stream reads the session: JS deletes it first.
 val Bytes(const std::string& text) {
@@ -283,12 +286,12 @@ val NextPart(nettrace::ExportStream& stream, double budget) {
   stream.Next(&part, static_cast<size_t>(budget));
   return Bytes(part);
 }
-std::unique_ptr<nettrace::ExportStream> FoldedStream(const TraceSession& s, const val& q) { return s.FoldedStacksStream(ToStackQuery(q)); }
+std::unique_ptr<nettrace::ExportStream> FoldedStream(const TraceSession& s, const val& q) { return s.FoldedStacksStream(ToStackQuery(s, q)); }
 std::unique_ptr<nettrace::ExportStream> SpeedscopeStream(const TraceSession& s, const val& q, const std::string& name) {
-  return s.ExportSpeedscopeStream(ToStackQuery(q), name);
+  return s.ExportSpeedscopeStream(ToStackQuery(s, q), name);
 }
 std::unique_ptr<nettrace::ExportStream> SpeedscopeEventedStream(const TraceSession& s, const val& q, const std::string& name) {
-  return s.ExportSpeedscopeEventedStream(ToStackQuery(q), name);
+  return s.ExportSpeedscopeEventedStream(ToStackQuery(s, q), name);
 }
 std::unique_ptr<nettrace::ExportStream> EventsCsvStream(const TraceSession& s, bool stackText) { return s.ExportEventsCsvStream(stackText); }
 std::unique_ptr<nettrace::ExportStream> StacksCsvStream(const TraceSession& s) { return s.ExportStacksCsvStream(); }
@@ -322,10 +325,14 @@ val ChromeTraceEnd(const TraceSession& s) { return Bytes(s.ChromeTraceEnd()); }
 // query each; maxFunctions < 0: every function.
 std::string StackDiffJson(const TraceSession& a, const val& qa, const TraceSession& b, const val& qb, double maxFunctions) {
   const size_t n = maxFunctions < 0 ? SIZE_MAX : static_cast<size_t>(maxFunctions);
-  return nettrace::StackDiffJson(a, ToStackQuery(qa), b, ToStackQuery(qb), n);
+  nettrace::StackQuery queryA = ToRequest("flame", qa).stack, queryB = ToRequest("flame", qb).stack;
+  nettrace::ResolveDiffWeights(a, &queryA, b, &queryB);
+  return nettrace::StackDiffJson(a, queryA, b, queryB, n);
 }
 std::string StackDiffFolded(const TraceSession& a, const val& qa, const TraceSession& b, const val& qb) {
-  return nettrace::StackDiffFolded(a, ToStackQuery(qa), b, ToStackQuery(qb));
+  nettrace::StackQuery queryA = ToRequest("flame", qa).stack, queryB = ToRequest("flame", qb).stack;
+  nettrace::ResolveDiffWeights(a, &queryA, b, &queryB);
+  return nettrace::StackDiffFolded(a, queryA, b, queryB);
 }
 
 // The allocator's view of the heap, for leak tests and the memory figures of the benchmark:

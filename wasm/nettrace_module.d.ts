@@ -184,6 +184,7 @@ export interface RawStackQuery {
   foldPats?: string | undefined;
   excludePats?: string | undefined;
   includePats?: string | undefined;
+  dotnetTraceFrames?: boolean | undefined;
 }
 
 /** core/analysis/histogram.h; counts are series-major (counts[s * buckets + b]), a copy. */

@@ -67,6 +67,9 @@ struct StackQuery {
   bool stitchAsync = true;
   // Grouping, folding, include/exclude (analysis/stack_transform.h), applied to every view.
   StackTransformOptions transform;
+  // The evented speedscope export only: every stack under dotnet-trace's process, activity
+  // and thread frames (export/dotnet_trace_frames.h), in place of groupByThread/Process.
+  bool dotnetTraceFrames = true;
 };
 
 struct StackSelection {
@@ -92,6 +95,12 @@ StackSelection SelectStacks(const StoreBuilder& model, const SymbolCollector& sy
 
 // "Thread (1234)" by OS thread id (PerfView's thread frames).
 uint32_t ThreadFrame(const StoreBuilder& model, StackResolver* resolver, uint16_t thread);
+// Whether a request's weight "auto" means TraceEvent's thread time: for the sample profiler's
+// CPU samples, what `dotnet-trace convert` shows (the request layer's default: every consumer
+// — CLI, npm CLI, JS API, the page — asks TraceSession::WithDefaultWeight). A StackQuery built
+// in code keeps kAuto's engine meaning: a sample count.
+bool AutoMeansTraceEventThreadTime(const StoreBuilder& model, const StackQuery& q);
+
 // "Process name (1234)" (or "Process (1234)") for a thread's OS process id.
 uint32_t ProcessFrame(const StoreBuilder& model, const SymbolCollector& symbols, StackResolver* resolver,
                       uint16_t thread);

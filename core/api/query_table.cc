@@ -98,7 +98,8 @@ Rows<OptionSpec> Options() {
       // In WeightKind's order: the value's index is the enum's.
       {"weight", "--weight", nullptr, T::kEnum,
        "auto|count|bytes|thread-time|managed-thread-time|traceevent-thread-time|wait-time", "auto", kSelection, false,
-       "auto: bytes for GC/AllocationTick, else count; thread-time: ns since the thread's previous sample; "
+       "auto: CPU samples (Thread/Sample) traceevent-thread-time, what dotnet-trace convert shows; bytes for "
+       "GC/AllocationTick; else count; thread-time: ns since the thread's previous sample; "
        "managed-thread-time: the same without time after a sample outside managed code; traceevent-thread-time: "
        "dotnet-trace's, ns to the thread's next sample; wait-time: ns waited (Contention/Start)",
        SET(r->stack.weight = static_cast<WeightKind>(v.index))},
@@ -133,6 +134,11 @@ Rows<OptionSpec> Options() {
       {"csvPayload", "--csv-payload", "--no-csv-payload", T::kBool, nullptr, "true", kExport, false,
        "csv with --event: that event type only, its payload fields as columns (--no-csv-payload: every event)",
        SET(r->csvPayload = v.flag)},
+      {"dotnetTraceFrames", "--dotnet-trace-frames", "--no-dotnet-trace-frames", T::kBool, nullptr, "true", kSelection,
+       false,
+       "speedscope (evented): every stack under the frames dotnet-trace's files have, 'Process64 name (pid) Args: …', "
+       "'(Non-Activities)' or the activity frames, 'Threads', 'Thread (id)'",
+       SET(r->stack.dotnetTraceFrames = v.flag)},
       {"speedscope", "--speedscope", nullptr, T::kEnum, "evented|sampled", "evented", kExport, false,
        "speedscope: a time weight as one evented profile per thread in ms, as dotnet-trace writes it; "
        "sampled: one sampled profile per thread (counts and bytes are always sampled)",

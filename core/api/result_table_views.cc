@@ -148,6 +148,11 @@ Rows<ResultRow> ViewResultRows() {
       {"tags", "string", 0, nullptr},
       {"kind", "enum:mean|sum|rate|updown|gauge|histogram", 0, nullptr},
       {"total", "number", O | N, "sum, rate, updown: the increments added up."},
+      {"shown", "enum:mean|increment|rate|value|count", 0,
+       "The sample member dotnet-counters shows: mean or increment (EventCounters), rate (Counter, "
+       "ObservableCounter), value (UpDownCounter, ObservableUpDownCounter, gauges), count (histograms; "
+       "dotnet-counters shows their quantiles)."},
+      {"last", "number", N, "The last sample's shown value; null when it has none (an observable instrument that measured nothing)."},
       {"samples", "CounterSample[]", 0, nullptr},
 
       {"ThreadPoolPoint", nullptr, S, "A change of the thread pool's worker (or IO) thread counts, as the event after it says."},

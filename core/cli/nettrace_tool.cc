@@ -32,6 +32,9 @@
 //                        waited) and --exception-type T (Exception/Start throws of one type)
 //   nettrace write-sample-universal OUT   a small collect-linux-like v6 trace (two
 //                        processes, in-trace symbols, cpu and cswitch samples)
+//   nettrace write-clr-name-probe OUT   a v5 trace asking TraceEvent every CLR event name
+//                        question, and OUT.probes.tsv listing them (write/clr_name_probe.h;
+//                        scripts/oracle.sh uses both)
 //   Linux-profiler traces: --event cpu (CPU time) or --event cswitch (off-CPU time),
 //   --process PID, --by-process (a 'Process name (pid)' root frame per process)
 //
@@ -50,6 +53,8 @@
 #include <memory>
 #include <new>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 #include "api/command_line.h"
@@ -65,6 +70,7 @@
 #include "cli/heap_command.h"
 #include "cli/huge_page_heap.h"
 #include "trace_session.h"
+#include "write/clr_name_probe.h"
 #include "write/universal_trace_writer.h"
 
 namespace {
@@ -286,6 +292,33 @@ bool WriteEvents(nettrace::TraceSession& session, FILE* f, const char* path, con
   return true;
 }
 
+// write-clr-name-probe OUT: the probe trace (write/clr_name_probe.h) and, in OUT.probes.tsv,
+// the list of what it asks, which the oracle's TraceEvent side answers.
+int WriteClrNameProbe(int argc, char** argv) {
+  if (argc != 3) {
+    std::fprintf(stderr, "usage: nettrace write-clr-name-probe OUT\n");
+    return 2;
+  }
+  std::vector<uint8_t> bytes;
+  if (nettrace::Status st = nettrace::WriteClrNameProbeTrace(&bytes); !st.ok()) {
+    std::fprintf(stderr, "nettrace: %s\n", st.message().c_str());
+    return 1;
+  }
+  const std::string list = nettrace::ClrNameProbeList();
+  const std::pair<std::string, std::string_view> files[] = {
+      {argv[2], {reinterpret_cast<const char*>(bytes.data()), bytes.size()}},
+      {std::string(argv[2]) + ".probes.tsv", list}};
+  for (const auto& [path, data] : files) {
+    FILE* f = std::fopen(path.c_str(), "wb");
+    const bool written = f && std::fwrite(data.data(), 1, data.size(), f) == data.size();
+    if ((f && std::fclose(f) != 0) || !written) {
+      std::fprintf(stderr, "nettrace: cannot write %s\n", path.c_str());
+      return 1;
+    }
+  }
+  return 0;
+}
+
 }  // namespace
 
 int RunTool(int argc, char** argv) {
@@ -305,6 +338,8 @@ int RunTool(int argc, char** argv) {
   // not queries of one trace, so not in the query table; they parse their own arguments.
   if (command == "dataset") return nettrace_cli::RunDataset(argc, argv);
   if (command == "parquet-sample") return nettrace_cli::RunParquetSample(argc, argv);
+  // The oracle's CLR name probe: a test tool, not a query of a trace.
+  if (command == "write-clr-name-probe") return WriteClrNameProbe(argc, argv);
   const nettrace::api::QuerySpec* spec = nettrace::api::FindQuery(command);
   if (!spec || !spec->native) return ArgumentError("unknown command '" + command + "'", nullptr);
   // Every option of every command, before or after FILE: the query table's parser
@@ -439,7 +474,7 @@ int RunTool(int argc, char** argv) {
       return 1;
     }
   } else if (stackCommand) {
-    out = StackOutput(session, command, format, stackQuery, topN, function, path, stackText,
+    out = StackOutput(session, command, format, session.WithDefaultWeight(stackQuery), topN, function, path, stackText,
                       request.speedscope == "sampled");
   } else if (command == "stack") {
     if (stackRow >= session.model().store().size()) {

@@ -41,9 +41,13 @@ std::string ExportSpeedscope(const StoreBuilder& model, const StackSelection& se
 // dotnet-trace's file has them; activeProfileIndex is the thread with the most weight.
 // spansEndAtEvent: an entry's weight is the time before its event (thread-time,
 // managed-thread-time), not after it (traceevent-thread-time, wait-time).
+// dotnetTrace: every stack under the process, activity and thread frames dotnet-trace's
+// files have (export/dotnet_trace_frames.h), each profile named as dotnet-trace names it;
+// nullptr: the stacks as selected (a thread frame above them with groupByThread).
+class DotnetTraceFrames;
 std::string ExportSpeedscopeEvented(const StoreBuilder& model, const StackSelection& selection,
                                     StackResolver* resolver, const std::string& name, bool groupByThread,
-                                    bool spansEndAtEvent);
+                                    bool spansEndAtEvent, DotnetTraceFrames* dotnetTrace = nullptr);
 
 // A span the Chrome trace shows as a complete ("X") duration event: a Start/Stop activity
 // pair, a GC, its pause and its suspension. Times in ms from the trace's sync time; durNs
@@ -96,7 +100,8 @@ std::unique_ptr<ExportStream> SpeedscopeStream(const StoreBuilder& model, const 
                                                StackResolver* resolver, const std::string& name);
 std::unique_ptr<ExportStream> SpeedscopeEventedStream(const StoreBuilder& model, const StackSelection& selection,
                                                       StackResolver* resolver, const std::string& name,
-                                                      bool groupByThread, bool spansEndAtEvent);
+                                                      bool groupByThread, bool spansEndAtEvent,
+                                                      DotnetTraceFrames* dotnetTrace = nullptr);
 std::unique_ptr<ExportStream> EventsCsvStream(const StoreBuilder& model, StackResolver* resolver, bool stackText);
 std::unique_ptr<ExportStream> StacksCsvStream(const StoreBuilder& model, StackResolver* resolver);
 

@@ -16,6 +16,7 @@
 #include "analysis/event_query.h"
 #include "base/json_writer.h"
 #include "base/saturating.h"
+#include "export/dotnet_trace_frames.h"
 #include "export/exports.h"
 #include "export/speedscope_document.h"
 
@@ -118,9 +119,9 @@ std::vector<Span> Spans(const StoreBuilder& model, const StackSelection& sel, co
 class SpeedscopeEvented : public SpeedscopeDocument {
  public:
   SpeedscopeEvented(const StoreBuilder& model, const StackSelection& sel, StackResolver* resolver,
-                    const std::string& name, bool groupByThread, bool spansEndAtEvent)
+                    const std::string& name, bool groupByThread, bool spansEndAtEvent, DotnetTraceFrames* dotnetTrace)
       : SpeedscopeDocument(model, sel, resolver, name), groupByThread_(groupByThread),
-        spansEndAtEvent_(spansEndAtEvent) {}
+        spansEndAtEvent_(spansEndAtEvent), dotnetTrace_(dotnetTrace) {}
 
  protected:
   // speedscope opens on the busiest thread: the one with the largest total weight.
@@ -137,13 +138,14 @@ class SpeedscopeEvented : public SpeedscopeDocument {
   }
 
   void BeginProfile(uint16_t thread, const std::vector<size_t>& entries) override {
+    thread_ = thread;
     threadFrame_ = ThreadFrame(model_, resolver_, thread);
     spans_ = Spans(model_, sel_, entries, spansEndAtEvent_);
     EventedWriter times(nullptr, nullptr);
     for (const Span& s : spans_) times.Add(PathOf(s.stack), s.startMs, s.ms);
     times.Close();
     w_.Key("type").String("evented");
-    w_.Key("name").String(resolver_->frames().name(threadFrame_));
+    w_.Key("name").String(dotnetTrace_ ? dotnetTrace_->ThreadName(thread) : resolver_->frames().name(threadFrame_));
     w_.Key("unit").String("milliseconds");
     w_.Key("startValue").Exact(times.first());
     w_.Key("endValue").Exact(times.last());
@@ -168,11 +170,15 @@ class SpeedscopeEvented : public SpeedscopeDocument {
  private:
   std::vector<uint32_t> PathOf(uint32_t stack) {
     std::vector<uint32_t> path = resolver_->stacks().Frames(stack);
+    // dotnet-trace's process, activity and thread frames replace the grouping frame.
+    if (dotnetTrace_) return dotnetTrace_->Wrap(thread_, path);
     if (groupByThread_) path.insert(path.begin(), threadFrame_);
     return path;
   }
 
   const bool groupByThread_, spansEndAtEvent_;
+  DotnetTraceFrames* const dotnetTrace_;  // null: the stacks as they are
+  uint16_t thread_ = 0;
   uint32_t threadFrame_ = 0;
   std::vector<Span> spans_;  // the current thread's
   std::unique_ptr<EventedWriter> writer_;
@@ -183,13 +189,17 @@ class SpeedscopeEvented : public SpeedscopeDocument {
 
 std::unique_ptr<ExportStream> SpeedscopeEventedStream(const StoreBuilder& model, const StackSelection& selection,
                                                       StackResolver* resolver, const std::string& name,
-                                                      bool groupByThread, bool spansEndAtEvent) {
-  return std::make_unique<SpeedscopeEvented>(model, selection, resolver, name, groupByThread, spansEndAtEvent);
+                                                      bool groupByThread, bool spansEndAtEvent,
+                                                      DotnetTraceFrames* dotnetTrace) {
+  return std::make_unique<SpeedscopeEvented>(model, selection, resolver, name, groupByThread, spansEndAtEvent,
+                                             dotnetTrace);
 }
 
 std::string ExportSpeedscopeEvented(const StoreBuilder& model, const StackSelection& sel, StackResolver* resolver,
-                                    const std::string& name, bool groupByThread, bool spansEndAtEvent) {
-  return DrainExport(SpeedscopeEventedStream(model, sel, resolver, name, groupByThread, spansEndAtEvent).get());
+                                    const std::string& name, bool groupByThread, bool spansEndAtEvent,
+                                    DotnetTraceFrames* dotnetTrace) {
+  return DrainExport(
+      SpeedscopeEventedStream(model, sel, resolver, name, groupByThread, spansEndAtEvent, dotnetTrace).get());
 }
 
 }  // namespace nettrace

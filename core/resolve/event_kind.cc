@@ -25,7 +25,7 @@ constexpr EventKindEntry kEntries[] = {
     {P::kRuntime, 10, K::kGcAllocationTick, "GC/AllocationTick"},
     {P::kRuntime, 20, K::kGcSampledObjectAllocationHigh, "GC/SampledObjectAllocation"},
     {P::kRuntime, 32, K::kGcSampledObjectAllocationLow, "GC/SampledObjectAllocation"},
-    {P::kRuntime, 39, K::kGcDynamicEvent, "GC/DynamicData"},
+    {P::kRuntime, 39, K::kGcDynamicEvent, "GC/DynamicTraceEvent"},
     {P::kRuntime, 44, K::kThreadPool, "IOThreadCreation/Start"},
     {P::kRuntime, 45, K::kThreadPool, "IOThreadCreation/Stop"},
     {P::kRuntime, 46, K::kThreadPool, "IOThreadRetirement/Start"},

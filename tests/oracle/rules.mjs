@@ -28,17 +28,13 @@ export const RULES = {
     'we list only the fields of the event\'s own version. Checked: the value is the type\'s empty value and the ' +
     'field is absent from our decoding of that version.',
   'field-alias':
-    'TraceEvent names a few manifest fields differently: GC/MarkWithType "Bytes" is TraceEvent\'s "Promoted".',
+    'TraceEvent names a few manifest fields differently: GC/MarkWithType "Bytes" is TraceEvent\'s "Promoted", ' +
+    'GC/Join (version 2, Server GC) "JoinID" its "ID".',
   'loaded-module-lowercase':
     'TraceLog names a module that a runtime Loader/ModuleLoad event describes (loaded while tracing) by its ' +
     'file name in lower case ("heartratemonitor", "system.private.xml"), and a module known only from rundown ' +
     'by its own case ("System.Private.CoreLib"); we keep the case of the path for both. Compared ' +
     'case-insensitively for exactly the modules a ModuleLoad event names.',
-  'no-template-name':
-    'An event TraceEvent has no template for (runtime IncreaseMemoryPressure 200, DecreaseMemoryPressure 201) ' +
-    'is named "EventID(200)" by TraceEvent on Linux; on Windows, with the manifest registered, TraceEvent names ' +
-    'it by its manifest task, "GC" (TraceEvent\'s own 2020 baseline for objver4). We name it from the manifest ' +
-    'as TraceEvent on Windows does.',
   'truncated-tail':
     'On a trace that ends inside a block, TraceEvent (ContinueOnError, as dotnet-trace reads it) delivers ' +
     'fewer of the last events than we do: we keep every whole event read before the fault. Checked: the trace ' +
@@ -160,6 +156,10 @@ export function missingFieldRule(event, tf, ourFields) {
   if (event.n === 'GC/MarkWithType' && tf.n === 'Promoted') {
     return ourFields.has('Bytes') && String(v('Bytes')) === tf.v ? 'field-alias' : null;
   }
+  if (event.n === 'GC/Join' && tf.n === 'ID') {
+    // TraceEvent reads it as an Int32 (GCID), the manifest declares a UInt32: -1 is 4294967295 here.
+    return ourFields.has('JoinID') && String(Number(v('JoinID')) | 0) === tf.v ? 'field-alias' : null;
+  }
   if (tf.v === null || EMPTY_VALUES.has(tf.v)) return 'later-version-field';
   return null;
 }
@@ -174,14 +174,10 @@ export function normaliseOurFrames(e, hit) {
   return frames;
 }
 
-// Rule no-template-name: TraceEvent's "EventID(N)" for our manifest name of event N.
+// Rule opcode-name: TraceEvent's "X/Transfer" and "X/240" for our "X/Send" and "X/Receive".
 export function sameEventName(t, o, hit) {
   if (o.provider !== t.p) return false;
   if (o.name === t.n) return true;
-  if (t.n === `EventID(${o.eventId})` && t.id === o.eventId) {
-    hit('no-template-name');
-    return true;
-  }
   const opcodeNames = { 9: ['Transfer', 'Send'], 240: ['240', 'Receive'] };
   const names = opcodeNames[t.op];
   if (names && t.n === o.name.replace(new RegExp(`/${names[1]}$`), `/${names[0]}`)) {

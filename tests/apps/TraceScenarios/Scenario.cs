@@ -40,5 +40,9 @@ internal static class Scenarios
             () => { BackgroundGcScenario.Run(); return Task.CompletedTask; }, BackgroundGcScenario.Facts),
         new("waits", "wait-handle waits (.NET 9+ WaitHandleWait events) of an exact number, each really blocking",
             () => { WaitHandleScenario.Run(); return Task.CompletedTask; }, WaitHandleScenario.Facts),
+        new("servergc", "Server GC with DATAS: memory pressure, background GCs, an aggressive and an ordinary induced GC",
+            () => { ServerGcScenario.Run(); return Task.CompletedTask; }, ServerGcScenario.Facts),
+        new("instruments", "every System.Diagnostics.Metrics instrument kind and the four EventCounter kinds, with known values",
+            InstrumentsScenario.RunAsync, InstrumentsScenario.Facts),
     ];
 }

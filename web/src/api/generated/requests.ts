@@ -60,7 +60,7 @@ export interface FlameRequest {
   groupByThread?: boolean;
   /** A 'Process name (pid)' root frame per process, above the thread frames. Default: false. CLI: `--by-process`. */
   groupByProcess?: boolean;
-  /** Auto: bytes for GC/AllocationTick, else count; thread-time: ns since the thread's previous sample; managed-thread-time: the same without time after a sample outside managed code; traceevent-thread-time: dotnet-trace's, ns to the thread's next sample; wait-time: ns waited (Contention/Start). Default: auto. CLI: `--weight`. */
+  /** Auto: CPU samples (Thread/Sample) traceevent-thread-time, what dotnet-trace convert shows; bytes for GC/AllocationTick; else count; thread-time: ns since the thread's previous sample; managed-thread-time: the same without time after a sample outside managed code; traceevent-thread-time: dotnet-trace's, ns to the thread's next sample; wait-time: ns waited (Contention/Start). Default: auto. CLI: `--weight`. */
   weight?: "auto" | "count" | "bytes" | "thread-time" | "managed-thread-time" | "traceevent-thread-time" | "wait-time";
   /** Exception/Start only: the throws of this exception type. CLI: `--exception-type`. */
   exceptionType?: string;
@@ -80,6 +80,8 @@ export interface FlameRequest {
   excludePats?: string;
   /** PerfView's IncPats: only stacks on which every pattern matches a frame. Patterns separated by ';'. CLI: `--include-pats`. */
   includePats?: string;
+  /** Speedscope (evented): every stack under the frames dotnet-trace's files have, 'Process64 name (pid) Args: …', '(Non-Activities)' or the activity frames, 'Threads', 'Thread (id)'. Default: true. CLI: `--dotnet-trace-frames / --no-dotnet-trace-frames`. */
+  dotnetTraceFrames?: boolean;
 }
 
 /** The options of `top`: heaviest functions by exclusive weight, with inclusive weight. */
@@ -102,7 +104,7 @@ export interface TopRequest {
   groupByThread?: boolean;
   /** A 'Process name (pid)' root frame per process, above the thread frames. Default: false. CLI: `--by-process`. */
   groupByProcess?: boolean;
-  /** Auto: bytes for GC/AllocationTick, else count; thread-time: ns since the thread's previous sample; managed-thread-time: the same without time after a sample outside managed code; traceevent-thread-time: dotnet-trace's, ns to the thread's next sample; wait-time: ns waited (Contention/Start). Default: auto. CLI: `--weight`. */
+  /** Auto: CPU samples (Thread/Sample) traceevent-thread-time, what dotnet-trace convert shows; bytes for GC/AllocationTick; else count; thread-time: ns since the thread's previous sample; managed-thread-time: the same without time after a sample outside managed code; traceevent-thread-time: dotnet-trace's, ns to the thread's next sample; wait-time: ns waited (Contention/Start). Default: auto. CLI: `--weight`. */
   weight?: "auto" | "count" | "bytes" | "thread-time" | "managed-thread-time" | "traceevent-thread-time" | "wait-time";
   /** Exception/Start only: the throws of this exception type. CLI: `--exception-type`. */
   exceptionType?: string;
@@ -122,6 +124,8 @@ export interface TopRequest {
   excludePats?: string;
   /** PerfView's IncPats: only stacks on which every pattern matches a frame. Patterns separated by ';'. CLI: `--include-pats`. */
   includePats?: string;
+  /** Speedscope (evented): every stack under the frames dotnet-trace's files have, 'Process64 name (pid) Args: …', '(Non-Activities)' or the activity frames, 'Threads', 'Thread (id)'. Default: true. CLI: `--dotnet-trace-frames / --no-dotnet-trace-frames`. */
+  dotnetTraceFrames?: boolean;
 }
 
 /** The options of `sandwich`: callers and callees of one frame name, as JSON. */
@@ -144,7 +148,7 @@ export interface SandwichRequest {
   groupByThread?: boolean;
   /** A 'Process name (pid)' root frame per process, above the thread frames. Default: false. CLI: `--by-process`. */
   groupByProcess?: boolean;
-  /** Auto: bytes for GC/AllocationTick, else count; thread-time: ns since the thread's previous sample; managed-thread-time: the same without time after a sample outside managed code; traceevent-thread-time: dotnet-trace's, ns to the thread's next sample; wait-time: ns waited (Contention/Start). Default: auto. CLI: `--weight`. */
+  /** Auto: CPU samples (Thread/Sample) traceevent-thread-time, what dotnet-trace convert shows; bytes for GC/AllocationTick; else count; thread-time: ns since the thread's previous sample; managed-thread-time: the same without time after a sample outside managed code; traceevent-thread-time: dotnet-trace's, ns to the thread's next sample; wait-time: ns waited (Contention/Start). Default: auto. CLI: `--weight`. */
   weight?: "auto" | "count" | "bytes" | "thread-time" | "managed-thread-time" | "traceevent-thread-time" | "wait-time";
   /** Exception/Start only: the throws of this exception type. CLI: `--exception-type`. */
   exceptionType?: string;
@@ -164,6 +168,8 @@ export interface SandwichRequest {
   excludePats?: string;
   /** PerfView's IncPats: only stacks on which every pattern matches a frame. Patterns separated by ';'. CLI: `--include-pats`. */
   includePats?: string;
+  /** Speedscope (evented): every stack under the frames dotnet-trace's files have, 'Process64 name (pid) Args: …', '(Non-Activities)' or the activity frames, 'Threads', 'Thread (id)'. Default: true. CLI: `--dotnet-trace-frames / --no-dotnet-trace-frames`. */
+  dotnetTraceFrames?: boolean;
 }
 
 /** The options of `export`: a file other tools open (speedscope, Chrome trace, CSV of events or of stacks). */
@@ -186,7 +192,7 @@ export interface ExportRequest {
   groupByThread?: boolean;
   /** A 'Process name (pid)' root frame per process, above the thread frames. Default: false. CLI: `--by-process`. */
   groupByProcess?: boolean;
-  /** Auto: bytes for GC/AllocationTick, else count; thread-time: ns since the thread's previous sample; managed-thread-time: the same without time after a sample outside managed code; traceevent-thread-time: dotnet-trace's, ns to the thread's next sample; wait-time: ns waited (Contention/Start). Default: auto. CLI: `--weight`. */
+  /** Auto: CPU samples (Thread/Sample) traceevent-thread-time, what dotnet-trace convert shows; bytes for GC/AllocationTick; else count; thread-time: ns since the thread's previous sample; managed-thread-time: the same without time after a sample outside managed code; traceevent-thread-time: dotnet-trace's, ns to the thread's next sample; wait-time: ns waited (Contention/Start). Default: auto. CLI: `--weight`. */
   weight?: "auto" | "count" | "bytes" | "thread-time" | "managed-thread-time" | "traceevent-thread-time" | "wait-time";
   /** Exception/Start only: the throws of this exception type. CLI: `--exception-type`. */
   exceptionType?: string;
@@ -210,6 +216,8 @@ export interface ExportRequest {
   stackText?: boolean;
   /** Csv with --event: that event type only, its payload fields as columns (--no-csv-payload: every event). Default: true. CLI: `--csv-payload / --no-csv-payload`. */
   csvPayload?: boolean;
+  /** Speedscope (evented): every stack under the frames dotnet-trace's files have, 'Process64 name (pid) Args: …', '(Non-Activities)' or the activity frames, 'Threads', 'Thread (id)'. Default: true. CLI: `--dotnet-trace-frames / --no-dotnet-trace-frames`. */
+  dotnetTraceFrames?: boolean;
   /** Speedscope: a time weight as one evented profile per thread in ms, as dotnet-trace writes it; sampled: one sampled profile per thread (counts and bytes are always sampled). Default: evented. CLI: `--speedscope`. */
   speedscope?: "evented" | "sampled";
 }
@@ -242,7 +250,7 @@ export interface DiffRequest {
   groupByThread?: boolean;
   /** A 'Process name (pid)' root frame per process, above the thread frames. Default: false. CLI: `--by-process`. */
   groupByProcess?: boolean;
-  /** Auto: bytes for GC/AllocationTick, else count; thread-time: ns since the thread's previous sample; managed-thread-time: the same without time after a sample outside managed code; traceevent-thread-time: dotnet-trace's, ns to the thread's next sample; wait-time: ns waited (Contention/Start). Default: auto. CLI: `--weight`. */
+  /** Auto: CPU samples (Thread/Sample) traceevent-thread-time, what dotnet-trace convert shows; bytes for GC/AllocationTick; else count; thread-time: ns since the thread's previous sample; managed-thread-time: the same without time after a sample outside managed code; traceevent-thread-time: dotnet-trace's, ns to the thread's next sample; wait-time: ns waited (Contention/Start). Default: auto. CLI: `--weight`. */
   weight?: "auto" | "count" | "bytes" | "thread-time" | "managed-thread-time" | "traceevent-thread-time" | "wait-time";
   /** Exception/Start only: the throws of this exception type. CLI: `--exception-type`. */
   exceptionType?: string;
@@ -262,6 +270,8 @@ export interface DiffRequest {
   excludePats?: string;
   /** PerfView's IncPats: only stacks on which every pattern matches a frame. Patterns separated by ';'. CLI: `--include-pats`. */
   includePats?: string;
+  /** Speedscope (evented): every stack under the frames dotnet-trace's files have, 'Process64 name (pid) Args: …', '(Non-Activities)' or the activity frames, 'Threads', 'Thread (id)'. Default: true. CLI: `--dotnet-trace-frames / --no-dotnet-trace-frames`. */
+  dotnetTraceFrames?: boolean;
 }
 
 /** The options of `collect`: record a live EventPipe session (Ctrl-C or --duration stops it). */

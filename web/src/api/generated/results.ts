@@ -866,6 +866,10 @@ export interface CounterSeries {
   kind: "mean" | "sum" | "rate" | "updown" | "gauge" | "histogram";
   /** sum, rate, updown: the increments added up. */
   total?: number | null;
+  /** The sample member dotnet-counters shows: mean or increment (EventCounters), rate (Counter, ObservableCounter), value (UpDownCounter, ObservableUpDownCounter, gauges), count (histograms; dotnet-counters shows their quantiles). */
+  shown: "mean" | "increment" | "rate" | "value" | "count";
+  /** The last sample's shown value; null when it has none (an observable instrument that measured nothing). */
+  last: number | null;
   samples: CounterSample[];
 }
 
