@@ -27,6 +27,8 @@ Rows<ResultSpec> ResultSpecs() {
       {"counters", "json", "CountersView", false, "The counters view."},
       {"threadpool", "json", "ThreadPoolView", false, "The thread pool view."},
       {"ps", "json", "DiagProcess[]", false, "`ps --json`: the processes with a diagnostics port."},
+      {"check", "json", "CheckResult", false, "The verdicts of a budget file."},
+      {"diff", "runs", "RunDiffResult", false, "`diff --baseline … --compare …`: many runs a side compared."},
   };
   return {specs, sizeof specs / sizeof specs[0]};
 }
