@@ -91,10 +91,7 @@ int RunCheck(const nettrace::api::Request& request, const std::vector<std::strin
   }
   const std::string timestamp = UtcNow();
   const std::string& format = request.format.empty() ? std::string("text") : request.format;
-  const std::string out = format == "json"    ? v::CheckJson(report) + "\n"
-                          : format == "junit" ? v::CheckJUnit(report, timestamp)
-                          : format == "markdown" ? v::CheckMarkdown(report)
-                                                 : v::CheckText(report);
+  const std::string out = v::CheckOutput(report, format, timestamp);
   std::fwrite(out.data(), 1, out.size(), stdout);
   if (!request.junitOut.empty() && !WriteText(request.junitOut, v::CheckJUnit(report, timestamp))) {
     std::fprintf(stderr, "nettrace: cannot write %s\n", request.junitOut.c_str());

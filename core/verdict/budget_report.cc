@@ -126,4 +126,11 @@ std::string CheckMarkdown(const CheckReport& r) {
   return out;
 }
 
+std::string CheckOutput(const CheckReport& report, const std::string& format, const std::string& timestamp) {
+  if (format == "json") return CheckJson(report) + "\n";
+  if (format == "junit") return CheckJUnit(report, timestamp);
+  if (format == "markdown") return CheckMarkdown(report);
+  return CheckText(report);
+}
+
 }  // namespace nettrace::verdict

@@ -22,4 +22,8 @@ std::string CheckJson(const CheckReport& report);
 std::string CheckJUnit(const CheckReport& report, const std::string& timestamp);
 std::string CheckMarkdown(const CheckReport& report);
 
+// The report in a `check --format` value: "json" (with its final newline), "junit", "markdown",
+// anything else as text. The native CLI and the wasm bindings print through it alike.
+std::string CheckOutput(const CheckReport& report, const std::string& format, const std::string& timestamp);
+
 }  // namespace nettrace::verdict
