@@ -220,8 +220,34 @@ export interface RawConvertSession {
   delete(): void;
 }
 
+/** A budget file checked against traces added one at a time (wasm/verdict_bindings.cc). */
+export interface RawBudgetCheck {
+  /** Parses the budget file; `source` names it in errors. */
+  load(text: string, source: string): RawStatus;
+  /** Measures an opened trace: a checked one, or (baseline) one the relative budgets compare with. */
+  add(session: RawTraceSession, name: string, baseline: boolean): void;
+  /** Checks every budget (an error: a relative budget without baseline traces). */
+  check(): RawStatus;
+  passed(): boolean;
+  /** format: text | json | junit | markdown, as `nettrace check --format` prints it. */
+  output(format: string, timestamp: string): string;
+  delete(): void;
+}
+
+/** Many runs a side, added one at a time, then compared (`nettrace diff --baseline … --compare …`). */
+export interface RawRunDiff {
+  /** The stack selection (a flame request as JSON), the tests' alpha and minShare; maxFunctions < 0: all. */
+  setRequest(stackJson: string, alpha: number, minShare: number, maxFunctions: number): RawStatus;
+  add(session: RawTraceSession, name: string, baseline: boolean): void;
+  /** format: json (with its final newline) | markdown. */
+  output(format: string): RawStatus & { text: string };
+  delete(): void;
+}
+
 export interface NetTraceModule {
   TraceSession: { new (): RawTraceSession };
+  BudgetCheck: { new (): RawBudgetCheck };
+  RunDiff: { new (): RawRunDiff };
   /** fromMs / toMs: keep events in that window (ms from the trace's sync time); null: all. */
   ConvertSession: { new (fromMs: number | null, toMs: number | null): RawConvertSession };
   /** `nettrace write-sample-universal`: a small collect-linux-like v6 trace. */

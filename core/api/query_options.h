@@ -26,6 +26,7 @@ enum class OptionType : uint8_t {
   kCount,   // an integer ≥ 0
   kBool,    // a flag on the command line, true/false in JSON
   kPatterns,  // a ';'-separated pattern list; a repeated flag adds to it (PerfView's ';')
+  kFiles,     // files: every argument after the flag up to the next option; a repeated flag adds
 };
 
 // One bit per query, so that one option row serves every query it applies to.
@@ -55,6 +56,7 @@ enum QueryBit : uint32_t {
   kLive = 1u << 21,  // the npm CLI's collect served with the app
   // Heap snapshots (core/heap): a .gcdump or a .nettrace with heap-dump events.
   kHeap = 1u << 22,
+  kCheck = 1u << 23,  // budgets checked against traces (core/verdict)
 };
 
 struct QuerySpec {
@@ -88,6 +90,11 @@ struct Request {
   HistogramGroup groupBy = HistogramGroup::kNone;  // histogram
   bool csvPayload = true;           // export csv with --event: that type's payload columns
   std::string speedscope;           // export speedscope: "" (evented) or "evented" / "sampled"
+  // diff --baseline A1 A2 … --compare B1 B2 … (many runs a side) and check --baseline.
+  std::vector<std::string> baselineFiles, compareFiles;
+  std::string budget;                  // check --budget FILE
+  std::string junitOut, markdownOut;   // check --junit OUT / --markdown OUT
+  double alpha = 0.05, minShare = 0.001;  // diff's many-run comparison (verdict/run_comparison.h)
   // ps / collect / live (cli/diag_commands.cc, web/src/live/cli.ts).
   struct Live {
     bool json = false;  // ps --json

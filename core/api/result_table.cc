@@ -28,6 +28,8 @@ Rows<ResultSpec> ResultSpecs() {
       {"threadpool", "json", "ThreadPoolView", false, "The thread pool view."},
       {"ps", "json", "DiagProcess[]", false, "`ps --json`: the processes with a diagnostics port."},
       {"heap", "json", "HeapSnapshot", false, "The heap snapshot's views (without --baseline)."},
+      {"check", "json", "CheckResult", false, "The verdicts of a budget file."},
+      {"diff", "runs", "RunDiffResult", false, "`diff --baseline … --compare …`: many runs a side compared."},
   };
   return {specs, sizeof specs / sizeof specs[0]};
 }

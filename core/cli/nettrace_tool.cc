@@ -22,6 +22,11 @@
 //                        [--a-to MS] [--b-from MS] [--b-to MS]   A/B stack diff (diff_command.cc)
 //   nettrace heap FILE [--baseline OLD] [--paths-to TYPE] [--format json|csv]   heap snapshot
 //                        views of a .gcdump or heap-dump .nettrace (heap_command.cc)
+//   nettrace diff --baseline A1 A2 … --compare B1 B2 … [--format json|markdown] [--alpha P]
+//                        [--min-share F] [same selection options]   many runs a side, tested
+//                        (cli/verdict_commands.cc, core/verdict)
+//   nettrace check TRACE… --budget FILE [--baseline FILE…] [--format text|json|junit|markdown]
+//                        [--junit OUT] [--markdown OUT]   budgets; exit 0 pass, 1 fail, 2 bad input
 //   nettrace dataset OUT_DIR TRACE... [--codec zstd|gzip|none]   add traces to a Parquet
 //                        dataset (dataset_command.cc; docs/dataset.md)
 //   nettrace gc FILE [--format json|csv]    one row per GC as TraceEvent's TraceGC, totals
@@ -69,6 +74,7 @@
 #include "cli/diff_command.h"
 #include "cli/heap_command.h"
 #include "cli/huge_page_heap.h"
+#include "cli/verdict_commands.h"
 #include "trace_session.h"
 #include "write/clr_name_probe.h"
 #include "write/universal_trace_writer.h"
@@ -361,6 +367,11 @@ int RunTool(int argc, char** argv) {
   // argv is the options alone, which they read through the same table.
   if (command == "ps") return nettrace::cli::RunPs(argc, argv);
   if (command == "collect") return nettrace::cli::RunCollect(argc, argv);
+  if (command == "check") return nettrace_cli::RunCheck(request, line.positional);
+  if (command == "diff" && !request.compareFiles.empty()) return nettrace_cli::RunDiffRuns(request);
+  if (command == "diff" && !request.baselineFiles.empty()) return ArgumentError("--baseline goes with --compare", spec);
+  if (command == "diff" && request.format == "markdown")
+    return ArgumentError("diff --format markdown goes with --baseline/--compare", spec);
   if (command == "diff") return nettrace_cli::RunDiff(request, line.positional[0].c_str(), line.positional[1].c_str());
   if (command == "heap") return nettrace_cli::RunHeap(request, line.positional[0].c_str());
   if (command == "write-sample-universal") {

@@ -17,7 +17,9 @@ import { validateResult } from './result_schema.mjs';
 import { captured, error, runTool, withFakeRuntime } from './fake_runtime.mjs';
 
 const schema = JSON.parse(spawnSync(nativeTool, ['schema', '--json'], { encoding: 'utf8' }).stdout);
-const resultOf = new Map(schema.results.commands.map((c) => [c.query, c]));
+// Per query, its document as --format json prints it; diff --baseline … --compare … ("runs") apart.
+const resultOf = new Map(schema.results.commands.filter((c) => c.format === 'json').map((c) => [c.query, c]));
+const runsResult = schema.results.commands.find((c) => c.query === 'diff' && c.format === 'runs');
 const npmTool = join(root, 'dist/bin/nettrace-analyzer.mjs');
 const seen = new Set();  // shapes and "Shape.field"s the corpus reached
 
@@ -142,6 +144,26 @@ test('the generated result types accept the outputs (tsc, strict, exact optional
   writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions: options, files: [join(dir, 'types-bad.ts')] }));
   const bad = spawnSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', join(dir, 'tsconfig.json')], { encoding: 'utf8' });
   assert.match(bad.stdout, /bogus"' does not exist in type 'GcProcessStats'/);
+});
+
+// check --format json and diff --baseline … --compare … on .NET 10 traces, every limit kind
+// and a relative budget against a baseline of two traces.
+test('check and the many-run diff have their shapes', async () => {
+  const t = (n) => join(testdata, 'dotnet10', `net10-${n}.nettrace`);
+  const budgets = join(dir, 'budgets.json');
+  writeFileSync(budgets, JSON.stringify({ budgets: [
+    { metric: 'gc.pauseP99Ms', max: 20, min: 0 }, { metric: 'activity.p99Ms', activity: 'System.Net.Http/Request', max: 1 },
+    { metric: 'exceptions.count', maxIncrease: 5 }, { metric: 'gc.allocatedMB', maxIncreasePercent: 10 },
+    { metric: 'functions.inclusivePercent', maxIncrease: 2 },
+  ] }));
+  const check = await run(nativeTool, ['check', t('web-exceptions'), t('cpu-async-http'), '--budget', budgets, '--format', 'json',
+    '--baseline', t('web-exceptions-env'), t('web-exceptions-nettrace')]);
+  assert.equal(check.status, 1, check.stderr);
+  validateOutput('check', 'check --format json', check.stdout);
+  const diff = await run(nativeTool, ['diff', '--baseline', t('web-exceptions'), t('web-exceptions-env'), '--compare',
+    t('web-exceptions-nettrace'), t('web-exceptions-clrevents')]);
+  assert.equal(diff.status, 0, diff.stderr);
+  assert.deepEqual(validateResult(schema, runsResult.type, JSON.parse(diff.stdout), '$', seen), []);
 });
 
 test('ps --json has its shape, native and npm CLI, with a runtime answering (the fake one) and without', async () => {

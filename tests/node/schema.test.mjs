@@ -5,9 +5,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { nativeTool, root, runAsync, testdata } from './helpers.mjs';
 import { generateResultTypes, generateTypes, generatedPath, generatedResultsPath } from '../../scripts/gen-api-types.mjs';
 
@@ -17,6 +17,12 @@ const schema = JSON.parse(engine.querySchemaJson());
 const npmTool = join(root, 'dist/bin/nettrace-analyzer.mjs');
 const TRACE = join(testdata, 'only_managed_samples.nettrace');
 const LIVE = ['ps', 'collect', 'live'];  // the live-session commands: no FILE
+// check's budget file (a limit TRACE passes), and diff's options of many runs a side, which go
+// with --baseline … --compare … instead of A B.
+const BUDGETS = join(mkdtempSync(join(tmpdir(), 'schema-budgets-')), 'budgets.json');
+writeFileSync(BUDGETS, JSON.stringify({ budgets: [{ metric: 'stacks.total', min: 1 }] }));
+process.on('exit', () => rmSync(dirname(BUDGETS), { recursive: true, force: true }));
+const RUNS_OPTIONS = ['baseline', 'compare', 'alpha', 'minShare'];
 
 test('the native tool and the wasm module print the same schema, and the TS types are generated from it', () => {
   const native = spawnSync(nativeTool, ['schema', '--json'], { encoding: 'utf8' });
@@ -35,14 +41,15 @@ test('the native tool and the wasm module print the same schema, and the TS type
 function sample(q, o, value) {
   if (o.type === 'enum') return [value, value];
   if (o.type === 'bool') return [undefined, o.negation === undefined];  // --no-x: the non-default false
+  if (o.type === 'files') return [TRACE, [TRACE]];
   if (o.type === 'string' || o.type === 'patterns') {
     const text = { provider: 'Microsoft-DotNETCore-SampleProfiler', name: 'Thread/Sample', event: 'Thread/Sample',
       text: 'Sample', exceptionType: 'System.Exception', groupPats: 'System.Private.CoreLib!->CORELIB',
       foldPats: 'System.Threading.*', excludePats: 'UNMANAGED_CODE_TIME', includePats: 'Program',
-      profile: 'gc-verbose', providers: 'Microsoft-Windows-DotNETRuntime:0x1:5', duration: '2s' }[o.name] ?? 'x';
+      profile: 'gc-verbose', providers: 'Microsoft-Windows-DotNETRuntime:0x1:5', duration: '2s', budget: BUDGETS }[o.name] ?? 'x';
     return [text, text];
   }
-  const n = { chunkSize: 65536, buckets: 10, fromMs: 100, toMs: 2000, aToMs: 1000, bFromMs: 1000 }[o.name] ?? 3;
+  const n = { chunkSize: 65536, buckets: 10, fromMs: 100, toMs: 2000, aToMs: 1000, bFromMs: 1000, alpha: 0.01, minShare: 0.01 }[o.name] ?? 3;
   return [String(n), n];
 }
 
@@ -79,6 +86,10 @@ test('every option of every query is accepted by the native CLI, the npm CLI and
       const optionArgs = o.type === 'bool' ? [o.flag] : [o.flag, text];
       const outOf = (who) => join(dir, `${i}-${who}.out`);
       const argsFor = (who) => {
+        const option = ['junitOut', 'markdownOut'].includes(o.name) ? [o.flag, outOf(who)] : optionArgs;
+        if (q.name === 'check') return ['check', TRACE, ...(o.name === 'budget' ? [] : ['--budget', BUDGETS]), ...option];
+        if (q.name === 'diff' && (RUNS_OPTIONS.includes(o.name) || text === 'markdown'))
+          return ['diff', '--baseline', TRACE, '--compare', TRACE, ...option];
         const positional = { stack: ['0'], sandwich: ['System.Threading.Thread.Sleep'], convert: [outOf(who)], diff: [TRACE] }[q.name] ?? [];
         // export needs a format and an output file: csv and OUT, unless the option is one of them.
         // (--speedscope: the speedscope format, where it applies.)

@@ -21,6 +21,10 @@
 //   nettrace-analyzer convert FILE OUT [--from MS] [--to MS]   rewrite as NetTrace v6 (a time window)
 //   nettrace-analyzer diff A B [--format json|folded] [-n N] [same selection options]
 //                                [--a-from MS] [--a-to MS] [--b-from MS] [--b-to MS]   A/B stack diff
+//   nettrace-analyzer diff --baseline A1 A2 … --compare B1 B2 … [--format json|markdown] [--alpha P]
+//                                [--min-share F] [-n N] [same selection options]   many runs a side
+//   nettrace-analyzer check TRACE… --budget FILE [--baseline FILE…] [--format text|json|junit|markdown]
+//                                [--junit OUT] [--markdown OUT]   budgets; exit 0 pass, 1 fail, 2 bad input
 //   nettrace-analyzer gc FILE [--format json|csv]   one row per GC (TraceEvent's TraceGC), totals
 //   nettrace-analyzer jit FILE [--format json|csv]  one row per jitted method, totals
 //   nettrace-analyzer exceptions|contention|activities|counters|threadpool FILE [--format json|csv]   the
@@ -36,9 +40,9 @@
 // after FILE by the engine's own command-line parser through the wasm module (parseCliArgs),
 // listed by --help and COMMAND --help, printed by `nettrace-analyzer schema --json`.
 // FILE may be a path, an http(s) URL, or "-" for standard input.
-import { appendFileSync, closeSync, openSync, writeFileSync, writeSync } from 'node:fs';
+import { appendFileSync, closeSync, openSync, readFileSync, writeFileSync, writeSync } from 'node:fs';
 import { basename } from 'node:path';
-import { convertTrace, diffStacksFolded, diffStacksJson, openTrace, NetTraceError } from '../index.js';
+import { checkBudgetsText, compareRunsText, convertTrace, diffStacksFolded, diffStacksJson, openTrace, NetTraceError } from '../index.js';
 
 // A reader that stops early (`| head`) wants no more output: end quietly, as the native tool
 // does (SIGPIPE), not with an unhandled EPIPE 'error' event and its stack trace.
@@ -101,7 +105,7 @@ if (command === 'write-sample-universal') await writeSampleUniversal(file);
 if (command === 'stack' && !/^\d+$/.test(positional)) fail(`stack takes FILE ROW (an event index), not '${positional}'`);
 const opts = JSON.parse(parsed.request);
 const pick = (...keys) => Object.fromEntries(keys.filter((k) => opts[k] !== undefined).map((k) => [k, opts[k]]));
-const profileName = file === '-' ? 'stdin' : basename(file);
+const profileName = file === undefined ? '' : file === '-' ? 'stdin' : basename(file);
 if (VIEWS.includes(command) && opts.format !== undefined && !['json', 'csv'].includes(opts.format)) fail(`${command} --format takes json or csv`);
 if (opts.chunkSize !== undefined && !(Number.isInteger(opts.chunkSize) && opts.chunkSize >= 1 && opts.chunkSize <= 2 ** 30))
   fail('--chunk-size takes a number of bytes from 1 to 1073741824');
@@ -117,6 +121,10 @@ const stackKeys = schema.queries.find((q) => q.name === 'flame').options.filter(
 const stackQuery = () => pick(...stackKeys);
 
 if (command === 'convert') await convert();
+if (command === 'check') await check();
+if (command === 'diff' && opts.compare !== undefined) await diffRuns();
+if (command === 'diff' && opts.baseline !== undefined) fail('--baseline goes with --compare');
+if (command === 'diff' && opts.format === 'markdown') fail('diff --format markdown goes with --baseline/--compare');
 if (command === 'diff') await diff();
 if ((command === 'gc' || command === 'jit') && !['json', 'csv', undefined].includes(opts.format)) fail(`${command} --format takes json or csv`);
 
@@ -281,6 +289,63 @@ async function diff() {
     if (b !== a) b.close();
   }
   for (const [t, path] of [[a, file], [b, positional]]) if (t.error) fail(`${path}: ${t.error.message}`, 1);
+  process.exit(0);
+}
+
+// As `nettrace check`: the budget file, then each trace read whole in turn (a trace that cannot
+// be read to its end, like a bad budget file, is bad input: exit status 2, no verdict), then
+// the report; --junit / --markdown also write those forms. Exit 0 when every budget passed, 1
+// when one failed.
+async function check() {
+  const badInput = (message) => {
+    process.stderr.write(`nettrace-analyzer: ${message}\n`);
+    process.exit(2);
+  };
+  if (opts.budget === undefined) badInput('check needs --budget FILE');
+  let budgets;
+  try {
+    budgets = readFileSync(opts.budget, 'utf8');
+  } catch {
+    badInput(`cannot read ${opts.budget}`);
+  }
+  const format = opts.format ?? 'text';
+  const files = [[opts.junitOut, 'junit'], [opts.markdownOut, 'markdown']].filter(([out]) => out !== undefined);
+  const options = { baseline: opts.baseline ?? [], budgetName: opts.budget, alsoFormats: files.map(([, f]) => f), ...pick('chunkSize') };
+  let outcome;
+  try {
+    outcome = await checkBudgetsText(budgets, parsed.positional, format, options);
+  } catch (e) {
+    if (!(e instanceof NetTraceError)) throw e;
+    badInput(e.message);
+  }
+  await new Promise((resolve) => process.stdout.write(outcome.text, resolve));
+  for (const [out, form] of files) {
+    try {
+      writeFileSync(out, outcome.also[form]);
+    } catch {
+      badInput(`cannot write ${out}`);
+    }
+  }
+  process.exit(outcome.passed ? 0 : 1);
+}
+
+// As `nettrace diff --baseline … --compare …`: each run read whole in turn, then the engine's
+// document (json) or summary (markdown).
+async function diffRuns() {
+  const format = opts.format ?? 'json';
+  if (format === 'folded') fail('diff --baseline/--compare writes json or markdown');
+  if (opts.baseline === undefined) fail('--compare goes with --baseline');
+  const options = { query: stackQuery(), ...pick('alpha', 'minShare', 'chunkSize') };
+  if (opts.n !== undefined) options.maxFunctions = opts.n;
+  let text;
+  try {
+    text = await compareRunsText(opts.baseline, opts.compare, format, options);
+  } catch (e) {
+    if (!(e instanceof NetTraceError)) throw e;
+    process.stderr.write(`nettrace-analyzer: ${e.message}\n`);
+    process.exit(2);
+  }
+  await new Promise((resolve) => process.stdout.write(text, resolve));
   process.exit(0);
 }
 

@@ -81,6 +81,8 @@ export type {
 export { convertTrace } from './api/convert.js';
 export { diffStacks, diffStacksFolded, diffStacksJson } from './api/diff.js';
 export type { DiffOptions } from './api/diff.js';
+export { checkBudgets, checkBudgetsText, compareRuns, compareRunsText } from './api/verdict.js';
+export type { CheckFormat, CheckOptions, CheckOutcome, RunDiffOptions } from './api/verdict.js';
 export type { ConvertOptions, ConvertResult } from './api/convert.js';
 export { DEFAULT_CHUNK_SIZE, DEFAULT_READ_AHEAD, PREWARM_HEAP_BYTES, PUSH_SIZE, diffTracesInWorker, openTraceInThread, openTraceInWorker, prewarmEngine };
 

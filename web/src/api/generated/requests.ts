@@ -230,7 +230,7 @@ export interface ConvertRequest {
   toMs?: number;
 }
 
-/** The options of `diff`: stacks of B (comparison) against A (baseline); selection options apply to both. */
+/** The options of `diff`: stacks of B (comparison) against A (baseline); selection options apply to both. Many runs a side: diff --baseline A1 A2 … --compare B1 B2 … (Welch's t-test per function, Holm-corrected). */
 export interface DiffRequest {
   /** Provider name, case-insensitive exact match. CLI: `--provider`. */
   provider?: string;
