@@ -17,7 +17,9 @@
 #include "dataset/page_codec.h"
 #include "dataset/sample_tables.h"
 #include "dataset/sha256.h"
+#include "dataset/trace_tables.h"
 #include "dataset/traces_table.h"
+#include "trace_session.h"
 
 namespace {
 
@@ -104,6 +106,45 @@ val WriteTracesTable(const std::string& summaryJson, const std::string& traceId,
   return Result(st);
 }
 
+// The tables of one read trace (core/dataset/trace_tables.h), written one at a time in
+// kTraceTables' order. `read(offset, size) → Uint8Array` re-reads event blocks for the
+// payloads (Node: fs.readSync), or is undefined to leave payload_json null.
+struct TraceTablesJs {
+  std::unique_ptr<dataset::TraceTables> tables;
+};
+
+TraceTablesJs* NewTraceTables(nettrace::TraceSession& session, val read) {
+  nettrace::TraceSession::BlockReader reader;
+  if (!read.isUndefined()) {
+    reader = [read](uint64_t offset, uint64_t size, std::vector<uint8_t>* out) {
+      const val bytes = read(static_cast<double>(offset), static_cast<double>(size));
+      if (!bytes.instanceof(val::global("Uint8Array"))) return false;
+      out->resize(bytes["length"].as<size_t>());
+      View(out->data(), out->size()).call<void>("set", bytes);
+      return true;
+    };
+  }
+  return new TraceTablesJs{std::make_unique<dataset::TraceTables>(&session, std::move(reader))};
+}
+
+val WriteTraceTable(TraceTablesJs& t, const std::string& table, const std::string& codecName, val write, val compress) {
+  std::unique_ptr<parquet::PageCodec> codec;
+  Status st = CodecFromJs(codecName, compress, &codec);
+  if (st.ok()) {
+    parquet::WriterOptions options;
+    options.codec = codec.get();
+    parquet::CallbackSink sink = SinkFromJs(write);
+    st = t.tables->Write(table, options, &sink);
+  }
+  return Result(st);
+}
+
+val TraceTableNames() {
+  val out = val::array();
+  for (const char* table : dataset::kTraceTables) out.call<void>("push", std::string(table));
+  return out;
+}
+
 // SHA-256 in chunks from the heap (pointer, size), as TraceSession.pushChunk takes them.
 void Sha256Update(nettrace::Sha256& h, std::uintptr_t data, std::size_t size) {
   h.Update(reinterpret_cast<const uint8_t*>(data), size);
@@ -114,6 +155,10 @@ void Sha256Update(nettrace::Sha256& h, std::uintptr_t data, std::size_t size) {
 EMSCRIPTEN_BINDINGS(nettrace_dataset) {
   emscripten::function("writeParquetSample", &WriteParquetSample);
   emscripten::function("writeTracesTable", &WriteTracesTable);
+  emscripten::function("traceTableNames", &TraceTableNames);
+  emscripten::class_<TraceTablesJs>("TraceTables")
+      .constructor(&NewTraceTables, emscripten::allow_raw_pointers())
+      .function("write", &WriteTraceTable);
   emscripten::class_<nettrace::Sha256>("Sha256")
       .constructor<>()
       .function("update", &Sha256Update, emscripten::allow_raw_pointers())
