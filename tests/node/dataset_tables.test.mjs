@@ -188,6 +188,8 @@ test('npm CLI: dataset writes the native rows (gzip pages), sql prints DuckDB\'s
   const fromTraces = await run(process.execPath, [npmTool, 'sql', traces[1], traces[3], q, '--format', 'csv']);
   const csv = expected.filter((r) => [traces[1], traces[3]].some((t) => t.endsWith(r.file_name)));
   assert.equal(fromTraces, `file_name,events\n${csv.map((r) => `${r.file_name},${r.events}`).join('\n')}\n`);
+  const table = await run(process.execPath, [npmTool, 'sql', npm, "SELECT 'a' AS name, 12::BIGINT AS n, NULL AS z UNION ALL SELECT 'bcdef', 7, NULL"]);
+  assert.equal(table, 'name  |  n |    z\n------+----+-----\na     | 12 | NULL\nbcdef |  7 | NULL\n(2 rows)\n');
 });
 
 test('docs/dataset.md: every query runs in DuckDB; top functions across traces sum `nettrace top`', async () => {

@@ -93,7 +93,9 @@ export function formatJson(r: SqlResult): string {
 export function formatTable(r: SqlResult): string {
   const cells = r.rows.map((row) => row.map((v) => (v === null ? 'NULL' : text(v))));
   const widths = r.columns.map((c, i) => Math.max(c.length, ...cells.map((row) => row[i]!.length)));
-  const numeric = r.columns.map((_, i) => r.rows.length > 0 && r.rows.every((row) => row[i] === null || typeof row[i] === 'number'));
+  // BIGINT values come as decimal strings (they may pass 2^53): numbers too.
+  const isNumber = (v: Json | undefined) => v === null || typeof v === 'number' || (typeof v === 'string' && /^-?\d+$/.test(v));
+  const numeric = r.columns.map((_, i) => r.rows.length > 0 && r.rows.every((row) => isNumber(row[i])));
   const pad = (s: string, i: number) => (numeric[i] ? s.padStart(widths[i]!) : s.padEnd(widths[i]!));
   const line = (row: string[]) => row.map(pad).join(' | ').trimEnd();
   return [line(r.columns), widths.map((w) => '-'.repeat(w)).join('-+-'), ...cells.map(line)].join('\n') +
