@@ -13,7 +13,7 @@ using parquet::ColumnSpec;
 using parquet::LogicalKind;
 using parquet::PhysicalType;
 
-constexpr size_t kBatchRows = 16384;
+constexpr size_t kBatchRows = 16384;  // rows parsed before they go to the writer
 
 // One CSV record's fields from *pos; false at the end of the document.
 bool NextRecord(std::string_view csv, size_t* pos, std::vector<std::string>* fields) {
