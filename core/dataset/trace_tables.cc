@@ -9,6 +9,7 @@
 #include "analysis/stack_frames.h"
 #include "analysis/stack_transform.h"
 #include "analysis/utc_time.h"
+#include "dataset/payload_columns.h"
 #include "dataset/summary_fields.h"
 #include "dataset/traces_table.h"
 #include "dataset/view_tables.h"
@@ -21,6 +22,7 @@ using parquet::LogicalKind;
 using parquet::PhysicalType;
 
 constexpr size_t kBatchRows = 16384;
+constexpr std::string_view kRuntimeProvider = "Microsoft-Windows-DotNETRuntime";
 
 ColumnSpec Str(const char* n, bool optional = false) { return {n, PhysicalType::kByteArray, LogicalKind::kString, optional}; }
 ColumnSpec I64(const char* n, bool optional = false) { return {n, PhysicalType::kInt64, LogicalKind::kSignedInt, optional}; }
@@ -100,7 +102,7 @@ Status TraceTables::WriteEvents(parquet::WriterOptions options, parquet::ByteSin
   const StoreBuilder& m = session_->model();
   const EventStore& store = m.store();
   const TraceInfo& info = m.info();
-  const parquet::Schema schema = {I64("time_ns"),
+  parquet::Schema schema = {I64("time_ns"),
                                   {"time_utc", PhysicalType::kInt64, LogicalKind::kTimestampMicros, true},
                                   Str("provider"),
                                   Str("event_name"),
@@ -109,8 +111,11 @@ Status TraceTables::WriteEvents(parquet::WriterOptions options, parquet::ByteSin
                                   I64("process_id", true),
                                   I64("stack_id", true),
                                   Str("payload_json", true)};
+  const size_t typedColumns = schema.size();
+  AddPayloadColumnSpecs(&schema);
+  PayloadColumnBatch typed;
   std::unique_ptr<parquet::TableWriter> w;
-  NETTRACE_RETURN_IF_ERROR(parquet::TableWriter::Open(schema, std::move(options), sink, &w));
+  NETTRACE_RETURN_IF_ERROR(parquet::TableWriter::Open(std::move(schema), std::move(options), sink, &w));
   const double syncMs = SyncUnixMs(info.syncTimeUtc);
   const bool utcKnown = std::isfinite(syncMs);
   const int64_t syncUs = utcKnown ? static_cast<int64_t>(std::llround(syncMs * 1000)) : 0;
@@ -138,6 +143,7 @@ Status TraceTables::WriteEvents(parquet::WriterOptions options, parquet::ByteSin
     for (auto* v : {&timeNs, &timeUtc, &thread, &pid, &stack}) v->resize(n);
     for (auto* v : {&utcValid, &pidValid, &stackValid, &payloadValid}) v->resize(n);
     id.resize(n), provider.resize(n), name.resize(n), payload.resize(n), payloadText.resize(n);
+    typed.Reset(n);
     for (size_t i = 0; i < n; ++i) {
       const uint32_t row = page[i];
       const uint64_t ts = cursor.timestamp(row);
@@ -162,6 +168,7 @@ Status TraceTables::WriteEvents(parquet::WriterOptions options, parquet::ByteSin
           if (auto object = NameValueArrayAsObject(*fields)) payloadText[i] = std::move(*object), payloadValid[i] = 1;
         }
         payload[i] = payloadText[i];
+        if (payloadValid[i]) typed.Fill(i, provider[i] == kRuntimeProvider, name[i], payloadText[i]);
       }
     }
     NETTRACE_RETURN_IF_ERROR(w->AppendInt64(0, timeNs.data(), nullptr, n));
@@ -173,6 +180,7 @@ Status TraceTables::WriteEvents(parquet::WriterOptions options, parquet::ByteSin
     NETTRACE_RETURN_IF_ERROR(w->AppendInt64(6, pid.data(), pidValid.data(), n));
     NETTRACE_RETURN_IF_ERROR(w->AppendInt64(7, stack.data(), stackValid.data(), n));
     NETTRACE_RETURN_IF_ERROR(w->AppendStrings(8, payload.data(), payloadValid.data(), n));
+    NETTRACE_RETURN_IF_ERROR(typed.Append(w.get(), typedColumns, n));
     NETTRACE_RETURN_IF_ERROR(w->EndBatch());
     begin = end;
   }

@@ -73,6 +73,23 @@ test('events: payload fields as JSON, as `nettrace events` decodes them', async 
   assert.deepEqual(JSON.parse(row.payload_json), Object.fromEntries(first.payload.fields.map((f) => [f.name, f.value])));
 });
 
+test('events: typed payload columns — the throws of each type, as `nettrace exceptions` counts them', async () => {
+  let throws = 0;
+  for (const file of traces) {
+    const view = json('exceptions', file);
+    const rows = await sql(`SELECT exception_type AS type, count(*) AS n FROM events WHERE trace_id = '${sha256(file)}'
+                            AND event_name = 'Exception/Start' GROUP BY ALL`);
+    assert.deepEqual(new Map(rows.map((r) => [r.type, Number(r.n)])), new Map(view.types.map((t) => [t.type, t.count])), file);
+    throws += view.count;
+  }
+  assert.ok(throws > 1000, `${throws} throws`);
+  const [gc] = await sql(`SELECT count(*) FILTER (gc_number IS NULL OR gc_generation IS NULL) AS missing, count(*) AS n
+                          FROM events WHERE event_name = 'GC/Start'`);
+  assert.equal(Number(gc.missing), 0);
+  const [m] = await sql(`SELECT count(*) FILTER (method_name IS NULL) AS missing, count(*) AS n FROM events WHERE event_name = 'Method/LoadVerbose'`);
+  assert.ok(Number(m.n) > 100 && Number(m.missing) === 0, `${m.n} Method/LoadVerbose, ${m.missing} without a name`);
+});
+
 test('gcs: per trace, the rows of `nettrace gc`', async () => {
   let total = 0;
   for (const file of traces) {
