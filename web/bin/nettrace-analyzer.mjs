@@ -33,6 +33,10 @@
 //   nettrace-analyzer ps [--json]                  .NET processes with a diagnostics port
 //   nettrace-analyzer collect --pid N [--providers SPEC,…|--profile NAME,…] [--duration D]
 //                             [--buffer-mb 256] -o OUT   record a live session (Ctrl-C stops)
+//   nettrace-analyzer dataset OUT_DIR TRACE… [--codec gzip|none]   add traces to a Parquet
+//                             dataset (docs/dataset.md), one JSON line per trace
+//   nettrace-analyzer sql DATASET_DIR|TRACE… "SELECT …" [--format table|csv|json]   DuckDB over
+//                             a dataset, or over the dataset of traces built in a temporary folder
 //   nettrace-analyzer live --pid N [collect's options] [-o OUT] [--port P]   the same, served
 //                             with the app on localhost: the page grows while it runs
 // Every command takes --chunk-size BYTES (how much is read at a time; the output is the same).
@@ -58,6 +62,8 @@ if (command === 'ps' || command === 'collect' || command === 'live') {
   const { runLiveCommand } = await import('../live/index.js');
   process.exit(await runLiveCommand(command, args));
 }
+// The dataset of many traces and SQL over it (web/src/dataset): not in the query table yet.
+if (command === 'dataset' || command === 'sql') process.exit(await datasetCommand(command, args));
 // The commands and options are the engine's query table (core/api/query_table.cc), read
 // through the wasm module: the same parser as the native tool, the same --help lines.
 const { loadNetTraceModule } = await import('../reader/wasm_loader.js');
@@ -358,4 +364,39 @@ async function writeSampleUniversal(out) {
     fail(`cannot write ${out}: ${e.message}`, 1);
   }
   process.exit(0);
+}
+
+// `dataset OUT_DIR TRACE… [--codec gzip|none]`, `sql DIR_OR_TRACE… QUERY [--format table|csv|json]`.
+async function datasetCommand(name, argv) {
+  const usage = name === 'dataset'
+    ? 'usage: nettrace-analyzer dataset OUT_DIR TRACE... [--codec gzip|none]'
+    : 'usage: nettrace-analyzer sql DATASET_DIR|TRACE... "SELECT ..." [--format table|csv|json]';
+  const positional = [];
+  const options = {};
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === '--help' || a === '-h') return console.log(usage), 0;
+    if (a === (name === 'dataset' ? '--codec' : '--format') && i + 1 < argv.length) options[a.slice(2)] = argv[++i];
+    else if (a.startsWith('--')) return process.stderr.write(`nettrace-analyzer: unknown option '${a}'\n${usage}\n`), 2;
+    else positional.push(a);
+  }
+  const codecs = ['gzip', 'none'], formats = ['table', 'csv', 'json'];
+  if (positional.length < 2 || (options.codec && !codecs.includes(options.codec)) || (options.format && !formats.includes(options.format))) {
+    process.stderr.write(`${usage}\n`);
+    return 2;
+  }
+  const { writeDataset } = await import('../dataset/index.js');
+  const { runSql, formatSql } = await import('../dataset/sql.js');
+  try {
+    if (name === 'dataset') {
+      for (const line of await writeDataset(positional[0], positional.slice(1), { codec: options.codec ?? 'gzip' })) console.log(JSON.stringify(line));
+    } else {
+      const result = await runSql(positional.slice(0, -1), positional[positional.length - 1]);
+      process.stdout.write(formatSql(result, options.format ?? 'table'));
+    }
+    return 0;
+  } catch (e) {
+    process.stderr.write(`nettrace-analyzer: ${e instanceof Error ? e.message : String(e)}\n`);
+    return 1;
+  }
 }
