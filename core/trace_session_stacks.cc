@@ -9,6 +9,7 @@
 #include "analysis/stack_transform.h"
 #include "base/json_writer.h"
 #include "export/exports.h"
+#include "export/profile/profile_builder.h"
 #include "analysis/runtime_views.h"
 #include "trace_session.h"
 
@@ -85,6 +86,12 @@ std::string TraceSession::ExportSpeedscopeEvented(const StackQuery& query, const
   const bool before = query.weight == WeightKind::kThreadTime || query.weight == WeightKind::kManagedThreadTime;
   return nettrace::ExportSpeedscopeEvented(model(), sel, &resolver, name,
                                            query.groupByThread && !GroupFramesInStacks(query), before);
+}
+
+Status TraceSession::BuildProfile(const ProfileRequest& request, ProfileData* out) const {
+  return nettrace::BuildProfile(model(), symbols(), request, [this](const StackQuery& q, StackResolver* resolver) {
+    return SelectRefined(*this, resolver, q);
+  }, out);
 }
 
 std::string TraceSession::ExportEventsCsv(bool stackText) const {

@@ -86,6 +86,7 @@ struct Request {
   HistogramGroup groupBy = HistogramGroup::kNone;  // histogram
   bool csvPayload = true;           // export csv with --event: that type's payload columns
   std::string speedscope;           // export speedscope: "" (evented) or "evented" / "sampled"
+  std::string otlpEndpoint;         // export otlp: the collector to push to (OTLP/HTTP)
   // ps / collect / live (cli/diag_commands.cc, web/src/live/cli.ts).
   struct Live {
     bool json = false;  // ps --json

@@ -130,6 +130,9 @@ Rows<OptionSpec> Options() {
       {"csvPayload", "--csv-payload", "--no-csv-payload", T::kBool, nullptr, "true", kExport, false,
        "csv with --event: that event type only, its payload fields as columns (--no-csv-payload: every event)",
        SET(r->csvPayload = v.flag)},
+      {"otlpEndpoint", "--otlp-endpoint", nullptr, T::kString, "URL", nullptr, kExport, false,
+       "otlp: also POST the profiles to this OTLP/HTTP collector (URL ending in /v1development/profiles, or its "
+       "base; the native CLI speaks http:// only)", SET(r->otlpEndpoint = v.text)},
       {"speedscope", "--speedscope", nullptr, T::kEnum, "evented|sampled", "evented", kExport, false,
        "speedscope: a time weight as one evented profile per thread in ms, as dotnet-trace writes it; "
        "sampled: one sampled profile per thread (counts and bytes are always sampled)",
@@ -137,8 +140,9 @@ Rows<OptionSpec> Options() {
       // Output and reading (CLI only: the JS API takes these as arguments or open options).
       {"format", "--format", nullptr, T::kEnum, "json|folded|speedscope", "json", kFlame, true, "output format",
        SET(r->format = v.text)},
-      {"format", "--format", nullptr, T::kEnum, "speedscope|chrome|csv|stacks-csv", nullptr, kExport, true,
-       "output format (required)", SET(r->format = v.text)},
+      {"format", "--format", nullptr, T::kEnum, "speedscope|chrome|csv|stacks-csv|pprof|otlp", nullptr, kExport, true,
+       "output format (required); pprof: gzipped profile.proto, otlp: an OpenTelemetry profiles request "
+       "(docs/exports.md)", SET(r->format = v.text)},
       {"format", "--format", nullptr, T::kEnum, "json|folded", "json", kDiff, true, "output format",
        SET(r->format = v.text)},
       {"format", "--format", nullptr, T::kEnum, "json|csv", "json", kGc | kJit | kViews, true, "output format",
