@@ -236,7 +236,7 @@ class OtlpWriter final : public ProfileStream {
     } else if (table == 2) {
       const ProfileFunction& f = p_.functions[i];
       w.add_int32(field::kNameStrindex, strings_.Of(f.name));
-      w.add_int32(field::kSystemNameStrindex, strings_.Of(f.systemName));
+      if (!f.systemName.empty()) w.add_int32(field::kSystemNameStrindex, strings_.Of(f.systemName));
       if (!f.file.empty()) w.add_int32(field::kFunctionFilenameStrindex, strings_.Of(f.file));
     } else if (table == 5) {
       const Attribute& a = attributes_[i];

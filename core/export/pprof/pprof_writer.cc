@@ -110,7 +110,7 @@ class PprofWriter final : public ProfileStream {
     protozero::pbf_writer fn(w, field::kFunction);
     fn.add_uint64(field::kFunctionIdField, i + 1);
     fn.add_int64(field::kName, strings_.Of(f.name));
-    fn.add_int64(field::kSystemName, strings_.Of(f.systemName));
+    if (!f.systemName.empty()) fn.add_int64(field::kSystemName, strings_.Of(f.systemName));
     if (!f.file.empty()) fn.add_int64(field::kFunctionFile, strings_.Of(f.file));
   }
 

@@ -117,8 +117,13 @@ class ProfileAggregator {
       if (added) out_->mappings.push_back(f.file);
       f.mapping = it->second;
     }
-    for (ProfileFunction& f : out_->functions)
+    for (ProfileFunction& f : out_->functions) {
       if (shortNames[f.name] > 1) f.name = f.systemName;
+      // A system name equal to the name is left out: pprof takes a function whose two names
+      // are the same for one still to demangle, and cuts a name that looks like C++ ("::",
+      // "<>") at its parentheses ("Activity ExceptionHandling(…)", "Thread (12)").
+      if (f.systemName == f.name) f.systemName.clear();
+    }
   }
 
   const StoreBuilder& model_;

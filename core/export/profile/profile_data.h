@@ -33,7 +33,7 @@ struct ProfileSampleType {
 
 struct ProfileFunction {
   std::string name;        // "Namespace.Type.Method" (the frame without its module), or the frame
-  std::string systemName;  // the frame's full name, "Module!Namespace.Type.Method"
+  std::string systemName;  // the frame's full name, "Module!Namespace.Type.Method"; "" when it is `name`
   std::string file;        // the module, "" for frames outside any module
   uint32_t mapping = 0;    // 1-based index into ProfileData::mappings; 0: none
 };

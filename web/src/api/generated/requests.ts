@@ -210,6 +210,8 @@ export interface ExportRequest {
   stackText?: boolean;
   /** Csv with --event: that event type only, its payload fields as columns (--no-csv-payload: every event). Default: true. CLI: `--csv-payload / --no-csv-payload`. */
   csvPayload?: boolean;
+  /** Otlp: also POST the profiles to this OTLP/HTTP collector (URL ending in /v1development/profiles, or its base; the native CLI speaks http:// only). CLI: `--otlp-endpoint`. */
+  otlpEndpoint?: string;
   /** Speedscope: a time weight as one evented profile per thread in ms, as dotnet-trace writes it; sampled: one sampled profile per thread (counts and bytes are always sampled). Default: evented. CLI: `--speedscope`. */
   speedscope?: "evented" | "sampled";
 }
