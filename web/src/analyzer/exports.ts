@@ -1,5 +1,6 @@
 // web/src/analyzer — the export buttons: each asks the trace shown for one format (with the
-// flame graph's stack query, so speedscope and folded export what is drawn) and downloads it.
+// flame graph's stack query, so speedscope and folded export what is drawn; pprof and OTLP
+// every sample type) and downloads it.
 import type { ExportOptions, StackQuery, TraceHandle } from '../api/handle.js';
 import { download } from '../ui/dom.js';
 
@@ -9,6 +10,8 @@ const EXPORTS = {
   folded: { ext: 'folded.txt', type: 'text/plain' },
   csv: { ext: 'csv', type: 'text/csv' },
   'stacks-csv': { ext: 'stacks.csv', type: 'text/csv' },
+  pprof: { ext: 'pb.gz', type: 'application/gzip' },
+  otlp: { ext: 'otlp.pb', type: 'application/x-protobuf' },
 } as const;
 
 export interface ExportHooks {
@@ -18,6 +21,19 @@ export interface ExportHooks {
   /** The Events tab's event type filter: CSV then exports that type with its payload fields as columns. */
   csvEvent?(): { event: string; provider: string } | null;
   onError(e: unknown): void;
+}
+
+// pprof / OTLP: every sample type the trace has (a profile viewer switches between them), with
+// the flame graph's thread, time range, grouping and folding.
+function profileOptions(hooks: ExportHooks): ExportOptions {
+  const { event: _event, weight: _weight, ...rest } = hooks.stackQuery();
+  return rest;
+}
+
+function exportOptions(format: keyof typeof EXPORTS, hooks: ExportHooks, name: string): ExportOptions {
+  if (format === 'csv') return csvOptions(hooks);
+  if (format === 'pprof' || format === 'otlp') return profileOptions(hooks);
+  return { ...hooks.stackQuery(), name };
 }
 
 // CSV: one event type with its payload columns when the Events tab filters on one, else every event.
@@ -37,8 +53,8 @@ export function wireExports(bar: HTMLElement, hooks: ExportHooks): void {
       button.disabled = true;
       const base = shown.name.replace(/\.(nettrace|netperf)$/i, '');
       shown.trace
-        .export(format, format === 'csv' ? csvOptions(hooks) : { ...hooks.stackQuery(), name: shown.name })
-        .then((text) => download(text, `${base}.${EXPORTS[format].ext}`, EXPORTS[format].type))
+        .export(format, exportOptions(format, hooks, shown.name))
+        .then((data) => download(data, `${base}.${EXPORTS[format].ext}`, EXPORTS[format].type))
         .catch(hooks.onError)
         .finally(() => (button.disabled = false));
     });

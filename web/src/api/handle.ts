@@ -77,7 +77,11 @@ export interface OpenTraceOptions {
  */
 export type StackQuery = FlameRequest;
 
-export type ExportFormat = 'speedscope' | 'chrome' | 'csv' | 'stacks-csv' | 'folded';
+/** The exports that are text. */
+export type TextExportFormat = 'speedscope' | 'chrome' | 'csv' | 'stacks-csv' | 'folded';
+/** The exports that are bytes: pprof (gzipped profile.proto), otlp (an OpenTelemetry profiles request). */
+export type ProfileExportFormat = 'pprof' | 'otlp';
+export type ExportFormat = TextExportFormat | ProfileExportFormat;
 
 /**
  * The stacks to export (speedscope, folded), `stackText` and `csvPayload` (csv), `speedscope`
@@ -131,7 +135,19 @@ export interface TraceHandle {
    * with its call-stack id; `stackText` adds the frames), "stacks-csv" (each id's frames),
    * "folded" (the stacks of `options` as "a;b;c weight" lines).
    */
-  export(format: ExportFormat, options?: ExportOptions): Promise<string>;
+  export(format: TextExportFormat, options?: ExportOptions): Promise<string>;
+  /**
+   * The stacks as one profile with a sample type per (event, weight) pair (docs/exports.md):
+   * "pprof" (gzipped profile.proto, the bytes `go tool pprof` and Pyroscope read; they gunzip to
+   * the native CLI's bytes), "otlp" (an OpenTelemetry profiles ExportProfilesServiceRequest, the
+   * native CLI's bytes). `event` / `weight` narrow the sample types when given; the other
+   * selection options apply as for flameGraph. With `otlpEndpoint` (otlp) the request is also
+   * POSTed to that OTLP/HTTP collector (fetch; https works).
+   * @throws NetTraceError code "invalid-argument" when there is nothing to profile, "output"
+   *   when the collector refuses the push (its status and answer in the message)
+   */
+  export(format: ProfileExportFormat, options?: ExportOptions): Promise<Uint8Array>;
+  export(format: ExportFormat, options?: ExportOptions): Promise<string | Uint8Array>;
   /** One record per GC as TraceEvent's TraceGC, with GCStats totals, per process (docs/views.md). */
   gc(): Promise<GcStats>;
   /** One record per jitted method as TraceEvent's TraceJittedMethod, with JITStats totals (docs/views.md). */

@@ -36,7 +36,8 @@ export async function* gzipParts(parts: AsyncIterable<Uint8Array>): AsyncGenerat
   const writer = gzip.writable.getWriter();
   const feeding = (async () => {
     try {
-      for await (const part of parts) await writer.write(part);
+      // The parts are copies out of the wasm heap (ArrayBuffer-backed), as the stream's type wants.
+      for await (const part of parts) await writer.write(part as Uint8Array<ArrayBuffer>);
       await writer.close();
     } catch (e) {
       await writer.abort(e).catch(() => undefined);
@@ -81,7 +82,7 @@ export async function pushOtlp(endpoint: string, body: Uint8Array, signal?: Abor
   const url = otlpProfilesUrl(endpoint);
   let response: Response;
   try {
-    response = await fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/x-protobuf' }, body, signal: signal ?? null });
+    response = await fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/x-protobuf' }, body: body as Uint8Array<ArrayBuffer>, signal: signal ?? null });
   } catch (e) {
     throw new NetTraceError('output', null, `POST ${url}: ${e instanceof Error ? e.message : String(e)}`);
   }

@@ -7,7 +7,8 @@ import type { TraceInput, TraceSource } from '../reader/chunk_source.js';
 import { HeapBuffer, provideNames, readIntoSession, ReadCancelled } from '../reader/read_trace.js';
 import { loadNetTraceModule } from '../reader/wasm_loader.js';
 import type { WasmOptions } from '../reader/wasm_loader.js';
-import type { ExportFormat, ExportOptions, OpenTraceOptions, RuntimeStatsKind, StackQuery, TraceHandle } from './handle.js';
+import type { ExportFormat, ExportOptions, OpenTraceOptions, ProfileExportFormat, RuntimeStatsKind, StackQuery, TextExportFormat, TraceHandle } from './handle.js';
+import { collectParts, gzipParts, profileParts, pushOtlp } from './profile_export.js';
 import type { GcStats, JitStats } from './types.js';
 import type {
   EventPage,
@@ -385,9 +386,21 @@ class InThreadTrace extends ParsedEventViews implements TraceHandle {
     return this.M.payloadCsvHeader(columns) + lines.join('');
   }
 
-  async export(format: ExportFormat, options: ExportOptions = {}): Promise<string> {
+  /** pprof (gzipped here) or OTLP (pushed too with otlpEndpoint): api/profile_export.ts. */
+  private async profile(format: ProfileExportFormat, options: ExportOptions): Promise<Uint8Array> {
+    const parts = profileParts(this.M, this.live(), format, options);
+    const bytes = await collectParts(format === 'pprof' ? gzipParts(parts) : parts);
+    if (format === 'otlp' && options.otlpEndpoint) await pushOtlp(options.otlpEndpoint, bytes);
+    return bytes;
+  }
+
+  export(format: TextExportFormat, options?: ExportOptions): Promise<string>;
+  export(format: ProfileExportFormat, options?: ExportOptions): Promise<Uint8Array>;
+  export(format: ExportFormat, options?: ExportOptions): Promise<string | Uint8Array>;
+  async export(format: ExportFormat, options: ExportOptions = {}): Promise<string | Uint8Array> {
     const session = this.live();
-    const { name = 'trace', stackText = false, speedscope = 'evented', csvPayload: _csvPayload, ...query } = options;
+    if (format === 'pprof' || format === 'otlp') return this.profile(format, options);
+    const { name = 'trace', stackText = false, speedscope = 'evented', csvPayload: _csvPayload, otlpEndpoint: _otlp, ...query } = options;
     switch (format) {
       case 'speedscope':
         return speedscope === 'sampled' ? session.exportSpeedscope(query, name) : session.exportSpeedscopeEvented(query, name);
