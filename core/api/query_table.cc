@@ -29,7 +29,7 @@ Rows<QuerySpec> Queries() {
       {"flame", kFlame, "FILE", "call tree of stacks as a laid-out flame graph (json), folded stacks or speedscope", true},
       {"top", kTop, "FILE", "heaviest functions by exclusive weight, with inclusive weight", true},
       {"sandwich", kSandwich, "FILE FUNCTION", "callers and callees of one frame name, as JSON", true},
-      {"export", kExport, "FILE", "a file other tools open (speedscope, Chrome trace, CSV of events or of stacks)", true},
+      {"export", kExport, "FILE", "a file other tools open (speedscope, Chrome trace, CSV of events or of stacks, pprof, OpenTelemetry profiles)", true},
       {"convert", kConvert, "FILE OUT", "rewrite the trace as NetTrace v6 (optionally a time window of it)", true},
       {"diff", kDiff, "A B", "stacks of B (comparison) against A (baseline); selection options apply to both", true},
       {"gc", kGc, "FILE", "one row per GC (TraceEvent's TraceGC) with totals", true},

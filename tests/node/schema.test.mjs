@@ -2,9 +2,10 @@
 // wasm module and the npm CLI read the same table; the TypeScript request types are what
 // scripts/gen-api-types.mjs writes from it; and every option of every query is accepted by
 // the native CLI, the npm CLI and the wasm bindings alike, with the same output.
-import { test } from 'node:test';
+import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import { createServer } from 'node:http';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,6 +18,10 @@ const schema = JSON.parse(engine.querySchemaJson());
 const npmTool = join(root, 'dist/bin/nettrace-analyzer.mjs');
 const TRACE = join(testdata, 'only_managed_samples.nettrace');
 const LIVE = ['ps', 'collect', 'live'];  // the live-session commands: no FILE
+// export --otlp-endpoint: a local OTLP/HTTP receiver that takes every push.
+const collector = createServer((req, res) => req.resume().on('end', () => res.end()));
+await new Promise((resolve) => collector.listen(0, '127.0.0.1', resolve));
+after(() => collector.close());
 
 test('the native tool and the wasm module print the same schema, and the TS types are generated from it', () => {
   const native = spawnSync(nativeTool, ['schema', '--json'], { encoding: 'utf8' });
@@ -39,7 +44,8 @@ function sample(q, o, value) {
     const text = { provider: 'Microsoft-DotNETCore-SampleProfiler', name: 'Thread/Sample', event: 'Thread/Sample',
       text: 'Sample', exceptionType: 'System.Exception', groupPats: 'System.Private.CoreLib!->CORELIB',
       foldPats: 'System.Threading.*', excludePats: 'UNMANAGED_CODE_TIME', includePats: 'Program',
-      profile: 'gc-verbose', providers: 'Microsoft-Windows-DotNETRuntime:0x1:5', duration: '2s' }[o.name] ?? 'x';
+      profile: 'gc-verbose', providers: 'Microsoft-Windows-DotNETRuntime:0x1:5', duration: '2s',
+      otlpEndpoint: `http://127.0.0.1:${collector.address().port}` }[o.name] ?? 'x';
     return [text, text];
   }
   const n = { chunkSize: 65536, buckets: 10, fromMs: 100, toMs: 2000, aToMs: 1000, bFromMs: 1000 }[o.name] ?? 3;
@@ -81,8 +87,8 @@ test('every option of every query is accepted by the native CLI, the npm CLI and
       const argsFor = (who) => {
         const positional = { stack: ['0'], sandwich: ['System.Threading.Thread.Sleep'], convert: [outOf(who)], diff: [TRACE] }[q.name] ?? [];
         // export needs a format and an output file: csv and OUT, unless the option is one of them.
-        // (--speedscope: the speedscope format, where it applies.)
-        const exportFormat = o.name === 'speedscope' ? 'speedscope' : 'csv';
+        // (--speedscope, --otlp-endpoint: the format they apply to.)
+        const exportFormat = { speedscope: 'speedscope', otlpEndpoint: 'otlp' }[o.name] ?? 'csv';
         const base = q.name !== 'export' ? [] : o.name === 'format' ? ['-o', outOf(who)] : o.name === 'out' ? ['--format', exportFormat]
           : ['--format', exportFormat, '-o', outOf(who)];
         return [q.name, TRACE, ...positional, ...base, ...(o.name === 'out' ? [o.flag, outOf(who)] : optionArgs)];

@@ -166,7 +166,7 @@ export interface SandwichRequest {
   includePats?: string;
 }
 
-/** The options of `export`: a file other tools open (speedscope, Chrome trace, CSV of events or of stacks). */
+/** The options of `export`: a file other tools open (speedscope, Chrome trace, CSV of events or of stacks, pprof, OpenTelemetry profiles). */
 export interface ExportRequest {
   /** Provider name, case-insensitive exact match. CLI: `--provider`. */
   provider?: string;
