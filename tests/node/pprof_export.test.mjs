@@ -60,8 +60,8 @@ function sampleTypes(profile) {
   return profile.sampleType.map((t, index) => ({ index, type: s(t.type), unit: s(t.unit), ...options.get(s(t.type)) }));
 }
 
-function flameTotal(trace, event, weight) {
-  const r = runNative('flame', trace, ['--event', event, '--weight', weight]);
+function flameTotal(trace, event, weight, extra = []) {
+  const r = runNative('flame', trace, ['--event', event, '--weight', weight, ...extra]);
   return JSON.parse(r.stdout).total;
 }
 
@@ -73,44 +73,51 @@ const traces = [
   { name: 'write-sample-universal', path: written, truncated: false },
 ];
 
-for (const { name, path, truncated } of traces) {
-  test(`pprof export: ${name}`, () => {
-    const file = join(out, `${name.replace(/\//g, '_')}.pb.gz`);
-    const r = runNative('export', path, ['--format', 'pprof', '-o', file]);
-    if (/nothing to profile/.test(r.stderr)) {
-      assert.equal(r.status, 1);
-      for (const event of ['Thread/Sample', 'GC/AllocationTick', 'Exception/Start', 'Contention/Start', 'cpu'])
-        assert.equal(flameTotal(path, event, 'count'), 0, `${event}: the flame graph has events the profile left out`);
-      return;
+// The export of `path` with the selection options `extra` against flame and top with the same.
+function checkExport(name, path, truncated, extra = []) {
+  const file = join(out, `${name.replace(/\//g, '_')}${extra.join('_').replace(/[^\w-]/g, '')}.pb.gz`);
+  const r = runNative('export', path, ['--format', 'pprof', ...extra, '-o', file]);
+  if (/nothing to profile/.test(r.stderr)) {
+    assert.equal(r.status, 1);
+    for (const event of ['Thread/Sample', 'GC/AllocationTick', 'Exception/Start', 'Contention/Start', 'cpu'])
+      assert.equal(flameTotal(path, event, 'count'), 0, `${event}: the flame graph has events the profile left out`);
+    return;
+  }
+  assert.equal(r.status, truncated ? 1 : 0, r.stderr);  // a truncated trace: what was read, and the error
+  const profile = Profile.decode(gunzipSync(readFileSync(file)));
+  if (hasGo) goPprof(['-raw', file]);
+  // Frame name → the name pprof shows: the function's system name is the frame's (left out when
+  // it is the function's name).
+  const str = (i) => profile.stringTable.strings[Number(i)];
+  const fn = new Map(profile.function.map((f) => [str(f.systemName) || str(f.name), str(f.name)]));
+  const types = sampleTypes(profile);
+  assert.ok(types.length > 0);
+  for (const t of types) {
+    const expected = flameTotal(path, t.event, t.weight, extra);
+    const sum = profile.sample.reduce((a, s) => a + Number(s.value[t.index]), 0);
+    assert.equal(sum, expected, `${t.type}: pprof-format's total`);
+    if (!hasGo) continue;
+    const top = pprofTop(file, t.type, t.unit);
+    assert.equal(top.total, expected, `${t.type}: go tool pprof's total`);
+    const ours = JSON.parse(runNative('top', path, ['--event', t.event, '--weight', t.weight, ...extra, '-n', '20']).stdout).functions;
+    for (const f of ours) {
+      assert.ok(fn.has(f.name), `${t.type}: ${f.name} has no function`);
+      // pprof leaves out what weighs nothing (samples whose value is 0).
+      const row = top.rows.get(fn.get(f.name)) ?? { flat: 0, cum: 0 };
+      assert.deepEqual(row, { flat: f.exclusive, cum: f.inclusive }, `${t.type}: ${f.name}`);
     }
-    assert.equal(r.status, truncated ? 1 : 0, r.stderr);  // a truncated trace: what was read, and the error
-    const profile = Profile.decode(gunzipSync(readFileSync(file)));
-    if (hasGo) goPprof(['-raw', file]);
-    // Frame name → the name pprof shows: the function's system name is the frame's (left out when
-    // it is the function's name).
-    const str = (i) => profile.stringTable.strings[Number(i)];
-    const fn = new Map(profile.function.map((f) => [str(f.systemName) || str(f.name), str(f.name)]));
-    const types = sampleTypes(profile);
-    assert.ok(types.length > 0);
-    for (const t of types) {
-      const expected = flameTotal(path, t.event, t.weight);
-      const sum = profile.sample.reduce((a, s) => a + Number(s.value[t.index]), 0);
-      assert.equal(sum, expected, `${t.type}: pprof-format's total`);
-      if (!hasGo) continue;
-      const top = pprofTop(file, t.type, t.unit);
-      assert.equal(top.total, expected, `${t.type}: go tool pprof's total`);
-      const ours = JSON.parse(runNative('top', path, ['--event', t.event, '--weight', t.weight, '-n', '20']).stdout).functions;
-      for (const f of ours) {
-        assert.ok(fn.has(f.name), `${t.type}: ${f.name} has no function`);
-        // pprof leaves out what weighs nothing (samples whose value is 0).
-        const row = top.rows.get(fn.get(f.name)) ?? { flat: 0, cum: 0 };
-        assert.deepEqual(row, { flat: f.exclusive, cum: f.inclusive }, `${t.type}: ${f.name}`);
-      }
-      // The same ranking by flat value (ties may list names in another order).
-      const flats = ours.map((f) => f.exclusive).filter((v) => v > 0);
-      assert.deepEqual(top.flats.slice(0, flats.length), flats, `${t.type}: flat values in rank order`);
-    }
-  });
+    // The same ranking by flat value (ties may list names in another order).
+    const flats = ours.map((f) => f.exclusive).filter((v) => v > 0);
+    assert.deepEqual(top.flats.slice(0, flats.length), flats, `${t.type}: flat values in rank order`);
+  }
+}
+
+for (const { name, path, truncated } of traces) test(`pprof export: ${name}`, () => checkExport(name, path, truncated));
+
+// Grouping and folding apply to every sample type as they do to flame and top.
+for (const extra of [['--group-by-module'], ['--just-my-code', '--drop-time-leaves'], ['--fold-pats', 'System.Threading.*', '--exclude-pats', 'UNMANAGED_CODE_TIME']]) {
+  const { name, path } = traces.find((t) => t.name === 'HeartRateMonitor.10068.nettrace');
+  test(`pprof export: ${name} ${extra.join(' ')}`, () => checkExport(name, path, false, extra));
 }
 
 test('pprof export: every sample type of a trace with samples, allocations and contention', () => {
