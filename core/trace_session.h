@@ -27,6 +27,8 @@ namespace nettrace {
 struct EventQuery;
 struct FlameGraph;
 struct HistogramQuery;
+struct ProfileData;
+struct ProfileRequest;
 struct Histogram;
 class ExportStream;
 class RuntimeViews;
@@ -172,6 +174,10 @@ class TraceSession {
   /// evented profile per thread in milliseconds, as dotnet-trace writes thread time
   /// (export/exports.h ExportSpeedscopeEvented); for counts and bytes, ExportSpeedscope.
   std::string ExportSpeedscopeEvented(const StackQuery& query, const std::string& name) const;
+  /// The stacks of a request as one profile with a sample type per (event, weight) pair
+  /// (export/profile/profile_builder.h), each selected as the flame graph selects it: what the
+  /// pprof and OTLP encoders write (export/pprof, export/otlp).
+  Status BuildProfile(const ProfileRequest& request, ProfileData* out) const;
   /// Every event as Chrome trace event JSON (chrome://tracing, Perfetto UI).
   std::string ExportChromeTrace() const;
   /// Every event as CSV (time, provider, event, thread, call-stack id; the stack's text too

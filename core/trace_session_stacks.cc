@@ -11,6 +11,7 @@
 #include "base/json_writer.h"
 #include "export/dotnet_trace_frames.h"
 #include "export/exports.h"
+#include "export/profile/profile_builder.h"
 #include "analysis/runtime_views.h"
 #include "trace_session.h"
 
@@ -83,6 +84,12 @@ std::string TraceSession::ExportSpeedscope(const StackQuery& query, const std::s
 
 std::string TraceSession::ExportSpeedscopeEvented(const StackQuery& query, const std::string& name) const {
   return DrainExport(ExportSpeedscopeEventedStream(query, name).get());
+}
+
+Status TraceSession::BuildProfile(const ProfileRequest& request, ProfileData* out) const {
+  return nettrace::BuildProfile(model(), symbols(), request, [this](const StackQuery& q, StackResolver* resolver) {
+    return SelectRefined(*this, resolver, q);
+  }, out);
 }
 
 std::string TraceSession::ExportEventsCsv(bool stackText) const { return DrainExport(ExportEventsCsvStream(stackText).get()); }

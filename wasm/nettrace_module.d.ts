@@ -244,10 +244,27 @@ export interface RawRunDiff {
   delete(): void;
 }
 
+/**
+ * wasm/profile_bindings.cc: a profile export (pprof uncompressed, or an OTLP profiles request)
+ * built from a session's stacks, read a part at a time. An embind handle: call `delete()`.
+ */
+export interface RawProfileExport {
+  /** Whether the profile was built; else `message()` says why (nothing to profile, a bad option). */
+  ok(): boolean;
+  message(): string;
+  /** The next part (a JS-owned copy, at least `budget` bytes unless the document ends), or null after the last. */
+  next(budget: number): Uint8Array | null;
+  delete(): void;
+}
+
 export interface NetTraceModule {
   TraceSession: { new (): RawTraceSession };
   BudgetCheck: { new (): RawBudgetCheck };
   RunDiff: { new (): RawRunDiff };
+  /** format "pprof" | "otlp"; requestJson: the export's options as JSON (ExportRequest). */
+  ProfileExport: { new (session: RawTraceSession, format: string, requestJson: string): RawProfileExport };
+  /** The opentelemetry-proto release the OTLP export follows ("v1.11.0"). */
+  readonly otlpProtoVersion: string;
   /** fromMs / toMs: keep events in that window (ms from the trace's sync time); null: all. */
   ConvertSession: { new (fromMs: number | null, toMs: number | null): RawConvertSession };
   /** `nettrace write-sample-universal`: a small collect-linux-like v6 trace. */

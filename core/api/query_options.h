@@ -95,6 +95,7 @@ struct Request {
   std::string budget;                  // check --budget FILE
   std::string junitOut, markdownOut;   // check --junit OUT / --markdown OUT
   double alpha = 0.05, minShare = 0.001;  // diff's many-run comparison (verdict/run_comparison.h)
+  std::string otlpEndpoint;         // export otlp: the collector to push to (OTLP/HTTP)
   // ps / collect / live (cli/diag_commands.cc, web/src/live/cli.ts).
   struct Live {
     bool json = false;  // ps --json

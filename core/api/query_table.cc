@@ -29,7 +29,7 @@ Rows<QuerySpec> Queries() {
       {"flame", kFlame, "FILE", "call tree of stacks as a laid-out flame graph (json), folded stacks or speedscope", true},
       {"top", kTop, "FILE", "heaviest functions by exclusive weight, with inclusive weight", true},
       {"sandwich", kSandwich, "FILE FUNCTION", "callers and callees of one frame name, as JSON", true},
-      {"export", kExport, "FILE", "a file other tools open (speedscope, Chrome trace, CSV of events or of stacks)", true},
+      {"export", kExport, "FILE", "a file other tools open (speedscope, Chrome trace, CSV of events or of stacks, pprof, OpenTelemetry profiles)", true},
       {"convert", kConvert, "FILE OUT", "rewrite the trace as NetTrace v6 (optionally a time window of it)", true},
       {"diff", kDiff, "A B", "stacks of B (comparison) against A (baseline); selection options apply to both. Many runs a "
        "side: diff --baseline A1 A2 … --compare B1 B2 … (Welch's t-test per function, Holm-corrected)", true},
@@ -143,6 +143,9 @@ Rows<OptionSpec> Options() {
        "speedscope (evented): every stack under the frames dotnet-trace's files have, 'Process64 name (pid) Args: …', "
        "'(Non-Activities)' or the activity frames, 'Threads', 'Thread (id)'",
        SET(r->stack.dotnetTraceFrames = v.flag)},
+      {"otlpEndpoint", "--otlp-endpoint", nullptr, T::kString, "URL", nullptr, kExport, false,
+       "otlp: also POST the profiles to this OTLP/HTTP collector (URL ending in /v1development/profiles, or its "
+       "base; the native CLI speaks http:// only)", SET(r->otlpEndpoint = v.text)},
       {"speedscope", "--speedscope", nullptr, T::kEnum, "evented|sampled", "evented", kExport, false,
        "speedscope: a time weight as one evented profile per thread in ms, as dotnet-trace writes it; "
        "sampled: one sampled profile per thread (counts and bytes are always sampled)",
@@ -150,8 +153,9 @@ Rows<OptionSpec> Options() {
       // Output and reading (CLI only: the JS API takes these as arguments or open options).
       {"format", "--format", nullptr, T::kEnum, "json|folded|speedscope", "json", kFlame, true, "output format",
        SET(r->format = v.text)},
-      {"format", "--format", nullptr, T::kEnum, "speedscope|chrome|csv|stacks-csv", nullptr, kExport, true,
-       "output format (required)", SET(r->format = v.text)},
+      {"format", "--format", nullptr, T::kEnum, "speedscope|chrome|csv|stacks-csv|pprof|otlp", nullptr, kExport, true,
+       "output format (required); pprof: gzipped profile.proto, otlp: an OpenTelemetry profiles request "
+       "(docs/exports.md)", SET(r->format = v.text)},
       {"format", "--format", nullptr, T::kEnum, "json|folded|markdown", "json", kDiff, true,
        "output format (markdown: --baseline/--compare only)",
        SET(r->format = v.text)},

@@ -15,9 +15,11 @@
 //                        managed-thread-time|traceevent-thread-time] [--format json|folded|speedscope]
 //   nettrace top FILE [-n 20] [same selection options]   heaviest functions (exclusive)
 //   nettrace sandwich FILE FUNCTION [same selection options]   callers and callees
-//   nettrace export FILE --format speedscope|chrome|csv|stacks-csv [--stack-text] -o OUT
+//   nettrace export FILE --format speedscope|chrome|csv|stacks-csv|pprof|otlp [--stack-text] -o OUT
 //                        csv: one row per event with its call-stack id (--stack-text: the
-//                        stack's frames too); stacks-csv: the frames of each id
+//                        stack's frames too); stacks-csv: the frames of each id; pprof/otlp:
+//                        the stacks as a profile (profile_export.cc), otlp also pushed with
+//                        --otlp-endpoint URL
 //   nettrace diff A B [--format json|folded] [same selection options] [--a-from MS]
 //                        [--a-to MS] [--b-from MS] [--b-to MS]   A/B stack diff (diff_command.cc)
 //   nettrace heap FILE [--baseline OLD] [--paths-to TYPE] [--format json|csv]   heap snapshot
@@ -75,6 +77,7 @@
 #include "cli/heap_command.h"
 #include "cli/huge_page_heap.h"
 #include "cli/verdict_commands.h"
+#include "cli/profile_export.h"
 #include "trace_session.h"
 #include "write/clr_name_probe.h"
 #include "write/universal_trace_writer.h"
@@ -418,9 +421,13 @@ int RunTool(int argc, char** argv) {
   if (!request.out.empty()) outPath = request.out.c_str();
   if (command == "flame" && format != "json" && format != "folded" && format != "speedscope")
     return ArgumentError("flame --format takes json, folded or speedscope", spec);
-  if (command == "export" &&
-      ((format != "speedscope" && format != "chrome" && format != "csv" && format != "stacks-csv") || !outPath))
-    return ArgumentError("export needs --format speedscope|chrome|csv|stacks-csv and -o OUT", spec);
+  const bool profileExport = command == "export" && nettrace_cli::IsProfileFormat(format);
+  const bool pushOnly = format == "otlp" && !request.otlpEndpoint.empty();  // otlp: -o is optional
+  if (command == "export" && ((format != "speedscope" && format != "chrome" && format != "csv" &&
+                               format != "stacks-csv" && !profileExport) ||
+                              (!outPath && !pushOnly)))
+    return ArgumentError("export needs --format speedscope|chrome|csv|stacks-csv|pprof|otlp and -o OUT", spec);
+  if (!request.otlpEndpoint.empty() && format != "otlp") return ArgumentError("--otlp-endpoint goes with --format otlp", spec);
   if (stackText && format != "csv")
     return ArgumentError("--stack-text goes with --format csv", spec);
   const bool statsCommand = command == "gc" || command == "jit";
@@ -465,6 +472,15 @@ int RunTool(int argc, char** argv) {
           : command == "threadpool" ? session.ThreadPoolView(csv)
                                     : session.CountersView(csv);
     if (!csv) out += "\n";
+  } else if (profileExport) {
+    const int code = nettrace_cli::ExportProfile(session, request, outPath);
+    std::fclose(f);
+    if (code != 0) return code;
+    if (!status.ok()) {
+      std::fprintf(stderr, "nettrace: %s: %s\n", path, status.ToString().c_str());
+      return 1;
+    }
+    return 0;
   } else if (command == "export" && format == "chrome") {
     // Each event's payload fields as args: the blocks are read again, a page at a time.
     nettrace::Status exported = session.ExportChromeTraceWithArgs(FileRanges(f), &out);

@@ -2,9 +2,10 @@
 // wasm module and the npm CLI read the same table; the TypeScript request types are what
 // scripts/gen-api-types.mjs writes from it; and every option of every query is accepted by
 // the native CLI, the npm CLI and the wasm bindings alike, with the same output.
-import { test } from 'node:test';
+import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import { createServer } from 'node:http';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -23,6 +24,10 @@ const BUDGETS = join(mkdtempSync(join(tmpdir(), 'schema-budgets-')), 'budgets.js
 writeFileSync(BUDGETS, JSON.stringify({ budgets: [{ metric: 'stacks.total', min: 1 }] }));
 process.on('exit', () => rmSync(dirname(BUDGETS), { recursive: true, force: true }));
 const RUNS_OPTIONS = ['baseline', 'compare', 'alpha', 'minShare'];
+// export --otlp-endpoint: a local OTLP/HTTP receiver that takes every push.
+const collector = createServer((req, res) => req.resume().on('end', () => res.end()));
+await new Promise((resolve) => collector.listen(0, '127.0.0.1', resolve));
+after(() => collector.close());
 
 test('the native tool and the wasm module print the same schema, and the TS types are generated from it', () => {
   const native = spawnSync(nativeTool, ['schema', '--json'], { encoding: 'utf8' });
@@ -46,7 +51,8 @@ function sample(q, o, value) {
     const text = { provider: 'Microsoft-DotNETCore-SampleProfiler', name: 'Thread/Sample', event: 'Thread/Sample',
       text: 'Sample', exceptionType: 'System.Exception', groupPats: 'System.Private.CoreLib!->CORELIB',
       foldPats: 'System.Threading.*', excludePats: 'UNMANAGED_CODE_TIME', includePats: 'Program',
-      profile: 'gc-verbose', providers: 'Microsoft-Windows-DotNETRuntime:0x1:5', duration: '2s', budget: BUDGETS }[o.name] ?? 'x';
+      profile: 'gc-verbose', providers: 'Microsoft-Windows-DotNETRuntime:0x1:5', duration: '2s', budget: BUDGETS,
+      otlpEndpoint: `http://127.0.0.1:${collector.address().port}` }[o.name] ?? 'x';
     return [text, text];
   }
   const n = { chunkSize: 65536, buckets: 10, fromMs: 100, toMs: 2000, aToMs: 1000, bFromMs: 1000, alpha: 0.01, minShare: 0.01 }[o.name] ?? 3;
@@ -92,8 +98,8 @@ test('every option of every query is accepted by the native CLI, the npm CLI and
           return ['diff', '--baseline', TRACE, '--compare', TRACE, ...option];
         const positional = { stack: ['0'], sandwich: ['System.Threading.Thread.Sleep'], convert: [outOf(who)], diff: [TRACE] }[q.name] ?? [];
         // export needs a format and an output file: csv and OUT, unless the option is one of them.
-        // (--speedscope: the speedscope format, where it applies.)
-        const exportFormat = o.name === 'speedscope' ? 'speedscope' : 'csv';
+        // (--speedscope, --otlp-endpoint: the format they apply to.)
+        const exportFormat = { speedscope: 'speedscope', otlpEndpoint: 'otlp' }[o.name] ?? 'csv';
         const base = q.name !== 'export' ? [] : o.name === 'format' ? ['-o', outOf(who)] : o.name === 'out' ? ['--format', exportFormat]
           : ['--format', exportFormat, '-o', outOf(who)];
         return [q.name, TRACE, ...positional, ...base, ...(o.name === 'out' ? [o.flag, outOf(who)] : optionArgs)];

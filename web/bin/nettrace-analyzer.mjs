@@ -17,7 +17,9 @@
 //   nettrace-analyzer top FILE [-n 20] [same selection options]
 //   nettrace-analyzer sandwich FILE FUNCTION [same selection options]   callers and callees of
 //                                 one frame name, as JSON
-//   nettrace-analyzer export FILE --format speedscope|chrome|csv|stacks-csv [--stack-text] [-o OUT]
+//   nettrace-analyzer export FILE --format speedscope|chrome|csv|stacks-csv|pprof|otlp [--stack-text] [-o OUT]
+//                                [--otlp-endpoint URL]   pprof: gzipped profile.proto; otlp: an
+//                                OpenTelemetry profiles request, POSTed to URL too
 //   nettrace-analyzer convert FILE OUT [--from MS] [--to MS]   rewrite as NetTrace v6 (a time window)
 //   nettrace-analyzer diff A B [--format json|folded] [-n N] [same selection options]
 //                                [--a-from MS] [--a-to MS] [--b-from MS] [--b-to MS]   A/B stack diff
@@ -211,7 +213,12 @@ try {
     }
     case 'export': {
       const format = opts.format;
-      if (!['speedscope', 'chrome', 'csv', 'stacks-csv'].includes(format)) fail('export needs --format speedscope|chrome|csv|stacks-csv');
+      if (format === 'pprof' || format === 'otlp') {
+        out = await exportProfile(format);
+        break;
+      }
+      if (opts.otlpEndpoint !== undefined) fail('--otlp-endpoint goes with --format otlp');
+      if (!['speedscope', 'chrome', 'csv', 'stacks-csv'].includes(format)) fail('export needs --format speedscope|chrome|csv|stacks-csv|pprof|otlp');
       if (opts.stackText && format !== 'csv') fail('--stack-text goes with --format csv');
       // Written a part at a time (any size, bounded memory), as the native tool writes them:
       // JSON formats end with a newline.
@@ -244,6 +251,28 @@ try {
   trace.close();
 }
 if (trace.error) fail(`${file}: ${trace.error.message}`, 1);
+
+// export --format pprof|otlp: the profile's bytes (pprof gzipped) to -o OUT or standard output;
+// otlp with --otlp-endpoint also POSTed to the collector (fetch: http and https).
+async function exportProfile(format) {
+  if (opts.stackText) fail('--stack-text goes with --format csv');
+  if (opts.otlpEndpoint !== undefined && format !== 'otlp') fail('--otlp-endpoint goes with --format otlp');
+  let bytes;
+  try {
+    bytes = await trace.export(format, { ...stackQuery(), ...pick('otlpEndpoint') });
+  } catch (e) {
+    if (!(e instanceof NetTraceError)) throw e;
+    fail(e.message, 1);
+  }
+  const what = format === 'pprof' ? 'pprof' : 'OTLP profiles';
+  if (opts.otlpEndpoint !== undefined) process.stderr.write(`nettrace-analyzer: pushed ${bytes.length} bytes to ${opts.otlpEndpoint}\n`);
+  if (opts.out !== undefined) {
+    writeFileSync(opts.out, bytes);
+    process.stderr.write(`nettrace-analyzer: wrote ${opts.out} (${bytes.length} bytes, ${what})\n`);
+    return '';
+  }
+  return opts.otlpEndpoint !== undefined ? '' : bytes;
+}
 
 // As `nettrace convert`: v6 bytes written as produced; on a damaged input the output keeps
 // what was read before the fault, and the error goes to stderr with exit status 1.

@@ -78,7 +78,11 @@ export interface OpenTraceOptions {
  */
 export type StackQuery = FlameRequest;
 
-export type ExportFormat = 'speedscope' | 'chrome' | 'csv' | 'stacks-csv' | 'folded';
+/** The exports that are text. */
+export type TextExportFormat = 'speedscope' | 'chrome' | 'csv' | 'stacks-csv' | 'folded';
+/** The exports that are bytes: pprof (gzipped profile.proto), otlp (an OpenTelemetry profiles request). */
+export type ProfileExportFormat = 'pprof' | 'otlp';
+export type ExportFormat = TextExportFormat | ProfileExportFormat;
 
 /**
  * The stacks to export (speedscope, folded), `stackText` and `csvPayload` (csv), `speedscope`
@@ -139,7 +143,19 @@ export interface TraceHandle {
    * @throws NetTraceError code "too-large" when the text is longer than a JavaScript string
    *   can be (2^29 − 24 characters in V8), "closed" when the handle is closed meanwhile
    */
-  export(format: ExportFormat, options?: ExportOptions): Promise<string>;
+  export(format: TextExportFormat, options?: ExportOptions): Promise<string>;
+  /**
+   * The stacks as one profile with a sample type per (event, weight) pair (docs/exports.md):
+   * "pprof" (gzipped profile.proto, the bytes `go tool pprof` and Pyroscope read; they gunzip to
+   * the native CLI's bytes), "otlp" (an OpenTelemetry profiles ExportProfilesServiceRequest, the
+   * native CLI's bytes). `event` / `weight` narrow the sample types when given; the other
+   * selection options apply as for flameGraph. With `otlpEndpoint` (otlp) the request is also
+   * POSTed to that OTLP/HTTP collector (fetch; https works).
+   * @throws NetTraceError code "invalid-argument" when there is nothing to profile, "output"
+   *   when the collector refuses the push (its status and answer in the message)
+   */
+  export(format: ProfileExportFormat, options?: ExportOptions): Promise<Uint8Array>;
+  export(format: ExportFormat, options?: ExportOptions): Promise<string | Uint8Array>;
   /**
    * The same document written to `destination` a part at a time (about 1 MiB each), each
    * part produced only once the previous one is written: the memory held is one part's,
@@ -155,13 +171,13 @@ export interface TraceHandle {
    *   aborted, "closed" when the handle is closed meanwhile, "invalid-argument" for an
    *   unknown format or destination
    */
-  exportTo(format: ExportFormat, destination: ExportDestination, options?: ExportOptions & ExportToOptions): Promise<number>;
+  exportTo(format: TextExportFormat, destination: ExportDestination, options?: ExportOptions & ExportToOptions): Promise<number>;
   /**
    * The same document as a stream of its UTF-8 bytes, a part produced each time the reader
    * asks for one (nothing is made ahead). Cancelling the stream ends the export. Errors come
    * through the stream as NetTraceError (codes as for exportTo).
    */
-  exportStream(format: ExportFormat, options?: ExportOptions): ReadableStream<Uint8Array>;
+  exportStream(format: TextExportFormat, options?: ExportOptions): ReadableStream<Uint8Array>;
   /** One record per GC as TraceEvent's TraceGC, with GCStats totals, per process (docs/views.md). */
   gc(): Promise<GcStats>;
   /** One record per jitted method as TraceEvent's TraceJittedMethod, with JITStats totals (docs/views.md). */

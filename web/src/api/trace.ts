@@ -7,7 +7,8 @@ import type { TraceInput, TraceSource } from '../reader/chunk_source.js';
 import { HeapBuffer, isOutOfMemory, provideNames, readIntoSession, ReadCancelled } from '../reader/read_trace.js';
 import { discardEngine, loadNetTraceModule } from '../reader/wasm_loader.js';
 import type { WasmOptions } from '../reader/wasm_loader.js';
-import type { ExportFormat, ExportOptions, OpenTraceOptions, RuntimeStatsKind, StackQuery, TraceHandle } from './handle.js';
+import type { ExportFormat, ExportOptions, OpenTraceOptions, ProfileExportFormat, RuntimeStatsKind, StackQuery, TextExportFormat, TraceHandle } from './handle.js';
+import { collectParts, gzipParts, profileParts, pushOtlp } from './profile_export.js';
 import type { GcStats, JitStats } from './types.js';
 import type {
   EventPage,
@@ -369,15 +370,27 @@ class InThreadTrace extends ParsedEventViews implements TraceHandle {
   /** What the export's parts are made from (api/export_parts.ts). */
   private readonly exports: ExportEngine;
 
-  async export(format: ExportFormat, options: ExportOptions = {}): Promise<string> {
+  /** pprof (gzipped here) or OTLP (pushed too with otlpEndpoint): api/profile_export.ts. */
+  private async profile(format: ProfileExportFormat, options: ExportOptions): Promise<Uint8Array> {
+    const parts = profileParts(this.M, this.live(), format, options);
+    const bytes = await collectParts(format === 'pprof' ? gzipParts(parts) : parts);
+    if (format === 'otlp' && options.otlpEndpoint) await pushOtlp(options.otlpEndpoint, bytes);
+    return bytes;
+  }
+
+  export(format: TextExportFormat, options?: ExportOptions): Promise<string>;
+  export(format: ProfileExportFormat, options?: ExportOptions): Promise<Uint8Array>;
+  export(format: ExportFormat, options?: ExportOptions): Promise<string | Uint8Array>;
+  async export(format: ExportFormat, options: ExportOptions = {}): Promise<string | Uint8Array> {
+    if (format === 'pprof' || format === 'otlp') return this.profile(format, options);
     return partsAsText(exportParts(this.exports, format, options));
   }
 
-  exportStream(format: ExportFormat, options: ExportOptions = {}): ReadableStream<Uint8Array> {
+  exportStream(format: TextExportFormat, options: ExportOptions = {}): ReadableStream<Uint8Array> {
     return partsAsStream(() => exportParts(this.exports, format, options));
   }
 
-  async exportTo(format: ExportFormat, destination: ExportDestination, options: ExportOptions & ExportToOptions = {}): Promise<number> {
+  async exportTo(format: TextExportFormat, destination: ExportDestination, options: ExportOptions & ExportToOptions = {}): Promise<number> {
     const { signal, keepOpen, ...exportOptions } = options;
     return writeParts(exportParts(this.exports, format, exportOptions), destination, { ...(signal ? { signal } : {}), ...(keepOpen ? { keepOpen } : {}) });
   }

@@ -3,7 +3,7 @@
 // one promise each). Progress goes to the caller's callback; an AbortSignal becomes a
 // 'cancel' request; close() frees the trace and ends the worker.
 import type { DiffOptions } from '../api/diff.js';
-import type { ExportFormat, ExportOptions, OpenTraceOptions, RuntimeStatsKind, StackQuery, TraceHandle } from '../api/handle.js';
+import type { ExportFormat, ExportOptions, OpenTraceOptions, ProfileExportFormat, RuntimeStatsKind, StackQuery, TextExportFormat, TraceHandle } from '../api/handle.js';
 import type { GcStats, JitStats } from '../api/types.js';
 import type {
   EventPage,
@@ -360,7 +360,10 @@ class WorkerTrace extends ParsedEventViews implements TraceHandle {
   sandwich(query: StackQuery, functionName: string): Promise<Sandwich> {
     return this.ask({ kind: 'sandwich', query, functionName });
   }
-  export(format: ExportFormat, options: ExportOptions = {}): Promise<string> {
+  export(format: TextExportFormat, options?: ExportOptions): Promise<string>;
+  export(format: ProfileExportFormat, options?: ExportOptions): Promise<Uint8Array>;
+  export(format: ExportFormat, options?: ExportOptions): Promise<string | Uint8Array>;
+  export(format: ExportFormat, options: ExportOptions = {}): Promise<string | Uint8Array> {
     return this.ask({ kind: 'export', format, options });
   }
   /** The worker's export stream, a part asked for (and transferred) each time the reader wants one. */
