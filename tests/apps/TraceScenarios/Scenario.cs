@@ -40,5 +40,7 @@ internal static class Scenarios
             () => { BackgroundGcScenario.Run(); return Task.CompletedTask; }, BackgroundGcScenario.Facts),
         new("waits", "wait-handle waits (.NET 9+ WaitHandleWait events) of an exact number, each really blocking",
             () => { WaitHandleScenario.Run(); return Task.CompletedTask; }, WaitHandleScenario.Facts),
+        new("allocations", "known bytes per type and call site for AllocationSampled (.NET 10 randomized allocation sampling)",
+            () => { AllocationScenario.Run(); return Task.CompletedTask; }, AllocationScenario.Facts),
     ];
 }
