@@ -53,6 +53,7 @@ enum QueryBit : uint32_t {
   kPs = 1u << 19,
   kCollect = 1u << 20,
   kLive = 1u << 21,  // the npm CLI's collect served with the app
+  kAllocations = 1u << 23,  // a FILE query (kFileQueries names it)
 };
 
 struct QuerySpec {

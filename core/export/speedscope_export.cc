@@ -29,8 +29,10 @@ std::string ExportSpeedscope(const StoreBuilder& model, const StackSelection& se
     w.BeginObject();
     w.Key("type").String("sampled");
     w.Key("name").String(resolver->frames().name(ThreadFrame(model, resolver, thread)));
-    // Counted samples carry no duration of their own: their unit is "none".
-    w.Key("unit").String(sel.unit == WeightUnit::kSamples ? "none" : WeightUnitName(sel.unit));
+    // Counted samples carry no duration of their own: their unit is "none" (speedscope has
+    // no unit for counts of objects either).
+    const bool counted = sel.unit == WeightUnit::kSamples || sel.unit == WeightUnit::kObjects;
+    w.Key("unit").String(counted ? "none" : WeightUnitName(sel.unit));
     w.Key("startValue").UInt(0);
     w.Key("endValue").UInt(total);
     w.Key("samples").BeginArray();

@@ -355,7 +355,7 @@ export interface AsyncStitching {
 
 /** A flame graph laid out by the engine (core/analysis/flame_graph.h), struct of arrays: one entry per node in depth-first order; x runs in weight units from 0 to `total`. Entry 0 is the root. */
 export interface FlameGraphJson {
-  /** "samples", "bytes" or "nanoseconds". */
+  /** "samples", "bytes", "nanoseconds" or "objects" (alloc-objects). */
   unit: string;
   total: number;
   /** Frame names; `frame[i]` indexes this list. */
@@ -800,6 +800,60 @@ export interface ThreadPoolView {
   adjustments: ThreadPoolAdjustment[];
 }
 
+/** Allocations of a set of samples. From AllocationSampled: estimated bytes and objects (each sample of an object of n bytes stands for n/(1-q^n) bytes, q = 1 - 1/102,400) and the bytes' interval; from GC/AllocationTick: the ticks' AllocationAmount (TraceEvent's), objects and interval null. */
+export interface AllocationTotal {
+  /** AllocationSampled (or GC/AllocationTick) events. */
+  samples: number;
+  bytes: number;
+  objects: number | null;
+  /** The `confidence` interval of the bytes (negative binomial model). */
+  bytesLow: number | null;
+  bytesHigh: number | null;
+}
+
+/** The allocations of one type (AllocationTotal's fields). */
+export interface AllocationType {
+  type: string;
+  samples: number;
+  bytes: number;
+  objects: number | null;
+  bytesLow: number | null;
+  bytesHigh: number | null;
+}
+
+/** The allocations whose stack holds one function (inclusive; AllocationTotal's fields), and those it is the leaf of. */
+export interface AllocationFunction {
+  name: string;
+  samples: number;
+  bytes: number;
+  objects: number | null;
+  bytesLow: number | null;
+  bytesHigh: number | null;
+  selfSamples: number;
+  selfBytes: number;
+}
+
+/** `nettrace allocations`: allocated bytes and objects by type and by function, and in total. */
+export interface AllocationsView {
+  /** AllocationSampled (.NET 10's unbiased sampling) whenever the trace has it, else GC/AllocationTick (~100 KB stride). */
+  source: "AllocationSampled" | "GC/AllocationTick" | "none";
+  /** What the numbers are, in a sentence. */
+  note: string;
+  /** Of the intervals (0.99). */
+  confidence: number;
+  /** 1/p: the mean bytes between samples (AllocationSampled only). */
+  bytesPerSample: number | null;
+  /** Events past the kept records' cap, not in the figures. */
+  notKept: number;
+  total: AllocationTotal;
+  /** Heaviest first. */
+  types: AllocationType[];
+  /** The heaviest 100, heaviest first. */
+  functions: AllocationFunction[];
+  /** Functions not listed. */
+  otherFunctions: number;
+}
+
 /** The document each query prints as JSON (events: each line). */
 export interface QueryResults {
   /** The summary document. */
@@ -832,6 +886,8 @@ export interface QueryResults {
   "counters": CountersView;
   /** The thread pool view. */
   "threadpool": ThreadPoolView;
+  /** Allocations by type and function (estimated from AllocationSampled). */
+  "allocations": AllocationsView;
   /** `ps --json`: the processes with a diagnostics port. */
   "ps": DiagProcess[];
 }
