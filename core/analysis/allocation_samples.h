@@ -58,8 +58,8 @@ class AllocationSamples final : public TimeOrderedSink {
   // The kept record of the source's event with this file-order ordinal, or nullptr.
   const Sample* Find(uint32_t ordinal) const;
 
-  // A query with the alloc-bytes / alloc-objects weight selects the source's events (its
-  // own --event when that names AllocationSampling or GC/AllocationTick); others are kept.
+  // A query with the alloc-bytes / alloc-objects weight selects the source's events, whatever
+  // its --event (AllocationSampled's in a trace that has both); other queries are kept.
   StackQuery Retarget(const StackQuery& query) const;
   // Re-weighs a selection of Retarget's query and adds the type frames (nothing for other
   // weights); events without a kept record leave it.

@@ -24,6 +24,7 @@ export type { ExportFormat, ExportOptions, OpenTraceOptions, StackQuery, TraceHa
 export type * from './api/generated/results.js';
 export type {
   ActivitiesView,
+  AllocationsView,
   ContentionView,
   CounterSample,
   CountersView,
