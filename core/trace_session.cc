@@ -68,6 +68,8 @@ struct TraceSession::Pipeline {
   std::unique_ptr<ChromeTraceWriter> chromeWriter;
   // The payload CSV's stack ids: the resolver of the rows before csvNextRow (PayloadCsvLines).
   std::unique_ptr<StackResolver> csvResolver;
+  // The current text search's per-type decisions (analysis/text_search.h), kept between steps.
+  std::unique_ptr<TextSearchPlan> textPlan;
   uint32_t csvNextRow = 0;
 
   bool methodsSorted = false;
@@ -257,8 +259,13 @@ const SymbolCollector& TraceSession::symbols() const { return pipeline_->Symbols
 // Free-text search (analysis/text_search.h).
 namespace nettrace {
 
+// The JS API asks step by step (scanText), the CLI in a loop: either way the plan is made once
+// per query and store state, kept between steps.
 TextScanStep TraceSession::ScanText(const EventQuery& query, uint64_t cursor, uint64_t maxRows) const {
-  return ScanTextStep(pipeline_->store, query, cursor, maxRows);
+  Pipeline& p = *pipeline_;
+  if (!p.textPlan || !p.textPlan->Fits(p.store, query))
+    p.textPlan = std::make_unique<TextSearchPlan>(PlanTextSearch(p.store, query));
+  return ScanTextStep(p.store, *p.textPlan, cursor, maxRows);
 }
 
 std::vector<uint32_t> TraceSession::MatchPayloadText(const std::vector<uint32_t>& rows, const std::string& text) const {

@@ -127,6 +127,9 @@ class TraceSession {
   /// time exactly as the flame graph names them (sample-profiler samples taken outside
   /// managed code end in UNMANAGED_CODE_TIME). Empty without a stack or for a bad row.
   std::vector<std::string> EventStack(uint32_t row) const;
+  /// The same as a JSON array of strings, written from the frame table directly: a stack
+  /// 500,000 frames deep is 36 MB as a vector of strings.
+  std::string EventStackJson(uint32_t row) const;
   /// The same stack's return addresses ("0x…" hex), leaf first, one per named frame after
   /// the UNMANAGED_CODE_TIME leaf: what TraceEvent tells frames apart by.
   std::vector<std::string> EventStackAddresses(uint32_t row) const;

@@ -105,20 +105,37 @@ std::string TraceSession::ExportStacksCsv() const {
 
 namespace nettrace {
 
-std::vector<std::string> TraceSession::EventStack(uint32_t row) const {
-  const StoreBuilder& m = model();
-  if (row >= m.store().size()) return {};
-  StackResolver resolver(m, symbols());
+namespace {
+
+// The frame names of one event's stack, leaf first, to f.
+template <typename F>
+void ForEachEventFrame(const TraceSession& session, uint32_t row, F&& f) {
+  const StoreBuilder& m = session.model();
+  if (row >= m.store().size()) return;
+  StackResolver resolver(m, session.symbols());
   const ThreadEntry& thread = m.threads()[m.store().thread(row)];
-  std::vector<uint32_t> frames =
-      resolver.stacks().Frames(resolver.Resolve(m.store().stack(row), m.store().timestamp(row), thread.processId));
-  std::vector<std::string> out;
+  const CallStackTable& stacks = resolver.stacks();
+  const uint32_t leaf = resolver.Resolve(m.store().stack(row), m.store().timestamp(row), thread.processId);
   // The flame graph's leaf for sample-profiler samples taken outside managed code (call_tree.cc).
   const EventType& type = m.types()[m.store().type(row)];
-  if (IsSampleProfilerSample(type) && symbols().IsExternalSample(m.store().ordinal(row)))
-    out.push_back(kExternalFrameName);
-  for (auto it = frames.rbegin(); it != frames.rend(); ++it) out.push_back(resolver.frames().name(*it));
+  if (IsSampleProfilerSample(type) && session.symbols().IsExternalSample(m.store().ordinal(row))) f(kExternalFrameName);
+  for (uint32_t s = leaf; s != 0; s = stacks.parent(s)) f(resolver.frames().name(stacks.frame(s)));
+}
+
+}  // namespace
+
+std::vector<std::string> TraceSession::EventStack(uint32_t row) const {
+  std::vector<std::string> out;
+  ForEachEventFrame(*this, row, [&](const std::string& name) { out.push_back(name); });
   return out;
+}
+
+std::string TraceSession::EventStackJson(uint32_t row) const {
+  JsonWriter w;
+  w.BeginArray();
+  ForEachEventFrame(*this, row, [&](const std::string& name) { w.String(name); });
+  w.EndArray();
+  return w.Take();
 }
 
 std::vector<std::string> TraceSession::EventStackAddresses(uint32_t row) const {

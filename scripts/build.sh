@@ -14,6 +14,15 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/lib.sh
 
+# With ccache installed (setup.sh installs it), compiles go through it, with paths below the
+# checkout written relative to the build tree: a copy or a move of the checkout, and the
+# moved-checkout test's two builds, are then the same cache entries as this one. A launcher
+# already chosen by the caller is kept.
+if command -v ccache >/dev/null 2>&1 && [ -z "${CMAKE_CXX_COMPILER_LAUNCHER:-}" ]; then
+  export CMAKE_CXX_COMPILER_LAUNCHER=ccache CMAKE_C_COMPILER_LAUNCHER=ccache
+  export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$PWD}
+fi
+
 configure_native() {
   fresh_cmake_tree build/native
   cmake -S . -B build/native -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null

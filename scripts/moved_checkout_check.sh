@@ -13,8 +13,9 @@
 #      prepack builds the package again; the same files listed
 #
 # Kept cheap: the native tree is configured, not compiled (cmake refuses a moved cache at
-# configure time), and with ccache installed the compilers run through it, with a base
-# directory that makes A's and B's compiles (and those of earlier runs) the same cache entries.
+# configure time), and with ccache installed the compilers run through it (build.sh), with
+# this checkout as the base directory: A and B lie below it, so their compiles are the same
+# cache entries as this checkout's own build of the package.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/lib.sh
@@ -24,7 +25,7 @@ mkdir -p build
 tmp=$(realpath "$(mktemp -d "$repo/build/moved-checkout.XXXXXX")")
 trap 'rm -rf "$tmp"' EXIT
 if command -v ccache >/dev/null 2>&1; then
-  export CMAKE_CXX_COMPILER_LAUNCHER=ccache CMAKE_C_COMPILER_LAUNCHER=ccache CCACHE_BASEDIR=$tmp
+  export CMAKE_CXX_COMPILER_LAUNCHER=ccache CMAKE_C_COMPILER_LAUNCHER=ccache CCACHE_BASEDIR=$repo
 fi
 
 # The files as a user's copy has them, with their times (setup.sh compares package-lock.json's

@@ -7,7 +7,7 @@
 #   4. oracle.sh --check  TraceEvent's baselines (tests/data/oracle) regenerated and compared
 #      node --test        wasm vs native byte-for-byte, the JS API, and our reader vs TraceEvent
 #      fuzz.sh --ci       fuzz regression inputs + a short fuzz run, the reading path's Catch2
-#                         tests under ASan + UBSan; the mutation study subset
+#                         tests under ASan + UBSan; the mutation study subset; the shape study
 #   5. browser            the site in headless Chromium (tests/browser/run.mjs), the
 #                         <nettrace-analyzer> element on a strict-CSP page (embed_check.mjs),
 #                         our speedscope export opened by the real speedscope app,
@@ -64,6 +64,10 @@ suite "fuzz regressions and short fuzz run" bash scripts/fuzz.sh --ci
 suite "reading-path tests (ASan+UBSan)" env ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
   build/fuzz/tests/fuzz/nettrace_sanitized_tests "~[memory]"
 suite "mutation study" build/native/tests/robustness/nettrace_mutation_study build/native/testdata
+# Valid traces of extreme shape (tests/shapes), every CLI command at two sizes: the same memory
+# bound, and work linear in the shape. --known: faults not fixed yet (tests/robustness/README.md).
+suite "shape study" build/native/tests/robustness/nettrace_shape_study \
+  --known 'many-threads:*,*:export --format chrome,*:export --format csv'
 suite "browser test" node tests/browser/run.mjs
 suite "embedded component (strict CSP)" node tests/browser/embed_check.mjs
 suite "flame graph and sandwich views" node tests/browser/flame_check.mjs

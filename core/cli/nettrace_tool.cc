@@ -49,6 +49,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <memory>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -67,6 +68,9 @@
 #include "write/universal_trace_writer.h"
 
 namespace {
+
+// How far the file was read: what an out-of-memory error names (main).
+uint64_t g_readOffset = 0;
 
 constexpr size_t kDefaultChunkSize = 1 << 20;
 
@@ -102,6 +106,7 @@ bool StreamFile(FILE* f, const char* path, size_t chunkSize, Push&& push, Finish
   const std::unique_ptr<uint8_t[]> buffer = std::make_unique_for_overwrite<uint8_t[]>(chunkSize);
   for (;;) {
     size_t n = std::fread(buffer.get(), 1, chunkSize, f);
+    g_readOffset += n;
     if (n > 0 && !(*status = push(buffer.get(), n)).ok()) return true;
     if (n > 0 && session->TailWanted() > 0) {
       if (!ReadTail(f, path, session, status)) return false;
@@ -264,13 +269,18 @@ bool WriteEvents(nettrace::TraceSession& session, FILE* f, const char* path, con
     for (uint32_t row : batch) {
       std::string json = session.EventJson(row);
       if (withFrames && !json.empty() && json.back() == '}') {
-        nettrace::JsonWriter w;
-        w.BeginArray();
-        for (const std::string& frame : session.EventStack(row)) w.String(frame);
-        w.EndArray();
-        json.insert(json.size() - 1, ",\"frames\":" + w.Take());
+        json.pop_back();  // appended, not inserted: the frames may be megabytes
+        json += ",\"frames\":";
+        json += session.EventStackJson(row);
+        json += '}';
       }
-      *out += json + "\n";
+      *out += json;
+      *out += '\n';
+      // Out as it comes: an event's frames may be a stack 500,000 deep, and the page many of them.
+      if (out->size() >= (size_t{1} << 20)) {
+        std::fwrite(out->data(), 1, out->size(), stdout);
+        out->clear();
+      }
     }
   }
   return true;
@@ -278,7 +288,7 @@ bool WriteEvents(nettrace::TraceSession& session, FILE* f, const char* path, con
 
 }  // namespace
 
-int main(int argc, char** argv) {
+int RunTool(int argc, char** argv) {
   if (argc < 2) return Usage(stderr);
   const std::string command = argv[1];
   if (command == "--help" || command == "-h") return Usage(stdout);
@@ -392,7 +402,8 @@ int main(int argc, char** argv) {
 
   std::string out;
   if (command == "summary") {
-    out = session.SummaryJson() + "\n";
+    out = session.SummaryJson();  // not + "\n": a summary of a million threads is 100 MB, and that copied it
+    out += '\n';
   } else if (command == "counts") {
     out = session.TraceEventCounts();
   } else if (command == "gc") {
@@ -432,6 +443,13 @@ int main(int argc, char** argv) {
                       request.speedscope == "sampled");
   } else if (command == "stack") {
     if (stackRow >= session.model().store().size()) {
+      // A read that stopped early is why the row is missing: its error (with the offset) first.
+      if (!status.ok()) {
+        std::fprintf(stderr, "nettrace: %s: %s\n", path, status.ToString().c_str());
+        std::fprintf(stderr, "nettrace: no event with index %u (read before the error)\n", stackRow);
+        std::fclose(f);
+        return 1;
+      }
       std::fclose(f);
       return ArgumentError("no event with index " + std::to_string(stackRow), spec);
     }
@@ -476,4 +494,19 @@ int main(int argc, char** argv) {
     return 1;
   }
   return 0;
+}
+
+// Memory that truly runs out (a trace beyond the machine, or a capped address space) ends as an
+// error that names how far the file was read, not as std::terminate's abort: the engine raises
+// no exceptions of its own, and std::bad_alloc from the standard containers unwinds through it
+// to here. (In wasm the JS API turns the module's abort into a NetTraceError the same way.)
+int main(int argc, char** argv) {
+  try {
+    return RunTool(argc, argv);
+  } catch (const std::bad_alloc&) {
+    std::fflush(stdout);
+    std::fprintf(stderr, "nettrace: out of memory after reading %llu bytes of the file (offset %llu)\n",
+                 static_cast<unsigned long long>(g_readOffset), static_cast<unsigned long long>(g_readOffset));
+    return 1;
+  }
 }

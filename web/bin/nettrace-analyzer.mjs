@@ -43,6 +43,13 @@ import { closeSync, openSync, writeFileSync, writeSync } from 'node:fs';
 import { basename } from 'node:path';
 import { convertTrace, diffStacksFolded, diffStacksJson, openTrace, NetTraceError } from '../index.js';
 
+// A reader that stops early (`| head`) wants no more output: end quietly, as the native tool
+// does (SIGPIPE), not with an unhandled EPIPE 'error' event and its stack trace.
+process.stdout.on('error', (e) => {
+  if (e.code === 'EPIPE') process.exit(0);
+  throw e;
+});
+
 const [command, ...args] = process.argv.slice(2);
 const VIEWS = ['exceptions', 'contention', 'activities', 'counters', 'threadpool', 'allocations'];
 // Live sessions: web/src/live, Node's Unix sockets, the protocol through the engine.
@@ -122,6 +129,7 @@ try {
   // was read before the fault (stdout), then the error (stderr) and exit status 1.
   trace = await openTrace(file === '-' ? process.stdin : file, { worker: false, keepPartial: true, ...pick('chunkSize') });
 } catch (e) {
+  if (e instanceof Error && e.message.startsWith('nettrace: out of memory')) fail(`${file}: out of memory (the engine's heap cannot grow further)`, 1);
   if (!(e instanceof NetTraceError)) throw e;
   if (command === 'summary' && e.partial) process.stdout.write(JSON.stringify(e.partial) + '\n');
   fail(`${file}: ${e.message}`, 1);
@@ -207,6 +215,11 @@ try {
     }
   }
   process.stdout.write(out);
+} catch (e) {
+  // The engine's heap could not grow during a query (web/src/reader/read_trace.ts isOutOfMemory):
+  // an error, exit 1, and the instance is not called again (fail exits before `finally`).
+  if (e instanceof Error && e.message.startsWith('nettrace: out of memory')) fail(`${file}: out of memory (the engine's heap cannot grow further)`, 1);
+  throw e;
 } finally {
   trace.close();
 }
