@@ -10,6 +10,7 @@
 #include "analysis/event_query.h"
 #include "analysis/histogram.h"
 #include "analysis/names_from_source.h"
+#include "analysis/allocation_samples.h"
 #include "analysis/runtime_views.h"
 #include "analysis/summary.h"
 #include "analysis/text_search.h"
@@ -47,7 +48,8 @@ struct TraceSession::Pipeline {
   RuntimeSignals runtime;  // the summary's "runtime" key
   ClrStatsSink clrStats;   // GC and JIT statistics (issue 14)
   RuntimeViews views;      // exceptions, contention, activities, counters (issue 14)
-  SortedTap tap{{&runtime, &clrStats, &views}};
+  AllocationSamples allocations;  // AllocationSampled / AllocationTick records: alloc weights, `allocations`
+  SortedTap tap{{&runtime, &clrStats, &views, &allocations}};
   RecordFacts records{&stats};
   StoreBuilder store{&stats, &resolver, &tap};  // (resolver is declared below: its address is enough)
   SymbolCollector symbols{&resolver};  // method ranges and payload facts for stacks (issue 4)
@@ -393,6 +395,7 @@ std::string TraceSession::JitCsv() const { return pipeline_->clrStats.jit().ToCs
 
 // Event views (issue 14).
 const RuntimeViews& TraceSession::views() const { return pipeline_->views; }
+const AllocationSamples& TraceSession::allocations() const { return pipeline_->allocations; }
 std::string TraceSession::ExceptionsView(bool csv) const {
   return pipeline_->views.Exceptions(pipeline_->store, symbols(), csv ? ViewFormat::kCsv : ViewFormat::kJson);
 }

@@ -32,6 +32,7 @@ struct ProfileRequest;
 struct Histogram;
 class ExportStream;
 class RuntimeViews;
+class AllocationSamples;
 class StoreBuilder;
 struct StackQuery;
 struct StackDiff;
@@ -237,6 +238,12 @@ class TraceSession {
   std::string ThreadPoolView(bool csv = false) const;
   /// What the event views gathered (for stack queries that narrow or weigh by them).
   const RuntimeViews& views() const;
+  // Allocations (analysis/allocation_samples.h; trace_session_allocations.cc).
+  /// Allocations by type and by function, estimated from AllocationSampled with `confidence`
+  /// intervals (or GC/AllocationTick's amounts), as JSON or CSV (analysis/allocation_view.h).
+  std::string AllocationsView(bool csv = false, double confidence = 0.99, size_t functions = 100) const;
+  /// The allocation records the alloc-bytes / alloc-objects weights read.
+  const AllocationSamples& allocations() const;
 
  private:
   struct Pipeline;

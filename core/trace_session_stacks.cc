@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <optional>
 
+#include "analysis/allocation_samples.h"
 #include "analysis/call_tree.h"
 #include "analysis/stack_frames.h"
 #include "analysis/flame_graph.h"
@@ -20,9 +21,12 @@ namespace nettrace {
 namespace {
 // The stack selection of a query, narrowed or re-weighed by the event views (an exception
 // type, time waited), then regrouped and filtered by its transform.
-StackSelection SelectRefined(const TraceSession& session, StackResolver* resolver, const StackQuery& query) {
+StackSelection SelectRefined(const TraceSession& session, StackResolver* resolver, const StackQuery& asked) {
+  // The alloc-bytes / alloc-objects weights select the allocation events themselves.
+  const StackQuery query = session.allocations().Retarget(asked);
   StackSelection sel = SelectStacks(session.model(), session.symbols(), resolver, query);
   session.views().Refine(session.model(), query, &sel);
+  session.allocations().Refine(session.model(), session.symbols(), query, resolver, &sel);
   // Grouping, folding, include/exclude (issue 13 item 3): the one place every stack view,
   // export and diff gets its stacks from.
   ApplyStackTransform(query.transform, resolver, &sel);

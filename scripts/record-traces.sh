@@ -106,6 +106,10 @@ RECORDINGS=(
   "net10-order-flows-tasks.nettrace|dotnet-trace|orders|dotnet-sampled-thread-time|$ORDERS $TPL_ASYNC|OrderFlows|--clrevents threading --clreventlevel verbose"
   "net10-order-flows-env.nettrace|env-at-exit|orders||$ORDERS $TPL_IDS $SAMPLER|OrderFlows"
   "net10-order-flows-nettrace.nettrace|nettrace-collect|orders|dotnet-common,dotnet-sampled-thread-time|$ORDERS $TPL_IDS|OrderFlows"
+  # AllocationSampled alone (the AllocationSampling keyword, Informational), at the runtime's one
+  # rate, by dotnet-trace and by our own collector.
+  "net10-allocations.nettrace|dotnet-trace|allocations||$CONTROL $RT:0x80000000000:4"
+  "net10-allocations-nettrace.nettrace|nettrace-collect|allocations||$CONTROL $RT:0x80000000000:4"
 )
 
 now() { date +%s%N; }
@@ -162,7 +166,7 @@ env_config() {
 # The staged program's dll (program name as in tests/apps), and the one the build wrote (for
 # `facts` and `version`, which do not depend on where the program runs from).
 built_dll() { echo "build/apps/bin/$1/Release/net10.0/$1.dll"; }
-app_dll() { if [ "$1" = TraceScenarios ]; then echo "$APP"; else echo "$STAGE-$1/$1.dll"; fi; }
+app_dll() { if [ "$1" = TraceScenarios ]; then echo "$STAGE/TraceScenarios.dll"; else echo "$STAGE-$1/$1.dll"; fi; }
 
 # record_one NAME HOW SCENARIOS PROFILE PROGRAM EXTRA ENVIRONMENT PROVIDERS...: one trace into
 # $out/NAME, log in $out/logs. EXTRA: more dotnet-trace arguments, space-separated (may be

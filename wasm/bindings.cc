@@ -366,14 +366,15 @@ val ConvertTakeOutput(nettrace::ConvertSession& c) { return CopyToJs("Uint8Array
 double ConvertEventsWritten(const nettrace::ConvertSession& c) { return static_cast<double>(c.eventsWritten()); }
 
 // The event views of issue 14: "exceptions" | "contention" | "activities" | "counters" |
-// "threadpool" as
-// JSON, or CSV when csv is true; "" for another name.
+// "threadpool", and "allocations" (analysis/allocation_view.h) as JSON, or CSV when csv is
+// true; "" for another name.
 std::string EventView(const TraceSession& s, const std::string& view, bool csv) {
   if (view == "exceptions") return s.ExceptionsView(csv);
   if (view == "contention") return s.ContentionView(csv);
   if (view == "activities") return s.ActivitiesView(csv);
   if (view == "counters") return s.CountersView(csv);
   if (view == "threadpool") return s.ThreadPoolView(csv);
+  if (view == "allocations") return s.AllocationsView(csv);
   return std::string();
 }
 

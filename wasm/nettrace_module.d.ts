@@ -111,8 +111,8 @@ export interface RawTraceSession {
   gcText(csv: boolean): string;
   /** JIT statistics (docs/views.md): JSON, or CSV when `csv`. */
   jitText(csv: boolean): string;
-  /** Issue 14's event views (core/analysis/runtime_views.h) as JSON, or CSV when `csv`; "" for an unknown view. */
-  eventView(view: 'exceptions' | 'contention' | 'activities' | 'counters' | 'threadpool', csv: boolean): string;
+  /** Issue 14's event views (core/analysis/runtime_views.h) and the allocations view (core/analysis/allocation_view.h) as JSON, or CSV when `csv`; "" for an unknown view. */
+  eventView(view: 'exceptions' | 'contention' | 'activities' | 'counters' | 'threadpool' | 'allocations', csv: boolean): string;
   delete(): void;
   isDeleted(): boolean;
 }
@@ -174,7 +174,10 @@ export interface RawStackQuery {
   groupByThread?: boolean | undefined;
   process?: number | undefined;
   groupByProcess?: boolean | undefined;
-  weight?: 'auto' | 'count' | 'bytes' | 'thread-time' | 'managed-thread-time' | 'traceevent-thread-time' | 'wait-time' | undefined;
+  weight?:
+    | 'auto' | 'count' | 'bytes' | 'thread-time' | 'managed-thread-time' | 'traceevent-thread-time' | 'wait-time'
+    | 'alloc-bytes' | 'alloc-objects' | undefined;
+  typeAsRoot?: boolean | undefined;
   exceptionType?: string | undefined;
   stitchAsync?: boolean | undefined;
   groupByModule?: boolean | undefined;

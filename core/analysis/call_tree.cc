@@ -14,6 +14,7 @@ const char* WeightUnitName(WeightUnit unit) {
   switch (unit) {
     case WeightUnit::kBytes: return "bytes";
     case WeightUnit::kNanoseconds: return "nanoseconds";
+    case WeightUnit::kObjects: return "objects";
     case WeightUnit::kSamples: break;
   }
   return "samples";

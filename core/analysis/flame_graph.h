@@ -34,7 +34,7 @@ struct FlameGraph {
 
 FlameGraph LayoutFlameGraph(const CallTree& tree, const FrameTable& frames, WeightUnit unit);
 
-// {"unit":"samples"|"bytes"|"nanoseconds","total":N,"frames":[names],
+// {"unit":"samples"|"bytes"|"nanoseconds"|"objects","total":N,"frames":[names],
 //  ["frameDetails":[details] only when some frame has one],"frame":[...],"parent":[...],
 //  "depth":[...],"start":[...],"end":[...],"self":[...],"count":[...]
 //  [,"asyncStitching":{"state":"on"|"off"|"unavailable"[,"reason":why]} traceevent-thread-time only]}

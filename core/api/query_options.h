@@ -57,6 +57,7 @@ enum QueryBit : uint32_t {
   // Heap snapshots (core/heap): a .gcdump or a .nettrace with heap-dump events.
   kHeap = 1u << 22,
   kCheck = 1u << 23,  // budgets checked against traces (core/verdict)
+  kAllocations = 1u << 24,  // a FILE query (kFileQueries names it)
 };
 
 struct QuerySpec {

@@ -10,8 +10,8 @@ namespace {
 // Option groups: the queries that share a set of options.
 constexpr uint32_t kFilter = kEvents | kHistogram;                          // EventQuery filters
 constexpr uint32_t kSelection = kFlame | kTop | kSandwich | kExport | kDiff;  // StackQuery
-constexpr uint32_t kViews = kExceptions | kContention | kActivities | kCounters | kThreadPool;
-constexpr uint32_t kFileQueries = (kWriteSample - 1);  // every query reading a FILE
+constexpr uint32_t kViews = kExceptions | kContention | kActivities | kCounters | kThreadPool | kAllocations;
+constexpr uint32_t kFileQueries = (kWriteSample - 1) | kAllocations;  // every query reading a FILE
 constexpr uint32_t kSession = kCollect | kLive;         // the options of a live session
 
 // The request field an option writes, as a captureless lambda (an OptionSetter).
@@ -43,6 +43,9 @@ Rows<QuerySpec> Queries() {
       {"check", kCheck, "TRACE…",
        "check a budget file's limits (--budget) against each trace: a verdict per budget; exit 0 when all pass, 1 when "
        "any fails, 2 for bad input", true},
+      {"allocations", kAllocations, "FILE",
+       "allocated bytes and objects by type and function: AllocationSampled's estimates with 99 % intervals "
+       "(or GC/AllocationTick's amounts)", true},
       {"write-sample-universal", kWriteSample, "OUT", "write a small collect-linux-like v6 trace", true},
       {"ps", kPs, "[--json]", ".NET processes with a diagnostics port (pid, name, runtime, command line)", true},
       {"collect", kCollect, "(--pid N | --diagnostic-port PATH) -o OUT.nettrace",
@@ -101,12 +104,18 @@ Rows<OptionSpec> Options() {
        SET(r->stack.groupByProcess = v.flag)},
       // In WeightKind's order: the value's index is the enum's.
       {"weight", "--weight", nullptr, T::kEnum,
-       "auto|count|bytes|thread-time|managed-thread-time|traceevent-thread-time|wait-time", "auto", kSelection, false,
+       "auto|count|bytes|thread-time|managed-thread-time|traceevent-thread-time|wait-time|alloc-bytes|alloc-objects",
+       "auto", kSelection, false,
        "auto: CPU samples (Thread/Sample) traceevent-thread-time, what dotnet-trace convert shows; bytes for "
        "GC/AllocationTick; else count; thread-time: ns since the thread's previous sample; "
        "managed-thread-time: the same without time after a sample outside managed code; traceevent-thread-time: "
-       "dotnet-trace's, ns to the thread's next sample; wait-time: ns waited (Contention/Start)",
+       "dotnet-trace's, ns to the thread's next sample; wait-time: ns waited (Contention/Start); alloc-bytes, "
+       "alloc-objects: allocations by stack with a 'Type <name>' leaf, AllocationSampled's estimated bytes or "
+       "objects (else GC/AllocationTick's bytes or tick count)",
        SET(r->stack.weight = static_cast<WeightKind>(v.index))},
+      {"typeAsRoot", "--type-as-root", nullptr, T::kBool, nullptr, "false", kSelection, false,
+       "alloc-bytes, alloc-objects: the 'Type <name>' frame at the root instead of the leaf",
+       SET(r->stack.typeAsRoot = v.flag)},
       {"exceptionType", "--exception-type", nullptr, T::kString, "T", nullptr, kSelection, false,
        "Exception/Start only: the throws of this exception type", SET(r->stack.exceptionType = v.text)},
       {"stitchAsync", "--stitch-async", "--no-stitch-async", T::kBool, nullptr, "true", kSelection, false,

@@ -26,6 +26,7 @@ Rows<ResultSpec> ResultSpecs() {
       {"activities", "json", "ActivitiesView", false, "The activities view."},
       {"counters", "json", "CountersView", false, "The counters view."},
       {"threadpool", "json", "ThreadPoolView", false, "The thread pool view."},
+      {"allocations", "json", "AllocationsView", false, "Allocations by type and function (estimated from AllocationSampled)."},
       {"ps", "json", "DiagProcess[]", false, "`ps --json`: the processes with a diagnostics port."},
       {"heap", "json", "HeapSnapshot", false, "The heap snapshot's views (without --baseline)."},
       {"check", "json", "CheckResult", false, "The verdicts of a budget file."},
@@ -114,7 +115,7 @@ Rows<ResultRow> StackResultRows() {
       {"FlameGraphJson", nullptr, S,
        "A flame graph laid out by the engine (core/analysis/flame_graph.h), struct of arrays: one entry per node in "
        "depth-first order; x runs in weight units from 0 to `total`. Entry 0 is the root."},
-      {"unit", "string", 0, "\"samples\", \"bytes\" or \"nanoseconds\"."},
+      {"unit", "string", 0, "\"samples\", \"bytes\", \"nanoseconds\" or \"objects\" (alloc-objects)."},
       {"total", "number", 0, nullptr},
       {"frames", "string[]", 0, "Frame names; `frame[i]` indexes this list."},
       {"frame", "integer[]", 0, nullptr},

@@ -35,6 +35,9 @@
 //   nettrace jit FILE [--format json|csv]   one row per jitted method as TraceJittedMethod
 //   nettrace exceptions|contention|activities|counters|threadpool FILE [--format json|csv]   the event
 //                        views (analysis/runtime_views.h)
+//   nettrace allocations FILE [--format json|csv]   allocated bytes and objects by type and
+//                        function (analysis/allocation_view.h); flame/top/sandwich/export/diff
+//                        take --weight alloc-bytes|alloc-objects [--type-as-root]
 //   flame/top/sandwich/export also take --weight wait-time (Contention/Start weighs the time
 //                        waited) and --exception-type T (Exception/Start throws of one type)
 //   nettrace write-sample-universal OUT   a small collect-linux-like v6 trace (two
@@ -406,7 +409,7 @@ int RunTool(int argc, char** argv) {
   const nettrace::StackQuery& stackQuery = request.stack;
   const bool viewCommand =
       command == "exceptions" || command == "contention" || command == "activities" || command == "counters" ||
-      command == "threadpool";
+      command == "threadpool" || command == "allocations";
   const std::string format = request.format.empty() && command != "export" ? "json" : request.format;
   const size_t topN = request.count.value_or(20);
   nettrace::V6Converter::Options convertOptions;
@@ -470,6 +473,7 @@ int RunTool(int argc, char** argv) {
           : command == "contention" ? session.ContentionView(csv)
           : command == "activities" ? session.ActivitiesView(csv)
           : command == "threadpool" ? session.ThreadPoolView(csv)
+          : command == "allocations" ? session.AllocationsView(csv)
                                     : session.CountersView(csv);
     if (!csv) out += "\n";
   } else if (profileExport) {

@@ -21,8 +21,10 @@ class SpeedscopeSampled : public SpeedscopeDocument {
     for (size_t i : entries) total = SatAdd(total, sel_.weights[i]);
     w_.Key("type").String("sampled");
     w_.Key("name").String(resolver_->frames().name(ThreadFrame(model_, resolver_, thread)));
-    // Counted samples carry no duration of their own: their unit is "none".
-    w_.Key("unit").String(sel_.unit == WeightUnit::kSamples ? "none" : WeightUnitName(sel_.unit));
+    // Counted samples carry no duration of their own: their unit is "none" (speedscope has
+    // no unit for counts of objects either).
+    const bool counted = sel_.unit == WeightUnit::kSamples || sel_.unit == WeightUnit::kObjects;
+    w_.Key("unit").String(counted ? "none" : WeightUnitName(sel_.unit));
     w_.Key("startValue").UInt(0);
     w_.Key("endValue").UInt(total);
     w_.Key("samples").BeginArray();

@@ -66,6 +66,7 @@ constexpr EventKindEntry kEntries[] = {
     {P::kRuntime, 256, K::kExceptionStop, "Exception/Stop"},
     {P::kRuntime, 301, K::kWaitHandleWaitStart, "WaitHandleWait/Start"},
     {P::kRuntime, 302, K::kWaitHandleWaitStop, "WaitHandleWait/Stop"},
+    {P::kRuntime, 303, K::kAllocationSampled, "AllocationSampling"},
     {P::kRundown, 141, K::kRundownMethodDCStart, "Method/DCStart"},
     {P::kRundown, 142, K::kRundownMethodDCEnd, "Method/DCStop"},
     {P::kRundown, 143, K::kRundownMethodDCStartVerbose, "Method/DCStartVerbose"},

@@ -94,6 +94,7 @@ for (const trace of traces) {
       ['flame'], ['flame', '--weight', 'traceevent-thread-time'], ['flame', '--event', 'GC/AllocationTick'], ['top'],
       ['sandwich', topName], ['diff', trace.path], ['gc'], ['jit'],
       ['exceptions'], ['contention'], ['activities'], ['counters'], ['threadpool'],
+      ['allocations'], ['top', '--weight', 'alloc-objects', '--type-as-root'],
     ].map(([query, ...args]) => ({ query, tool: nativeTool, args: [query, trace.path, ...args] }));
     cases.push({ query: 'histogram', tool: process.execPath, args: [npmTool, 'histogram', trace.path, '--group-by', 'eventType'] });
     let next = 0;
@@ -123,7 +124,7 @@ test('the generated result types accept the outputs (tsc, strict, exact optional
     const path = join(testdata, name);
     const cases = [['summary'], ['events', '--limit', '300'], ['stack', '0'], ['flame', '--weight', 'traceevent-thread-time'],
       ['top'], ['sandwich', 'Main'], ['diff', path], ['gc'], ['jit'], ['exceptions'], ['contention'], ['activities'],
-      ['counters'], ['threadpool']];
+      ['counters'], ['threadpool'], ['allocations']];
     for (const [query, ...args] of cases) {
       const r = await run(nativeTool, [query, path, ...args]);
       assert.equal(r.status, 0, r.stderr);

@@ -39,7 +39,7 @@ test('the native tool and the wasm module print the same schema, and the TS type
   assert.equal(readFileSync(generatedResultsPath, 'utf8'), generateResultTypes(schema),
     'web/src/api/generated/results.ts is stale: run node scripts/gen-api-types.mjs');
   // Every weight of the engine is in the generated type (the option that drifted before).
-  assert.match(readFileSync(generatedPath, 'utf8'), /weight\?: "auto" \| "count" \| "bytes" \| "thread-time" \| "managed-thread-time" \| "traceevent-thread-time" \| "wait-time";/);
+  assert.match(readFileSync(generatedPath, 'utf8'), /weight\?: "auto" \| "count" \| "bytes" \| "thread-time" \| "managed-thread-time" \| "traceevent-thread-time" \| "wait-time" \| "alloc-bytes" \| "alloc-objects";/);
 });
 
 // A valid value of an option, as command-line text and as a JS value.
@@ -165,7 +165,7 @@ test('every option of every query is accepted by the native CLI, the npm CLI and
 
 test('a bad option is refused with the same message by the native CLI, the npm CLI and the wasm parser', () => {
   for (const [args, message] of [
-    [['flame', TRACE, '--weight', 'bogus'], "--weight takes auto, count, bytes, thread-time, managed-thread-time, traceevent-thread-time or wait-time, not 'bogus'"],
+    [['flame', TRACE, '--weight', 'bogus'], "--weight takes auto, count, bytes, thread-time, managed-thread-time, traceevent-thread-time, wait-time, alloc-bytes or alloc-objects, not 'bogus'"],
     [['events', TRACE, '--limit', '-2'], "--limit takes a number ≥ 0, not '-2'"],
     [['top', TRACE, '--from', 'soon'], "--from takes a number, not 'soon'"],
     [['flame', TRACE, '--fold-pats'], "--fold-pats takes a ';'-separated pattern list"],

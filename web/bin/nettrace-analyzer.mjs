@@ -12,7 +12,8 @@
 //   nettrace-analyzer histogram FILE [--buckets N] [--group-by none|provider|eventType] [filters]
 //   nettrace-analyzer flame FILE [--event NAME] [--provider P] [--thread T] [--from MS] [--to MS]
 //                                [--inverted] [--by-thread] [--process PID] [--by-process]
-//                                [--weight count|bytes|thread-time|managed-thread-time|traceevent-thread-time]
+//                                [--weight count|bytes|thread-time|managed-thread-time|traceevent-thread-time|
+//                                          wait-time|alloc-bytes|alloc-objects] [--type-as-root]
 //                                [--format json|folded|speedscope]
 //   nettrace-analyzer top FILE [-n 20] [same selection options]
 //   nettrace-analyzer sandwich FILE FUNCTION [same selection options]   callers and callees of
@@ -31,6 +32,8 @@
 //   nettrace-analyzer jit FILE [--format json|csv]  one row per jitted method, totals
 //   nettrace-analyzer exceptions|contention|activities|counters|threadpool FILE [--format json|csv]   the
 //                                 event views, as the native tool prints them
+//   nettrace-analyzer allocations FILE [--format json|csv]   allocated bytes and objects by type and
+//                                 function (AllocationSampled's estimates with intervals)
 //   nettrace-analyzer write-sample-universal OUT   a small collect-linux-like v6 trace
 //   nettrace-analyzer ps [--json]                  .NET processes with a diagnostics port
 //   nettrace-analyzer collect --pid N [--providers SPEC,…|--profile NAME,…] [--duration D]
@@ -58,7 +61,7 @@ process.stdout.on('error', (e) => {
 });
 
 const [command, ...args] = process.argv.slice(2);
-const VIEWS = ['exceptions', 'contention', 'activities', 'counters', 'threadpool'];
+const VIEWS = ['exceptions', 'contention', 'activities', 'counters', 'threadpool', 'allocations'];
 // Live sessions: web/src/live, Node's Unix sockets, the protocol through the engine.
 if (command === 'ps' || command === 'collect' || command === 'live') {
   const { runLiveCommand } = await import('../live/index.js');
@@ -154,7 +157,8 @@ try {
     case 'contention':
     case 'activities':
     case 'counters':
-    case 'threadpool': {
+    case 'threadpool':
+    case 'allocations': {
       const format = opts.format ?? 'json';
       out = await trace.eventView(command, format);
       if (format === 'json') out += '\n';

@@ -25,6 +25,7 @@ export type { ExportDestination, ExportToOptions, NodeWritableLike } from './api
 export type * from './api/generated/results.js';
 export type {
   ActivitiesView,
+  AllocationsView,
   ContentionView,
   CounterSample,
   CountersView,

@@ -44,5 +44,7 @@ internal static class Scenarios
             () => { ServerGcScenario.Run(); return Task.CompletedTask; }, ServerGcScenario.Facts),
         new("instruments", "every System.Diagnostics.Metrics instrument kind and the four EventCounter kinds, with known values",
             InstrumentsScenario.RunAsync, InstrumentsScenario.Facts),
+        new("allocations", "known bytes per type and call site for AllocationSampled (.NET 10 randomized allocation sampling)",
+            () => { AllocationScenario.Run(); return Task.CompletedTask; }, AllocationScenario.Facts),
     ];
 }

@@ -21,7 +21,7 @@ import type { ExportDestination, ExportToOptions } from './export_sink.js';
 
 /** The statistics `runtimeStatsText` gives. */
 export type RuntimeStatsKind = 'gc' | 'jit';
-import type { ActivitiesView, ContentionView, CountersView, EventViewName, ExceptionsView, ThreadPoolView } from './event_views.js';
+import type { ActivitiesView, AllocationsView, ContentionView, CountersView, EventViewName, ExceptionsView, ThreadPoolView } from './event_views.js';
 
 export interface OpenTraceOptions {
   /** Called after every ≤ 1 MiB decoded (PUSH_SIZE; ~25 ms apart in Chromium), while method names
@@ -196,6 +196,11 @@ export interface TraceHandle {
   counters(): Promise<CountersView>;
   /** Thread pool counts, adjustments and starvation (`nettrace threadpool`), parsed. */
   threadPool(): Promise<ThreadPoolView>;
+  /**
+   * Allocated bytes and objects by type and function (`nettrace allocations`), parsed: from .NET
+   * 10's AllocationSampled, estimates with 99 % intervals; else GC/AllocationTick's amounts.
+   */
+  allocations(): Promise<AllocationsView>;
   /** Frees the engine's memory; the handle is unusable afterwards. */
   close(): void;
 }

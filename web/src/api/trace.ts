@@ -30,7 +30,7 @@ import { partsAsStream, partsAsText, writeParts } from './export_sink.js';
 import type { ExportDestination, ExportToOptions } from './export_sink.js';
 import type { EventViewName } from './event_views.js';
 
-const EVENT_VIEWS: readonly EventViewName[] = ['exceptions', 'contention', 'activities', 'counters', 'threadpool'];
+const EVENT_VIEWS: readonly EventViewName[] = ['exceptions', 'contention', 'activities', 'counters', 'threadpool', 'allocations'];
 
 /** Rows a text-search step examines at most (each step also re-reads at most 32 blocks). */
 const SEARCH_ROWS_PER_STEP = 32768;

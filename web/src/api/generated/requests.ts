@@ -60,8 +60,10 @@ export interface FlameRequest {
   groupByThread?: boolean;
   /** A 'Process name (pid)' root frame per process, above the thread frames. Default: false. CLI: `--by-process`. */
   groupByProcess?: boolean;
-  /** Auto: bytes for GC/AllocationTick, else count; thread-time: ns since the thread's previous sample; managed-thread-time: the same without time after a sample outside managed code; traceevent-thread-time: dotnet-trace's, ns to the thread's next sample; wait-time: ns waited (Contention/Start). Default: auto. CLI: `--weight`. */
-  weight?: "auto" | "count" | "bytes" | "thread-time" | "managed-thread-time" | "traceevent-thread-time" | "wait-time";
+  /** Auto: bytes for GC/AllocationTick, else count; thread-time: ns since the thread's previous sample; managed-thread-time: the same without time after a sample outside managed code; traceevent-thread-time: dotnet-trace's, ns to the thread's next sample; wait-time: ns waited (Contention/Start); alloc-bytes, alloc-objects: allocations by stack with a 'Type <name>' leaf, AllocationSampled's estimated bytes or objects (else GC/AllocationTick's bytes or tick count). Default: auto. CLI: `--weight`. */
+  weight?: "auto" | "count" | "bytes" | "thread-time" | "managed-thread-time" | "traceevent-thread-time" | "wait-time" | "alloc-bytes" | "alloc-objects";
+  /** Alloc-bytes, alloc-objects: the 'Type <name>' frame at the root instead of the leaf. Default: false. CLI: `--type-as-root`. */
+  typeAsRoot?: boolean;
   /** Exception/Start only: the throws of this exception type. CLI: `--exception-type`. */
   exceptionType?: string;
   /** Traceevent-thread-time: thread-pool work under the stack that queued it ('STARTING TASK'). Default: true. CLI: `--stitch-async / --no-stitch-async`. */
@@ -102,8 +104,10 @@ export interface TopRequest {
   groupByThread?: boolean;
   /** A 'Process name (pid)' root frame per process, above the thread frames. Default: false. CLI: `--by-process`. */
   groupByProcess?: boolean;
-  /** Auto: bytes for GC/AllocationTick, else count; thread-time: ns since the thread's previous sample; managed-thread-time: the same without time after a sample outside managed code; traceevent-thread-time: dotnet-trace's, ns to the thread's next sample; wait-time: ns waited (Contention/Start). Default: auto. CLI: `--weight`. */
-  weight?: "auto" | "count" | "bytes" | "thread-time" | "managed-thread-time" | "traceevent-thread-time" | "wait-time";
+  /** Auto: bytes for GC/AllocationTick, else count; thread-time: ns since the thread's previous sample; managed-thread-time: the same without time after a sample outside managed code; traceevent-thread-time: dotnet-trace's, ns to the thread's next sample; wait-time: ns waited (Contention/Start); alloc-bytes, alloc-objects: allocations by stack with a 'Type <name>' leaf, AllocationSampled's estimated bytes or objects (else GC/AllocationTick's bytes or tick count). Default: auto. CLI: `--weight`. */
+  weight?: "auto" | "count" | "bytes" | "thread-time" | "managed-thread-time" | "traceevent-thread-time" | "wait-time" | "alloc-bytes" | "alloc-objects";
+  /** Alloc-bytes, alloc-objects: the 'Type <name>' frame at the root instead of the leaf. Default: false. CLI: `--type-as-root`. */
+  typeAsRoot?: boolean;
   /** Exception/Start only: the throws of this exception type. CLI: `--exception-type`. */
   exceptionType?: string;
   /** Traceevent-thread-time: thread-pool work under the stack that queued it ('STARTING TASK'). Default: true. CLI: `--stitch-async / --no-stitch-async`. */
@@ -144,8 +148,10 @@ export interface SandwichRequest {
   groupByThread?: boolean;
   /** A 'Process name (pid)' root frame per process, above the thread frames. Default: false. CLI: `--by-process`. */
   groupByProcess?: boolean;
-  /** Auto: bytes for GC/AllocationTick, else count; thread-time: ns since the thread's previous sample; managed-thread-time: the same without time after a sample outside managed code; traceevent-thread-time: dotnet-trace's, ns to the thread's next sample; wait-time: ns waited (Contention/Start). Default: auto. CLI: `--weight`. */
-  weight?: "auto" | "count" | "bytes" | "thread-time" | "managed-thread-time" | "traceevent-thread-time" | "wait-time";
+  /** Auto: bytes for GC/AllocationTick, else count; thread-time: ns since the thread's previous sample; managed-thread-time: the same without time after a sample outside managed code; traceevent-thread-time: dotnet-trace's, ns to the thread's next sample; wait-time: ns waited (Contention/Start); alloc-bytes, alloc-objects: allocations by stack with a 'Type <name>' leaf, AllocationSampled's estimated bytes or objects (else GC/AllocationTick's bytes or tick count). Default: auto. CLI: `--weight`. */
+  weight?: "auto" | "count" | "bytes" | "thread-time" | "managed-thread-time" | "traceevent-thread-time" | "wait-time" | "alloc-bytes" | "alloc-objects";
+  /** Alloc-bytes, alloc-objects: the 'Type <name>' frame at the root instead of the leaf. Default: false. CLI: `--type-as-root`. */
+  typeAsRoot?: boolean;
   /** Exception/Start only: the throws of this exception type. CLI: `--exception-type`. */
   exceptionType?: string;
   /** Traceevent-thread-time: thread-pool work under the stack that queued it ('STARTING TASK'). Default: true. CLI: `--stitch-async / --no-stitch-async`. */
@@ -186,8 +192,10 @@ export interface ExportRequest {
   groupByThread?: boolean;
   /** A 'Process name (pid)' root frame per process, above the thread frames. Default: false. CLI: `--by-process`. */
   groupByProcess?: boolean;
-  /** Auto: bytes for GC/AllocationTick, else count; thread-time: ns since the thread's previous sample; managed-thread-time: the same without time after a sample outside managed code; traceevent-thread-time: dotnet-trace's, ns to the thread's next sample; wait-time: ns waited (Contention/Start). Default: auto. CLI: `--weight`. */
-  weight?: "auto" | "count" | "bytes" | "thread-time" | "managed-thread-time" | "traceevent-thread-time" | "wait-time";
+  /** Auto: bytes for GC/AllocationTick, else count; thread-time: ns since the thread's previous sample; managed-thread-time: the same without time after a sample outside managed code; traceevent-thread-time: dotnet-trace's, ns to the thread's next sample; wait-time: ns waited (Contention/Start); alloc-bytes, alloc-objects: allocations by stack with a 'Type <name>' leaf, AllocationSampled's estimated bytes or objects (else GC/AllocationTick's bytes or tick count). Default: auto. CLI: `--weight`. */
+  weight?: "auto" | "count" | "bytes" | "thread-time" | "managed-thread-time" | "traceevent-thread-time" | "wait-time" | "alloc-bytes" | "alloc-objects";
+  /** Alloc-bytes, alloc-objects: the 'Type <name>' frame at the root instead of the leaf. Default: false. CLI: `--type-as-root`. */
+  typeAsRoot?: boolean;
   /** Exception/Start only: the throws of this exception type. CLI: `--exception-type`. */
   exceptionType?: string;
   /** Traceevent-thread-time: thread-pool work under the stack that queued it ('STARTING TASK'). Default: true. CLI: `--stitch-async / --no-stitch-async`. */
@@ -244,8 +252,10 @@ export interface DiffRequest {
   groupByThread?: boolean;
   /** A 'Process name (pid)' root frame per process, above the thread frames. Default: false. CLI: `--by-process`. */
   groupByProcess?: boolean;
-  /** Auto: bytes for GC/AllocationTick, else count; thread-time: ns since the thread's previous sample; managed-thread-time: the same without time after a sample outside managed code; traceevent-thread-time: dotnet-trace's, ns to the thread's next sample; wait-time: ns waited (Contention/Start). Default: auto. CLI: `--weight`. */
-  weight?: "auto" | "count" | "bytes" | "thread-time" | "managed-thread-time" | "traceevent-thread-time" | "wait-time";
+  /** Auto: bytes for GC/AllocationTick, else count; thread-time: ns since the thread's previous sample; managed-thread-time: the same without time after a sample outside managed code; traceevent-thread-time: dotnet-trace's, ns to the thread's next sample; wait-time: ns waited (Contention/Start); alloc-bytes, alloc-objects: allocations by stack with a 'Type <name>' leaf, AllocationSampled's estimated bytes or objects (else GC/AllocationTick's bytes or tick count). Default: auto. CLI: `--weight`. */
+  weight?: "auto" | "count" | "bytes" | "thread-time" | "managed-thread-time" | "traceevent-thread-time" | "wait-time" | "alloc-bytes" | "alloc-objects";
+  /** Alloc-bytes, alloc-objects: the 'Type <name>' frame at the root instead of the leaf. Default: false. CLI: `--type-as-root`. */
+  typeAsRoot?: boolean;
   /** Exception/Start only: the throws of this exception type. CLI: `--exception-type`. */
   exceptionType?: string;
   /** Traceevent-thread-time: thread-pool work under the stack that queued it ('STARTING TASK'). Default: true. CLI: `--stitch-async / --no-stitch-async`. */
