@@ -3,7 +3,7 @@
 // 'progress' messages with the same id before that. Bulk results (event rows, histogram
 // counts) travel in transfer lists, never copied by structured clone.
 import type { DiffOptions } from '../api/diff.js';
-import type { ExportFormat, ExportOptions, RuntimeStatsKind, StackQuery } from '../api/handle.js';
+import type { ExportFormat, ExportOptions, TextExportFormat, RuntimeStatsKind, StackQuery } from '../api/handle.js';
 import type { EventQuery, HistogramQuery } from '../api/types.js';
 import type { EventViewName } from '../api/event_views.js';
 import type { Progress } from '../reader/errors.js';
@@ -54,7 +54,7 @@ export type QueryRequest = { id: RequestId; trace: RequestId } & (
   | { kind: 'sandwich'; query: StackQuery; functionName: string }
   | { kind: 'export'; format: ExportFormat; options: ExportOptions }
   /** An export a part at a time: this request's id names it in 'exportNext' / 'exportCancel'. */
-  | { kind: 'exportOpen'; format: ExportFormat; options: ExportOptions }
+  | { kind: 'exportOpen'; format: TextExportFormat; options: ExportOptions }
   /** The next part of export `stream`: {bytes} (transferred), bytes null at the end. */
   | { kind: 'exportNext'; stream: RequestId }
   | { kind: 'exportCancel'; stream: RequestId }

@@ -367,7 +367,7 @@ class WorkerTrace extends ParsedEventViews implements TraceHandle {
     return this.ask({ kind: 'export', format, options });
   }
   /** The worker's export stream, a part asked for (and transferred) each time the reader wants one. */
-  exportStream(format: ExportFormat, options: ExportOptions = {}): ReadableStream<Uint8Array> {
+  exportStream(format: TextExportFormat, options: ExportOptions = {}): ReadableStream<Uint8Array> {
     let stream: RequestId | null = null;
     return new ReadableStream<Uint8Array>(
       {
@@ -389,7 +389,7 @@ class WorkerTrace extends ParsedEventViews implements TraceHandle {
       { highWaterMark: 0 },
     );
   }
-  exportTo(format: ExportFormat, destination: ExportDestination, options: ExportOptions & ExportToOptions = {}): Promise<number> {
+  exportTo(format: TextExportFormat, destination: ExportDestination, options: ExportOptions & ExportToOptions = {}): Promise<number> {
     const { signal, keepOpen, ...exportOptions } = options;
     return writeParts(streamParts(this.exportStream(format, exportOptions)), destination, { ...(signal ? { signal } : {}), ...(keepOpen ? { keepOpen } : {}) });
   }
