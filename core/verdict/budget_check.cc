@@ -143,7 +143,7 @@ TraceMeasures MeasureBudgets(const BudgetFile& file, const TraceSession& session
   TraceViews views(session);
   for (const Budget& b : file.budgets) {
     if (b.functions) {
-      StackQuery q = b.args.query;
+      StackQuery q = session.WithDefaultWeight(b.args.query);
       q.inverted = false;
       t.graphs[b.index] = session.BuildFlameGraph(q);
     } else {

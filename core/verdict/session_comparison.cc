@@ -7,7 +7,7 @@ namespace nettrace::verdict {
 
 RunMeasures MeasureRun(const TraceSession& session, const StackQuery& query) {
   RunMeasures r;
-  StackQuery q = query;
+  StackQuery q = session.WithDefaultWeight(query);
   q.inverted = false;  // paths are compared root first
   r.graph = session.BuildFlameGraph(q);
   TraceViews views(session);

@@ -123,7 +123,7 @@ struct Inclusive {
   WeightUnit unit = WeightUnit::kSamples;
 };
 Inclusive PatternWeight(TraceViews& v, const MetricArgs& a) {
-  StackQuery q = a.query;
+  StackQuery q = v.session().WithDefaultWeight(a.query);
   q.inverted = false;
   Inclusive out;
   const FlameGraph all = v.session().BuildFlameGraph(q);
@@ -146,11 +146,11 @@ Measured InclusiveMs(TraceViews& v, const MetricArgs& a) {
   return Value(static_cast<double>(w.matched) / 1e6);
 }
 Measured StackTotal(TraceViews& v, const MetricArgs& a) {
-  StackQuery q = a.query;
+  StackQuery q = v.session().WithDefaultWeight(a.query);
   q.inverted = false;
   const FlameGraph g = v.session().BuildFlameGraph(q);
   return Value(g.unit == WeightUnit::kNanoseconds ? static_cast<double>(g.total) / 1e6 : static_cast<double>(g.total),
-               WeightUnitName(g.unit));
+               g.unit == WeightUnit::kNanoseconds ? "ms" : WeightUnitName(g.unit));
 }
 
 using A = MetricArgument;

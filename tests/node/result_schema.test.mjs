@@ -183,6 +183,15 @@ test('ps --json has its shape, native and npm CLI, with a runtime answering (the
   });
 });
 
+// heap: a .gcdump and a .nettrace with heap-dump events, each with the paths to a type.
+test('heap has its shape on a .gcdump and on heap-dump events', async () => {
+  for (const file of ['heapgraphs-small.gcdump', 'heapgraphs-small.nettrace']) {
+    const r = await run(nativeTool, ['heap', join(testdata, 'heap', file), '--paths-to', 'HeapGraphs']);
+    assert.equal(r.status, 0, r.stderr);
+    validateOutput('heap', `heap ${file} --paths-to HeapGraphs`, r.stdout);
+  }
+});
+
 // What the corpus does not reach is named here, with why, so a shape nobody checks cannot hide:
 // a trace that reaches one of these fails this test until its name is taken off the list.
 const UNREACHED = [

@@ -51,7 +51,9 @@ function cases() {
   const exceptions = view('exceptions', web);
   const top = exceptions.types.reduce((a, b) => (b.count > a.count ? b : a));
   const request = view('activities', http).names.find((n) => n.provider === 'System.Net.Http' && n.name === 'Request');
-  const total = view('flame', http).total;
+  // The default weight of CPU samples is dotnet-trace's thread time: its total in ns, a budget's in ms.
+  const flame = view('flame', http);
+  const total = flame.unit === 'nanoseconds' ? flame.total / 1e6 : flame.total;
   const pattern = 'System.Private.CoreLib!System.Threading.*';
   const matched = view('flame', http, ['--include-pats', pattern]).total;
   const threadTime = view('flame', http, ['--weight', 'thread-time', '--include-pats', pattern]).total;
@@ -72,7 +74,7 @@ function cases() {
       [{ metric: 'activity.p99Ms', activity: 'System.Net.Http/Request' }, request.p99Ms],
       [{ metric: 'activity.maxMs', activity: 'System.Net.Http/Request' }, request.maxMs],
       [{ metric: 'stacks.total' }, total],
-      [{ metric: 'stacks.inclusivePercent', pattern }, (100 * matched) / total],
+      [{ metric: 'stacks.inclusivePercent', pattern }, (100 * matched) / flame.total],
       [{ metric: 'stacks.inclusiveMs', pattern, query: { weight: 'thread-time' } }, threadTime / 1e6],
     ]],
   ];

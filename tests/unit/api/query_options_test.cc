@@ -65,7 +65,7 @@ TEST_CASE("bad options are errors naming the option", "[schema]") {
   CHECK(ParseCliArgs(Query("events"), {"--limit"}, &r).message() == "--limit takes a value");
   CHECK(ParseCliArgs(Query("summary"), {"--weight", "count"}, &r).message() == "unknown option '--weight'");
   CHECK(ParseCliArgs(Query("export"), {"--format", "folded"}, &r).message() ==
-        "--format takes speedscope, chrome, csv or stacks-csv, not 'folded'");
+        "--format takes speedscope, chrome, csv, stacks-csv, pprof or otlp, not 'folded'");
   // JSON: the bad member is left out, the others applied, the first error returned.
   Request j;
   Status s = ParseJsonRequest(Query("flame"), R"({"weight":"nope","thread":"12","inverted":true})", &j);
