@@ -70,7 +70,7 @@ if (command === 'ps' || command === 'collect' || command === 'live') {
 // The dataset of many traces and SQL over it (web/src/dataset): not in the query table yet.
 if (command === 'dataset' || command === 'sql') process.exit(await datasetCommand(command, args));
 // Heap snapshots: the engine's reader (core/heap) is built into the native tool only so far.
-if (command === 'heap') {
+if (command === 'heap' && !args.includes('--help') && !args.includes('-h')) {
   process.stderr.write('nettrace-analyzer: heap snapshots are read by the native `nettrace heap` only (the npm package has no .gcdump reader yet)\n');
   process.exit(2);
 }
