@@ -21,7 +21,8 @@ export const RULES = {
   'derived-field':
     'TraceEvent adds fields computed from the payload, not in it: ModuleILFileName = Path.GetFileName(' +
     'ModuleILPath) on the machine running TraceEvent (Linux: only "/" separates), GC/HeapStats TotalHeapSize, ' +
-    'TotalPromoted and Depth, sums over the generations; Method/*Verbose OptimizationTier, bits 7-9 of MethodFlags. Each is checked against its derivation from our fields.',
+    'TotalPromoted and Depth, sums over the generations; Method/*Verbose OptimizationTier, bits 7-9 of MethodFlags; ' +
+    'Type/BulkType TypeID_0 and TypeName_0, the first element of its Values array (GCBulkTypeTraceData). Each is checked against its derivation from our fields.',
   'later-version-field':
     'TraceEvent\'s templates list every field of the newest version of an event and read the ones an older ' +
     'version lacks as 0, null or empty (GC/AllocationTick ObjectSize in version 2, GC/HeapStats GenerationSize4); ' +
@@ -152,6 +153,14 @@ export function missingFieldRule(event, tf, ourFields) {
   }
   if (tf.n === 'OptimizationTier' && ourFields.has('MethodFlags')) {
     return 'derived-field';  // TraceEvent decodes it from MethodFlags bits 7-9, which are compared themselves
+  }
+  if (event.n === 'Type/BulkType' && ['TypeID_0', 'TypeName_0'].includes(tf.n)) {
+    // TraceEvent's GCBulkTypeTraceData names its payload Count, ClrInstanceID, TypeID_0 and
+    // TypeName_0: the first element of the Values array, which we show whole.
+    const first = (v('Values') ?? [])[0];
+    if (first === undefined) return null;
+    if (tf.n === 'TypeName_0') return first.Name === tf.v ? 'derived-field' : null;
+    return BigInt(first.TypeID) === BigInt(tf.v) ? 'derived-field' : null;
   }
   if (event.n === 'GC/MarkWithType' && tf.n === 'Promoted') {
     return ourFields.has('Bytes') && String(v('Bytes')) === tf.v ? 'field-alias' : null;
