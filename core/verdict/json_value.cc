@@ -63,8 +63,8 @@ class Reader {
       Space();
       if (p_ >= s_.size() || s_[p_] != ':') return Fail("expected ':' after a member name");
       ++p_;
-      out->members.emplace_back(std::move(key), JsonValue());
-      NETTRACE_RETURN_IF_ERROR(Value(&out->members.back().second, depth + 1));
+      out->members.push_back(JsonMember{std::move(key), JsonValue()});
+      NETTRACE_RETURN_IF_ERROR(Value(&out->members.back().value, depth + 1));
       Space();
       if (p_ < s_.size() && s_[p_] == ',') { ++p_; continue; }
       if (p_ < s_.size() && s_[p_] == '}') return ++p_, Status();

@@ -17,13 +17,15 @@
 
 namespace nettrace::verdict {
 
+struct JsonMember;
+
 struct JsonValue {
   enum Kind : uint8_t { kNull, kBool, kNumber, kString, kArray, kObject } kind = kNull;
   bool boolean = false;
   double number = 0;
   std::string text;                                     // kString
   std::vector<JsonValue> items;                         // kArray
-  std::vector<std::pair<std::string, JsonValue>> members;  // kObject, in document order
+  std::vector<JsonMember> members;                      // kObject, in document order
   uint64_t offset = 0;                                  // where the value starts in the document
 
   // The member named `key` (the first, if repeated), or nullptr (also when not an object).
@@ -32,6 +34,13 @@ struct JsonValue {
   double Number(std::string_view key, double otherwise = 0) const;
   // The array at `key`, or an empty one.
   const std::vector<JsonValue>& Items(std::string_view key) const;
+};
+
+// An object's member. Not a std::pair: pair's constructors ask whether JsonValue is default
+// constructible while JsonValue is still being defined, which clang refuses.
+struct JsonMember {
+  std::string key;
+  JsonValue value;
 };
 
 inline constexpr int kMaxDepth = 64;
