@@ -247,7 +247,8 @@ test("threadpool view counts and adjustments = TraceEvent's on every oracle trac
   assert.ok(names.length >= 15);
   let withAdjustments = 0;
   for (const name of names) {
-    const path = [join(testdata, name), join(testdata, 'dotnet10', name), join(testdata, 'truncated', name)].find((p) => existsSync(p));
+    const path = [join(testdata, name), join(testdata, 'dotnet10', name), join(testdata, 'heap', name), join(testdata, 'truncated', name)]
+      .find((p) => existsSync(p));
     assert.ok(path, name);
     const r = runNative('threadpool', path);
     assert.ok(r.status === 0 || r.status === 1, r.stderr);  // a damaged trace: what was read

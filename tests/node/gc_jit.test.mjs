@@ -38,11 +38,14 @@ const withRuntime = readdirSync(oracleDir)
     runtime.processes.some((p) => p.hasRuntime && ((Array.isArray(p.gcs) && p.gcs.length) || (Array.isArray(p.jitMethods) && p.jitMethods.length))));
 
 test('the committed traces with GCs or jitted methods are all compared', () => {
-  // Ten traces have GCs (1 to 478 each), three have jitted methods (54, 150 and 492).
+  // Twelve traces have GCs (1 to 478 each; the two heap-dump recordings the GCs their dumps
+  // induce), three have jitted methods (54, 150 and 492).
   assert.deepEqual(withRuntime.map((t) => t.name).sort(), [
     'HeartRateMonitor.10068.nettrace',
     'dotnet-trace-netcore3.0-preview-truncated.nettrace',
     'eventpipe-dotnetcore3.0-win-x64-objver4.nettrace',
+    'heapgraphs-big.nettrace',
+    'heapgraphs-small.nettrace',
     'net10-alloc-sampled.nettrace',
     'net10-bgc-waits-mcj.nettrace',
     'net10-gc-verbose.nettrace',
