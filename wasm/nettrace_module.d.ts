@@ -111,7 +111,7 @@ export interface RawTraceSession {
   gcText(csv: boolean): string;
   /** JIT statistics (docs/views.md): JSON, or CSV when `csv`. */
   jitText(csv: boolean): string;
-  /** Issue 14's event views (core/analysis/runtime_views.h) and the allocations view (core/analysis/allocation_view.h) as JSON, or CSV when `csv`; "" for an unknown view. */
+  /** The event views (core/analysis/runtime_views.h) and the allocations view (core/analysis/allocation_view.h) as JSON, or CSV when `csv`; "" for an unknown view. */
   eventView(view: 'exceptions' | 'contention' | 'activities' | 'counters' | 'threadpool' | 'allocations', csv: boolean): string;
   delete(): void;
   isDeleted(): boolean;

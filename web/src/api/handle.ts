@@ -184,7 +184,7 @@ export interface TraceHandle {
   jit(): Promise<JitStats>;
   /** The same statistics exactly as the native `nettrace gc|jit FILE --format json|csv` prints them (without its final newline). */
   runtimeStatsText(kind: RuntimeStatsKind, format: 'json' | 'csv'): Promise<string>;
-  /** An event view (issue 14) exactly as the native `nettrace VIEW FILE [--format csv]` prints it (JSON without the newline). */
+  /** An event view exactly as the native `nettrace VIEW FILE [--format csv]` prints it (JSON without the newline). */
   eventView(view: EventViewName, format?: 'json' | 'csv'): Promise<string>;
   /** First-chance exceptions by type and throwing method (`nettrace exceptions`), parsed. */
   exceptions(): Promise<ExceptionsView>;
