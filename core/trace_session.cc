@@ -333,10 +333,13 @@ std::string TraceSession::ChromeTraceBegin() const {
 }
 
 uint32_t TraceSession::ChromeTracePageEnd(uint32_t beginRow, size_t maxBlocks) const {
+  constexpr uint32_t kChromeRowsPerPage = 1u << 16;
   const EventStore& store = pipeline_->store.store();
   std::vector<uint64_t> blocks;
   uint32_t end = beginRow;
-  for (; end < store.size(); ++end) {
+  // A page's text is held while it is written: a few blocks of bodiless events are a
+  // million rows, and their JSON a hundred times the blocks.
+  for (; end < store.size() && end - beginRow < kChromeRowsPerPage; ++end) {
     const uint64_t block = store.Locate(end).blockOffset;
     if (std::find(blocks.begin(), blocks.end(), block) != blocks.end()) continue;
     if (blocks.size() == maxBlocks && end > beginRow) break;
@@ -358,9 +361,9 @@ std::string TraceSession::ChromeTraceEvents(uint32_t beginRow, uint32_t endRow) 
   });
 }
 
-std::string TraceSession::ChromeTraceEnd() const {
+std::string TraceSession::ChromeTraceEnd(const std::function<void(const std::string&)>& part) const {
   if (!pipeline_->chromeWriter) return "";
-  std::string tail = pipeline_->chromeWriter->Tail();
+  std::string tail = pipeline_->chromeWriter->Tail(part);
   pipeline_->chromeWriter.reset();
   return tail;
 }

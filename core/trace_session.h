@@ -213,7 +213,7 @@ class TraceSession {
   std::string ChromeTraceBegin() const;
   uint32_t ChromeTracePageEnd(uint32_t beginRow, size_t maxBlocks = 32) const;
   std::string ChromeTraceEvents(uint32_t beginRow, uint32_t endRow) const;
-  std::string ChromeTraceEnd() const;
+  std::string ChromeTraceEnd(const std::function<void(const std::string&)>& part = nullptr) const;
   /// The whole document with args (native), the blocks read through `read`.
   Status ExportChromeTraceWithArgs(const BlockReader& read, std::string* out);
 

@@ -81,6 +81,7 @@
 #include "cli/huge_page_heap.h"
 #include "cli/verdict_commands.h"
 #include "cli/profile_export.h"
+#include "cli/text_export.h"
 #include "trace_session.h"
 #include "write/clr_name_probe.h"
 #include "write/universal_trace_writer.h"
@@ -199,25 +200,25 @@ int Convert(const char* in, const char* outPath, const nettrace::V6Converter::Op
   return 0;
 }
 
-// flame / top / sandwich / export: the stack views of the session as text.
-std::string StackOutput(const nettrace::TraceSession& session, const std::string& command, const std::string& format,
-                        const nettrace::StackQuery& query, size_t topN, const std::string& function,
-                        const char* path, bool stackText, bool speedscopeSampled) {
+// The file's name without its folders: speedscope's profile name.
+std::string BaseName(const char* path) {
   std::string name = path;
   if (size_t slash = name.find_last_of("/\\"); slash != std::string::npos) name = name.substr(slash + 1);
+  return name;
+}
+
+// flame / top / sandwich: the stack views of the session as text.
+std::string StackOutput(const nettrace::TraceSession& session, const std::string& command, const std::string& format,
+                        const nettrace::StackQuery& query, size_t topN, const std::string& function,
+                        const char* path) {
+  const std::string name = BaseName(path);
   if (command == "top") return session.TopFunctionsJson(query, topN) + "\n";
-  if (command == "sandwich") return session.SandwichJson(query, function) + "\n";
   if (command == "flame") {
     if (format == "folded") return session.FoldedStacks(query);
     if (format == "speedscope") return session.ExportSpeedscope(query, name) + "\n";
     return session.FlameGraphJson(query) + "\n";
   }
-  // export --speedscope sampled: one sampled profile per thread, as flame --format speedscope.
-  if (format == "speedscope" && speedscopeSampled) return session.ExportSpeedscope(query, name) + "\n";
-  if (format == "speedscope") return session.ExportSpeedscopeEvented(query, name) + "\n";
-  if (format == "chrome") return session.ExportChromeTrace() + "\n";
-  if (format == "stacks-csv") return session.ExportStacksCsv();
-  return session.ExportEventsCsv(stackText);
+  return session.SandwichJson(query, function) + "\n";
 }
 
 bool WriteFile(const char* outPath, const std::string& data) {
@@ -485,15 +486,6 @@ int RunTool(int argc, char** argv) {
       return 1;
     }
     return 0;
-  } else if (command == "export" && format == "chrome") {
-    // Each event's payload fields as args: the blocks are read again, a page at a time.
-    nettrace::Status exported = session.ExportChromeTraceWithArgs(FileRanges(f), &out);
-    if (!exported.ok()) {
-      std::fprintf(stderr, "nettrace: %s: %s\n", path, exported.ToString().c_str());
-      std::fclose(f);
-      return 1;
-    }
-    out += "\n";
   } else if (command == "export" && format == "csv" && eventGiven) {
     // One event type with its payload fields as columns (export/payload_csv_export.h).
     nettrace::EventQuery typeQuery;
@@ -504,9 +496,22 @@ int RunTool(int argc, char** argv) {
       std::fclose(f);
       return 1;
     }
+  } else if (command == "export") {
+    // speedscope, chrome, csv, stacks-csv: written to the file a part at a time (text_export.h).
+    nettrace_cli::TextExport what;
+    what.format = format, what.query = session.WithDefaultWeight(stackQuery), what.stackText = stackText;
+    what.speedscopeSampled = request.speedscope == "sampled", what.tracePath = path;
+    what.name = BaseName(path);
+    const int code = nettrace_cli::ExportText(session, what, FileRanges(f), outPath);
+    std::fclose(f);
+    if (code != 0) return code;
+    if (!status.ok()) {
+      std::fprintf(stderr, "nettrace: %s: %s\n", path, status.ToString().c_str());
+      return 1;
+    }
+    return 0;
   } else if (stackCommand) {
-    out = StackOutput(session, command, format, session.WithDefaultWeight(stackQuery), topN, function, path, stackText,
-                      request.speedscope == "sampled");
+    out = StackOutput(session, command, format, session.WithDefaultWeight(stackQuery), topN, function, path);
   } else if (command == "stack") {
     if (stackRow >= session.model().store().size()) {
       // A read that stopped early is why the row is missing: its error (with the offset) first.
