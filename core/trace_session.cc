@@ -158,13 +158,14 @@ StoreSnapshot TraceSession::Snapshot() {
   return {p.store.store().size(), p.store.sorter().pending()};
 }
 
-std::string TraceSession::SummaryJson() const {
+std::string TraceSession::SummaryJson(const std::function<void(const std::string&)>& part) const {
   SummaryReaderState state;
   state.formatMajor = pipeline_->reader.formatMajor();
   state.complete = pipeline_->reader.complete();
   state.bytesRead = pipeline_->reader.bytesConsumed();
   state.error = pipeline_->reader.status();
   JsonWriter w;
+  if (part) w.SpillTo(part, size_t{1} << 20);
   w.BeginObject();
   const Pipeline& p = *pipeline_;
   const EventCounts events = p.store.counts();
@@ -210,6 +211,11 @@ std::vector<ByteRange> TraceSession::BlocksNeeded(const std::vector<uint32_t>& r
 }
 
 void TraceSession::ProvideBlock(uint64_t offset, const uint8_t* data, size_t size) {
+  if (pipeline_->blocks.count(offset)) return;
+  ProvideBlock(offset, std::vector<uint8_t>(data, data + size));
+}
+
+void TraceSession::ProvideBlock(uint64_t offset, std::vector<uint8_t>&& bytes) {
   Pipeline& p = *pipeline_;
   if (p.blocks.count(offset)) return;
   while (p.blockOrder.size() >= kBlockCacheEntries) {
@@ -217,7 +223,7 @@ void TraceSession::ProvideBlock(uint64_t offset, const uint8_t* data, size_t siz
     p.blockOrder.pop_front();
   }
   Pipeline::CachedBlock& block = p.blocks[offset];
-  block.bytes.assign(data, data + size);
+  block.bytes = std::move(bytes);
   // A block that no longer decodes (the file changed under us) gives no rows: the events
   // then show without details rather than with wrong ones.
   const RowGeneration gen = RowGenerationFor(p.reader.formatMajor());
@@ -301,7 +307,7 @@ Status TraceSession::SearchText(const EventQuery& query, const BlockReader& read
     for (const ByteRange& r : BlocksNeeded(step.needPayload)) {
       if (!read(r.offset, r.size, &bytes) || bytes.size() != r.size)
         return Status::Error(ErrorCode::kTruncated, r.offset, "cannot re-read an event block");
-      ProvideBlock(r.offset, bytes.data(), bytes.size());
+      ProvideBlock(r.offset, std::move(bytes));
     }
     std::vector<uint32_t> payloadMatches = MatchPayloadText(step.needPayload, query.text);
     const size_t before = rows->size();
@@ -382,7 +388,7 @@ Status TraceSession::ExportChromeTraceWithArgs(const BlockReader& read, std::str
         ChromeTraceEnd();
         return Status::Error(ErrorCode::kTruncated, r.offset, "cannot re-read an event block");
       }
-      ProvideBlock(r.offset, bytes.data(), bytes.size());
+      ProvideBlock(r.offset, std::move(bytes));
     }
     *out += ChromeTraceEvents(begin, end);
     begin = end;
@@ -493,7 +499,7 @@ Status TraceSession::ExportPayloadCsv(const EventQuery& query, const BlockReader
       for (const ByteRange& r : BlocksNeeded(std::vector<uint32_t>(rows.begin() + static_cast<std::ptrdiff_t>(begin), rows.begin() + static_cast<std::ptrdiff_t>(end)))) {
         if (!read(r.offset, r.size, &bytes) || bytes.size() != r.size)
           return Status::Error(ErrorCode::kTruncated, r.offset, "cannot re-read an event block");
-        ProvideBlock(r.offset, bytes.data(), bytes.size());
+        ProvideBlock(r.offset, std::move(bytes));
       }
       if (pass == 0) PayloadCsvColumns(rows, begin, end, &columns);
       else body += PayloadCsvLines(rows, begin, end, columns);

@@ -94,8 +94,10 @@ class TraceSession {
   /// events, fall between them). After Finish it only counts.
   StoreSnapshot Snapshot();
 
-  /// The trace summary as one JSON object (docs/summary-json.md).
-  std::string SummaryJson() const;
+  /// The trace summary as one JSON object (docs/summary-json.md). With `part`, the text goes
+  /// to it in parts of about 1 MiB as it is written and only the rest is returned (the thread
+  /// list of a million threads is 100 MB).
+  std::string SummaryJson(const std::function<void(const std::string&)>& part = nullptr) const;
 
   /// Per-type counts in TraceEvent's baseline form ("Provider/Name, count" lines, ordinal
   /// order), after removing the events TraceEvent's TraceLog treats as bookkeeping.
@@ -108,6 +110,8 @@ class TraceSession {
   std::vector<ByteRange> BlocksNeeded(const std::vector<uint32_t>& rows) const;
   /// Hands back the bytes of a range from BlocksNeeded. Keeps a bounded cache.
   void ProvideBlock(uint64_t offset, const uint8_t* data, size_t size);
+  /// The same, the bytes taken rather than copied (a v6 block may be 16 MB).
+  void ProvideBlock(uint64_t offset, std::vector<uint8_t>&& bytes);
   /// One event as JSON; with its block provided, includes header details and fields.
   std::string EventJson(uint32_t row) const;
 

@@ -51,7 +51,7 @@ Status WriteChrome(TraceSession& session, const TraceSession::BlockReader& read,
         session.ChromeTraceEnd();
         return Status::Error(nettrace::ErrorCode::kTruncated, r.offset, "cannot re-read an event block");
       }
-      session.ProvideBlock(r.offset, bytes.data(), bytes.size());
+      session.ProvideBlock(r.offset, std::move(bytes));
     }
     *written = sink->Put(session.ChromeTraceEvents(begin, end));
     begin = end;

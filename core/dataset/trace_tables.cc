@@ -136,7 +136,7 @@ Status TraceTables::WriteEvents(parquet::WriterOptions options, parquet::ByteSin
       for (const ByteRange& r : session_->BlocksNeeded(page)) {
         if (!read_(r.offset, r.size, &bytes) || bytes.size() != r.size)
           return Status::Error(ErrorCode::kTruncated, r.offset, "cannot re-read an event block");
-        session_->ProvideBlock(r.offset, bytes.data(), bytes.size());
+        session_->ProvideBlock(r.offset, std::move(bytes));
       }
     }
     const size_t n = page.size();
