@@ -86,9 +86,8 @@ std::vector<ActivityView::Finished> ActivityView::FinishedActivities() const {
 
 std::string ActivityView::Write(ViewFormat format) const {
   const Built b = Pair();
-  const double freq = frequency_ > 0 ? static_cast<double>(frequency_) : 1.0;
-  auto ms = [&](uint64_t ts) { return (static_cast<double>(ts) - static_cast<double>(syncTicks_)) * 1000.0 / freq; };
-  auto durMs = [&](const Activity& a) { return static_cast<double>(TicksToNs(a.stop - a.start, frequency_)) / 1e6; };
+  auto ms = [&](uint64_t ts) { return clock_.MsFromSync(ts); };
+  auto durMs = [&](const Activity& a) { return static_cast<double>(clock_.Ns(a.stop - a.start)) / 1e6; };
   if (format == ViewFormat::kCsv) {
     std::string out = "index,provider,name,id,parent,depth,startMs,durationMs,startThread,stopThread\n";
     char buf[96];
@@ -110,7 +109,7 @@ std::string ActivityView::Write(ViewFormat format) const {
   std::vector<uint64_t> counts(names_.size());
   for (const Activity& a : b.activities) {
     ++counts[a.name];
-    if (a.finished) durations[a.name].push_back(TicksToNs(a.stop - a.start, frequency_));
+    if (a.finished) durations[a.name].push_back(clock_.Ns(a.stop - a.start));
   }
   uint64_t finished = 0;
   for (auto& d : durations) std::sort(d.begin(), d.end()), finished += d.size();

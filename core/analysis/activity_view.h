@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "analysis/view_format.h"
+#include "events/trace_clock.h"
 #include "format/records.h"
 
 namespace nettrace {
@@ -26,7 +27,7 @@ class ActivityView {
   static constexpr size_t kMaxListed = 10000;           // activities listed one by one
   static constexpr size_t kMaxNames = 10000;            // distinct (provider, name)
 
-  void OnTraceInfo(int64_t frequency, int64_t syncTicks) { frequency_ = frequency, syncTicks_ = syncTicks; }
+  void OnTraceInfo(const TraceClock& clock) { clock_ = clock; }
   // name: the activity's name (the event name without its Start/Stop suffix).
   void OnMark(bool start, uint32_t ordinal, uint64_t timestamp, uint64_t thread, const Guid& activity,
               const Guid& related, const std::string& provider, const std::string& name);
@@ -69,7 +70,7 @@ class ActivityView {
   };
   Built Pair() const;
 
-  int64_t frequency_ = 0, syncTicks_ = 0;
+  TraceClock clock_;
   std::vector<Mark> marks_;
   std::vector<std::pair<std::string, std::string>> names_;  // (provider, name)
   std::unordered_map<std::string, uint32_t> nameIndex_;

@@ -7,6 +7,7 @@
 #include "analysis/event_query.h"
 #include "analysis/traceevent_thread_time.h"
 #include "base/saturating.h"
+#include "events/trace_clock.h"
 
 namespace nettrace {
 
@@ -19,13 +20,13 @@ const char* WeightUnitName(WeightUnit unit) {
   return "samples";
 }
 
-uint32_t ThreadFrame(const StoreBuilder& model, StackResolver* resolver, uint16_t thread) {
+uint32_t ThreadFrame(const TraceModel& model, StackResolver* resolver, uint16_t thread) {
   const ThreadEntry& t = model.threads()[ThreadIndex(thread)];
   return resolver->frames().Intern("Thread (" + std::to_string(t.osThreadId.value_or(t.key)) + ")",
                                    FrameKind::kSynthetic);
 }
 
-uint32_t ProcessFrame(const StoreBuilder& model, const SymbolCollector& symbols, StackResolver* resolver,
+uint32_t ProcessFrame(const TraceModel& model, const SymbolCollector& symbols, StackResolver* resolver,
                       uint16_t thread) {
   const ThreadEntry& t = model.threads()[ThreadIndex(thread)];
   if (!t.processId) return resolver->frames().Intern("Process (?)", FrameKind::kSynthetic);
@@ -61,7 +62,7 @@ void Reserve(StackSelection* sel, size_t n) {
 
 }  // namespace
 
-StackSelection SelectStacks(const StoreBuilder& model, const SymbolCollector& symbols, StackResolver* resolver,
+StackSelection SelectStacks(const TraceModel& model, const SymbolCollector& symbols, StackResolver* resolver,
                             const StackQuery& q) {
   if (q.weight == WeightKind::kTraceEventThreadTime) return SelectTraceEventThreadTime(model, symbols, resolver, q);
   StackSelection sel;
@@ -75,7 +76,7 @@ StackSelection SelectStacks(const StoreBuilder& model, const SymbolCollector& sy
     // The default event means the sample profiler's, even if an EventSource reuses the name.
     if (q.event == "Thread/Sample" && q.provider.empty()) ok = ok && sample;
     if (ok && type.kind == EventKind::kGcAllocationTick) allocation = true;
-    if (ok && SameIgnoreCase(type.metadata.providerName, kUniversalEventsProvider)) universal = true;
+    if (ok && IsUniversalSampleKind(type.kind)) universal = true;  // Universal.Events
     typeOk[t] = ok ? (sample ? 2 : 1) : 0;
   }
   const bool bytes = q.weight == WeightKind::kBytes || (q.weight == WeightKind::kAuto && allocation);
@@ -100,7 +101,7 @@ StackSelection SelectStacks(const StoreBuilder& model, const SymbolCollector& sy
   };
   std::vector<Previous> previous(threadTime ? model.threads().size() : 0);
   Reserve(&sel, CountCandidates(store, typeOk, threadOk, first, end));
-  const int64_t frequency = model.info().tickFrequency > 0 ? model.info().tickFrequency : 1;
+  const TraceClock clock(model.info());
   uint32_t externalFrame = 0;
   std::map<uint32_t, uint32_t> externalStacks;  // call stack → the same + UNMANAGED_CODE_TIME
   EventStore::RowCursor cursor(store);  // rows ascend
@@ -114,11 +115,8 @@ StackSelection SelectStacks(const StoreBuilder& model, const SymbolCollector& sy
       const uint64_t ts = cursor.timestamp(row);
       weight = 0;
       if (p.seen && ts > p.timestamp && !(q.weight == WeightKind::kManagedThreadTime && p.external)) {
-        const uint64_t ticks = ts - p.timestamp;
-        // A hostile gap or tick frequency can give more nanoseconds than uint64 holds:
-        // saturate, since converting an out-of-range double is undefined behaviour.
-        const double ns = static_cast<double>(ticks) * 1e9 / static_cast<double>(frequency) + 0.5;
-        weight = frequency == 1000000000 ? ticks : ns >= 18446744073709551616.0 ? UINT64_MAX : static_cast<uint64_t>(ns);
+        // A hostile gap or tick frequency saturates (events/trace_clock.h).
+        weight = clock.Ns(ts - p.timestamp);
       }
       p = {ts, true, external};
       if (row < first) continue;
@@ -184,7 +182,7 @@ std::vector<std::vector<uint32_t>> CallTree::SortedChildren(const FrameTable& fr
   return children;
 }
 
-CallTree BuildCallTree(const StoreBuilder& model, const StackSelection& sel, StackResolver* resolver, bool inverted,
+CallTree BuildCallTree(const TraceModel& model, const StackSelection& sel, StackResolver* resolver, bool inverted,
                        bool groupByThread) {
   // Aggregate first: trees are built from distinct (thread, stack) pairs.
   std::map<uint64_t, std::pair<uint64_t, uint64_t>> distinct;  // key → (weight, count)

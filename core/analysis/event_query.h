@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "model/store_builder.h"
+#include "model/trace_model.h"
 
 namespace nettrace {
 
@@ -30,10 +30,6 @@ struct EventPage {
   std::vector<uint32_t> rows;
 };
 
-EventPage QueryEvents(const StoreBuilder& model, const EventQuery& query);
-
-// Milliseconds from the sync time ↔ ticks (timestamps are ticks of tickFrequency).
-double TicksToMs(const TraceInfo& info, uint64_t ticks);
-uint64_t MsToTicks(const TraceInfo& info, double ms);
+EventPage QueryEvents(const TraceModel& model, const EventQuery& query);
 
 }  // namespace nettrace

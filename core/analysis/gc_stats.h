@@ -33,7 +33,7 @@
 #include "format/payload/clr_field_read.h"
 #include "format/records.h"
 #include "model/sorted_tap.h"
-#include "resolve/event_kind.h"
+#include "events/event_kind.h"
 
 namespace nettrace {
 

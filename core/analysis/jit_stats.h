@@ -25,7 +25,7 @@
 #include "format/payload/clr_payload_fields.h"
 #include "format/records.h"
 #include "model/sorted_tap.h"
-#include "resolve/event_kind.h"
+#include "events/event_kind.h"
 
 namespace nettrace {
 

@@ -5,10 +5,11 @@
 #include <optional>
 
 #include "analysis/process_time_order.h"
+#include "events/trace_clock.h"
 #include "format/payload/clr_payload_fields.h"
 #include "format/payload_decoder.h"
 #include "io/byte_cursor.h"
-#include "model/event_naming.h"
+#include "events/event_naming.h"
 
 namespace nettrace {
 
@@ -192,8 +193,8 @@ void RuntimeSignals::WriteNamed(JsonWriter& w, const char* key, const std::unord
 }
 
 void RuntimeSignals::WriteJson(JsonWriter& w) const {
-  const double freq = info_.tickFrequency > 0 ? static_cast<double>(info_.tickFrequency) : 0.0;
-  auto ms = [&](uint64_t ticks) { return freq > 0 ? static_cast<double>(ticks) * 1000.0 / freq : 0.0; };
+  const TraceClock clock(info_);
+  auto ms = [&](uint64_t ticks) { return clock.Ms(ticks); };
 
   // GCs and pauses: marks in time order per process (file order breaks ties).
   const std::vector<uint32_t> marks = ProcessTimeOrder(gcMarks_, late_);

@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "analysis/event_query.h"
+#include "events/start_stop.h"
 
 namespace nettrace {
 namespace {
@@ -71,13 +72,13 @@ std::string LiveKey(const Guid& id, uint64_t pid) {
   return key;
 }
 
-// The task of a Start event: its name without the Start opcode ("Scenario/Start",
-// v4's "ScenarioStart").
+// The task of a Start event: its name without the Start opcode ("Scenario/Start", v4's
+// "ScenarioStart"), or before the opcode another override gives it ("Scenario/Resume").
 std::string TaskName(const EventType& type) {
   const std::string& n = type.name;
   const size_t slash = n.rfind('/');
   if (slash != std::string::npos) return n.substr(0, slash);
-  return n.size() > 5 && n.ends_with("Start") ? n.substr(0, n.size() - 5) : n;
+  return std::string(StartStopStem(n));
 }
 
 }  // namespace
@@ -90,18 +91,16 @@ std::optional<std::string> ActivityPathString(const Guid& id, uint64_t pid) {
   return out + '/';
 }
 
-StartStopActivities::StartStopActivities(const StoreBuilder& model, const SymbolCollector& symbols,
+StartStopActivities::StartStopActivities(const TraceModel& model, const SymbolCollector& symbols,
                                          StackResolver* resolver)
     : model_(model), symbols_(symbols), resolver_(resolver) {
   kind_.assign(model.types().size(), kNone);
   task_.resize(model.types().size());
   for (size_t t = 0; t < kind_.size(); ++t) {
+    // EventSource activities, as every stage tells them (events/event_kind.h).
     const EventType& type = model.types()[EventTypeIndex(static_cast<uint16_t>(t))];
-    if (type.knownProvider != KnownProvider::kOther) continue;  // EventSources only
-    const EventMetadata& m = type.metadata;
-    const uint8_t opcode = m.opcode.value_or(m.eventName.ends_with("Start") ? 1 : m.eventName.ends_with("Stop") ? 2 : 0);
-    if (opcode == 1) kind_[t] = kStart, task_[t] = TaskName(type);
-    if (opcode == 2) kind_[t] = kStop;
+    if (type.kind == EventKind::kActivityStart) kind_[t] = kStart, task_[t] = TaskName(type);
+    if (type.kind == EventKind::kActivityStop) kind_[t] = kStop;
     if (kind_[t] != kNone) available_ = true;
   }
   activitiesFrame_ = resolver->frames().Intern(kActivitiesFrameName, FrameKind::kSynthetic);

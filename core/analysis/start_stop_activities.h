@@ -54,7 +54,7 @@ class StartStopActivities {
  public:
   static constexpr size_t kMaxActivities = size_t{1} << 21;
 
-  StartStopActivities(const StoreBuilder& model, const SymbolCollector& symbols, StackResolver* resolver);
+  StartStopActivities(const TraceModel& model, const SymbolCollector& symbols, StackResolver* resolver);
 
   // Whether the trace has EventSource Start or Stop events.
   bool available() const { return available_; }
@@ -89,7 +89,7 @@ class StartStopActivities {
   void Start(size_t row, const Guid& id, const Guid& related, uint64_t pid, int32_t* task);
   void Stop(size_t row, const Guid& id, uint64_t pid, AsyncStitcher::TaskHandle task);
 
-  const StoreBuilder& model_;
+  const TraceModel& model_;
   const SymbolCollector& symbols_;
   StackResolver* resolver_;
   bool available_ = false;

@@ -3,6 +3,7 @@
 #include <vector>
 
 #include "analysis/event_query.h"
+#include "events/trace_clock.h"
 #include "export/exports.h"
 
 namespace nettrace {
@@ -24,7 +25,7 @@ void AppendCsvField(const std::string& s, std::string* out) {
 
 
 // The call stack of each event, in store order (0: no stack).
-std::vector<uint32_t> EventCallStacks(const StoreBuilder& model, StackResolver* resolver) {
+std::vector<uint32_t> EventCallStacks(const TraceModel& model, StackResolver* resolver) {
   const EventStore& store = model.store();
   std::vector<uint32_t> out(store.size());
   EventStore::RowCursor cursor(store);
@@ -44,7 +45,7 @@ std::string StackText(const StackResolver& resolver, uint32_t stack) {
 
 }  // namespace
 
-std::string ExportEventsCsv(const StoreBuilder& model, StackResolver* resolver, bool stackText) {
+std::string ExportEventsCsv(const TraceModel& model, StackResolver* resolver, bool stackText) {
   const EventStore& store = model.store();
   const std::vector<uint32_t> stacks = EventCallStacks(model, resolver);
   std::string out = stackText ? "TimeMs,Provider,Event,ThreadId,StackId,Stack\n" : "TimeMs,Provider,Event,ThreadId,StackId\n";
@@ -69,7 +70,7 @@ std::string ExportEventsCsv(const StoreBuilder& model, StackResolver* resolver, 
   return out;
 }
 
-std::string ExportStacksCsv(const StoreBuilder& model, StackResolver* resolver) {
+std::string ExportStacksCsv(const TraceModel& model, StackResolver* resolver) {
   std::vector<uint32_t> used = EventCallStacks(model, resolver);
   std::sort(used.begin(), used.end());
   used.erase(std::unique(used.begin(), used.end()), used.end());

@@ -7,7 +7,7 @@
 
 namespace nettrace {
 
-std::string ExportFolded(const StoreBuilder& model, const StackSelection& sel, StackResolver* resolver,
+std::string ExportFolded(const TraceModel& model, const StackSelection& sel, StackResolver* resolver,
                          bool groupByThread) {
   std::map<uint64_t, uint64_t> weights;  // (thread << 32 | call stack) → weight
   for (size_t i = 0; i < sel.size(); ++i) {

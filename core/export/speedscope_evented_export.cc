@@ -17,6 +17,7 @@
 #include "analysis/event_query.h"
 #include "base/json_writer.h"
 #include "base/saturating.h"
+#include "events/trace_clock.h"
 #include "export/exports.h"
 
 namespace nettrace {
@@ -98,7 +99,7 @@ class EventedWriter {
 
 // Each entry's interval: TraceEvent's float32 span from the event where the selection has
 // it, else the weight in ns, after the event or (spansEndAtEvent) before it.
-std::vector<Span> Spans(const StoreBuilder& model, const StackSelection& sel, const std::vector<size_t>& entries,
+std::vector<Span> Spans(const TraceModel& model, const StackSelection& sel, const std::vector<size_t>& entries,
                         bool spansEndAtEvent) {
   std::vector<Span> spans;
   spans.reserve(entries.size());
@@ -117,7 +118,7 @@ std::vector<Span> Spans(const StoreBuilder& model, const StackSelection& sel, co
 
 }  // namespace
 
-std::string ExportSpeedscopeEvented(const StoreBuilder& model, const StackSelection& sel, StackResolver* resolver,
+std::string ExportSpeedscopeEvented(const TraceModel& model, const StackSelection& sel, StackResolver* resolver,
                                     const std::string& name, bool groupByThread, bool spansEndAtEvent) {
   std::map<uint16_t, std::vector<size_t>> byThread;  // thread → selection entries
   for (size_t i = 0; i < sel.size(); ++i) byThread[sel.threads[i]].push_back(i);

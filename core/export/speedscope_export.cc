@@ -8,7 +8,7 @@
 
 namespace nettrace {
 
-std::string ExportSpeedscope(const StoreBuilder& model, const StackSelection& sel, StackResolver* resolver,
+std::string ExportSpeedscope(const TraceModel& model, const StackSelection& sel, StackResolver* resolver,
                              const std::string& name) {
   // Frames used by the selection, numbered in first-use order.
   std::unordered_map<uint32_t, uint32_t> frameIndex;

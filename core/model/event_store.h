@@ -27,7 +27,7 @@
 
 #include "base/chunked_vector.h"
 #include "format/event_row.h"
-#include "model/ids.h"
+#include "base/strong_index.h"
 #include "sort/event_sorter.h"
 
 namespace nettrace {

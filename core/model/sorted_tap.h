@@ -42,7 +42,7 @@
 #include <vector>
 
 #include "format/records.h"
-#include "resolve/event_kind.h"
+#include "events/event_kind.h"
 #include "resolve/type_resolver.h"
 #include "sort/event_sorter.h"
 

@@ -10,7 +10,7 @@
 #include <span>
 
 #include "format/payload/clr_field_read.h"
-#include "resolve/event_kind.h"
+#include "events/event_kind.h"
 
 namespace nettrace {
 

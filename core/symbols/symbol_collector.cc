@@ -8,7 +8,7 @@
 #include "symbols/method_fields.h"
 #include "format/payload_decoder.h"
 #include "io/byte_cursor.h"
-#include "model/event_naming.h"
+#include "events/event_naming.h"
 
 namespace nettrace {
 
@@ -23,10 +23,8 @@ Status SymbolCollector::OnTraceInfo(const TraceInfo& info) {
 Status SymbolCollector::OnMetadata(const EventMetadata& m) {
   universal_.OnMetadataKind(types_->KindOf(m.id));
   tpl_.OnMetadata(m);
-  // EventSource Start events whose first field is a string (v4 metadata has no opcode:
-  // the "XxxStart" name says it, as TraceEvent's EventPipe reader infers it).
-  const bool start = m.opcode ? *m.opcode == 1 : m.eventName.size() > 5 && m.eventName.ends_with("Start");
-  if (start && ClassifyProvider(m.providerName) == KnownProvider::kOther && !m.fields.empty() &&
+  // EventSource activity Starts (events/event_kind.h) whose first field is a string.
+  if (types_->KindOf(m.id) == EventKind::kActivityStart && !m.fields.empty() &&
       m.fields[0].type.code == TypeCode::kNullTerminatedUTF16String)
     startTypes_.insert(m.id);
   else

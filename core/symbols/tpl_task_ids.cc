@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "io/byte_cursor.h"
-#include "model/event_naming.h"
+#include "events/event_naming.h"
 
 namespace nettrace {
 

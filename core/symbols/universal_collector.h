@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "format/records.h"
-#include "resolve/event_kind.h"
+#include "events/event_kind.h"
 #include "symbols/universal_symbols.h"
 
 namespace nettrace {

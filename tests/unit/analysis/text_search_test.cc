@@ -4,7 +4,7 @@
 // on a written trace where a word occurs only in one exception's message.
 #include <algorithm>
 
-#include "analysis/text_search.h"
+#include "reread/text_search.h"
 #include "unit/analysis/analysis_test_support.h"
 #include "unit/stacks/stacks_test_support.h"
 

@@ -26,7 +26,7 @@
 #include "format/payload_decoder.h"
 #include "format/record_sink.h"
 #include "format/trace_reader.h"
-#include "model/event_naming.h"
+#include "events/event_naming.h"
 #include "test_support.h"
 
 using namespace nettrace;

@@ -5,7 +5,7 @@
 #include <string>
 
 #include "format/clr_events.generated.h"
-#include "resolve/event_kind.h"
+#include "events/event_kind.h"
 
 namespace nettrace {
 

@@ -6,7 +6,7 @@
 #include <cctype>
 #include <string>
 
-#include "model/event_naming.h"
+#include "events/event_naming.h"
 
 using namespace nettrace;
 

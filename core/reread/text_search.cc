@@ -1,4 +1,4 @@
-#include "analysis/text_search.h"
+#include "reread/text_search.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -73,7 +73,7 @@ bool PayloadContains(const EventMetadata& metadata, const EventRecord& record, c
   });
 }
 
-TextScanStep ScanTextStep(const StoreBuilder& model, const EventQuery& q, uint64_t cursor, uint64_t maxRows) {
+TextScanStep ScanTextStep(const TraceModel& model, const EventQuery& q, uint64_t cursor, uint64_t maxRows) {
   const EventStore& store = model.store();
   const std::string needle = LowerAscii(q.text);
   // Per type and per thread, once: does the query select it, and do its cheap fields match?

@@ -1,0 +1,104 @@
+#include "analysis/stack_views.h"
+
+#include <cstdio>
+
+#include "analysis/runtime_views.h"
+#include "analysis/stack_transform.h"
+#include "analysis/top_functions.h"
+#include "base/json_writer.h"
+#include "symbols/symbol_collector.h"
+
+namespace nettrace {
+
+StackSelection SelectRefinedStacks(const TraceModel& model, StackResolver* resolver, const StackQuery& query) {
+  StackSelection sel = SelectStacks(model, model.symbols(), resolver, query);
+  model.views().Refine(model, query, &sel);
+  // Grouping, folding, include/exclude: PerfView's GroupPats, FoldPats, ExcPats, IncPats.
+  ApplyStackTransform(query.transform, resolver, &sel);
+  return sel;
+}
+
+FlameGraph BuildFlameGraph(const TraceModel& model, const StackQuery& query) {
+  StackResolver resolver(model, model.symbols());
+  StackSelection sel = SelectRefinedStacks(model, &resolver, query);
+  CallTree tree = BuildCallTree(model, sel, &resolver, query.inverted, query.groupByThread && !GroupFramesInStacks(query));
+  FlameGraph g = LayoutFlameGraph(tree, resolver.frames(), sel.unit);
+  g.stitching = sel.stitching;
+  g.stitchingReason = sel.stitchingReason;
+  return g;
+}
+
+std::string FlameGraphJson(const TraceModel& model, const StackQuery& query) {
+  return FlameGraphToJson(BuildFlameGraph(model, query));
+}
+
+std::string TopFunctionsJson(const TraceModel& model, const StackQuery& query, size_t n) {
+  StackResolver resolver(model, model.symbols());
+  StackSelection sel = SelectRefinedStacks(model, &resolver, query);
+  return TopFunctionsToJson(TopFunctions(sel, resolver), resolver.frames(), n, sel.totalWeight, sel.unit);
+}
+
+void BuildSandwich(const TraceModel& model, const StackQuery& query, const std::string& function, FlameGraph* callers,
+                   FlameGraph* callees) {
+  StackResolver resolver(model, model.symbols());
+  StackSelection sel = SelectRefinedStacks(model, &resolver, query);
+  const uint32_t fn = resolver.frames().Intern(function, FrameKind::kSynthetic);  // existing frames keep their kind
+  Sandwich s = BuildSandwich(sel, resolver, fn);
+  *callers = LayoutFlameGraph(s.callers, resolver.frames(), sel.unit);
+  *callees = LayoutFlameGraph(s.callees, resolver.frames(), sel.unit);
+}
+
+std::string SandwichJson(const TraceModel& model, const StackQuery& query, const std::string& function) {
+  FlameGraph callers, callees;
+  BuildSandwich(model, query, function, &callers, &callees);
+  std::string out = "{\"function\":";
+  AppendJsonString(function, &out);
+  out += ",\"callers\":" + FlameGraphToJson(callers);
+  out += ",\"callees\":" + FlameGraphToJson(callees) + "}";
+  return out;
+}
+
+std::vector<std::string> EventStackFrames(const TraceModel& model, uint32_t row) {
+  if (row >= model.store().size()) return {};
+  StackResolver resolver(model, model.symbols());
+  const ThreadEntry& thread = model.threads()[model.store().thread(row)];
+  std::vector<uint32_t> frames = resolver.stacks().Frames(
+      resolver.Resolve(model.store().stack(row), model.store().timestamp(row), thread.processId));
+  std::vector<std::string> out;
+  // The flame graph's leaf for sample-profiler samples taken outside managed code (call_tree.cc).
+  const EventType& type = model.types()[model.store().type(row)];
+  if (IsSampleProfilerSample(type) && model.symbols().IsExternalSample(model.store().ordinal(row)))
+    out.push_back(kExternalFrameName);
+  for (auto it = frames.rbegin(); it != frames.rend(); ++it) out.push_back(resolver.frames().name(*it));
+  return out;
+}
+
+std::vector<std::string> EventStackAddresses(const TraceModel& model, uint32_t row) {
+  std::vector<std::string> out;
+  if (row >= model.store().size()) return out;
+  for (uint64_t address : StackResolver(model, model.symbols()).Addresses(model.store().stack(row))) {
+    char text[24];
+    std::snprintf(text, sizeof text, "0x%llx", static_cast<unsigned long long>(address));
+    out.emplace_back(text);
+  }
+  return out;
+}
+
+StackDiff BuildStackDiff(const TraceModel& a, const StackQuery& queryA, const TraceModel& b, const StackQuery& queryB) {
+  StackQuery qa = queryA, qb = queryB;
+  qa.inverted = qb.inverted = false;  // paths are compared root first
+  return DiffFlameGraphs(BuildFlameGraph(a, qa), BuildFlameGraph(b, qb));
+}
+
+std::string StackDiffJson(const TraceModel& a, const StackQuery& queryA, const TraceModel& b, const StackQuery& queryB,
+                          size_t maxFunctions) {
+  const StackDiff diff = BuildStackDiff(a, queryA, b, queryB);
+  return StackDiffToJson(diff, DiffFunctions(diff), maxFunctions);
+}
+
+std::string StackDiffFolded(const TraceModel& a, const StackQuery& queryA, const TraceModel& b,
+                            const StackQuery& queryB) {
+  return StackDiffToFolded(BuildStackDiff(a, queryA, b, queryB));
+}
+
+}  // namespace nettrace
