@@ -19,7 +19,7 @@
 #include "api/query_options.h"
 #include "analysis/event_query.h"
 #include "analysis/histogram.h"
-#include "analysis/text_search.h"
+#include "reread/text_search.h"
 #include "base/status.h"
 #include "analysis/flame_graph.h"
 #include "convert/convert_session.h"
@@ -229,6 +229,11 @@ val GraphColumns(const nettrace::FlameGraph& g) {
   val names = val::array();
   for (const std::string& n : g.frameNames) names.call<void>("push", n);
   out.set("frameNames", names);
+  if (nettrace::HasFrameDetails(g)) {  // as the JSON's frameDetails
+    val details = val::array();
+    for (const std::string& d : g.frameDetails) details.call<void>("push", d);
+    out.set("frameDetails", details);
+  }
   out.set("frame", CopyToJs("Uint32Array", g.frame));
   out.set("parent", CopyToJs("Uint32Array", g.parent));
   out.set("depth", CopyToJs("Uint32Array", g.depth));
