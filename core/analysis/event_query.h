@@ -18,7 +18,7 @@ struct EventQuery {
   std::optional<uint64_t> thread;  // OS thread id; empty: any
   std::optional<double> fromMs;    // inclusive, ms from the trace's sync time
   std::optional<double> toMs;      // inclusive
-  // Free text (analysis/text_search.h). QueryEvents ignores it; TraceSession::SearchText
+  // Free text (reread/text_search.h). QueryEvents ignores it; TraceSession::SearchText
   // and the JS API's events() apply it.
   std::string text;
   uint64_t offset = 0;

@@ -3,12 +3,12 @@
 #include <algorithm>
 
 #include "analysis/gc_suspension.h"
+#include "events/event_naming.h"
 #include "events/trace_clock.h"
 #include "format/clr_events.generated.h"
 #include "format/payload/clr_enums.h"
 #include "format/payload/clr_payload_fields.h"
 #include "format/payload_decoder.h"
-#include "events/event_naming.h"
 
 namespace nettrace {
 

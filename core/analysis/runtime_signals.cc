@@ -5,11 +5,11 @@
 #include <optional>
 
 #include "analysis/process_time_order.h"
+#include "events/event_naming.h"
 #include "events/trace_clock.h"
 #include "format/payload/clr_payload_fields.h"
 #include "format/payload_decoder.h"
 #include "io/byte_cursor.h"
-#include "events/event_naming.h"
 
 namespace nettrace {
 

@@ -3,9 +3,9 @@
 #include <algorithm>
 
 #include "analysis/call_tree.h"
-#include "format/payload_decoder.h"
 #include "events/event_naming.h"
 #include "events/start_stop.h"
+#include "format/payload_decoder.h"
 #include "model/trace_model.h"
 
 namespace nettrace {

@@ -5,7 +5,7 @@
 //   nettrace counts FILE [--chunk-size N]    per-type counts in TraceEvent's baseline form
 //   nettrace events FILE [--provider P] [--name N] [--thread T] [--from MS] [--to MS]
 //                        [--limit N] [--offset N] [--text STR] [--frames]   events in time
-//                        order, JSON lines; --text: free-text search (analysis/text_search.h);
+//                        order, JSON lines; --text: free-text search (reread/text_search.h);
 //                        --frames: each event's stack as named frames
 //   nettrace stack FILE ROW   one event's stack as named frames, leaf first, as JSON
 //   nettrace convert FILE OUT [--from MS] [--to MS]   rewrite as NetTrace v6 (optionally a

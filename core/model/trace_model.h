@@ -87,7 +87,6 @@ class TraceModel {
   // Method ranges, modules and per-event payload facts stacks are named with. A session
   // keeping method names in the file reads them back before a query that names frames.
   const SymbolCollector& symbols() const { return *results_.symbols; }
-  bool hasReadResults() const { return results_.reader != nullptr; }
 
  private:
   const StoreBuilder* builder_;

@@ -15,10 +15,10 @@
 #include <vector>
 
 #include "base/blob_interner.h"
+#include "base/strong_index.h"
 #include "format/records.h"
 #include "resolve/event_type_table.h"
 #include "resolve/thread_table.h"
-#include "base/strong_index.h"
 
 namespace nettrace {
 

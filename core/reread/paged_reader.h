@@ -29,7 +29,6 @@ class PagedReader {
   explicit PagedReader(const TraceModel& model) : model_(model), cache_(model) {}
 
   BlockCache& blocks() { return cache_; }
-  const BlockCache& blocks() const { return cache_; }
 
   // One event as JSON; with its block provided, with header details and fields.
   std::string EventJson(uint32_t row) const;

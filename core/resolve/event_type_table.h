@@ -21,7 +21,7 @@ struct EventType {
   EventMetadata metadata;  // id zeroed: several metadata ids may share one type
   std::string name;        // PerfView-style display name
   KnownProvider knownProvider = KnownProvider::kOther;
-  EventKind kind = EventKind::kNone;  // the resolver's kind (resolve/event_kind.h)
+  EventKind kind = EventKind::kNone;  // the resolver's kind (events/event_kind.h)
 };
 
 class EventTypeTable {

@@ -4,11 +4,11 @@
 #include <cstring>
 #include <functional>
 
+#include "events/event_naming.h"
 #include "format/payload/clr_payload_fields.h"
-#include "symbols/method_fields.h"
 #include "format/payload_decoder.h"
 #include "io/byte_cursor.h"
-#include "events/event_naming.h"
+#include "symbols/method_fields.h"
 
 namespace nettrace {
 

@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
-#include "io/byte_cursor.h"
 #include "events/event_naming.h"
+#include "io/byte_cursor.h"
 
 namespace nettrace {
 
