@@ -4,8 +4,8 @@
 #include <optional>
 #include <string>
 
-#include "format/clr_events.generated.h"
 #include "events/event_kind.h"
+#include "format/clr_events.generated.h"
 
 namespace nettrace {
 

@@ -7,8 +7,8 @@
 #include <string>
 
 #include "analysis/call_tree.h"
-#include "symbols/universal_symbols.h"
 #include "model/store_builder.h"
+#include "symbols/universal_symbols.h"
 #include "unit/stacks/mini_json.h"
 #include "unit/stacks/stacks_test_support.h"
 #include "write/payload_builder.h"
