@@ -18,10 +18,13 @@
 // Streams cannot be read twice, so by default their bytes are kept (in JS memory, outside the
 // wasm heap) for event details. `keepStreamedBytes: false` drops them: the trace then opens in
 // constant memory and events come without details (`detail: false`).
+import type { BlobLike } from './blob_like.js';
 import { NetTraceError } from './errors.js';
 import { openNodeFile } from './node_file.js';
 import { readableStreamChunks, streamedBlobChunks, type StreamableBlob } from './stream_chunks.js';
 import { readAheadChunks, readAheadDepth } from './read_ahead.js';
+
+export type { BlobLike } from './blob_like.js';
 
 export interface TraceInput {
   /** Total bytes when known, else null. */
@@ -47,17 +50,6 @@ export interface BlobReading {
   fileRead?: 'stream' | 'slices' | undefined;
   /** Slices only: reads in flight while a chunk is pushed (read_ahead.ts readAheadDepth). */
   readAhead?: number | undefined;
-}
-
-/** Structural Blob: browsers' File/Blob and Node's Blob (fs.openAsBlob) all fit. */
-export interface BlobLike {
-  readonly size: number;
-  slice(start?: number, end?: number): { arrayBuffer(): Promise<ArrayBuffer> };
-  /** The bytes in order (browsers' and Node's Blobs have it; a path's FileHandle reads do not). */
-  stream?(): ReadableStream<Uint8Array>;
-  /** Reads at `position` into `target` until it is full or the source ends; @returns the bytes
-   *  read. A path's FileHandle has it (node_file.ts): its reads ahead then reuse their buffers. */
-  readInto?(target: Uint8Array, position: number): Promise<number>;
 }
 
 /** Anything that yields byte chunks: a web ReadableStream, a Node Readable, a generator. */

@@ -6,7 +6,7 @@
 // The first pass reads into the same few buffers over and over (BlobLike.readInto): a fresh
 // buffer per 4 MiB chunk cost a page fault per 4 KiB of the file (written 200 MB trace, 4 opens
 // in one process: 106k faults and 1.46 s of system time, against 57k and 0.60 s reusing them).
-import type { BlobLike } from './chunk_source.js';
+import type { BlobLike } from './blob_like.js';
 
 interface FileHandleLike {
   read(buffer: Uint8Array, offset: number, length: number, position: number): Promise<{ bytesRead: number }>;

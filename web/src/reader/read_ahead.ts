@@ -20,7 +20,7 @@
 //
 // The ring itself (readsInOrder) also re-reads the ranges of method names after the first pass
 // (read_trace.ts provideNames), where each File re-read is mostly a round trip.
-import type { BlobLike } from './chunk_source.js';
+import type { BlobLike } from './blob_like.js';
 import { NetTraceError } from './errors.js';
 
 /**
