@@ -1,5 +1,6 @@
 #include "trace_session.h"
 
+#include "analysis/activity_view.h"
 #include "analysis/event_query.h"
 #include "analysis/gc_stats.h"
 #include "analysis/histogram.h"
@@ -115,6 +116,7 @@ Status TraceSession::ExportChromeTraceWithArgs(const BlockReader& read, std::str
 
 // Stack views and exports.
 std::vector<std::string> TraceSession::EventStack(uint32_t row) const { return EventStackFrames(stackModel(), row); }
+std::string TraceSession::EventStackJson(uint32_t row) const { return nettrace::EventStackJson(stackModel(), row); }
 std::vector<std::string> TraceSession::EventStackAddresses(uint32_t row) const {
   return nettrace::EventStackAddresses(stackModel(), row);
 }
@@ -153,7 +155,9 @@ std::string TraceSession::ExceptionsView(bool csv) const {
   return views().Exceptions(model(), symbols(), FormatOf(csv));
 }
 std::string TraceSession::ContentionView(bool csv) const { return views().Contention(model(), FormatOf(csv)); }
-std::string TraceSession::ActivitiesView(bool csv) const { return views().Activities(FormatOf(csv)); }
+std::string TraceSession::ActivitiesView(bool csv) const {
+  return ActivityView(stackModel(), stackModel().symbols()).Write(FormatOf(csv));
+}
 std::string TraceSession::CountersView(bool csv) const { return views().Counters(FormatOf(csv)); }
 std::string TraceSession::ThreadPoolView(bool csv) const { return views().ThreadPool(FormatOf(csv)); }
 

@@ -99,6 +99,9 @@ class TraceSession {
 
   // Stack views (analysis/stack_views.h) and exports (export/stack_exports.h).
   std::vector<std::string> EventStack(uint32_t row) const;
+  // The same as a JSON array, written from the frame table (a 500,000-frame stack is 36 MB
+  // as a vector of strings).
+  std::string EventStackJson(uint32_t row) const;
   std::vector<std::string> EventStackAddresses(uint32_t row) const;
   std::string FlameGraphJson(const StackQuery& query) const;
   FlameGraph BuildFlameGraph(const StackQuery& query) const;

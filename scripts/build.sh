@@ -6,21 +6,44 @@
 #   dist/           the npm package contents (in-thread API + .d.ts + the wasm module)
 # Run scripts/setup.sh first on a fresh machine (npm test / npm start do).
 #   --package   only what the npm package needs (wasm, dist/): `npm pack`'s prepack step.
+#   --configure only configure build/native and build/wasm (what scripts/moved_checkout_check.sh
+#               runs in a moved checkout).
+# A tree this checkout did not make (a moved or copied checkout, a compiler that is gone) is
+# cleared and configured again (fresh_cmake_tree, scripts/lib.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/lib.sh
 
-native() {
+# With ccache installed (setup.sh installs it), compiles go through it, with paths below the
+# checkout written relative to the build tree: a copy or a move of the checkout, and the
+# moved-checkout test's two builds, are then the same cache entries as this one. A launcher
+# already chosen by the caller is kept.
+if command -v ccache >/dev/null 2>&1 && [ -z "${CMAKE_CXX_COMPILER_LAUNCHER:-}" ]; then
+  export CMAKE_CXX_COMPILER_LAUNCHER=ccache CMAKE_C_COMPILER_LAUNCHER=ccache
+  export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$PWD}
+fi
+
+configure_native() {
+  fresh_cmake_tree build/native
   cmake -S . -B build/native -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
+}
+
+native() {
+  configure_native
   cmake --build build/native
 }
 
-wasm() {
+configure_wasm() {
   # Debian's emscripten finds its JS dependencies (acorn) only through NODE_PATH. emcmake's
   # default emulator passes a flag node 20 rejects, hence the explicit one.
   export NODE_PATH=/usr/share/nodejs
+  fresh_cmake_tree build/wasm
   emcmake cmake -S . -B build/wasm -G Ninja -DCMAKE_BUILD_TYPE=Release \
     -DCMAKE_CROSSCOMPILING_EMULATOR=/usr/bin/node >/dev/null
+}
+
+wasm() {
+  configure_wasm
   cmake --build build/wasm
 }
 
@@ -48,7 +71,11 @@ site() {
 case ${1:-} in
   '') step "native build (build/native)" native ;;
   --package) ;;
-  *) echo "build.sh: unknown argument '$1' (nothing, or --package)" >&2; exit 2 ;;
+  --configure)
+    step "configure build/native" configure_native
+    step "configure build/wasm" configure_wasm
+    exit 0 ;;
+  *) echo "build.sh: unknown argument '$1' (nothing, --package or --configure)" >&2; exit 2 ;;
 esac
 step "wasm build (build/wasm)" wasm
 step "tsc + site (build/site, dist)" site

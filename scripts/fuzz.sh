@@ -49,6 +49,7 @@ build() {
     echo "fuzz.sh: clang++-14 is missing (apt-get install clang-14 libclang-rt-14-dev, or scripts/setup.sh)" >&2
     return 1
   fi
+  fresh_cmake_tree "$FUZZ" corpus crashes  # what fuzzing found stays
   # -O1 -g with assertions on: libFuzzer's usual trade of speed for readable reports.
   CXX=clang++-14 cmake -S . -B "$FUZZ" -G Ninja -DNETTRACE_FUZZ=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo \
     -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g" >/dev/null

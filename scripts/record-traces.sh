@@ -10,9 +10,10 @@
 #   scripts/record-traces.sh --only NAME ...  record (and commit) that one trace; the manifest
 #                                             is still rewritten whole from tests/data/dotnet10
 #
-# Four ways of recording, as .NET users do: environment variables at start-up (streaming and
-# written at exit), dotnet-trace collect (launching the program), and our own diagnostics-IPC
-# client (tests/apps/NetPerfClient) asking for the NetPerf format. Recordings differ from run to
+# Five ways of recording, as .NET users do: environment variables at start-up (streaming and
+# written at exit), dotnet-trace collect (launching the program), our own diagnostics-IPC
+# client (tests/apps/NetPerfClient) asking for the NetPerf format, and `nettrace collect`
+# listening on a diagnostic port the program connects to at start-up. Recordings differ from run to
 # run (timestamps, addresses, sample counts); the committed ones are the reference set.
 # Without `dotnet` the script prints one line and exits 0.
 set -euo pipefail
@@ -22,11 +23,12 @@ export LC_ALL=C TZ=UTC DOTNET_CLI_TELEMETRY_OPTOUT=1 DOTNET_NOLOGO=1 DOTNET_SKIP
 DOTNET_TRACE_VERSION=10.0.750501
 TOOLS=build/dotnet-tools
 APPS=tests/apps
-BUILT=build/apps/bin/TraceScenarios/Release/net10.0
 # The program runs from a fixed folder outside the checkout: its path is recorded in every trace
 # (ProcessInfo command line, module paths) and must not name where the checkout lives.
 STAGE=/tmp/nettrace-trace-apps
 APP=$STAGE/TraceScenarios.dll
+# Programs other than TraceScenarios are staged in folders of their own, $STAGE-<program>.
+PROGRAMS=(TraceScenarios NetPerfClient WebExceptions OrderFlows)
 CLIENT=build/apps/bin/NetPerfClient/Release/net10.0/NetPerfClient.dll
 DATA=tests/data/dotnet10
 READER=build/native/nettrace
@@ -74,8 +76,12 @@ METRICS="System.Diagnostics.Metrics:0x7:5:SessionId=net10-counters;Metrics=Trace
 RT=Microsoft-Windows-DotNETRuntime
 RT_PRIVATE=Microsoft-Windows-DotNETRuntimePrivate
 SAMPLER="Microsoft-DotNETCore-SampleProfiler:0x0:5"
+ORDERS="OrderFlows-Events:$ALL:5"
+# The runtime's own meter, collected every 0.5 s: Collection Start/Stop pairs with activity ids.
+RUNTIME_METRICS="System.Diagnostics.Metrics:0x7:5:SessionId=order-flows;Metrics=System.Runtime;RefreshInterval=0.5;MaxTimeSeries=100;MaxHistograms=10"
 
 # name | how | scenarios | dotnet-trace profile | providers (space-separated)
+#   [| program in tests/apps (default TraceScenarios) | more dotnet-trace arguments (space-separated)]
 RECORDINGS=(
   "net10-cpu-async-http.nettrace|dotnet-trace|async,http,threadpool,activities|dotnet-common,dotnet-sampled-thread-time|$CONTROL $ACTIVITIES $TPL_ASYNC System.Net.Http:$ALL:4 System.Net.Sockets:$ALL:4"
   "net10-gc-verbose.nettrace|dotnet-trace|gc|gc-verbose|$CONTROL"
@@ -86,6 +92,16 @@ RECORDINGS=(
   "net10-startup-at-exit.nettrace|env-at-exit|gc,exceptions,contention||$CONTROL $RT:0xC009:4"
   "net10-ipc.netperf|ipc-netperf|exceptions,eventsource||$CONTROL $TYPES $SELF $RT:0x8001:4 $SAMPLER"
   "net10-bgc-waits-mcj.nettrace|dotnet-trace|multicorejit,bgc,waits,http||$CONTROL $RT:0x40000014019:5 $RT_PRIVATE:0x20000:5"
+  # dotnet-trace's default profile (no option at all), then --clrevents at verbose level, the
+  # environment variables, and our own collector (its default is dotnet-trace's).
+  "net10-web-exceptions.nettrace|dotnet-trace|exceptions|||WebExceptions"
+  "net10-web-exceptions-clrevents.nettrace|dotnet-trace|exceptions|dotnet-sampled-thread-time||WebExceptions|--clrevents exception+threading --clreventlevel verbose"
+  "net10-web-exceptions-env.nettrace|env-streaming|exceptions||$RT:0x8000:5 $SAMPLER|WebExceptions"
+  "net10-web-exceptions-nettrace.nettrace|nettrace-collect|exceptions|||WebExceptions"
+  "net10-order-flows.nettrace|dotnet-trace|orders|dotnet-common,dotnet-sampled-thread-time|$ORDERS $TPL_IDS $RUNTIME_METRICS|OrderFlows"
+  "net10-order-flows-tasks.nettrace|dotnet-trace|orders|dotnet-sampled-thread-time|$ORDERS $TPL_ASYNC|OrderFlows|--clrevents threading --clreventlevel verbose"
+  "net10-order-flows-env.nettrace|env-at-exit|orders||$ORDERS $TPL_IDS $SAMPLER|OrderFlows"
+  "net10-order-flows-nettrace.nettrace|nettrace-collect|orders|dotnet-common,dotnet-sampled-thread-time|$ORDERS $TPL_IDS|OrderFlows"
 )
 
 now() { date +%s%N; }
@@ -96,16 +112,26 @@ build_apps() {
   local start log=$out/logs/build.log p
   start=$(now)
   : >"$log"
-  for p in TraceScenarios NetPerfClient; do
+  for p in "${PROGRAMS[@]}"; do
     if ! nice -n 10 dotnet build "$APPS/$p/$p.csproj" -c Release -nologo -v q >>"$log" 2>&1; then
       cat "$log" >&2
       echo "record-traces: build of $APPS/$p failed (log above)" >&2
       exit 1
     fi
   done
-  rm -rf "$STAGE"
-  mkdir -p "$STAGE"
-  cp -R "$BUILT/." "$STAGE/"
+  # Only the programs of the recordings asked for are (re)staged.
+  local rec stage
+  for p in TraceScenarios WebExceptions OrderFlows; do
+    for rec in "${RECORDINGS[@]}"; do
+      [ -z "$only" ] || [ "$(field "$rec" 0)" = "$only" ] || continue
+      [ "$(program_of "$rec")" = "$p" ] || continue
+      stage=$(dirname "$(app_dll "$p")")
+      rm -rf "$stage"
+      mkdir -p "$stage"
+      cp -R "build/apps/bin/$p/Release/net10.0/." "$stage/"
+      break
+    done
+  done
   echo "record-traces: built tests/apps in $(secs "$start")"
 }
 
@@ -129,18 +155,32 @@ env_config() {
   printf '%s' "${list[*]}"
 }
 
-# record_one NAME HOW SCENARIOS PROFILE PROVIDERS...: one trace into $out/NAME, log in $out/logs.
+# The staged program's dll (program name as in tests/apps), and the one the build wrote (for
+# `facts` and `version`, which do not depend on where the program runs from).
+built_dll() { echo "build/apps/bin/$1/Release/net10.0/$1.dll"; }
+app_dll() { if [ "$1" = TraceScenarios ]; then echo "$APP"; else echo "$STAGE-$1/$1.dll"; fi; }
+
+# record_one NAME HOW SCENARIOS PROFILE PROGRAM EXTRA PROVIDERS...: one trace into $out/NAME, log
+# in $out/logs. EXTRA: more dotnet-trace arguments, space-separated (may be empty).
 record_one() {
-  local name=$1 how=$2 scenarios=$3 profile=$4
-  shift 4
+  local name=$1 how=$2 scenarios=$3 profile=$4 APP
+  APP=$(app_dll "$5")
+  local -a extra
+  read -r -a extra <<<"$6"
+  shift 6
   local file=$out/$name log=$out/logs/$name.log
   rm -f "$file"
   case "$how" in
     dotnet-trace)
-      local IFS=,
-      local -a args=(collect -o "$file" --providers "$*")
-      unset IFS
+      local -a args=(collect -o "$file")
+      # No provider and no profile: dotnet-trace's default profile, as a user gets it.
+      if (($#)); then
+        local IFS=,
+        args+=(--providers "$*")
+        unset IFS
+      fi
       [ -n "$profile" ] && args+=(--profile "$profile")
+      args+=("${extra[@]}")
       # Multicore JIT replays a profile written by an earlier run: run once untraced to write it
       # (into the staged program's folder, fresh for every recording), then record the second run.
       if [[ ",$scenarios," == *,multicorejit,* ]]; then
@@ -164,6 +204,26 @@ record_one() {
       local spec
       for spec in "$@"; do args+=(--provider "$spec"); done
       nice -n 10 dotnet "$CLIENT" "${args[@]}" -- dotnet "$APP" run "$scenarios" --wait-session >"$log" 2>&1
+      ;;
+    nettrace-collect)
+      # nettrace listens on a diagnostic port; the runtime connects at start-up, suspended until
+      # the session exists, and the session ends when the program exits.
+      [ -x "$READER" ] || { echo "record-traces: $READER is not built (scripts/build.sh)" >&2; return 1; }
+      local port=$out/logs/$name.port pid status=0
+      local -a args=(collect --diagnostic-port "$port" -o "$file")
+      if (($#)); then
+        local IFS=,
+        args+=(--providers "$*")
+        unset IFS
+      fi
+      [ -n "$profile" ] && args+=(--profile "$profile")
+      rm -f "$port"
+      "$READER" "${args[@]}" >"$log.collect" 2>&1 &
+      pid=$!
+      for _ in $(seq 100); do [ -S "$port" ] && break; sleep 0.1; done
+      DOTNET_DiagnosticPorts="$port" nice -n 10 dotnet "$APP" run "$scenarios" >"$log" 2>&1 || status=$?
+      wait "$pid" || status=$?
+      return $status
       ;;
     *) echo "record-traces: unknown way of recording '$how'" >&2; exit 1 ;;
   esac
@@ -200,7 +260,8 @@ record_all() {
     [ -z "$only" ] || [ "$name" = "$only" ] || continue
     start=$(now)
     # shellcheck disable=SC2046 # the providers field is a space-separated list on purpose
-    if ! record_one "$name" "$(field "$rec" 1)" "$(field "$rec" 2)" "$(field "$rec" 3)" $(field "$rec" 4); then
+    if ! record_one "$name" "$(field "$rec" 1)" "$(field "$rec" 2)" "$(field "$rec" 3)" "$(program_of "$rec")" \
+      "$(field "$rec" 6)" $(field "$rec" 4); then
       cat "$out/logs/$name.log" >&2
       echo "record-traces: recording $name failed (log above)" >&2
       exit 1
@@ -212,11 +273,14 @@ record_all() {
 
 # --- the manifest ------------------------------------------------------------------------
 
+program_of() { local p; p=$(field "$1" 5); echo "${p:-TraceScenarios}"; }
+
 how_text() {
   case "$1" in
-    dotnet-trace) echo "dotnet-trace $DOTNET_TRACE_VERSION \`collect --providers … [--profile …] -- dotnet TraceScenarios.dll run …\`: the program is launched suspended, resumed once the session exists, and traced until it exits (the runtime ends the session with rundown at exit)" ;;
+    dotnet-trace) echo "dotnet-trace $DOTNET_TRACE_VERSION \`collect ${3:+--providers … }[--profile …] -- dotnet $2.dll run …\`: the program is launched suspended, resumed once the session exists, and traced until it exits (the runtime ends the session with rundown at exit)" ;;
     env-streaming) echo "environment variables at start-up: \`DOTNET_EnableEventPipe=1\`, \`DOTNET_EventPipeOutputStreaming=1\` (written while running), \`DOTNET_EventPipeOutputPath\`, \`DOTNET_EventPipeConfig\` as below; the file is closed with rundown when the process exits" ;;
     env-at-exit) echo "environment variables at start-up: \`DOTNET_EnableEventPipe=1\`, \`DOTNET_EventPipeOutputStreaming=0\` (buffered, written when the process exits), \`DOTNET_EventPipeOutputPath\`, \`DOTNET_EventPipeConfig\` as below" ;;
+    nettrace-collect) echo "this project's \`nettrace collect --diagnostic-port PORT -o OUT [--providers …] [--profile …]\` (build/native/nettrace; without --providers or --profile it asks for dotnet-trace's default profile), the program started with \`DOTNET_DiagnosticPorts=PORT\` (suspended until the session exists); the session ends when the program exits" ;;
     ipc-netperf) echo "tests/apps/NetPerfClient over the diagnostics IPC socket: CollectTracing2 (0x02 0x03) with format 0 = NetPerf v3, circular buffer 64 MB, rundown on; stopped with StopTracing (0x02 0x01) on a second connection once the program printed \`scenarios-done\`" ;;
   esac
 }
@@ -232,22 +296,27 @@ provider_rows() {
 }
 
 manifest_entry() {
-  local rec=$1 name how scenarios profile gz
+  local rec=$1 name how scenarios profile gz program extra
   name=$(field "$rec" 0); how=$(field "$rec" 1); scenarios=$(field "$rec" 2); profile=$(field "$rec" 3)
+  program=$(program_of "$rec"); extra=$(field "$rec" 6)
   gz=$DATA/$name.gz
   echo "## \`$name.gz\`"
   echo
-  echo "- program: \`TraceScenarios run $scenarios\`"
-  echo "- recorded by: $(how_text "$how")"
+  echo "- program: \`$program run $scenarios\`"
+  echo "- recorded by: $(how_text "$how" "$program" "$(field "$rec" 4)")"
   [ -n "$profile" ] && echo "- dotnet-trace profile: \`--profile $profile\` (plus the providers below)"
+  [ -n "$extra" ] && echo "- more dotnet-trace arguments: \`$extra\`"
+  [ -z "$profile$extra$(field "$rec" 4)" ] && echo "- no provider or profile given: dotnet-trace's default profile (\`dotnet-common\`, \`dotnet-sampled-thread-time\`)"
   echo "- size: $(stat -c %s "$gz") bytes gzip'd, $(gzip -dc "$gz" | wc -c) bytes unpacked; sha256 (unpacked) \`$(gzip -dc "$gz" | sha256sum | cut -d' ' -f1)\`"
   echo
-  # shellcheck disable=SC2046 # the providers field is a space-separated list on purpose
-  provider_rows $(field "$rec" 4)
+  if [ -n "$(field "$rec" 4)" ]; then
+    # shellcheck disable=SC2046 # the providers field is a space-separated list on purpose
+    provider_rows $(field "$rec" 4)
+    echo
+  fi
+  echo "What the program does (exact facts, printed by \`$program facts $scenarios\`):"
   echo
-  echo "What the program does (exact facts, printed by \`TraceScenarios facts $scenarios\`):"
-  echo
-  dotnet "$APP" facts "$scenarios"
+  dotnet "$(built_dll "$program")" facts "$scenarios"
   echo
 }
 
@@ -286,7 +355,7 @@ EOF_QUIRKS
 
 write_manifest() {
   local rec runtime
-  runtime=$(dotnet "$APP" version)
+  runtime=$(dotnet "$(built_dll TraceScenarios)" version)
   {
     echo "# .NET 10 reference traces"
     echo

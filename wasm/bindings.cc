@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "analysis/call_tree.h"
+#include "api/command_line.h"
 #include "api/query_options.h"
 #include "analysis/event_query.h"
 #include "analysis/histogram.h"
@@ -194,17 +195,30 @@ nettrace::StackQuery ToStackQuery(const val& js) { return ToRequest("flame", js)
 std::string QuerySchemaJson() { return nettrace::api::SchemaJson(); }
 // The commands and options sections of --help (native: the native tool's commands only).
 std::string CliHelp(bool native) { return nettrace::api::CliHelp(native); }
-// A command's argv (after its positional arguments) through the native CLI's parser →
-// {ok, code, offset, message, request: the given options as a JSON object}.
+// A command's argv after the command, through the native CLI's parser (api/command_line.h) →
+// {ok, code, offset, message, request: the given options as a JSON object, positional: FILE
+// and the other positional arguments, help: --help was given}.
 val ParseCliArgs(const std::string& command, const val& args) {
   const nettrace::api::QuerySpec* query = nettrace::api::FindQuery(command);
   nettrace::api::Request request;
-  const Status status = query ? nettrace::api::ParseCliArgs(*query, emscripten::vecFromJSArray<std::string>(args), &request)
-                              : Status::Error(nettrace::ErrorCode::kInvalidArgument, nettrace::kNoOffset,
-                                              "unknown command '" + command + "'");
+  nettrace::api::CommandLine line;
+  const Status status =
+      query ? nettrace::api::ParseCommandLine(*query, emscripten::vecFromJSArray<std::string>(args), &line, &request)
+            : Status::Error(nettrace::ErrorCode::kInvalidArgument, nettrace::kNoOffset, "unknown command '" + command + "'");
   val out = StatusToJs(status);
   out.set("request", nettrace::api::RequestJson(request));
+  out.set("positional", val::array(line.positional));
+  out.set("help", line.help);
   return out;
+}
+// `PROGRAM COMMAND --help`, and the usage line an argument error ends with ("" for an unknown command).
+std::string CommandHelp(const std::string& command, const std::string& program) {
+  const nettrace::api::QuerySpec* query = nettrace::api::FindQuery(command);
+  return query ? nettrace::api::CommandHelp(*query, program) : std::string();
+}
+std::string CommandUsage(const std::string& command, const std::string& program) {
+  const nettrace::api::QuerySpec* query = nettrace::api::FindQuery(command);
+  return query ? nettrace::api::CommandUsage(*query, program) : std::string();
 }
 // A JS request object (as JSON) through the wasm bindings' parser → {ok, …, request}: what
 // the bindings take from it, for tests and for callers that want errors named.
@@ -430,5 +444,7 @@ EMSCRIPTEN_BINDINGS(nettrace) {
   emscripten::function("querySchemaJson", &QuerySchemaJson);
   emscripten::function("parseCliArgs", &ParseCliArgs);
   emscripten::function("cliHelp", &CliHelp);
+  emscripten::function("commandHelp", &CommandHelp);
+  emscripten::function("commandUsage", &CommandUsage);
   emscripten::function("parseRequest", &ParseRequest);
 }

@@ -30,7 +30,7 @@ export interface RawTraceSession {
   finish(): RawStatus;
   /** First fatal error so far. */
   status(): RawStatus;
-  /** The trace summary as one JSON document (README "Summary JSON"). */
+  /** The trace summary as one JSON document (docs/summary-json.md). */
   summaryJson(): string;
   /** Per-type counts in TraceEvent's baseline form ("Provider/Name, count" lines). */
   traceEventCounts(): string;
@@ -104,9 +104,9 @@ export interface RawTraceSession {
   exportChromeTrace(): string;
   exportEventsCsv(stackText: boolean): string;
   exportStacksCsv(): string;
-  /** GC statistics (README "gc"): JSON, or CSV when `csv`. */
+  /** GC statistics (docs/views.md): JSON, or CSV when `csv`. */
   gcText(csv: boolean): string;
-  /** JIT statistics (README "jit"): JSON, or CSV when `csv`. */
+  /** JIT statistics (docs/views.md): JSON, or CSV when `csv`. */
   jitText(csv: boolean): string;
   /** Issue 14's event views (core/analysis/runtime_views.h) as JSON, or CSV when `csv`; "" for an unknown view. */
   eventView(view: 'exceptions' | 'contention' | 'activities' | 'counters' | 'threadpool', csv: boolean): string;
@@ -223,14 +223,19 @@ export interface NetTraceModule {
   stackDiffJson(a: RawTraceSession, queryA: RawStackQuery, b: RawTraceSession, queryB: RawStackQuery, maxFunctions: number): string;
   /** The query table (core/api/query_table.cc) and the result tables (core/api/result_table*.cc) as JSON: what `nettrace schema` prints. */
   querySchemaJson(): string;
-  /** The native CLI's option parser: a command's options (after its positional arguments) →
-   *  status and the given options as a JSON object {name: value}. */
-  parseCliArgs(command: string, args: string[]): RawStatus & { request: string };
+  /** The native CLI's parser of a command's argv (after the command; options before or after
+   *  the positional arguments) → status, the given options as a JSON object {name: value}, the
+   *  positional arguments (FILE, ROW, …) and whether --help was given. */
+  parseCliArgs(command: string, args: string[]): RawStatus & { request: string; positional: string[]; help: boolean };
   /** The request parser the bindings use on JS request objects (as JSON): status (the first bad
    *  member, which the bindings leave out) and the options taken. */
   parseRequest(command: string, json: string): RawStatus & { request: string };
   /** The commands and options sections of --help (native: the native tool's commands only). */
   cliHelp(native: boolean): string;
+  /** What `PROGRAM COMMAND --help` prints ("" for an unknown command). */
+  commandHelp(command: string, program: string): string;
+  /** The usage line an argument error of COMMAND ends with ("" for an unknown command). */
+  commandUsage(command: string, program: string): string;
   /** A/B stack diff as "a;b;c weightA weightB" lines. */
   stackDiffFolded(a: RawTraceSession, queryA: RawStackQuery, b: RawTraceSession, queryB: RawStackQuery): string;
   // core/diag, the diagnostics IPC protocol (wasm/diag_bindings.cc): web/src/live/ moves the bytes.

@@ -108,18 +108,30 @@ struct CallTreeNode {
   uint64_t count = 0;  // events whose path passes through the node
 };
 
+// Children of every node as one array: node n's are children[offsets[n] .. offsets[n+1]).
+struct ChildLists {
+  std::vector<uint32_t> offsets;
+  std::vector<uint32_t> children;
+};
+
 class CallTree {
  public:
   explicit CallTree(uint32_t rootFrame);
   // Adds one path of frames (outermost first) with its weight and event count.
   void Add(const uint32_t* frames, size_t n, uint64_t weight, uint64_t count);
+  // A new child of `parent` (no look-up: the caller knows it is new), and weight landing on a
+  // node; SumUp then makes every inclusive weight and count whole. The way BuildCallTree
+  // builds a tree from call stacks, which are interned already.
+  uint32_t AddChild(uint32_t parent, uint32_t frame);
+  void AddAt(uint32_t node, uint64_t weight, uint64_t count);
+  void SumUp();
   const std::vector<CallTreeNode>& nodes() const { return nodes_; }
   // Children of every node, sorted by frame name (the flame graph's left-to-right order).
-  std::vector<std::vector<uint32_t>> SortedChildren(const FrameTable& frames) const;
+  ChildLists SortedChildren(const FrameTable& frames) const;
 
  private:
   std::vector<CallTreeNode> nodes_;
-  std::unordered_map<uint64_t, uint32_t> children_;  // (node << 32 | frame) → node
+  FlatU64Map children_;  // (node << 32 | frame) → node (Add's)
 };
 
 // The call tree of a selection: root-first paths, or leaf-first when inverted; with

@@ -45,8 +45,12 @@ void ExceptionView::OnThrow(uint32_t ordinal, uint64_t thread, const std::string
     std::string m = Clip(message, kMaxMessageBytes);
     if (std::find(t.messages.begin(), t.messages.end(), m) == t.messages.end()) t.messages.push_back(std::move(m));
   }
-  if (throws_.size() < kMaxThrows) throws_.emplace_back(ordinal, it->second);
-  else ++notAttributed_;
+  if (throws_.size() < kMaxThrows) {
+    if (!throws_.empty() && ordinal < throws_.back().first) sorted_ = false;
+    throws_.emplace_back(ordinal, it->second);
+  } else {
+    ++notAttributed_;
+  }
   pending_[thread] = it->second;
 }
 
@@ -68,6 +72,7 @@ std::optional<uint32_t> ExceptionView::TypeIndex(const std::string& type) const 
 }
 
 std::optional<uint32_t> ExceptionView::TypeOfThrow(uint32_t ordinal) const {
+  if (!sorted_) std::sort(throws_.begin(), throws_.end()), sorted_ = true;
   auto it = std::lower_bound(throws_.begin(), throws_.end(), std::make_pair(ordinal, uint32_t{0}));
   if (it == throws_.end() || it->first != ordinal) return std::nullopt;
   return it->second;

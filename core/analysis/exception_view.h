@@ -50,7 +50,10 @@ class ExceptionView {
   std::vector<Type> types_;
   std::unordered_map<std::string, uint32_t> typeIndex_;
   uint64_t count_ = 0, otherCount_ = 0, notAttributed_ = 0;
-  std::vector<std::pair<uint32_t, uint32_t>> throws_;     // (ordinal, type), ascending ordinals
+  // (file-order ordinal, type): filled in time order, which is not file order once the
+  // throws of several threads interleave; sorted by ordinal when first looked up.
+  mutable std::vector<std::pair<uint32_t, uint32_t>> throws_;
+  mutable bool sorted_ = true;
   std::unordered_map<uint64_t, uint32_t> pending_;        // thread → type of its uncaught throw
   bool catchEvents_ = false;
   size_t catchPairs_ = 0;

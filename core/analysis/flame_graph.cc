@@ -13,7 +13,7 @@ FlameGraph LayoutFlameGraph(const CallTree& tree, const FrameTable& frames, Weig
   g.unit = unit;
   const std::vector<CallTreeNode>& nodes = tree.nodes();
   g.total = nodes[0].inclusive;
-  std::vector<std::vector<uint32_t>> children = tree.SortedChildren(frames);
+  const ChildLists children = tree.SortedChildren(frames);
   std::unordered_map<uint32_t, uint32_t> localFrame;
   // Explicit stack (deep recursion in real stacks would overflow the call stack in wasm).
   struct Item {
@@ -38,7 +38,8 @@ FlameGraph LayoutFlameGraph(const CallTree& tree, const FrameTable& frames, Weig
     // Children sit flush left under their parent; its self weight is the gap on the right.
     uint64_t x = it.start;
     std::vector<Item> kids;
-    for (uint32_t c : children[it.node]) {
+    for (uint32_t i = children.offsets[it.node]; i < children.offsets[it.node + 1]; ++i) {
+      const uint32_t c = children.children[i];
       kids.push_back({c, out, x});
       x = SatAdd(x, nodes[c].inclusive);
     }

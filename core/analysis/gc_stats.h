@@ -94,9 +94,9 @@ class GcStats {
   const std::vector<GcRecord>& Gcs() const;
   uint64_t marksDropped() const { return dropped_; }
 
-  // {"processes":[{"processId","gcs":[…],"totals":{…},"generations":[…]}]} (README "gc").
+  // {"processes":[{"processId","gcs":[…],"totals":{…},"generations":[…]}]} (docs/views.md).
   std::string ToJson() const;
-  // One line per GC, with a header (README "gc").
+  // One line per GC, with a header (docs/views.md).
   std::string ToCsv() const;
 
  private:

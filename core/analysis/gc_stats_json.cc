@@ -1,4 +1,4 @@
-// GcStats' JSON and CSV forms (README "gc"): per process the GCs as TraceEvent's TraceGC and
+// GcStats' JSON and CSV forms (docs/views.md): per process the GCs as TraceEvent's TraceGC and
 // the totals as its GCStats (TraceGarbageCollector.Calculate: complete GCs only).
 #include <algorithm>
 #include <cmath>

@@ -68,7 +68,7 @@ class JitStats {
   // The module path TraceEvent shows (ModuleILPath of the module's load events).
   std::string ModulePath(uint64_t processId, uint64_t moduleId) const;
 
-  std::string ToJson() const;  // README "jit"
+  std::string ToJson() const;  // docs/views.md
   std::string ToCsv() const;
 
  private:

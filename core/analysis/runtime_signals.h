@@ -48,7 +48,7 @@ class RuntimeSignals final : public TimeOrderedSink {
   // e.processId: the OS process of the event's thread (v4/v5: the trace's process).
   void OnTimeOrdered(const TimeOrderedEvent& e) override;
 
-  // Writes "runtime": {...} into an open object (README "Summary JSON").
+  // Writes "runtime": {...} into an open object (docs/summary-json.md).
   void WriteJson(JsonWriter& w) const;
 
  private:

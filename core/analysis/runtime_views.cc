@@ -27,7 +27,6 @@ bool RuntimeViews::Reads(EventKind k) const {
     case EventKind::kExceptionThrown: case EventKind::kExceptionCatchStart: case EventKind::kExceptionStop:
     case EventKind::kContentionStart: case EventKind::kContentionStop:
     case EventKind::kWaitHandleWaitStart: case EventKind::kWaitHandleWaitStop:
-    case EventKind::kActivityStart: case EventKind::kActivityStop:
     case EventKind::kEventCounters: case EventKind::kMetricValuePublished:
       return true;
     default:
@@ -39,7 +38,6 @@ void RuntimeViews::OnTraceInfo(const TraceInfo& info) {
   info_ = info;
   const TraceClock clock(info);
   contention_.OnTraceInfo(clock);
-  activities_.OnTraceInfo(clock);
   counters_.OnTraceInfo(clock);
   threadPool_.OnTraceInfo(clock);
 }
@@ -56,7 +54,7 @@ void RuntimeViews::OnTimeOrdered(const TimeOrderedEvent& x) {
   if (!Reads(kind)) return;
   const EventMetadata& m = *x.metadata;
   const uint64_t thread = x.osThreadId;  // v6: the thread index's definition when the event was read
-  if (x.late) activities_.OnLate(), counters_.OnLate(), threadPool_.OnLate();
+  if (x.late) counters_.OnLate(), threadPool_.OnLate();
   const uint32_t pointerSize = info_.pointerSize ? info_.pointerSize : 8;
   auto decode = [&] { return DecodePayload(m, e.payload, pointerSize, static_cast<int>(info_.formatMajor)); };
   switch (kind) {
@@ -95,14 +93,6 @@ void RuntimeViews::OnTimeOrdered(const TimeOrderedEvent& x) {
       break;
     }
     case EventKind::kWaitHandleWaitStop: contention_.OnStop(ContentionView::Source::kWaitHandle, thread, e.timestamp, std::nullopt); break;
-    case EventKind::kActivityStart:
-    case EventKind::kActivityStop: {
-      const Guid &activity = x.activity, &related = x.related;
-      // What the pair measures: the name without its Start/Stop suffix (events/start_stop.h).
-      const std::string name(StartStopStem(m.eventName.empty() ? EventDisplayName(m) : m.eventName));
-      activities_.OnMark(kind == EventKind::kActivityStart, ordinal, e.timestamp, thread, activity, related, m.providerName, name);
-      break;
-    }
     case EventKind::kEventCounters: counters_.OnEventCounters(e.timestamp, ordinal, m.providerName, decode()); break;
     case EventKind::kMetricValuePublished: counters_.OnMetric(e.timestamp, ordinal, m.eventName, decode()); break;
     default:
@@ -115,7 +105,6 @@ std::string RuntimeViews::Exceptions(const TraceModel& model, const SymbolCollec
   return exceptions_.Write(model, symbols, f);
 }
 std::string RuntimeViews::Contention(const TraceModel& model, ViewFormat f) const { return contention_.Write(model, f); }
-std::string RuntimeViews::Activities(ViewFormat f) const { return activities_.Write(f); }
 std::string RuntimeViews::Counters(ViewFormat f) const { return counters_.Write(f); }
 std::string RuntimeViews::ThreadPool(ViewFormat f) const { return threadPool_.Write(f); }
 

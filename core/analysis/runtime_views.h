@@ -1,11 +1,12 @@
 // core/analysis — the event views of issue 14 that .NET engineers open a trace for:
-// exceptions, lock contention and waits, Start/Stop activities, counters. Per-event payloads
+// exceptions, lock contention and waits, counters, the thread pool. Per-event payloads
 // are not kept by the pipeline, so this sink follows the sorted tap (model/sorted_tap.h: the
 // events in (timestamp, file order)) and keeps only what the views show: one small record
-// per exception, per wait, per activity and per counter sample (each list capped), aggregates
-// per type/lock/name/series. The views are written at the end from these records joined
-// with the model (stacks and threads, matched through the file-order ordinal the store keeps
-// per row).
+// per exception, per wait and per counter sample (each list capped), aggregates per
+// type/lock/series. The views are written at the end from these records joined with the model
+// (stacks and threads, matched through the file-order ordinal the store keeps per row). The
+// activities view is built from the store instead (analysis/activity_view.h), by the rules the
+// thread-time stacks' activity frames follow.
 #pragma once
 
 #include <cstdint>
@@ -13,7 +14,6 @@
 #include <string>
 #include <unordered_map>
 
-#include "analysis/activity_view.h"
 #include "analysis/contention_view.h"
 #include "analysis/counter_view.h"
 #include "analysis/exception_view.h"
@@ -37,10 +37,8 @@ class RuntimeViews final : public TimeOrderedSink {
 
   std::string Exceptions(const TraceModel& model, const SymbolCollector& symbols, ViewFormat f) const;
   std::string Contention(const TraceModel& model, ViewFormat f) const;
-  std::string Activities(ViewFormat f) const;
   std::string Counters(ViewFormat f) const;
   std::string ThreadPool(ViewFormat f) const;
-  const ActivityView& activities() const { return activities_; }
 
   // Narrows or re-weighs a stack selection for the view-specific parts of a query:
   // StackQuery::exceptionType keeps the throws of one type; WeightKind::kWaitTime weighs
@@ -51,7 +49,6 @@ class RuntimeViews final : public TimeOrderedSink {
   TraceInfo info_;
   ExceptionView exceptions_;
   ContentionView contention_;
-  ActivityView activities_;
   CounterView counters_;
   ThreadPoolView threadPool_;
 };

@@ -32,12 +32,12 @@ const std::string& FrameTable::detail(uint32_t frame) const {
 
 uint32_t CallStackTable::Push(uint32_t parent, uint32_t frame) {
   const uint64_t key = (uint64_t{parent} << 32) | frame;
-  auto [it, added] = children_.emplace(key, static_cast<uint32_t>(parent_.size()));
+  const auto [stack, added] = children_.Emplace(key, static_cast<uint32_t>(parent_.size()));
   if (added) {
     parent_.push_back(parent);
     frame_.push_back(frame);
   }
-  return it->second;
+  return stack;
 }
 
 std::vector<uint32_t> CallStackTable::Frames(uint32_t s) const {
@@ -84,11 +84,14 @@ std::vector<uint64_t> StackResolver::Addresses(StackIndex stack) const {
   return out;
 }
 
-uint32_t StackResolver::FrameOf(uint64_t address, uint64_t timestamp) {
+uint32_t StackResolver::FrameOf(uint64_t address, uint64_t timestamp, TimeSpan* span) {
   auto cached = byAddress_.find(address);
-  if (cached != byAddress_.end() && cached->second != kTimeDependent) return cached->second;
-  bool timeDependent = false;
-  const MethodRange* m = symbols_.methods().Find(address, timestamp, &timeDependent);
+  if (cached != byAddress_.end() && cached->second.Holds(timestamp)) {
+    if (span) span->Narrow({cached->second.validFrom, cached->second.validUntil});
+    return cached->second.value;
+  }
+  TimeSpan held;
+  const MethodRange* m = symbols_.methods().Find(address, timestamp, &held);
   uint32_t frame;
   if (m) {
     frame = frames_.Intern(MethodFrameName(*m, symbols_.methods(), symbols_.modules()), FrameKind::kManaged);
@@ -96,7 +99,8 @@ uint32_t StackResolver::FrameOf(uint64_t address, uint64_t timestamp) {
     const ModuleImage* image = symbols_.modules().ImageAt(address);
     frame = UnresolvedFrame(image ? image->name : std::string());
   }
-  byAddress_[address] = timeDependent ? kTimeDependent : frame;
+  byAddress_[address] = {frame, held.from, held.until};
+  if (span) span->Narrow(held);
   return frame;
 }
 
@@ -112,16 +116,23 @@ uint32_t StackResolver::Resolve(StackIndex stack, uint64_t timestamp) {
   if (stack.value == 0 || stack.value >= byStoreStack_.size()) return 0;
   uint32_t& slot = byStoreStack_[stack.value];
   if (slot != 0 && slot != kTimeDependent) return slot - 1;
+  if (slot == kTimeDependent) {
+    // A stack through reused code: resolved again only once the time leaves the span its
+    // last answer held for, so samples in time order cost one resolution per change.
+    const Cached& c = byStackAtTime_[stack.value];
+    if (c.Holds(timestamp)) return c.value;
+  }
   std::vector<uint64_t> ips = Addresses(stack);
   uint32_t s = 0;
-  bool timeDependent = false;
+  TimeSpan held;
   // EventPipe writes the leaf first: push from the far end to get root-first order.
-  for (size_t i = ips.size(); i-- > 0;) {
-    s = stacks_.Push(s, FrameOf(ips[i], timestamp));
-    auto it = byAddress_.find(ips[i]);
-    if (it != byAddress_.end() && it->second == kTimeDependent) timeDependent = true;
+  for (size_t i = ips.size(); i-- > 0;) s = stacks_.Push(s, FrameOf(ips[i], timestamp, &held));
+  if (held.from == 0 && held.until == UINT64_MAX) {
+    slot = s + 1;
+  } else {
+    slot = kTimeDependent;
+    byStackAtTime_[stack.value] = {s, held.from, held.until};
   }
-  slot = timeDependent ? kTimeDependent : s + 1;
   return s;
 }
 
@@ -144,9 +155,9 @@ uint32_t StackResolver::FrameInProcess(uint64_t pid, uint64_t address, uint64_t 
   uint32_t frame;
   const MethodRange* m = nullptr;
   if (!a.symbol && symbols_.MethodsApplyTo(pid)) {
-    bool timeDependent = false;
-    m = symbols_.methods().Find(address, timestamp, &timeDependent);
-    if (timeDependent) from = timestamp, until = timestamp + 1;  // not reusable at another time
+    TimeSpan held;
+    m = symbols_.methods().Find(address, timestamp, &held);
+    from = std::max(from, held.from), until = std::min(until, held.until);
   }
   if (a.symbol) {
     if (std::optional<JittedName> j = ParseJittedSymbolName(a.symbol->name)) {

@@ -16,6 +16,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "base/flat_u64_map.h"
 #include "model/trace_model.h"
 #include "symbols/symbol_collector.h"
 
@@ -69,7 +70,7 @@ class CallStackTable {
  private:
   std::vector<uint32_t> parent_;
   std::vector<uint32_t> frame_;
-  std::unordered_map<uint64_t, uint32_t> children_;  // (parent << 32 | frame) → stack
+  FlatU64Map children_;  // (parent << 32 | frame) → stack
 };
 
 // "Module!Namespace.Method" for a method range, PerfView's form.
@@ -94,8 +95,9 @@ class StackResolver {
                           uint64_t* validUntil);
   // Instruction pointers of a store stack, leaf first.
   std::vector<uint64_t> Addresses(StackIndex stack) const;
-  // The frame of one address at a time.
-  uint32_t FrameOf(uint64_t address, uint64_t timestamp);
+  // The frame of one address at a time; *span (optional) narrows to the times over which the
+  // answer holds.
+  uint32_t FrameOf(uint64_t address, uint64_t timestamp, TimeSpan* span = nullptr);
 
   FrameTable& frames() { return frames_; }
   const FrameTable& frames() const { return frames_; }
@@ -103,6 +105,8 @@ class StackResolver {
   const CallStackTable& stacks() const { return stacks_; }
 
  private:
+  // byStoreStack_'s mark for a stack whose frames depend on the time (reused code
+  // addresses): its answers are in byStackAtTime_.
   static constexpr uint32_t kTimeDependent = UINT32_MAX;
   // An address no symbol covers, named as TraceEvent names it: "module!?" inside a known
   // image (module = its name), else "?!?" (module empty).
@@ -111,13 +115,16 @@ class StackResolver {
   const SymbolCollector& symbols_;
   FrameTable frames_;
   CallStackTable stacks_;
-  std::vector<uint32_t> byStoreStack_;                  // StackIndex → call stack + 1 (0: not yet)
-  std::unordered_map<uint64_t, uint32_t> byAddress_;    // address → frame, or kTimeDependent
-  // Per-process caches (Universal traces): answers with the time interval they hold for.
+  // Answers with the time interval they hold for.
   struct Cached {
     uint32_t value = 0;
     uint64_t validFrom = 0, validUntil = 0;
+    bool Holds(uint64_t t) const { return validFrom <= t && t < validUntil; }
   };
+  std::vector<uint32_t> byStoreStack_;  // StackIndex → call stack + 1 (0: not yet), or kTimeDependent
+  std::unordered_map<uint32_t, Cached> byStackAtTime_;  // StackIndex → call stack, where time-dependent
+  std::unordered_map<uint64_t, Cached> byAddress_;      // address → frame
+  // Per-process caches (Universal traces).
   struct PairHash {
     size_t operator()(const std::pair<uint64_t, uint64_t>& k) const {
       return std::hash<uint64_t>()(k.first * 0x9E3779B97F4A7C15ull ^ k.second);

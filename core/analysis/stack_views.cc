@@ -58,19 +58,36 @@ std::string SandwichJson(const TraceModel& model, const StackQuery& query, const
   return out;
 }
 
-std::vector<std::string> EventStackFrames(const TraceModel& model, uint32_t row) {
-  if (row >= model.store().size()) return {};
+namespace {
+
+// The frame names of one event's stack, leaf first, to f.
+template <typename F>
+void ForEachEventFrame(const TraceModel& model, uint32_t row, F&& f) {
+  if (row >= model.store().size()) return;
   StackResolver resolver(model, model.symbols());
   const ThreadEntry& thread = model.threads()[model.store().thread(row)];
-  std::vector<uint32_t> frames = resolver.stacks().Frames(
-      resolver.Resolve(model.store().stack(row), model.store().timestamp(row), thread.processId));
-  std::vector<std::string> out;
+  const CallStackTable& stacks = resolver.stacks();
+  const uint32_t leaf = resolver.Resolve(model.store().stack(row), model.store().timestamp(row), thread.processId);
   // The flame graph's leaf for sample-profiler samples taken outside managed code (call_tree.cc).
   const EventType& type = model.types()[model.store().type(row)];
-  if (IsSampleProfilerSample(type) && model.symbols().IsExternalSample(model.store().ordinal(row)))
-    out.push_back(kExternalFrameName);
-  for (auto it = frames.rbegin(); it != frames.rend(); ++it) out.push_back(resolver.frames().name(*it));
+  if (IsSampleProfilerSample(type) && model.symbols().IsExternalSample(model.store().ordinal(row))) f(kExternalFrameName);
+  for (uint32_t s = leaf; s != 0; s = stacks.parent(s)) f(resolver.frames().name(stacks.frame(s)));
+}
+
+}  // namespace
+
+std::vector<std::string> EventStackFrames(const TraceModel& model, uint32_t row) {
+  std::vector<std::string> out;
+  ForEachEventFrame(model, row, [&](const std::string& name) { out.push_back(name); });
   return out;
+}
+
+std::string EventStackJson(const TraceModel& model, uint32_t row) {
+  JsonWriter w;
+  w.BeginArray();
+  ForEachEventFrame(model, row, [&](const std::string& name) { w.String(name); });
+  w.EndArray();
+  return w.Take();
 }
 
 std::vector<std::string> EventStackAddresses(const TraceModel& model, uint32_t row) {

@@ -1,10 +1,12 @@
 #include "analysis/start_stop_activities.h"
 
+#include <cstdio>
 #include <cstring>
 #include <utility>
 
 #include "analysis/event_query.h"
 #include "events/start_stop.h"
+#include "events/start_stop_rule.h"
 
 namespace nettrace {
 namespace {
@@ -72,8 +74,9 @@ std::string LiveKey(const Guid& id, uint64_t pid) {
   return key;
 }
 
-// The task of a Start event: its name without the Start opcode ("Scenario/Start", v4's
-// "ScenarioStart"), or before the opcode another override gives it ("Scenario/Resume").
+// The task of a Start or Stop event: its name without the opcode ("Scenario/Start", v4's
+// "ScenarioStart", "ScenarioStop"), or before the opcode another override gives it
+// ("Scenario/Resume").
 std::string TaskName(const EventType& type) {
   const std::string& n = type.name;
   const size_t slash = n.rfind('/');
@@ -82,6 +85,19 @@ std::string TaskName(const EventType& type) {
 }
 
 }  // namespace
+
+std::string ActivityIdText(const Guid& id, uint64_t pid) {
+  if (std::optional<std::string> path = ActivityPathString(id, pid)) return *path;
+  // TraceEvent's well-known patterns (FrameworkEventSource's HTTP and ADO.NET's SQL commands:
+  // bytes 8-15 are 06|07 07 08 09 0a 0b 0c 0d), else the GUID itself.
+  static constexpr uint8_t kTail[] = {0x07, 0x08, 0x09, 0x0a, 0x0b, 0x0c, 0x0d};
+  if ((id.bytes[8] == 6 || id.bytes[8] == 7) && std::memcmp(id.bytes.data() + 9, kTail, sizeof kTail) == 0) {
+    char hex[9];
+    std::snprintf(hex, sizeof hex, "%08x", U32(id, 0));
+    return std::string(id.bytes[8] == 6 ? "HTTP/Id=" : "SQL/Id=") + hex;
+  }
+  return id.ToString();
+}
 
 std::optional<std::string> ActivityPathString(const Guid& id, uint64_t pid) {
   if (!IsActivityPath(id, pid)) return std::nullopt;
@@ -95,13 +111,17 @@ StartStopActivities::StartStopActivities(const TraceModel& model, const SymbolCo
                                          StackResolver* resolver)
     : model_(model), symbols_(symbols), resolver_(resolver) {
   kind_.assign(model.types().size(), kNone);
+  anyId_.assign(model.types().size(), false);
   task_.resize(model.types().size());
   for (size_t t = 0; t < kind_.size(); ++t) {
     // EventSource activities, as every stage tells them (events/event_kind.h).
     const EventType& type = model.types()[EventTypeIndex(static_cast<uint16_t>(t))];
-    if (type.kind == EventKind::kActivityStart) kind_[t] = kStart, task_[t] = TaskName(type);
-    if (type.kind == EventKind::kActivityStop) kind_[t] = kStop;
-    if (kind_[t] != kNone) available_ = true;
+    const StartStopRule rule = StartStopRuleOf(type.kind);
+    if (rule.role == StartStopRole::kNone) continue;
+    kind_[t] = rule.role == StartStopRole::kStart ? kStart : kStop;
+    anyId_[t] = rule.exceptionHandling;
+    if (kind_[t] == kStart) task_[t] = rule.exceptionHandling ? kExceptionHandlingTask : TaskName(type);
+    available_ = true;
   }
   activitiesFrame_ = resolver->frames().Intern(kActivitiesFrameName, FrameKind::kSynthetic);
 }
@@ -109,14 +129,21 @@ StartStopActivities::StartStopActivities(const TraceModel& model, const SymbolCo
 void StartStopActivities::OnRow(size_t row, AsyncStitcher& tasks) {
   const EventStore& store = model_.store();
   const uint16_t type = store.type(row).value;
-  if (kind_[type] == kNone || (kind_[type] == kStart && activities_.size() >= kMaxActivities)) return;
+  if (kind_[type] == kNone) return;
+  if (kind_[type] == kStart && activities_.size() >= kMaxActivities) {
+    ++notKept_;
+    return;
+  }
   Guid id, related;
   for (const Label& l : model_.labels().Get(store.labels(row)).labels) {
     if (l.kind == LabelKind::kActivityId) id = l.guid;
     if (l.kind == LabelKind::kRelatedActivityId) related = l.guid;
   }
   const uint64_t pid = model_.threads()[store.thread(row)].processId.value_or(0);
-  if (!IsActivityPath(id, pid)) return;  // TraceEvent follows activity paths only
+  if (!anyId_[type] && !IsActivityPath(id, pid)) {  // EventSources: activity paths only
+    ++withoutPath_;
+    return;
+  }
   ApplyPendingStop(tasks);
   if (kind_[type] == kStart) Start(row, id, related, pid, tasks.StartStopSlot(store.thread(row).value));
   else Stop(row, id, pid, tasks.CurrentTask(store.thread(row).value));
@@ -141,11 +168,12 @@ void StartStopActivities::Start(size_t row, const Guid& id, const Guid& related,
     if (it != live_.end()) creator = it->second;
   }
   if (creator < 0) creator = Live(*task);
-  std::string name = "Activity " + task_[store.type(row).value] + "(" + ActivityPathString(id, pid).value_or("");
+  std::string name = "Activity " + task_[store.type(row).value] + "(" + ActivityIdText(id, pid);
   if (const std::string* info = symbols_.StartInfo(store.ordinal(row))) name += "," + *info;
   name += ")";
   Activity a;
-  a.id = id, a.pid = pid, a.startTicks = store.timestamp(row), a.creator = creator;
+  a.id = id, a.related = related, a.pid = pid, a.startTicks = store.timestamp(row), a.creator = creator;
+  a.startRow = static_cast<uint32_t>(row), a.type = store.type(row).value;
   a.frame = resolver_->frames().Intern(name, FrameKind::kSynthetic);
   const int32_t index = static_cast<int32_t>(activities_.size());
   activities_.push_back(a);
@@ -155,10 +183,26 @@ void StartStopActivities::Start(size_t row, const Guid& id, const Guid& related,
 
 void StartStopActivities::Stop(size_t row, const Guid& id, uint64_t pid, AsyncStitcher::TaskHandle task) {
   auto it = live_.find(LiveKey(id, pid));
-  if (it == live_.end()) return;  // unmatched: TraceEvent ignores it
+  if (it == live_.end()) {  // unmatched: TraceEvent ignores it
+    ++unmatchedStops_;
+    return;
+  }
   pending_ = it->second;
-  pendingTask_ = task;
-  activities_[pending_].stopTicks = model_.store().timestamp(row);
+  Activity& a = activities_[pending_];
+  if (!SameTask(a.type, model_.store().type(row).value)) ++otherTaskStops_;
+  // TraceEvent's RememberStop: the first Stop with a non-zero duration is the one.
+  if (a.stopRow == kNoRow || a.stopTicks == a.startTicks) {
+    a.stopTicks = model_.store().timestamp(row), a.stopRow = static_cast<uint32_t>(row), a.stopTask = task;
+  }
+  pendingTask_ = a.stopTask;
+}
+
+bool StartStopActivities::SameTask(uint16_t startType, uint16_t stopType) const {
+  const EventType& start = model_.types()[EventTypeIndex(startType)];
+  const EventType& stop = model_.types()[EventTypeIndex(stopType)];
+  if (start.metadata.providerName != stop.metadata.providerName) return false;
+  if (anyId_[startType]) return anyId_[stopType];
+  return TaskName(stop) == task_[startType];
 }
 
 void StartStopActivities::ApplyPendingStop(AsyncStitcher& tasks) {

@@ -88,15 +88,30 @@ void WriteThreads(JsonWriter& w, const SummarySources& s, bool v6) {
     const ThreadEntry* definition = nullptr;
     uint64_t eventCount = 0, capturedCount = 0;
   };
-  std::map<uint64_t, Row> rows;
-  for (uint64_t key : s.records.threadKeys()) rows[key];
-  for (const auto& [key, count] : s.resolver.unresolvedByKey()) rows[key].eventCount += count;
+  // A sorted vector of every key the sources name, not a map: a trace may have a million
+  // threads (a map node is 64 bytes more each).
+  std::vector<std::pair<uint64_t, Row>> rows;
+  {
+    std::vector<uint64_t> keys(s.records.threadKeys().begin(), s.records.threadKeys().end());
+    for (const auto& [key, count] : s.resolver.unresolvedByKey()) keys.push_back(key);
+    for (const DropTracker::Captured& c : s.records.drops().captured()) keys.push_back(c.thread);
+    const ThreadTable& t = s.resolver.threads();
+    for (size_t i = 0; i < t.size(); ++i) keys.push_back(t[ThreadIndex(static_cast<uint16_t>(i))].key);
+    std::sort(keys.begin(), keys.end());
+    keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
+    rows.reserve(keys.size());
+    for (uint64_t key : keys) rows.emplace_back(key, Row{});
+  }
+  auto rowOf = [&](uint64_t key) -> Row& {
+    return std::lower_bound(rows.begin(), rows.end(), key, [](const auto& r, uint64_t k) { return r.first < k; })->second;
+  };
+  for (const auto& [key, count] : s.resolver.unresolvedByKey()) rowOf(key).eventCount += count;
   for (const DropTracker::Captured& c : s.records.drops().captured())
-    if (c.count) rows[c.thread].capturedCount += c.count;
+    if (c.count) rowOf(c.thread).capturedCount += c.count;
   const ThreadTable& table = s.resolver.threads();
   for (size_t i = 0; i < table.size(); ++i) {
     const ThreadEntry& entry = table[ThreadIndex(static_cast<uint16_t>(i))];
-    Row& row = rows[entry.key];
+    Row& row = rowOf(entry.key);
     row.definition = &entry;
     if (i < s.eventsPerThread.size()) row.eventCount += s.eventsPerThread[i];
   }

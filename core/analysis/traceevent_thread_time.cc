@@ -116,7 +116,10 @@ StackSelection SelectTraceEventThreadTime(const TraceModel& model, const SymbolC
   // range still closes the interval its predecessor began inside it.
   EventStore::RowCursor cursor(store);  // rows ascend
   for (size_t row = 0; row < store.size(); ++row) {
-    if (stitch) {
+    // Task activities are followed whenever start-stop activities are grouped too: a worker's
+    // wait (ThreadPoolWorkerThread/Wait) gives its thread a fresh task activity, outside every
+    // start-stop activity, even in a trace without work or TPL events to stitch.
+    if (stitch || group) {
       // An await's end charges its time (from its TaskWait/Send) to AWAIT_TIME under the stack
       // that began it, in the start-stop activity of that time (TraceEvent's AwaitUnblocks).
       const std::optional<AsyncStitcher::Await> await = stitcher.OnRow(row);

@@ -1,6 +1,5 @@
 // The shapes of the summary document (`nettrace summary`, TraceSession::SummaryJson(); written
-// by core/analysis/summary.cc, runtime_signals.cc and universal_summary.cc; README "Summary
-// JSON"). One row per field, in the order the writers write them (api/result_schema.h).
+// by core/analysis/summary.cc, runtime_signals.cc and universal_summary.cc; docs/summary-json.md). One row per field, in the order the writers write them (api/result_schema.h).
 #include "api/result_schema.h"
 
 namespace nettrace::api {
@@ -11,7 +10,7 @@ constexpr uint8_t S = kShapeRow, O = kOptional, N = kNullable;
 
 Rows<ResultRow> SummaryResultRows() {
   static const ResultRow rows[] = {
-      {"Summary", nullptr, S, "The engine's summary (README \"Summary JSON\")."},
+      {"Summary", nullptr, S, "The engine's summary (docs/summary-json.md)."},
       {"format", "SummaryFormat", 0, nullptr},
       {"complete", "boolean", 0, "True when the stream reached its end and nothing went wrong."},
       {"bytesRead", "integer", 0, "Bytes decoded."},
@@ -110,7 +109,7 @@ Rows<ResultRow> SummaryResultRows() {
       {"labelLists", "integer", 0, nullptr},
       {"sequencePoints", "integer", 0, nullptr},
 
-      {"GcGeneration", nullptr, S, "GCs of one generation and their pauses (PerfView's GCStats way; README \"Summary JSON\")."},
+      {"GcGeneration", nullptr, S, "GCs of one generation and their pauses (PerfView's GCStats way; docs/summary-json.md)."},
       {"generation", "integer", N, "0, 1, 2; null for any other GC/Start Depth (listed only when seen)."},
       {"count", "integer", 0, nullptr},
       {"pauses", "integer", 0, "GCs of this generation found inside a SuspendEEStart → RestartEEStop pause."},

@@ -18,6 +18,7 @@
 #include <thread>
 
 #include "api/query_options.h"
+#include "base/human_units.h"
 #include "base/json_writer.h"
 #include "cli/diag_transport.h"
 #include "diag/collect_request.h"
@@ -104,8 +105,8 @@ void PrintLive(const TraceSession& session, uint64_t bytes, double elapsed, uint
                const char* prefix) {
   const uint64_t events = session.eventCount();
   const double rate = window > 0 ? static_cast<double>(events - eventsBefore) / window : 0;
-  std::fprintf(stderr, "nettrace: %s%.1f s  events %llu  bytes %llu  events/s %.0f  dropped %llu\n", prefix, elapsed,
-               static_cast<unsigned long long>(events), static_cast<unsigned long long>(bytes), rate,
+  std::fprintf(stderr, "nettrace: %s%.1f s  events %llu  %s  events/s %.0f  dropped %llu\n", prefix, elapsed,
+               static_cast<unsigned long long>(events), FormatBytes(bytes).c_str(), rate,
                static_cast<unsigned long long>(session.droppedEventCount()));
 }
 
@@ -319,9 +320,10 @@ int RunCollect(int argc, char** argv) {
                  finished.ToString().c_str(), o.output.c_str(), static_cast<unsigned long long>(session.eventCount()));
     return 3;
   }
-  std::fprintf(stderr, "nettrace: wrote %s: %llu events, %llu bytes, %llu dropped\n", o.output.c_str(),
-               static_cast<unsigned long long>(session.eventCount()), static_cast<unsigned long long>(bytes),
-               static_cast<unsigned long long>(session.droppedEventCount()));
+  // The size in words and exactly: "1.2 MB (1234567 bytes)".
+  std::fprintf(stderr, "nettrace: wrote %s: %llu events, %s (%llu bytes), %llu dropped\n", o.output.c_str(),
+               static_cast<unsigned long long>(session.eventCount()), FormatBytes(bytes).c_str(),
+               static_cast<unsigned long long>(bytes), static_cast<unsigned long long>(session.droppedEventCount()));
   return 0;
 }
 

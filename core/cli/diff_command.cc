@@ -17,8 +17,6 @@ namespace {
 
 constexpr size_t kChunkSize = 1 << 20;
 
-// Streams a whole file into a session; prints the error and returns false on failure. A
-// damaged trace still diffs what was read before the fault (like the other commands).
 // NetPerf v1/v2: the file's last bytes, read with one seek, before reading on.
 nettrace::Status ProvideTail(FILE* f, nettrace::TraceSession* session) {
   const off_t here = ftello(f);
@@ -34,7 +32,11 @@ nettrace::Status ProvideTail(FILE* f, nettrace::TraceSession* session) {
                                  "the file cannot be read from its end (NetPerf versions 1 and 2 need it)");
 }
 
-bool Load(const char* path, size_t chunkSize, nettrace::TraceSession* session) {
+}  // namespace
+
+// A damaged trace still diffs (and goes into a dataset with) what was read before the
+// fault, like the other commands.
+bool LoadTrace(const char* path, size_t chunkSize, nettrace::TraceSession* session) {
   FILE* f = std::fopen(path, "rb");
   if (!f) {
     std::fprintf(stderr, "nettrace: cannot open %s\n", path);
@@ -61,25 +63,7 @@ bool Load(const char* path, size_t chunkSize, nettrace::TraceSession* session) {
   return true;
 }
 
-}  // namespace
-
-int RunDiff(int argc, char** argv) {
-  if (argc < 4) {
-    std::fprintf(stderr, "usage: nettrace diff A B [options] (nettrace --help lists them)\n");
-    return 2;
-  }
-  // The options of the query table (core/api/query_table.cc), as every other command.
-  nettrace::api::Request request;
-  const nettrace::Status parsed = nettrace::api::ParseCliArgs(
-      *nettrace::api::FindQuery("diff"), std::vector<std::string>(argv + 4, argv + argc), &request);
-  if (!parsed.ok()) {
-    std::fprintf(stderr, "nettrace: %s\n", parsed.message().c_str());
-    return 2;
-  }
-  if (request.chunkSize && (*request.chunkSize == 0 || *request.chunkSize > (1ull << 30))) {
-    std::fprintf(stderr, "nettrace: --chunk-size takes a number of bytes from 1 to 1073741824\n");
-    return 2;
-  }
+int RunDiff(const nettrace::api::Request& request, const char* pathA, const char* pathB) {
   const std::string format = request.format.empty() ? "json" : request.format;
   const size_t topN = request.count ? static_cast<size_t>(*request.count) : SIZE_MAX;
   const size_t chunkSize = request.chunkSize.value_or(kChunkSize);
@@ -90,10 +74,10 @@ int RunDiff(int argc, char** argv) {
   if (request.bFromMs) qb.fromMs = request.bFromMs;
   if (request.bToMs) qb.toMs = request.bToMs;
   // The same file twice (two ranges of one trace) is read once.
-  const bool same = !std::strcmp(argv[2], argv[3]);
+  const bool same = !std::strcmp(pathA, pathB);
   nettrace::TraceSession a, b;
-  ReadyHeapForTraces(argv[2], same ? nullptr : argv[3]);
-  if (!Load(argv[2], chunkSize, &a) || (!same && !Load(argv[3], chunkSize, &b))) return 1;
+  ReadyHeapForTraces(pathA, same ? nullptr : pathB);
+  if (!LoadTrace(pathA, chunkSize, &a) || (!same && !LoadTrace(pathB, chunkSize, &b))) return 1;
   const nettrace::TraceSession& sideB = same ? a : b;
   const std::string out = format == "folded" ? nettrace::StackDiffFolded(a, qa, sideB, qb)
                                              : nettrace::StackDiffJson(a, qa, sideB, qb, topN) + "\n";

@@ -20,10 +20,12 @@
 //                        stack's frames too); stacks-csv: the frames of each id
 //   nettrace diff A B [--format json|folded] [same selection options] [--a-from MS]
 //                        [--a-to MS] [--b-from MS] [--b-to MS]   A/B stack diff (diff_command.cc)
+//   nettrace dataset OUT_DIR TRACE... [--codec zstd|gzip|none]   add traces to a Parquet
+//                        dataset (dataset_command.cc; docs/dataset.md)
 //   nettrace gc FILE [--format json|csv]    one row per GC as TraceEvent's TraceGC, totals
 //   nettrace jit FILE [--format json|csv]   one row per jitted method as TraceJittedMethod
 //   nettrace exceptions|contention|activities|counters|threadpool FILE [--format json|csv]   the event
-//                        views of issue 14 (analysis/runtime_views.h)
+//                        views (analysis/runtime_views.h)
 //   flame/top/sandwich/export also take --weight wait-time (Contention/Start weighs the time
 //                        waited) and --exception-type T (Exception/Start throws of one type)
 //   nettrace write-sample-universal OUT   a small collect-linux-like v6 trace (two
@@ -31,9 +33,10 @@
 //   Linux-profiler traces: --event cpu (CPU time) or --event cswitch (off-CPU time),
 //   --process PID, --by-process (a 'Process name (pid)' root frame per process)
 //
-// Every command's options are rows of the query table (core/api/query_table.cc), parsed by
-// its parser (api/query_options.h) as the wasm bindings and the npm CLI parse them; --help and
-// `nettrace schema --json` print that table.
+// Every command's options are rows of the query table (core/api/query_table.cc), taken before
+// or after FILE by its command-line parser (api/command_line.h) as the npm CLI takes them
+// through the wasm module; `--help`, `COMMAND --help`, the usage line an argument error ends
+// with and `nettrace schema --json` print that table.
 //
 // On a damaged file it prints what was read before the fault (stdout), the error with
 // its byte offset (stderr), and exits 1.
@@ -43,9 +46,11 @@
 #include <cstdlib>
 #include <cstring>
 #include <memory>
+#include <new>
 #include <string>
 #include <vector>
 
+#include "api/command_line.h"
 #include "api/query_options.h"
 #include "cli/diag_commands.h"
 #include "analysis/call_tree.h"
@@ -53,12 +58,16 @@
 #include "base/json_writer.h"
 #include "model/store_builder.h"
 #include "convert/convert_session.h"
+#include "cli/dataset_command.h"
 #include "cli/diff_command.h"
 #include "cli/huge_page_heap.h"
 #include "trace_session.h"
 #include "write/universal_trace_writer.h"
 
 namespace {
+
+// How far the file was read: what an out-of-memory error names (main).
+uint64_t g_readOffset = 0;
 
 constexpr size_t kDefaultChunkSize = 1 << 20;
 
@@ -94,6 +103,7 @@ bool StreamFile(FILE* f, const char* path, size_t chunkSize, Push&& push, Finish
   const std::unique_ptr<uint8_t[]> buffer = std::make_unique_for_overwrite<uint8_t[]>(chunkSize);
   for (;;) {
     size_t n = std::fread(buffer.get(), 1, chunkSize, f);
+    g_readOffset += n;
     if (n > 0 && !(*status = push(buffer.get(), n)).ok()) return true;
     if (n > 0 && session->TailWanted() > 0) {
       if (!ReadTail(f, path, session, status)) return false;
@@ -203,13 +213,27 @@ bool WriteFile(const char* outPath, const std::string& data) {
   return true;
 }
 
-// The commands and options come from the query table (core/api/query_table.cc).
+// `nettrace --help` (and a bare `nettrace`): every command and option, from the query table
+// (core/api/query_table.cc).
 int Usage(FILE* out) {
   std::string help = nettrace::api::CliHelp(true);
   help.insert(help.find("options:\n"),
               "  schema --json: the commands and options above, and the JSON results, as JSON (the one schema)\n");
-  std::fprintf(out, "usage: nettrace <command> FILE [options]\n%s", help.c_str());
+  std::fprintf(out, "usage: nettrace <command> [options] FILE   (nettrace <command> --help: that command's options)\n%s",
+               help.c_str());
   return out == stderr ? 2 : 0;
+}
+
+// A command line's error: the one line, then the command's usage, last, so that it stays on
+// screen (`nettrace <command> --help` prints the options).
+int ArgumentError(const std::string& message, const nettrace::api::QuerySpec* spec) {
+  std::fprintf(stderr, "nettrace: %s\n", message.c_str());
+  if (spec) {
+    std::fprintf(stderr, "%s\n", nettrace::api::CommandUsage(*spec, "nettrace").c_str());
+  } else {
+    std::fprintf(stderr, "usage: nettrace <command> [options] FILE   (nettrace --help: the commands)\n");
+  }
+  return 2;
 }
 
 // The engine's re-reads of byte ranges (text search, Chrome args, payload CSV) served by a seek
@@ -242,13 +266,18 @@ bool WriteEvents(nettrace::TraceSession& session, FILE* f, const char* path, con
     for (uint32_t row : batch) {
       std::string json = session.EventJson(row);
       if (withFrames && !json.empty() && json.back() == '}') {
-        nettrace::JsonWriter w;
-        w.BeginArray();
-        for (const std::string& frame : session.EventStack(row)) w.String(frame);
-        w.EndArray();
-        json.insert(json.size() - 1, ",\"frames\":" + w.Take());
+        json.pop_back();  // appended, not inserted: the frames may be megabytes
+        json += ",\"frames\":";
+        json += session.EventStackJson(row);
+        json += '}';
       }
-      *out += json + "\n";
+      *out += json;
+      *out += '\n';
+      // Out as it comes: an event's frames may be a stack 500,000 deep, and the page many of them.
+      if (out->size() >= (size_t{1} << 20)) {
+        std::fwrite(out->data(), 1, out->size(), stdout);
+        out->clear();
+      }
     }
   }
   return true;
@@ -256,67 +285,69 @@ bool WriteEvents(nettrace::TraceSession& session, FILE* f, const char* path, con
 
 }  // namespace
 
-int main(int argc, char** argv) {
-  if (argc >= 2 && (!std::strcmp(argv[1], "--help") || !std::strcmp(argv[1], "-h"))) return Usage(stdout);
-  // Live sessions over a process's diagnostics port (core/cli/diag_commands.cc).
-  if (argc >= 2 && !std::strcmp(argv[1], "ps")) return nettrace::cli::RunPs(argc, argv);
-  if (argc >= 2 && !std::strcmp(argv[1], "collect")) return nettrace::cli::RunCollect(argc, argv);
+int RunTool(int argc, char** argv) {
+  if (argc < 2) return Usage(stderr);
+  const std::string command = argv[1];
+  if (command == "--help" || command == "-h") return Usage(stdout);
   // The query table as JSON (core/api): what scripts/gen-api-types.mjs reads.
-  if (argc >= 2 && !std::strcmp(argv[1], "schema")) {
+  if (command == "schema") {
+    if (argc > 2 && (!std::strcmp(argv[2], "--help") || !std::strcmp(argv[2], "-h"))) {
+      std::printf("usage: nettrace schema --json\nthe commands and options, and the JSON results, as JSON (the one schema)\n");
+      return 0;
+    }
     std::printf("%s\n", nettrace::api::SchemaJson().c_str());
     return 0;
   }
-  if (argc < 3) return Usage(stderr);
-  const std::string command = argv[1];
-  if (command == "diff") return nettrace_cli::RunDiff(argc, argv);  // two files: cli/diff_command.cc
+  // Parquet datasets of many traces and the writer's sample tables (cli/dataset_command.cc):
+  // not queries of one trace, so not in the query table; they parse their own arguments.
+  if (command == "dataset") return nettrace_cli::RunDataset(argc, argv);
+  if (command == "parquet-sample") return nettrace_cli::RunParquetSample(argc, argv);
+  const nettrace::api::QuerySpec* spec = nettrace::api::FindQuery(command);
+  if (!spec || !spec->native) return ArgumentError("unknown command '" + command + "'", nullptr);
+  // Every option of every command, before or after FILE: the query table's parser
+  // (core/api/command_line.h), as the wasm bindings and the npm CLI parse them.
+  nettrace::api::Request request;
+  nettrace::api::CommandLine line;
+  if (nettrace::Status parsed = nettrace::api::ParseCommandLine(
+          *spec, std::vector<std::string>(argv + 2, argv + argc), &line, &request);
+      !parsed.ok()) {
+    return ArgumentError(parsed.message(), spec);
+  }
+  if (line.help) {
+    std::printf("%s", nettrace::api::CommandHelp(*spec, "nettrace").c_str());
+    return 0;
+  }
+  if (request.chunkSize && (*request.chunkSize == 0 || *request.chunkSize > (1ull << 30)))
+    return ArgumentError("--chunk-size takes a number of bytes from 1 to 1073741824", spec);
+  // Live sessions over a process's diagnostics port (core/cli/diag_commands.cc): no FILE, so
+  // argv is the options alone, which they read through the same table.
+  if (command == "ps") return nettrace::cli::RunPs(argc, argv);
+  if (command == "collect") return nettrace::cli::RunCollect(argc, argv);
+  if (command == "diff") return nettrace_cli::RunDiff(request, line.positional[0].c_str(), line.positional[1].c_str());
   if (command == "write-sample-universal") {
+    const char* outFile = line.positional[0].c_str();
     std::vector<uint8_t> bytes;
     nettrace::Status st = nettrace::WriteSampleUniversalTrace(&bytes);
-    FILE* f = st.ok() ? std::fopen(argv[2], "wb") : nullptr;
+    FILE* f = st.ok() ? std::fopen(outFile, "wb") : nullptr;
     const bool written = f && std::fwrite(bytes.data(), 1, bytes.size(), f) == bytes.size();
     if (f && std::fclose(f) != 0) return 1;
     if (!written) {
-      std::fprintf(stderr, "nettrace: cannot write %s\n", argv[2]);
+      std::fprintf(stderr, "nettrace: cannot write %s\n", outFile);
       return 1;
     }
     return 0;
   }
-  const char* path = argv[2];
-  const char* outPath = nullptr;
-  int firstOption = 3;
-  std::string function;  // sandwich
-  if (command == "convert") {
-    if (argc < 4) return Usage(stderr);
-    outPath = argv[3];
-    firstOption = 4;
-  } else if (command == "sandwich") {
-    if (argc < 4) return Usage(stderr);
-    function = argv[3];
-    firstOption = 4;
-  }
+  const char* path = line.positional[0].c_str();
+  const char* outPath = command == "convert" ? line.positional[1].c_str() : nullptr;
+  const std::string function = command == "sandwich" ? line.positional[1] : std::string();
   uint32_t stackRow = 0;  // stack
   if (command == "stack") {
+    const char* text = line.positional[1].c_str();
     char* end = nullptr;
-    const unsigned long long row = argc >= 4 ? std::strtoull(argv[3], &end, 10) : 0;
-    if (argc < 4 || *end || end == argv[3] || row > UINT32_MAX) {
-      std::fprintf(stderr, "nettrace: stack takes FILE ROW (an event index)\n");
-      return 2;
-    }
+    const unsigned long long row = std::strtoull(text, &end, 10);
+    if (*end || end == text || *text == '-' || row > UINT32_MAX)
+      return ArgumentError("stack takes FILE ROW (an event index), not '" + line.positional[1] + "'", spec);
     stackRow = static_cast<uint32_t>(row);
-    firstOption = 4;
-  }
-  const nettrace::api::QuerySpec* spec = nettrace::api::FindQuery(command);
-  if (!spec || !spec->native || spec->bit == nettrace::api::kWriteSample) {
-    std::fprintf(stderr, "nettrace: unknown command '%s'\n", command.c_str());
-    return Usage(stderr);
-  }
-  // Every option of every command: the query table's parser (core/api/query_options.h).
-  nettrace::api::Request request;
-  if (nettrace::Status parsed = nettrace::api::ParseCliArgs(
-          *spec, std::vector<std::string>(argv + std::min(firstOption, argc), argv + argc), &request);
-      !parsed.ok()) {
-    std::fprintf(stderr, "nettrace: %s\n", parsed.message().c_str());
-    return parsed.message().rfind("unknown option", 0) == 0 ? Usage(stderr) : 2;
   }
   const bool stackCommand = command == "flame" || command == "top" || command == "sandwich" || command == "export";
   const nettrace::StackQuery& stackQuery = request.stack;
@@ -328,10 +359,6 @@ int main(int argc, char** argv) {
   nettrace::V6Converter::Options convertOptions;
   convertOptions.fromMs = request.events.fromMs;
   convertOptions.toMs = request.events.toMs;
-  if (request.chunkSize && (*request.chunkSize == 0 || *request.chunkSize > (1ull << 30))) {
-    std::fprintf(stderr, "nettrace: --chunk-size takes a number of bytes from 1 to 1073741824\n");
-    return 2;
-  }
   const size_t chunkSize = request.chunkSize.value_or(kDefaultChunkSize);
   const nettrace::EventQuery& query = request.events;
   const bool withFrames = request.frames;    // events --frames
@@ -339,24 +366,16 @@ int main(int argc, char** argv) {
   // export --format csv --event NAME: that type's payload fields as columns (unless --no-csv-payload).
   const bool eventGiven = nettrace::api::Given(request, "event") && request.csvPayload;
   if (!request.out.empty()) outPath = request.out.c_str();
-  if (command == "flame" && format != "json" && format != "folded" && format != "speedscope") {
-    std::fprintf(stderr, "nettrace: flame --format takes json, folded or speedscope\n");
-    return 2;
-  }
+  if (command == "flame" && format != "json" && format != "folded" && format != "speedscope")
+    return ArgumentError("flame --format takes json, folded or speedscope", spec);
   if (command == "export" &&
-      ((format != "speedscope" && format != "chrome" && format != "csv" && format != "stacks-csv") || !outPath)) {
-    std::fprintf(stderr, "nettrace: export needs --format speedscope|chrome|csv|stacks-csv and -o OUT\n");
-    return 2;
-  }
-  if (stackText && format != "csv") {
-    std::fprintf(stderr, "nettrace: --stack-text goes with --format csv\n");
-    return 2;
-  }
+      ((format != "speedscope" && format != "chrome" && format != "csv" && format != "stacks-csv") || !outPath))
+    return ArgumentError("export needs --format speedscope|chrome|csv|stacks-csv and -o OUT", spec);
+  if (stackText && format != "csv")
+    return ArgumentError("--stack-text goes with --format csv", spec);
   const bool statsCommand = command == "gc" || command == "jit";
-  if ((statsCommand || viewCommand) && format != "json" && format != "csv") {
-    std::fprintf(stderr, "nettrace: %s --format takes json or csv\n", command.c_str());
-    return 2;
-  }
+  if ((statsCommand || viewCommand) && format != "json" && format != "csv")
+    return ArgumentError(command + " --format takes json or csv", spec);
   // Huge pages for what the read allocates (cli/huge_page_heap.h: half of a read's time was
   // page faults on the benchmark machine).
   nettrace_cli::ReadyHeapForTraces(path);
@@ -380,7 +399,8 @@ int main(int argc, char** argv) {
 
   std::string out;
   if (command == "summary") {
-    out = session.SummaryJson() + "\n";
+    out = session.SummaryJson();  // not + "\n": a summary of a million threads is 100 MB, and that copied it
+    out += '\n';
   } else if (command == "counts") {
     out = session.TraceEventCounts();
   } else if (command == "gc") {
@@ -419,9 +439,15 @@ int main(int argc, char** argv) {
                       request.speedscope == "sampled");
   } else if (command == "stack") {
     if (stackRow >= session.model().store().size()) {
-      std::fprintf(stderr, "nettrace: no event with index %u\n", stackRow);
+      // A read that stopped early is why the row is missing: its error (with the offset) first.
+      if (!status.ok()) {
+        std::fprintf(stderr, "nettrace: %s: %s\n", path, status.ToString().c_str());
+        std::fprintf(stderr, "nettrace: no event with index %u (read before the error)\n", stackRow);
+        std::fclose(f);
+        return 1;
+      }
       std::fclose(f);
-      return 2;
+      return ArgumentError("no event with index " + std::to_string(stackRow), spec);
     }
     nettrace::JsonWriter w;
     w.BeginObject().Key("index").UInt(stackRow).Key("frames").BeginArray();
@@ -464,4 +490,19 @@ int main(int argc, char** argv) {
     return 1;
   }
   return 0;
+}
+
+// Memory that truly runs out (a trace beyond the machine, or a capped address space) ends as an
+// error that names how far the file was read, not as std::terminate's abort: the engine raises
+// no exceptions of its own, and std::bad_alloc from the standard containers unwinds through it
+// to here. (In wasm the JS API turns the module's abort into a NetTraceError the same way.)
+int main(int argc, char** argv) {
+  try {
+    return RunTool(argc, argv);
+  } catch (const std::bad_alloc&) {
+    std::fflush(stdout);
+    std::fprintf(stderr, "nettrace: out of memory after reading %llu bytes of the file (offset %llu)\n",
+                 static_cast<unsigned long long>(g_readOffset), static_cast<unsigned long long>(g_readOffset));
+    return 1;
+  }
 }

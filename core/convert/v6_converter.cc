@@ -10,6 +10,7 @@ namespace {
 // Flush pending events into blocks of about this size: big enough for good header
 // compression, small enough that the converter's memory stays a few megabytes.
 constexpr size_t kFlushPayloadBytes = 4 << 20;
+constexpr size_t kFlushEvents = 1 << 16;
 }  // namespace
 
 Status V6Converter::Drain() {
@@ -135,7 +136,9 @@ Status V6Converter::OnEvent(const EventRecord& e) {
   }
   payloads_.insert(payloads_.end(), e.payload.begin(), e.payload.end());
   pendingEvents_.push_back(p);
-  if (payloads_.size() >= kFlushPayloadBytes) return Flush();
+  // By count too: events without payloads (a trace of empty events and no sequence point)
+  // were all held until the end, ~270 bytes each.
+  if (payloads_.size() >= kFlushPayloadBytes || pendingEvents_.size() >= kFlushEvents) return Flush();
   return Status::Ok();
 }
 

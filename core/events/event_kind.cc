@@ -63,6 +63,7 @@ constexpr EventKindEntry kEntries[] = {
     {P::kRuntime, 190, K::kMethodILToNativeMap, "Method/ILToNativeMap"},
     {P::kRuntime, 204, K::kGcPerHeapHistory, "GC/PerHeapHistory"},
     {P::kRuntime, 250, K::kExceptionCatchStart, "ExceptionCatch/Start"},
+    {P::kRuntime, 251, K::kExceptionCatchStop, "ExceptionCatch/Stop"},
     {P::kRuntime, 256, K::kExceptionStop, "Exception/Stop"},
     {P::kRuntime, 301, K::kWaitHandleWaitStart, "WaitHandleWait/Start"},
     {P::kRuntime, 302, K::kWaitHandleWaitStop, "WaitHandleWait/Stop"},
@@ -124,10 +125,10 @@ EventKind EventKindOf(const EventMetadata& m, std::optional<uint8_t> opcodeOverr
   if (EventKind k = UniversalKindOf(m); k != K::kNone) return k;
   if (provider == KnownProvider::kClrRuntime) return K::kNone;
   if (m.eventName == "EventCounters") return K::kEventCounters;
-  // System.Diagnostics.Metrics' events are the counters view's: its values, and the
-  // Collection/Instrument events that frame them.
-  if (m.providerName == "System.Diagnostics.Metrics")
-    return m.eventName.size() > 14 && m.eventName.ends_with("ValuePublished") ? K::kMetricValuePublished : K::kNone;
+  // Metrics' other events follow the EventSource rules below (its Collection/Start and /Stop
+  // are start-stop activities, as TraceEvent pairs them).
+  if (m.providerName == "System.Diagnostics.Metrics" && m.eventName.size() > 14 && m.eventName.ends_with("ValuePublished"))
+    return K::kMetricValuePublished;
   // The other known providers' Start/Stop events are the analyses' own (TPL's tasks:
   // analysis/async_stitching.h), not EventSource activities.
   if (provider != KnownProvider::kOther) return K::kNone;

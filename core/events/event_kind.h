@@ -21,7 +21,7 @@ enum class EventKind : uint8_t {
   kGcPerHeapHistory,
   kThreadPool,  // worker/IO thread and thread injection events, ids 44..60 (ThreadPoolView's)
   kThreadPoolEnqueue, kThreadPoolDequeue, kThreadPoolIoEnqueue, kThreadPoolIoDequeue, kThreadPoolIoPack,
-  kExceptionThrown, kExceptionCatchStart, kExceptionStop,
+  kExceptionThrown, kExceptionCatchStart, kExceptionCatchStop, kExceptionStop,
   kContentionStart, kContentionStop, kWaitHandleWaitStart, kWaitHandleWaitStop,
   kClrStackWalk,
   kMethodLoad, kMethodUnload, kMethodLoadVerbose, kMethodUnloadVerbose, kMethodJittingStarted,
@@ -37,7 +37,9 @@ enum class EventKind : uint8_t {
   kThreadSample, kThreadStackWalk,
   // Any other provider, by EventSource's conventions (not by id): "EventCounters" payloads,
   // System.Diagnostics.Metrics' *ValuePublished, and Start/Stop opcodes (v4 metadata has none:
-  // the names' "Start"/"Stop" suffixes say it) of a provider that is none of the runtime's.
+  // the names' "Start"/"Stop" suffixes say it) of a provider that is none of the runtime's
+  // (System.Diagnostics.Metrics' Collection/Start and /Stop included): start-stop activities,
+  // events/start_stop_rule.h.
   kEventCounters, kMetricValuePublished, kActivityStart, kActivityStop,
   // Linux profilers' Universal.System (processes, mappings, symbols; by name, or by the ids
   // TraceEvent registers when a producer leaves names out) and Universal.Events (samples,

@@ -16,10 +16,10 @@ std::string Ms6(double v) {
 }
 }  // namespace
 
-std::vector<ChromeSpan> ChromeSpans(const TraceInfo& info, const ActivityView& activities,
+std::vector<ChromeSpan> ChromeSpans(const TraceInfo& info, const std::vector<ActivityView::Finished>& activities,
                                     const std::vector<GcRecord>& gcs) {
   std::vector<ChromeSpan> out;
-  for (const ActivityView::Finished& a : activities.FinishedActivities()) {
+  for (const ActivityView::Finished& a : activities) {
     // The duration in whole nanoseconds, as the activities view gives it.
     const double durMs = static_cast<double>(TraceClock(info).Ns(a.stop - a.start)) / 1e6;
     out.push_back({a.name, a.provider, TicksToMs(info, a.start), durMs, a.startThread,

@@ -1,5 +1,5 @@
 // core/export — the durations the Chrome trace shows besides the events (issue 13 item 6):
-// each finished Start/Stop activity (analysis/activity_view.h, as `nettrace activities`
+// each finished start-stop activity (analysis/activity_view.h, as `nettrace activities`
 // pairs them) on the thread that started it, and each GC (analysis/gc_stats.h, as `nettrace
 // gc` measures it) with its pause and the suspension that began the pause, on a GC track.
 #pragma once
@@ -12,7 +12,7 @@
 
 namespace nettrace {
 
-std::vector<ChromeSpan> ChromeSpans(const TraceInfo& info, const ActivityView& activities,
+std::vector<ChromeSpan> ChromeSpans(const TraceInfo& info, const std::vector<ActivityView::Finished>& activities,
                                     const std::vector<GcRecord>& gcs);
 
 }  // namespace nettrace

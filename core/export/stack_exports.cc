@@ -1,5 +1,6 @@
 #include "export/stack_exports.h"
 
+#include "analysis/activity_view.h"
 #include "analysis/gc_stats.h"
 #include "analysis/runtime_views.h"
 #include "analysis/stack_views.h"
@@ -39,7 +40,7 @@ std::string StacksCsvOf(const TraceModel& model) {
 }
 
 std::string ChromeTraceOf(const TraceModel& model) {
-  return ExportChromeTrace(model, model.symbols(), ChromeSpans(model.info(), model.views().activities(), model.gc().Gcs()));
+  return ExportChromeTrace(model, model.symbols(), ChromeSpans(model.info(), ActivityView(model, model.symbols()).FinishedActivities(), model.gc().Gcs()));
 }
 
 }  // namespace nettrace

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "analysis/activity_view.h"
 #include "analysis/event_json.h"
 #include "analysis/gc_stats.h"
 #include "analysis/runtime_views.h"
@@ -20,7 +21,9 @@ std::string PagedReader::EventJson(uint32_t row) const {
 }
 
 TextScanStep PagedReader::ScanText(const EventQuery& query, uint64_t cursor, uint64_t maxRows) const {
-  return ScanTextStep(model_, query, cursor, maxRows);
+  // The query's plan (what each type, thread and label value says) is kept for its next step.
+  if (!textPlan_ || !textPlan_->Fits(model_, query)) textPlan_ = std::make_unique<TextSearchPlan>(PlanTextSearch(model_, query));
+  return ScanTextStep(model_, *textPlan_, cursor, maxRows);
 }
 
 std::vector<uint32_t> PagedReader::MatchPayloadText(const std::vector<uint32_t>& rows, const std::string& text) const {
@@ -110,7 +113,7 @@ Status PagedReader::ExportPayloadCsv(const std::vector<uint32_t>& rows, const Bl
 
 std::string PagedReader::ChromeTraceBegin() {
   chromeWriter_ = std::make_unique<ChromeTraceWriter>(model_, model_.symbols());
-  return chromeWriter_->Head(ChromeSpans(model_.info(), model_.views().activities(), model_.gc().Gcs()));
+  return chromeWriter_->Head(ChromeSpans(model_.info(), ActivityView(model_, model_.symbols()).FinishedActivities(), model_.gc().Gcs()));
 }
 
 std::string PagedReader::ChromeTraceEvents(uint32_t beginRow, uint32_t endRow) const {

@@ -61,6 +61,7 @@ class PagedReader {
  private:
   const TraceModel& model_;
   BlockCache cache_;
+  mutable std::unique_ptr<TextSearchPlan> textPlan_;  // the last text query's
   std::unique_ptr<ChromeTraceWriter> chromeWriter_;  // the Chrome trace being written in pages
   // The payload CSV's stack ids: the resolver of the rows before csvNextRow_ (PayloadCsvLines).
   std::unique_ptr<StackResolver> csvResolver_;

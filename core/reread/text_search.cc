@@ -73,24 +73,42 @@ bool PayloadContains(const EventMetadata& metadata, const EventRecord& record, c
   });
 }
 
-TextScanStep ScanTextStep(const TraceModel& model, const EventQuery& q, uint64_t cursor, uint64_t maxRows) {
-  const EventStore& store = model.store();
-  const std::string needle = LowerAscii(q.text);
-  // Per type and per thread, once: does the query select it, and do its cheap fields match?
-  std::vector<uint8_t> typeState(model.types().size());  // 0 filtered out, 1 candidate, 2 matches
-  for (size_t t = 0; t < typeState.size(); ++t) {
+bool TextSearchPlan::Fits(const TraceModel& model, const EventQuery& q) const {
+  return model.store().size() == rows && model.types().size() == types && model.threads().size() == threads &&
+         q.text == query.text && q.provider == query.provider && q.name == query.name && q.thread == query.thread &&
+         q.fromMs == query.fromMs && q.toMs == query.toMs;
+}
+
+TextSearchPlan PlanTextSearch(const TraceModel& model, const EventQuery& q) {
+  TextSearchPlan plan;
+  plan.query = q;
+  plan.rows = model.store().size(), plan.types = model.types().size(), plan.threads = model.threads().size();
+  plan.needle = LowerAscii(q.text);
+  const std::string& needle = plan.needle;
+  plan.typeState.assign(model.types().size(), 0);
+  for (size_t t = 0; t < plan.typeState.size(); ++t) {
     const EventType& type = model.types()[EventTypeIndex(static_cast<uint16_t>(t))];
     if (!TypeMatches(type, q.provider, q.name)) continue;
-    typeState[t] = Contains(type.metadata.providerName, needle) || Contains(type.name, needle) ? 2 : 1;
+    plan.typeState[t] = Contains(type.metadata.providerName, needle) || Contains(type.name, needle) ? 2 : 1;
   }
-  const std::vector<bool> threadOk = ThreadMask(model, q.thread);
-  std::vector<bool> threadMatches(model.threads().size());
-  for (size_t t = 0; t < threadMatches.size(); ++t) {
+  plan.threadOk = ThreadMask(model, q.thread);
+  plan.threadMatches.assign(model.threads().size(), false);
+  for (size_t t = 0; t < plan.threadMatches.size(); ++t) {
     const ThreadEntry& th = model.threads()[ThreadIndex(static_cast<uint16_t>(t))];
-    threadMatches[t] = (th.osThreadId && Contains(std::to_string(*th.osThreadId), needle)) ||
-                       (th.name && Contains(*th.name, needle));
+    plan.threadMatches[t] = (th.osThreadId && Contains(std::to_string(*th.osThreadId), needle)) ||
+                            (th.name && Contains(*th.name, needle));
   }
-  std::unordered_map<uint32_t, bool> labelMatches;  // LabelListIndex → matches
+  return plan;
+}
+
+TextScanStep ScanTextStep(const TraceModel& model, TextSearchPlan& plan, uint64_t cursor, uint64_t maxRows) {
+  const EventStore& store = model.store();
+  const EventQuery& q = plan.query;
+  const std::string& needle = plan.needle;
+  const std::vector<uint8_t>& typeState = plan.typeState;
+  const std::vector<bool>& threadOk = plan.threadOk;
+  const std::vector<bool>& threadMatches = plan.threadMatches;
+  std::unordered_map<uint32_t, bool>& labelMatches = plan.labelMatches;
 
   const RowRange range = RowsInTime(model, q.fromMs, q.toMs);
   TextScanStep step;

@@ -33,7 +33,9 @@ Status TypeResolver::OnTraceInfo(const TraceInfo& info) {
 
 Status TypeResolver::OnThread(const ThreadInfo& t) {
   ForgetThreadMemo();
-  if (!threads_.Define(t)) ++stats_->tooManyThreads;
+  // A thread row the table cannot index is not counted here: tooManyThreads counts events
+  // (Unresolved, as each of its events arrives), as its description says.
+  threads_.Define(t);
   return next_->OnThread(t);
 }
 

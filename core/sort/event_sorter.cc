@@ -19,6 +19,14 @@ void EventSorter::EndRegion() {
   runOf_.Clear();
 }
 
+void EventSorter::Bound() {
+  ++boundedReleases_;
+  uint64_t safe = UINT64_MAX;
+  for (const Run& run : runs_) safe = std::min(safe, run.sorted ? run.latest : 0);
+  Release(safe);
+  if (pending_ > kMaxPending / 2) Release(std::numeric_limits<uint64_t>::max());
+}
+
 void EventSorter::Emit(const SortItem& item) {
   bool late = released_ && SortedBefore(item, SortItem{lastTimestamp_, lastOrdinal_});
   if (late) {

@@ -22,9 +22,7 @@ void MethodMap::Finish() {
   if (!added_.empty()) MergeNewRanges();
   BorrowNames();
   ApplyUnloads();
-  maxEndUpTo_.resize(ranges_.size());
-  uint64_t maxEnd = 0;
-  for (size_t i = 0; i < ranges_.size(); ++i) maxEndUpTo_[i] = maxEnd = std::max(maxEnd, ranges_[i].end());
+  index_.Build(ranges_);
 }
 
 // A live session finishes the map at every snapshot (TraceSession::Snapshot): re-sorting
@@ -106,30 +104,59 @@ void MethodMap::BorrowNames() {
 
 // Unloads end the lifetime of the code at that address loaded before them. They are kept:
 // an unload read before its load (another thread's buffer) must still apply at the next
-// Finish, and applying one again is a no-op (only a range still alive takes it). Ranges are
-// sorted by start, so each unload finds its ranges by binary search.
+// Finish, and applying one again is a no-op (only a range still alive takes it).
+// Each unload, in file order, ends every range of its method and start still alive and loaded
+// no later than it: the ranges it ends are always a prefix by load time of those not ended
+// yet, so per (start, method) the ranges are sorted by load time once and the unloads move
+// one cursor through them. Walking every range of a start per unload was quadratic when one
+// address range is reused by thousands of dynamic methods.
 void MethodMap::ApplyUnloads() {
-  for (const MethodRange& u : pendingUnloads_) {
-    auto it = std::lower_bound(ranges_.begin(), ranges_.end(), u.start,
-                               [](const MethodRange& r, uint64_t start) { return r.start < start; });
-    for (; it != ranges_.end() && it->start == u.start; ++it)
-      if (it->methodId == u.methodId && it->loadTime <= u.unloadTime && it->unloadTime == kForever)
-        it->unloadTime = u.unloadTime;
+  if (pendingUnloads_.empty()) return;
+  std::vector<uint32_t> unloads(pendingUnloads_.size());
+  for (uint32_t i = 0; i < unloads.size(); ++i) unloads[i] = i;
+  auto key = [](const MethodRange& r) { return std::make_pair(r.start, r.methodId); };
+  // File order within a (start, method): the order the unloads apply in.
+  std::stable_sort(unloads.begin(), unloads.end(),
+                   [&](uint32_t a, uint32_t b) { return key(pendingUnloads_[a]) < key(pendingUnloads_[b]); });
+  // Per start the unloads name: its ranges by (method, load time), then per method a cursor.
+  std::vector<uint32_t> atStart;
+  auto byMethodThenLoad = [&](uint32_t a, uint32_t b) {
+    return std::tie(ranges_[a].methodId, ranges_[a].loadTime, a) < std::tie(ranges_[b].methodId, ranges_[b].loadTime, b);
+  };
+  for (size_t u = 0, next; u < unloads.size(); u = next) {
+    const uint64_t start = pendingUnloads_[unloads[u]].start;
+    for (next = u + 1; next < unloads.size() && pendingUnloads_[unloads[next]].start == start;) ++next;
+    atStart.clear();
+    auto it = std::lower_bound(ranges_.begin(), ranges_.end(), start,
+                               [](const MethodRange& r, uint64_t s) { return r.start < s; });
+    for (; it != ranges_.end() && it->start == start; ++it) atStart.push_back(static_cast<uint32_t>(it - ranges_.begin()));
+    std::sort(atStart.begin(), atStart.end(), byMethodThenLoad);
+    for (size_t m = u, mNext; m < next; m = mNext) {
+      const uint64_t method = pendingUnloads_[unloads[m]].methodId;
+      for (mNext = m + 1; mNext < next && pendingUnloads_[unloads[mNext]].methodId == method;) ++mNext;
+      auto first = std::lower_bound(atStart.begin(), atStart.end(), method,
+                                    [&](uint32_t r, uint64_t id) { return ranges_[r].methodId < id; });
+      auto cursor = first;
+      for (size_t j = m; j < mNext; ++j) {
+        const uint64_t time = pendingUnloads_[unloads[j]].unloadTime;
+        for (; cursor != atStart.end() && ranges_[*cursor].methodId == method && ranges_[*cursor].loadTime <= time; ++cursor)
+          if (ranges_[*cursor].unloadTime == kForever) ranges_[*cursor].unloadTime = time;
+      }
+    }
   }
 }
 
 std::vector<MethodNamesRef> MethodMap::InSourceNamesAt(const std::vector<uint64_t>& addresses) const {
   std::vector<MethodNamesRef> out;
   if (!names_.keepsInSource()) return out;
-  for (uint64_t address : addresses) {
-    auto it = std::upper_bound(ranges_.begin(), ranges_.end(), address,
-                               [](uint64_t a, const MethodRange& r) { return a < r.start; });
-    // Every range holding the address, as Find walks them: any of them may name the frame.
-    for (size_t i = static_cast<size_t>(it - ranges_.begin()); i-- > 0 && maxEndUpTo_[i] > address;) {
-      const MethodRange& r = ranges_[i];
-      if (address < r.end() && r.verbose && r.names.inSource() && !names_.IsLoaded(r.names)) out.push_back(r.names);
-    }
-  }
+  // Every range holding an address: any of them may name the frame at some time.
+  std::vector<uint8_t> taken(ranges_.size());
+  index_.ForEachHolding(ranges_, addresses, [&](uint32_t i) {
+    const MethodRange& r = ranges_[i];
+    if (taken[i] || !r.verbose || !r.names.inSource() || names_.IsLoaded(r.names)) return;
+    taken[i] = 1;
+    out.push_back(r.names);
+  });
   return out;
 }
 
@@ -143,28 +170,5 @@ void MethodMap::TakeLoadedNames() {
   if (unterminated) BorrowNames();
 }
 
-bool MethodMap::SameFrame(const MethodRange& a, const MethodRange& b) const {
-  if (a.moduleId != b.moduleId) return false;
-  if (a.named() != b.named()) return false;
-  return a.named() ? names_.Same(a.names, b.names) : a.methodId == b.methodId;
-}
-
-const MethodRange* MethodMap::Find(uint64_t address, uint64_t timestamp, bool* timeDependent) const {
-  if (timeDependent) *timeDependent = false;
-  auto it = std::upper_bound(ranges_.begin(), ranges_.end(), address,
-                             [](uint64_t a, const MethodRange& r) { return a < r.start; });
-  const MethodRange* alive = nullptr;
-  const MethodRange* any = nullptr;
-  // Walk back over ranges starting at or below the address, while one of them (or an
-  // earlier one) can still reach it. Code ranges rarely overlap, so this is short.
-  for (size_t i = static_cast<size_t>(it - ranges_.begin()); i-- > 0 && maxEndUpTo_[i] > address;) {
-    const MethodRange& r = ranges_[i];
-    if (address >= r.end()) continue;
-    if (any && timeDependent && !SameFrame(*any, r)) *timeDependent = true;
-    if (!any) any = &r;
-    if (r.loadTime <= timestamp && timestamp < r.unloadTime && (!alive || r.loadTime > alive->loadTime)) alive = &r;
-  }
-  return alive ? alive : any;
-}
 
 }  // namespace nettrace

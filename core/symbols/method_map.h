@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "symbols/method_names.h"
+#include "symbols/overlap_index.h"
 
 namespace nettrace {
 
@@ -53,14 +54,24 @@ class MethodMap {
   void Finish();
 
   // The range holding `address` at time `timestamp` (ticks): the most recently loaded one
-  // alive then; failing that, any range holding the address (a sample racing its load
-  // event). nullptr when no range holds the address. *timeDependent (optional) is set when
-  // ranges that name different frames hold the address, i.e. the answer depends on the time.
-  const MethodRange* Find(uint64_t address, uint64_t timestamp, bool* timeDependent = nullptr) const;
-  // Whether two ranges give the same frame name (analysis/stack_frames.cc MethodFrameName):
-  // the same module and names, or, for ranges without names (announced without them, or
-  // names left in the file that were never read back), the same module and method id.
-  bool SameFrame(const MethodRange& a, const MethodRange& b) const;
+  // alive then; failing that, the last in address order of those holding it (a sample racing
+  // its load event). nullptr when no range holds the address. *span (optional): the times
+  // over which the same range is the answer (all time unless ranges overlap there).
+  // O(log² n) whatever the overlap (overlap_index.h).
+  //
+  // TraceEvent names an address once for the whole trace instead (TraceLog.cs,
+  // TraceCodeAddresses.AddMethod and ForAllUnresolvedCodeAddressesInRange): each
+  // MethodUnloadVerbose or rundown MethodDCStopVerbose names the addresses in its range seen
+  // in stacks so far and not named yet, and at the end of the trace the JIT'd methods'
+  // MethodLoadVerbose events, in load order, name the rest ("If we already resolved, that
+  // means that the address was reused, so only add something if it does not already have
+  // information associated with it"). The two agree whenever one method holds an address
+  // while it is sampled; where code was unloaded and its addresses reused, TraceEvent names
+  // the later samples by the first method, we by the method alive at each sample.
+  const MethodRange* Find(uint64_t address, uint64_t timestamp, TimeSpan* span = nullptr) const {
+    const uint32_t i = index_.Find(ranges_, address, timestamp, span);
+    return i == OverlapIndex::kNone ? nullptr : &ranges_[i];
+  }
 
   // Names kept in source (MethodNamePool): the refs still to load of the ranges holding any
   // of these addresses (sorted ascending), after Finish. Empty once every such range's
@@ -92,7 +103,7 @@ class MethodMap {
   // Every block of added_ but the last is full.
   size_t AddedCount() const { return added_.empty() ? 0 : (added_.size() - 1) * kAddedBlock + added_.back().size(); }
   MethodNamePool names_;
-  std::vector<uint64_t> maxEndUpTo_;  // max end() over ranges_[0..i]: bounds the backward walk
+  OverlapIndex index_;  // Find's, over ranges_ (built by Finish)
   // Unloads seen before their load (file order is not time order across threads).
   std::vector<MethodRange> pendingUnloads_;
   bool finished_ = true;

@@ -5,6 +5,7 @@
 #include <functional>
 
 #include "events/event_naming.h"
+#include "events/start_stop_rule.h"
 #include "format/payload/clr_payload_fields.h"
 #include "format/payload_decoder.h"
 #include "io/byte_cursor.h"
@@ -23,20 +24,30 @@ Status SymbolCollector::OnTraceInfo(const TraceInfo& info) {
 Status SymbolCollector::OnMetadata(const EventMetadata& m) {
   universal_.OnMetadataKind(types_->KindOf(m.id));
   tpl_.OnMetadata(m);
-  // EventSource activity Starts (events/event_kind.h) whose first field is a string.
-  if (types_->KindOf(m.id) == EventKind::kActivityStart && !m.fields.empty() &&
-      m.fields[0].type.code == TypeCode::kNullTerminatedUTF16String)
-    startTypes_.insert(m.id);
+  // Start events that begin start-stop activities (the resolver's kind says which): an
+  // EventSource's whose first field is a string, and the runtime's ExceptionCatch/Start.
+  const StartStopRule rule = StartStopRuleOf(types_->KindOf(m.id));
+  if (rule.role == StartStopRole::kStart &&
+      (rule.exceptionHandling || (!m.fields.empty() && m.fields[0].type.code == TypeCode::kNullTerminatedUTF16String)))
+    startTypes_[m.id] = rule.exceptionHandling;
   else
     startTypes_.erase(m.id);
   return Status::Ok();
 }
 
 void SymbolCollector::DecodeStartInfo(const EventRecord& e, uint32_t ordinal) {
-  if (!startTypes_.count(e.metadataId)) return;
+  auto type = startTypes_.find(e.metadataId);
+  if (type == startTypes_.end()) return;
   const DecodedPayload p = DecodePayload(types_->MetadataOf(e.metadataId), e.payload, pointerSize_, 5);
-  if (p.fields.empty() || p.fields[0].value.kind() != PayloadValue::Kind::kString) return;
-  const std::string text = "/" + p.fields[0].name + "=" + p.fields[0].value.text();
+  std::string text;
+  if (type->second) {  // ExceptionCatch/Start: the catching method, as TraceEvent names the activity
+    const PayloadValue* method = p.Find("MethodName");
+    if (!method || method->kind() != PayloadValue::Kind::kString) return;
+    text = method->text();
+  } else {
+    if (p.fields.empty() || p.fields[0].value.kind() != PayloadValue::Kind::kString) return;
+    text = "/" + p.fields[0].name + "=" + p.fields[0].value.text();
+  }
   auto [at, added] = startTextIndex_.emplace(text, static_cast<uint32_t>(startTexts_.size()));
   if (added) startTexts_.push_back(text);
   startInfo_.emplace_back(ordinal, at->second);

@@ -13,7 +13,6 @@
 #include <optional>
 #include <string>
 #include <unordered_map>
-#include <unordered_set>
 #include <vector>
 
 #include "base/chunked_vector.h"
@@ -82,8 +81,9 @@ class SymbolCollector final : public RecordSink {
   std::optional<TplTaskEvent> TplTask(uint32_t ordinal) const { return tpl_.Find(ordinal); }
   // Runtime events whose payload was too short for their template (not decoded).
   uint64_t malformedPayloads() const { return malformed_; }
-  // An EventSource Start event (opcode 1) whose first field is a string: "/<field>=<value>",
-  // what TraceEvent's StartStopActivityComputer adds to the activity's name; nullptr for
+  // What TraceEvent's StartStopActivityComputer adds to the name of the activity a Start event
+  // begins (events/start_stop_rule.h): "/<field>=<value>" for an EventSource Start whose first
+  // field is a string, the catching method for the runtime's ExceptionCatch/Start; nullptr for
   // others. Kept per Start event, as few as the activities (analysis/start_stop_activities.h),
   // for at most kMaxStartInfo events.
   static constexpr size_t kMaxStartInfo = size_t{1} << 21;
@@ -177,9 +177,9 @@ class SymbolCollector final : public RecordSink {
   UniversalCollector universal_;
   TplTaskIds tpl_;
   std::vector<uint64_t> runtimePids_;  // processes whose threads wrote method events
-  // Start events with a string first field: their metadata ids (the definitions are the
-  // resolver's), then (ordinal, text) per event.
-  std::unordered_set<uint32_t> startTypes_;
+  // Start events with extra information: their metadata ids (the definitions are the
+  // resolver's) → whether it is an ExceptionCatch/Start, then (ordinal, text) per event.
+  std::unordered_map<uint32_t, bool> startTypes_;
   std::vector<std::pair<uint32_t, uint32_t>> startInfo_;  // (ordinal, index in startTexts_), ascending
   std::vector<std::string> startTexts_;                   // distinct texts
   std::unordered_map<std::string, uint32_t> startTextIndex_;

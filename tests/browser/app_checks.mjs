@@ -14,6 +14,7 @@ import { partialChecks } from './app_partial_checks.mjs';
 import { weightChecks } from './app_weight_checks.mjs';
 import { groupingChecks } from './app_grouping_checks.mjs';
 import { uxChecks } from './app_ux_checks.mjs';
+import { clickExport } from './harness.mjs';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -311,13 +312,18 @@ export async function appChecks({ browser, server, check, assert, traces, byName
     assert(await page.inputValue('#g-event') === 'GC/AllocationTick', 'with the type picked');
     const offered = (await page.$$eval('#g-event option', (o) => o.map((x) => x.value))).sort();
     assert(JSON.stringify(offered) === JSON.stringify(withStacks), `picker offers ${offered.length}, types with stacks ${withStacks.length}`);
-    await page.waitForFunction(() => /bytes/.test(appRoot().getElementById('g-message').textContent), null, { timeout: 30_000 });
+    // Allocated bytes are written in KB/MB/GB, as every view writes bytes (web/src/ui/units.ts).
+    const bytes = JSON.parse(runNative('flame', objver4.path, ['--event', 'GC/AllocationTick']).stdout.toString('utf8'));
+    const { formatBytes } = await import(join(root, 'build/site/ui/units.js'));
+    await page.waitForFunction(() => / · /.test(appRoot().getElementById('g-message').textContent), null, { timeout: 30_000 });
+    const message = await page.textContent('#g-message');
+    assert(bytes.unit === 'bytes' && message.startsWith(`${formatBytes(bytes.total)} · `) && /^[\d.,]+ (KB|MB|GB) /.test(message), `bytes message: ${message}`);
   });
 
   await check('app exports: CSV equals the native export, speedscope is a speedscope file', async () => {
     await open(heart.path);
     const save = async (format) => {
-      const [download] = await Promise.all([page.waitForEvent('download'), page.click(`button[data-export="${format}"]`)]);
+      const [download] = await Promise.all([page.waitForEvent('download'), clickExport(page, format)]);
       const path = join(tmp, download.suggestedFilename());
       await download.saveAs(path);
       return { name: download.suggestedFilename(), text: readFileSync(path, 'utf8') };
@@ -343,7 +349,7 @@ export async function appChecks({ browser, server, check, assert, traces, byName
   await check('app exports: evented speedscope and the payload CSV equal the native exports', async () => {
     await open(heart.path);
     const save = async (format) => {
-      const [download] = await Promise.all([page.waitForEvent('download'), page.click(`button[data-export="${format}"]`)]);
+      const [download] = await Promise.all([page.waitForEvent('download'), clickExport(page, format)]);
       const path = join(tmp, download.suggestedFilename());
       await download.saveAs(path);
       return readFileSync(path, 'utf8');

@@ -1,6 +1,8 @@
 // Browser check of the app's A/B diff (web/src/views/diff_view.ts; issue 13): with a trace
 // open, picking a baseline trace shows the function table of `nettrace diff BASELINE TRACE`
 // (native) row for row, and a differential flame graph; the side tab is kept in the link.
+import { join } from 'node:path';
+import { root } from '../node/helpers.mjs';
 export async function diffChecks({ page, check, assert, byName, runNative, open }) {
   await check('app diff: the function table equals nettrace diff; the flame graph is drawn', async () => {
     const baseline = byName('sentry-net6-profile-with-task');
@@ -20,7 +22,12 @@ export async function diffChecks({ page, check, assert, byName, runNative, open 
     await page.click('#side-diff');
     await page.setInputFiles('#diff-baseline', baseline.path);
     await page.waitForSelector('#g-diff[data-state="done"] .diff-table tbody tr', { timeout: 60_000 });
-    const rows = await page.$$eval('#g-diff .diff-table tbody tr', (trs) => trs.map((tr) => [...tr.cells].map((c) => c.textContent)));
+    // Amounts: the engine's value on the cell (data-value), its text in ms or s.
+    const rows = await page.$$eval('#g-diff .diff-table tbody tr', (trs) => trs.map((tr) => [...tr.cells].map((c) => c.dataset.value ?? c.textContent)));
+    const texts = await page.$$eval('#g-diff .diff-table tbody td[data-value]', (tds) => tds.map((c) => c.textContent));
+    const { formatDurationNs } = await import(join(root, 'build/site/ui/units.js'));
+    const values = await page.$$eval('#g-diff .diff-table tbody td[data-value]', (tds) => tds.map((c) => Number(c.dataset.value)));
+    assert(texts.every((t, i) => t === formatDurationNs(values[i]) && / (ms|s)$/.test(t)), `amounts not in ms/s: ${texts.slice(0, 4)}`);
     const num = (s) => Number(s.replace(/,/g, ''));
     const pct = (f) => `${f > 0 ? '+' : ''}${(f * 100).toFixed(2)}%`;
     assert(rows.length === native.functions.length && rows.length > 50, `${rows.length} rows, native ${native.functions.length}`);
@@ -31,8 +38,8 @@ export async function diffChecks({ page, check, assert, byName, runNative, open 
       assert(JSON.stringify(shown) === JSON.stringify(expected), `row ${i}: ${JSON.stringify(shown)} != ${JSON.stringify(expected)}`);
     });
     const status = await page.textContent('#g-diff .diff-status');
-    const fmt = (n) => new Intl.NumberFormat('en-US').format(n);
-    assert(status.includes(fmt(native.baseline.total)) && status.includes(fmt(native.comparison.total)), `totals not shown: ${status}`);
+    const totals = [native.baseline.total, native.comparison.total].map(formatDurationNs);
+    assert(status.includes(`: ${totals[0]}; `) && status.endsWith(`: ${totals[1]}.`) && !/nanoseconds/.test(status), `totals not shown in ms/s: ${status}`);
     const canvas = await page.$eval('#g-diff canvas.diff-flame', (c) => ({ w: c.width, h: c.height }));
     assert(canvas.w > 0 && canvas.h >= 16, `canvas ${JSON.stringify(canvas)}`);
     const params = new URLSearchParams(new URL(page.url()).hash.slice(1));

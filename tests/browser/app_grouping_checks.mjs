@@ -41,9 +41,13 @@ export async function groupingChecks({ page, check, assert, byName, runNative, o
     assert(hash().get('group') === 'module', `hash group ${hash().get('group')}`);
 
     await page.selectOption('#g-group', 'jmc');
+    // Drop time leaves and the pattern boxes are in the "Fold & filter" menu, which says what is on.
+    await page.click('#g-transform-menu > summary');
     await page.check('#g-drop-leaves');
     await page.waitForFunction(() => new URLSearchParams(location.hash.slice(1)).get('leaves') === '1', null, { timeout: 30_000 });
     await equalsNative('just my code, time leaves dropped', ['--just-my-code', '--drop-time-leaves']);
+    const menuLabel = await page.textContent('#g-transform-menu > summary');
+    assert(menuLabel === 'Fold & filter (1 on)', `menu label: ${menuLabel}`);
 
     // Back to no grouping; fold the heaviest managed frame's module prefix out and exclude a pattern.
     await page.selectOption('#g-group', '');

@@ -5,6 +5,7 @@
 import { createServer } from 'node:http';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { clickExport } from './harness.mjs';
 
 /** The Summary's facts as { term: value }. */
 const facts = (page) =>
@@ -60,7 +61,7 @@ export async function partialChecks({ page, server, check, assert, byName, runNa
     await page.click('#tab-flame');
     await page.waitForFunction(() => Number(appRoot().getElementById('g-canvas-box').dataset.nodes ?? 0) > 1, null, { timeout: 30_000 });
     // The exports are those of the native tool, which also keeps what it read.
-    const [download] = await Promise.all([page.waitForEvent('download'), page.click('button[data-export="csv"]')]);
+    const [download] = await Promise.all([page.waitForEvent('download'), clickExport(page, 'csv')]);
     const csv = join(tmp, 'cut-page.csv');
     await download.saveAs(csv);
     runNative('export', cut, ['--format', 'csv', '-o', join(tmp, 'cut-native.csv')]);

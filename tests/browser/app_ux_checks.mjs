@@ -116,7 +116,7 @@ export async function uxChecks({ page, server, check, assert, byName, nativeSumm
     }
   });
 
-  await check('app flame graph: Top functions show counts next to shares, never 0.00% for a non-zero count', async () => {
+  await check('app flame graph: Top functions show counts next to shares (samples, named in the header), never 0.00% for a non-zero count, "—" for none', async () => {
     const objver4 = byName('eventpipe-dotnetcore3.0-win-x64-objver4');
     const top = JSON.parse(runNative('top', objver4.path, ['-n', '100']).stdout.toString('utf8'));
     const tiny = top.functions.find((f) => f.inclusive > 0 && f.inclusive * 20000 < top.total);
@@ -125,9 +125,11 @@ export async function uxChecks({ page, server, check, assert, byName, nativeSumm
     await page.waitForSelector(`#g-top tbody tr:has(td:text-is("${tiny.name}"))`, { timeout: 30_000 });
     const cells = await page.$$eval(`#g-top tbody tr`, (rows) => rows.map((r) => [...r.cells].slice(1).map((c) => c.textContent)));
     for (const [self, total] of cells) {
-      for (const cell of [self, total]) assert(/%.*\([\d,]+\)$/.test(cell), `no count in "${cell}"`);
-      for (const cell of [self, total]) assert(!/^0\.00%/.test(cell) || /\(0\)$/.test(cell), `"${cell}" shows 0.00% for a non-zero count`);
+      for (const cell of [self, total]) assert(/%.*\([\d,]+\)$/.test(cell) || cell === '—', `no count in "${cell}"`);
+      for (const cell of [self, total]) assert(!/^0\.00%/.test(cell), `"${cell}" shows 0.00% for a non-zero count`);
     }
+    const heads = await page.$$eval('#g-top thead th', (th) => th.map((c) => c.textContent));
+    assert(heads[1] === 'Self (samples)' && heads[2] === 'Total (samples)', `the counts are not named samples: ${heads}`);
     const row = await page.$$eval(`#g-top tbody tr:has(td:text-is("${tiny.name}")) td`, (td) => td.map((c) => c.textContent));
     assert(row[2] === `<0.01% (${tiny.inclusiveCount})`, `"${tiny.name}" total: ${row[2]}`);
   });

@@ -36,7 +36,7 @@ export async function weightChecks({ page, check, assert, byName, runNative, ope
       assert(params.get('weight') === expected, `${weight}: hash weight ${params.get('weight')}`);
       if (weight.endsWith('thread-time')) {
         const cell = await page.$eval('#g-top tbody tr td:nth-child(2)', (td) => td.textContent);
-        assert(/%.*\([\d,]+\.\d ms\)$|<0\.1 ms\)$/.test(cell), `${weight}: no ms in "${cell}"`);
+        assert(/%.*\(([\d,]+\.\d+ (ms|s)|<0\.01 ms)\)$/.test(cell) || cell === '—', `${weight}: no ms or s in "${cell}"`);
       }
     }
     // A link with the weight reproduces it.
@@ -45,7 +45,7 @@ export async function weightChecks({ page, check, assert, byName, runNative, ope
     assert((await shown()).weight === 'managed-thread-time', 'the hash picks the weight');
   });
 
-  await check('app flame graph: the async stitching toggle equals the native CLI both ways (thread-pool work, start-stop activities), is kept in the hash, says why it is unavailable', async () => {
+  await check('app flame graph: the async stitching toggle equals the native CLI both ways (thread-pool work, start-stop activities), is kept in the hash, says why it is unavailable on hover', async () => {
     const objver4 = byName('eventpipe-dotnetcore3.0-win-x64-objver4');
     const native = (args) => JSON.parse(runNative('flame', objver4.path, ['--weight', 'traceevent-thread-time', ...args]).stdout.toString('utf8'));
     const on = native([]);
@@ -71,8 +71,11 @@ export async function weightChecks({ page, check, assert, byName, runNative, ope
     await computed();
     const reason = nativeJson('flame', ['--weight', 'traceevent-thread-time']).asyncStitching.reason;
     assert((await stitchState()) === 'unavailable' && (await page.$eval('#g-stitch', (c) => c.disabled)), 'unavailable and disabled');
-    const note = await page.$eval('#g-stitch-note', (n) => n.textContent);
-    assert(note === `(unavailable: ${reason})`, `note: ${note}`);
+    // Said once, on hover: the toggle's tooltip, not a paragraph beside it.
+    const title = await page.getAttribute('#g-stitch-box', 'title');
+    assert(title === `Unavailable: ${reason}`, `tooltip: ${title}`);
+    const toolbar = await page.textContent('#flame-controls');
+    assert(!toolbar.includes(reason) && !/unavailable/i.test(toolbar), `the reason is written in the toolbar: ${toolbar}`);
     // A trace with start-stop activities and no thread-pool events: the toggle groups them.
     const streaming = { path: join(testdata, 'dotnet10', 'net10-startup-streaming.nettrace') };
     const grouped = (args) => JSON.parse(runNative('flame', streaming.path, ['--weight', 'traceevent-thread-time', ...args]).stdout.toString('utf8'));

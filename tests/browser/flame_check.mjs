@@ -27,6 +27,9 @@ const nativeSandwich = json('sandwich', [METHOD]);
 
 // The page's number formats (web/src/ui/dom.ts fmt, percent).
 const fmt = (n) => new Intl.NumberFormat('en-US').format(n);
+/** An amount of the CPU samples' weight as the views write it ("1,234 samples", "1.25 s"). */
+const { formatWeight } = await import(join(root, 'build/site/ui/units.js'));
+const samples = (n, unit = graph.unit) => formatWeight(n, unit, 'Thread/Sample');
 const percent = (part, whole) => (whole > 0 ? `${((100 * part) / whole).toFixed(part * 1000 < whole ? 2 : 1)}%` : '—');
 
 const n = graph.frame.length;
@@ -66,7 +69,7 @@ try {
     const nodes = await page.evaluate(async (url) => {
       const { flame, open } = window.flamePage;
       const { data } = await open(url, {});
-      flame.setData(data);
+      flame.setData(data, 'Thread/Sample');
       flame.zoomTo(0);
       return data.frame.length;
     }, URL_PATH);
@@ -113,8 +116,9 @@ try {
           lines,
           [
             nameOf(node),
-            `Inclusive: ${fmt(inclusive(node))} ${graph.unit} (${percent(inclusive(node), graph.total)})`,
-            `Exclusive: ${fmt(graph.self[node])} ${graph.unit} (${percent(graph.self[node], graph.total)})`,
+            // An amount in its unit: a count of CPU samples named for what it counts (web/src/ui/units.ts).
+            `Inclusive: ${samples(inclusive(node))} (${percent(inclusive(node), graph.total)})`,
+            `Exclusive: ${samples(graph.self[node])} (${percent(graph.self[node], graph.total)})`,
           ],
           `tooltip of the widest node at depth ${depth}`,
         );
@@ -136,7 +140,7 @@ try {
           input.dispatchEvent(new Event('input'));
           return document.getElementById('search-result').textContent;
         }, f.name.toUpperCase());
-        assertEqual(text, `${fmt(count)} ${count === 1 ? "frame matches" : "frames match"} · ${percent(f.inclusive, top.total)} of ${top.unit}`, `search ${f.name}`);
+        assertEqual(text, `${fmt(count)} ${count === 1 ? "frame matches" : "frames match"} · ${samples(f.inclusive)} (${percent(f.inclusive, top.total)})`, `search ${f.name}`);
       }
       const cleared = await page.evaluate(() => {
         window.flamePage.flame.search('');
@@ -221,13 +225,15 @@ try {
         const out = [];
         for (let i = 1; i < g.frame.length; i++) if (g.parent[i] === 0) out.push(i);
         out.sort((a, b) => g.end[b] - g.start[b] - (g.end[a] - g.start[a]));
-        return out.map((i) => [g.frames[g.frame[i]], fmt(g.end[i] - g.start[i]), percent(g.end[i] - g.start[i], g.total), fmt(g.self[i])]);
+        // Counts as numbers (their noun in the header), times and bytes in their unit.
+        const cell = (v) => (g.unit === 'samples' ? fmt(v) : samples(v, g.unit));
+        return out.map((i) => [g.frames[g.frame[i]], cell(g.end[i] - g.start[i]), percent(g.end[i] - g.start[i], g.total), cell(g.self[i])]);
       };
       assertEqual(shown.callers, level1(nativeSandwich.callers), 'callers');
       assertEqual(shown.callees, level1(nativeSandwich.callees), 'callees');
       assert(shown.callers[0][0] === 'Tizen.Applications.UI!Tizen.Applications.CoreBackend.UICoreBackend.OnCreateNative', 'the known caller');
       assert(shown.callees.some((r) => r[0] === 'HeartRateMonitor!HeartRateMonitor.App..ctor'), 'a known callee');
-      assert(shown.focus.startsWith(`${METHOD} inclusive ${fmt(nativeSandwich.callees.total)} ${nativeSandwich.callees.unit}`), `focus line: ${shown.focus}`);
+      assert(shown.focus.startsWith(`${METHOD} inclusive ${samples(nativeSandwich.callees.total, nativeSandwich.callees.unit)}, exclusive `), `focus line: ${shown.focus}`);
     });
 
     await check(`sandwich: click and Enter re-centre on a caller or callee, arrows move ${at}`, async () => {

@@ -44,3 +44,9 @@ export function checkRunner() {
 export function assert(condition, message) {
   if (!condition) throw new Error(message);
 }
+
+/** Clicks the analyzer's export `format` (`button[data-export]`), in the header's Export menu. */
+export async function clickExport(page, format, menu = '#export-menu') {
+  if (!(await page.$eval(menu, (d) => d.open))) await page.click(`${menu} > summary`);
+  await page.click(`${menu} button[data-export="${format}"]`);
+}

@@ -167,10 +167,24 @@ export async function liveChecks({ browser, check, assert, runNative, screenshot
         await page.click('[data-role="refresh-flame"]');
         await page.waitForFunction(() => Number(appRoot().getElementById('g-canvas-box').dataset.total ?? 0) > 0, null, { timeout: 30_000 });
         const midTotal = await page.evaluate(() => Number(appRoot().getElementById('g-canvas-box').dataset.total));
+        // One control ends the session, and says so: no progress bar (a stream has no size to
+        // fill it against) and no Cancel of the analyzer's beside the bar's Stop.
+        const controls = await page.evaluate(() => ({
+          progress: appRoot().getElementById('progress').hidden,
+          cancel: appRoot().getElementById('cancel').hidden,
+          stop: document.querySelector('[data-role="stop"]').textContent,
+          unnamed: appRoot().getElementById('g-unnamed').hidden ? null : appRoot().getElementById('g-unnamed').textContent,
+        }));
+        assert(controls.progress && controls.cancel && controls.stop === 'Stop recording', `live controls: ${JSON.stringify(controls)}`);
+        // Before Stop the runtime has not written its rundown: the flame graph says why its
+        // frames are unnamed and what names them; once the session has ended, they are named.
+        assert(/until the session stops/.test(controls.unnamed ?? '') && /Stop/.test(controls.unnamed), `mid-session flame graph note: ${controls.unnamed}`);
         assert(requests.length === 1, 'no StopTracing before Stop');
         await page.click('[data-role="stop"]');
         await page.waitForSelector('body[data-live="ended"]', { timeout: 30_000 });
         await page.waitForSelector('#result[data-state="done"]', { timeout: 30_000 });
+        await page.waitForFunction(() => appRoot().getElementById('g-unnamed').hidden, null, { timeout: 30_000 })
+          .catch(async () => assert(false, `after Stop: ${await page.textContent('#g-unnamed')}`));
         assert(requests.length === 2 && requests[1].subarray(16, 18).toString('hex') === '0201', 'Stop sent StopTracing');
         const shown = await page.evaluate(() => JSON.parse(appRoot().getElementById('summary').textContent));
         const [download] = await Promise.all([page.waitForEvent('download'), page.click('[data-role="download"]')]);

@@ -1,10 +1,10 @@
 #include "seed_traces.h"
 
-#include <deque>
 #include <map>
 #include <span>
 
-#include "format/clr_events.generated.h"
+#include "shapes/extreme_shapes.h"
+#include "shapes/trace_parts.h"
 #include "write/field_types.h"
 #include "write/nettrace_v5_writer.h"
 #include "write/nettrace_writer.h"
@@ -14,101 +14,13 @@
 namespace nettrace::fuzz {
 namespace {
 
-constexpr const char* kRuntime = "Microsoft-Windows-DotNETRuntime";
-constexpr const char* kRundown = "Microsoft-Windows-DotNETRuntimeRundown";
-constexpr const char* kSampleProfiler = "Microsoft-DotNETCore-SampleProfiler";
-
-Guid MakeGuid(uint8_t seed) {
-  Guid g;
-  for (int i = 0; i < 16; ++i) g.bytes[i] = static_cast<uint8_t>(seed * 16 + i);
-  return g;
-}
-
-EventMetadata Meta(uint32_t id, std::string provider, uint32_t eventId, std::string name, uint32_t version = 0,
-                   std::vector<FieldDescription> fields = {}) {
-  EventMetadata m;
-  m.id = id, m.providerName = std::move(provider), m.eventId = eventId, m.eventName = std::move(name);
-  m.hasVersion = version != 0, m.version = version;
-  m.fields = std::move(fields);
-  return m;
-}
-
-ThreadInfo Thread(uint64_t index, uint64_t osThreadId, std::string name) {
-  ThreadInfo t;
-  t.index = index, t.osThreadId = osThreadId, t.osProcessId = 4242, t.name = std::move(name);
-  return t;
-}
+using namespace nettrace::shapes;
 
 Label MakeLabel(LabelKind kind, uint8_t seed) {
   Label l;
   l.kind = kind, l.guid = MakeGuid(seed), l.number = seed, l.intValue = -seed;
   l.key = "key" + std::to_string(seed), l.value = "value " + std::to_string(seed);
   return l;
-}
-
-// Owns payload bytes for EventRecord spans until the block is written.
-class Events {
- public:
-  EventRecord& Add(uint32_t meta, uint64_t thread, uint64_t ts, std::vector<uint8_t> payload, uint32_t stack = 0,
-                   uint32_t labels = 0) {
-    const std::vector<uint8_t>& p = payloads_.emplace_back(std::move(payload));
-    EventRecord e;
-    e.metadataId = meta, e.thread = thread, e.captureThread = thread, e.timestamp = ts;
-    e.sequenceNumber = ++sequence_[thread];
-    e.stackId = stack, e.labelListId = labels, e.processorNumber = static_cast<uint32_t>(ts % 4);
-    e.payload = std::span<const uint8_t>(p.data(), p.size());
-    return records_.emplace_back(e);
-  }
-  std::span<const EventRecord> records() const { return records_; }
-  void Clear() { records_.clear(); }
-
- private:
-  std::deque<std::vector<uint8_t>> payloads_;
-  std::vector<EventRecord> records_;
-  std::map<uint64_t, uint32_t> sequence_;
-};
-
-// A CLR event's payload in its manifest layout (format/clr_events.generated.h); numbers
-// and strings by field name, everything else zero. Templates with structs or binary
-// fields are not used here.
-std::vector<uint8_t> ClrPayload(clr::Provider provider, uint32_t id, uint32_t version, uint32_t pointerSize,
-                                const std::map<std::string, uint64_t>& numbers,
-                                const std::map<std::string, std::string>& strings = {}) {
-  const clr::EventInfo* info = clr::FindEvent(provider, id, version);
-  PayloadBuilder p;
-  for (uint16_t i = 0; info && i < info->fieldCount; ++i) {
-    const clr::Field& f = info->fields[i];
-    const auto n = numbers.find(f.name);
-    const uint64_t v = n == numbers.end() ? 0 : n->second;
-    const auto s = strings.find(f.name);
-    const std::string text = s == strings.end() ? "" : s->second;
-    using K = clr::FieldKind;
-    switch (f.kind) {
-      case K::kUInt8: case K::kInt8: p.AppendU8(static_cast<uint8_t>(v)); break;
-      case K::kUInt16: case K::kInt16: p.AppendU16(static_cast<uint16_t>(v)); break;
-      case K::kUInt32: case K::kInt32: case K::kBool32: case K::kFloat: p.AppendU32(static_cast<uint32_t>(v)); break;
-      case K::kUInt64: case K::kInt64: case K::kDouble: case K::kFileTime: p.AppendU64(v); break;
-      case K::kPointer: pointerSize == 8 ? p.AppendU64(v) : p.AppendU32(static_cast<uint32_t>(v)); break;
-      case K::kGuid: p.AppendGuid(MakeGuid(static_cast<uint8_t>(v))); break;
-      case K::kUnicodeString: p.AppendNullTerminatedUtf16(std::string_view(text)); break;
-      case K::kAnsiString: p.AppendBytes({reinterpret_cast<const uint8_t*>(text.c_str()), text.size() + 1}); break;
-      case K::kSystemTime: p.AppendDateTime({2025, 1, 3, 2, 4, 5, 6, 7}); break;
-      case K::kBinary: case K::kStruct: break;
-    }
-  }
-  return p.bytes();
-}
-
-TraceInfo Info(uint32_t pointerSize) {
-  TraceInfo info;
-  info.syncTimeUtc = {2025, 2, 1, 3, 4, 5, 6, 0};
-  info.syncTimeTicks = 1000;
-  info.tickFrequency = 10'000'000;
-  info.pointerSize = pointerSize;
-  info.processId = 4242;
-  info.numberOfProcessors = 4;
-  info.keyValues = {{"OSInformation", "Linux"}, {"ArchInformation", pointerSize == 8 ? "x64" : "x86"}};
-  return info;
 }
 
 // Every block kind and TypeCode, optional metadata, label lists, thread removal.
@@ -182,9 +94,7 @@ struct RuntimeContent {
     // Three methods at 0x1000, 0x2000, 0x3000 (0x100 bytes each); stacks are leaf first.
     for (const std::vector<uint64_t>& ips : std::vector<std::vector<uint64_t>>{
              {0x1010, 0x2020, 0x3030}, {0x2040, 0x3030}, {0x9999, 0x1010, 0x3030}, {0x3000}}) {
-      std::vector<uint8_t>& s = stacks.emplace_back();
-      for (uint64_t v : ips)
-        for (uint32_t i = 0; i < pointerSize; ++i) s.push_back(static_cast<uint8_t>(v >> (8 * i)));
+      stacks.push_back(StackBytes(ips, pointerSize));
     }
     const char* names[] = {"Main", "Work", "Helper"};
     for (uint32_t m = 0; m < 3; ++m)
@@ -267,6 +177,12 @@ Status WriterSeedTraces(std::vector<SeedTrace>* out) {
   out->push_back({"writer-v5-runtime-ptr8-compressed", std::move(t.bytes)});
   NETTRACE_RETURN_IF_ERROR(RuntimeV5(NetTraceV5Writer::Version::kV4, 4, false, &t.bytes));
   out->push_back({"writer-v4-runtime-ptr4-uncompressed", std::move(t.bytes)});
+  // The extreme shapes (tests/shapes), small: mutations of them reach reused code ranges,
+  // unmarked regions, deep stacks, many types and threads, and over-deep nesting.
+  for (const shapes::ShapeInfo& shape : shapes::AllShapes()) {
+    NETTRACE_RETURN_IF_ERROR(shapes::WriteShape(shape.shape, shape.seedSize, &t.bytes));
+    out->push_back({std::string("shape-") + shape.name, std::move(t.bytes)});
+  }
   return Status::Ok();
 }
 

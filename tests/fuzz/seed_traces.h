@@ -4,7 +4,8 @@
 // reaches rarely or never: every v6 block kind, every TypeCode, label lists, thread
 // removal, sequence-point flushes, CLR runtime events decoded by their manifest templates,
 // sample-profiler stacks that resolve to method names, V1 fields and V2Params metadata,
-// activity ids, and the Linux-profiler (universal) trace.
+// activity ids, the Linux-profiler (universal) trace, and the extreme shapes at seed size
+// (tests/shapes/extreme_shapes.h).
 #pragma once
 
 #include <cstdint>

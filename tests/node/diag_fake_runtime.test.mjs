@@ -9,8 +9,10 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { nativeTool, runNative, testdata } from './helpers.mjs';
+import { nativeTool, root, runNative, testdata } from './helpers.mjs';
 import { captured, error, runTool, streamThenEnd, withFakeRuntime } from './fake_runtime.mjs';
+// The tools write a size as the package's helper does (web/src/ui/units.ts; the native FormatBytes too).
+const { formatBytes } = await import(join(root, 'dist/ui/units.js'));
 
 const trace = readFileSync(join(testdata, 'dotnet10/net10-gc-verbose.nettrace'));
 
@@ -27,7 +29,7 @@ test('an UnknownCommand makes collect retry with the next older CollectTracing, 
       assert.equal(requests[1][20 + 9], 1, 'CollectTracing3 requestStackwalk = true');
       assert.ok(readFileSync(out).equals(trace), 'the file holds exactly the bytes streamed');
       const events = JSON.parse(runNative('summary', out).stdout).eventCount;
-      assert.match(r.stderr, new RegExp(`wrote ${out}: ${events} events, ${trace.length} bytes, 0 dropped\\n$`));
+      assert.match(r.stderr, new RegExp(`wrote ${out}: ${events} events, ${formatBytes(trace.length)} \\(${trace.length} bytes\\), 0 dropped\\n$`));
     },
   );
 });

@@ -19,6 +19,8 @@ const TRACES = [
   'dotnet10/net10-startup-at-exit.nettrace',
   'dotnet10/net10-ipc.netperf',
   'dotnet10/net10-cpu-async-http.nettrace',
+  'dotnet10/net10-web-exceptions.nettrace',
+  'dotnet10/net10-order-flows.nettrace',
   'eventpipe-dotnetcore3.0-win-x64-objver4.nettrace',
   'sentry-net6-profile-with-task.nettrace',
 ].map((name) => ({ name, path: join(testdata, name) }));

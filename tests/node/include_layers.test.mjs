@@ -20,7 +20,7 @@ const stages = [
   ['model'],
   ['symbols'],
   ['analysis'],
-  ['export'],
+  ['export', 'dataset'],
   ['api', 'reread'],
   ['read'],
   ['(facade)'],

@@ -11,6 +11,8 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { root, testdata } from './helpers.mjs';
 import { sessionOk, withFakeRuntime } from './fake_runtime.mjs';
+// The tools write a size as the package's helper does (web/src/ui/units.ts; the native FormatBytes too).
+const { formatBytes } = await import(join(root, 'dist/ui/units.js'));
 
 const cli = join(root, 'dist/bin/nettrace-analyzer.mjs');
 const probe = join(root, 'tests/node/memory_probe.mjs');
@@ -142,7 +144,7 @@ test('collect -o: a 29.6 MB session is written through to the file, not kept in 
       child.kill('SIGINT'); // StopTracing: the fake runtime ends the stream
       assert.equal(await exited, 0, run.stderr);
       assert.ok(readFileSync(out).equals(trace));
-      assert.match(run.stderr, new RegExp(`wrote ${out.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: \\d+ events, ${trace.length} bytes, 0 dropped`));
+      assert.match(run.stderr, new RegExp(`wrote ${out.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: \\d+ events, ${formatBytes(trace.length)} \\(${trace.length} bytes\\), 0 dropped`));
     } finally {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
     }

@@ -11,6 +11,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { nativeTool, root, runNative, testdata } from './helpers.mjs';
 import { captured, error, ok, runTool, sessionOk, streamThenEnd, withFakeRuntime } from './fake_runtime.mjs';
+// The tools write a size as the package's helper does (web/src/ui/units.ts; the native FormatBytes too).
+const { formatBytes } = await import(join(root, 'dist/ui/units.js'));
 
 const npmTool = [process.execPath, join(root, 'dist/bin/nettrace-analyzer.mjs')];
 const trace = readFileSync(join(testdata, 'dotnet10/net10-gc-verbose.nettrace'));
@@ -21,7 +23,7 @@ function normalize(stderr, dir) {
     .replaceAll(dir, 'DIR')
     .replace(/^nettrace(-analyzer)?: /gm, 'P: ')
     .replace(/^P: [\d.]+ s {2}events.*\n/gm, '')
-    .replace(/^P: end [\d.]+ s {2}(events \d+ {2}bytes \d+) {2}events\/s \d+ {2}(dropped \d+)$/gm, 'P: end $1  $2')
+    .replace(/^P: end [\d.]+ s {2}(events \d+ {2}[\d.]+ [KMG]?B) {2}events\/s \d+ {2}(dropped \d+)$/gm, 'P: end $1  $2')
     // The usage text names the tool (and is indented to its name).
     .replace(/^usage: nettrace(-analyzer)? collect [^]*$/, 'USAGE');
 }
@@ -62,7 +64,7 @@ test('collect: an UnknownCommand falls back as the native tool does; the same fi
   assert.ok(npm.file.equals(trace));
   assert.match(npm.stderr, /^P: the runtime does not know CollectTracing4; retrying with CollectTracing3: custom rundown dropped \(no rundown\)\n/);
   const events = JSON.parse(runNative('summary', join(testdata, 'dotnet10/net10-gc-verbose.nettrace')).stdout).eventCount;
-  assert.match(npm.stderr, new RegExp(`P: wrote DIR/out.nettrace: ${events} events, ${trace.length} bytes, 0 dropped\\n$`));
+  assert.match(npm.stderr, new RegExp(`P: wrote DIR/out.nettrace: ${events} events, ${formatBytes(trace.length)} \\(${trace.length} bytes\\), 0 dropped\\n$`));
 });
 
 test('collect: a refusal is reported by its HRESULT name, no file', async () => {

@@ -8,6 +8,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { root, testdata } from './helpers.mjs';
 import { sessionOk, withFakeRuntime } from './fake_runtime.mjs';
+// The tools write a size as the package's helper does (web/src/ui/units.ts; the native FormatBytes too).
+const { formatBytes } = await import(join(root, 'dist/ui/units.js'));
 
 const cli = join(root, 'dist/bin/nettrace-analyzer.mjs');
 const trace = readFileSync(join(testdata, 'dotnet10/net10-gc-verbose.nettrace'));
@@ -105,7 +107,7 @@ test('live: the stream served equals what the runtime sent; Stop, download and -
       assert.ok(Buffer.from(await (await fetch(new URL('live/stream', base))).arrayBuffer()).equals(trace));
       assert.ok(readFileSync(out).equals(trace));
       const events = (await (await fetch(new URL('live/info', base))).json()).events;
-      assert.match(live.stderr(), new RegExp(`session ended: ${events} events, ${trace.length} bytes, 0 dropped`));
+      assert.match(live.stderr(), new RegExp(`session ended: ${events} events, ${formatBytes(trace.length)} \\(${trace.length} bytes\\), 0 dropped`));
     } finally {
       live.child.kill('SIGINT');
     }

@@ -158,9 +158,11 @@ test('a bad option is refused with the same message by the native CLI, the npm C
     const npm = spawnSync(process.execPath, [npmTool, ...args], { encoding: 'utf8' });
     assert.equal(native.status, 2);
     assert.equal(npm.status, 2);
-    assert.equal(native.stderr, `nettrace: ${message}\n`);
-    assert.equal(npm.stderr, `nettrace-analyzer: ${message}\n`);
-    const wasm = engine.parseCliArgs(args[0], args.slice(2));
+    // The message, then the command's usage line (tests/node/cli_args.test.mjs).
+    const usage = (p) => `usage: ${p} ${args[0]} FILE [options]   (${p} ${args[0]} --help: the options)\n`;
+    assert.equal(native.stderr, `nettrace: ${message}\n${usage('nettrace')}`);
+    assert.equal(npm.stderr, `nettrace-analyzer: ${message}\n${usage('nettrace-analyzer')}`);
+    const wasm = engine.parseCliArgs(args[0], args.slice(1));
     assert.equal(wasm.ok, false);
     assert.equal(wasm.message, message);
   }

@@ -33,7 +33,11 @@ const oracleDir = join(root, 'tests/data/oracle');
 // 29540 until both implementations deferred Stops — the await begun by TaskWait/Send at
 // 899.70 ms (event 5272, on 13917, right after RequestHeaders/Stop) carries RequestHeaders,
 // stopped before it began, so its time goes under the live activity when it ends (913.08 ms):
-// "Activity Scenario" alone, the Request having stopped at 908.34 ms.
+// "Activity Scenario" alone, the Request having stopped at 908.34 ms. The runtime's
+// ExceptionCatch/Start and /Stop are start-stop activities too ("ExceptionHandling", whatever
+// their activity id): the four net10-web-exceptions traces are exact with them; and a worker's
+// ThreadPoolWorkerThread/Wait gives its thread a fresh task activity even where nothing is
+// stitched: net10-order-flows and net10-order-flows-nettrace differed until it did.
 const NOT_YET = {};
 
 function traceFile(name) {

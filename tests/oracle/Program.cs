@@ -124,6 +124,11 @@ internal sealed class TraceRun
         if (pass.HasCpuSamples)
             Stage("cpu", () => samples = CpuFolded.Write(log, Path.Combine(_dir, "cpu.folded")));
         Stage("runtime", () => RuntimeReport.Write(log, Path.Combine(_dir, "runtime.json")));
+        Stage("exceptions", () => ExceptionReport.Write(log, Path.Combine(_dir, "exceptions.json")));
+        int activities = 0;
+        Stage("activities", () => activities = ActivityReport.WritePairs(log, Path.Combine(_dir, "activities.json")));
+        if (pass.HasCpuSamples && activities > 0)
+            Stage("activity-time", () => ActivityReport.WriteThreadTime(log, Path.Combine(_dir, "activity-time.json")));
         RawView raw = null;
         Stage("raw", () => raw = MetaReport.ReadRaw(_trace));
         var counts = new RunCounts(pass.EventCount, pass.StackCount, samples, continueOnError);

@@ -40,8 +40,9 @@ export const THREAD_TIME_RULES = {
   'overload-frames':
     'Frames of two overloads of one method are one frame for us (rule method-signature) and two for ' +
     'TraceEvent: where consecutive intervals have them at the same depth, TraceEvent\'s speedscope writer ' +
-    'closes the one and opens the other at the same time, where ours keeps one frame open. Compared with ' +
-    'such a close and open (same name without signature, different full names, same time) taken as one frame.',
+    'closes the one and opens the other right after, where ours keeps one frame open. Compared with ' +
+    'such a close and open (same name without signature, different full names, the open right after the close) ' +
+    'taken as one frame.',
   'loaded-module-lowercase':
     'TraceLog names a module loaded while tracing by its lower-case file name (rules.mjs); compared ' +
     'case-insensitively where their module name is all lower case and ours differs only in case.',
@@ -200,7 +201,9 @@ class TaskActivities {
 
 // TraceEvent's StartStopActivityComputer (its rules, written again from TraceEvent's source,
 // independently of core/analysis/start_stop_activities.cc): EventSource Start/Stop events
-// whose activity id is an activity path of the process begin and end activities; a thread's
+// whose activity id is an activity path of the process begin and end activities, and so do
+// the runtime's ExceptionCatch/Start and /Stop whatever their id ("ExceptionHandling", the
+// catching method as extra information: its clrExceptionParser.ExceptionCatchStart handler); a thread's
 // samples get "(Activities)" and one "Activity <name>" frame per live activity from the
 // outermost in. The start-stop activity is kept per task activity (TaskActivities' records).
 // Providers TraceEvent does not take for EventSources (their GUIDs are not name-based):
@@ -220,6 +223,17 @@ function guidBytes(text) {
 const u32 = (b, i) => (b[4 * i] | (b[4 * i + 1] << 8) | (b[4 * i + 2] << 16) | (b[4 * i + 3] << 24)) >>> 0;
 const pathSum = (b) => (u32(b, 0) + u32(b, 1) + u32(b, 2) + 0x599D99AD) >>> 0;
 const isActivityPath = (b, pid) => ((pathSum(b) ^ pid) >>> 0) === u32(b, 3) || pathSum(b) === u32(b, 3);
+
+// How StartStopActivity.Name shows an id: its activity path, TraceEvent's well-known HTTP and
+// SQL patterns (bytes 8-15 06|07 07 08 09 0a 0b 0c 0d), else the GUID.
+function idText(text, pid) {
+  const b = guidBytes(text);
+  if (isActivityPath(b, pid)) return activityPath(text);
+  if ((b[8] === 6 || b[8] === 7) && b.slice(9).join() === '7,8,9,10,11,12,13')
+    return `${b[8] === 6 ? 'HTTP' : 'SQL'}/Id=${u32(b, 0).toString(16).padStart(8, '0')}`;
+  return text;
+}
+const ZERO_GUID = '00000000-0000-0000-0000-000000000000';
 
 // EventSource's nibble-coded number list: "/#pid/1/15/".
 function activityPath(text) {
@@ -279,7 +293,7 @@ class StartStops {
     if (r.ss === 'start') {
       let creator = r.rel ? this.live.get(`${r.pid}:${r.rel}`) ?? null : null;
       if (!creator) creator = StartStops.liveOf(task.startStop);
-      const name = `Activity ${r.task}(${activityPath(r.act)}${r.info ? ',' + r.info : ''})`;
+      const name = `Activity ${r.task}(${idText(r.act, r.pid)}${r.info ? ',' + r.info : ''})`;
       const a = { name, creator, ms: r.ms, stopped: false, act: r.act, pid: r.pid };
       this.live.set(key, a);
       task.startStop = a;
@@ -349,12 +363,15 @@ export function expectedIntervals(nativeTool, trace, delivered = null, hit = () 
       if (!line) continue;
       const e = JSON.parse(line);
       const m = /^(.*)\/(Start|Stop)$/.exec(e.name);
-      if (!m || NOT_EVENT_SOURCES.has(e.provider) || !e.labels?.activityId) continue;
-      if (!isActivityPath(guidBytes(e.labels.activityId), e.processId)) continue;
+      if (!m) continue;
+      const exceptionCatch = e.provider === 'Microsoft-Windows-DotNETRuntime' && m[1] === 'ExceptionCatch';
+      const act = e.labels?.activityId ?? ZERO_GUID;
+      if (!exceptionCatch && (NOT_EVENT_SOURCES.has(e.provider) || !isActivityPath(guidBytes(act), e.processId))) continue;
       const first = e.payload?.fields?.[0];
-      const info = m[2] === 'Start' && typeof first?.value === 'string' ? `/${first.name}=${first.value}` : null;
-      rows.push({ index: e.index, tid: String(e.threadId), pid: e.processId, ms: toMs(e), ss: m[2].toLowerCase(), task: m[1], info,
-        act: e.labels.activityId, rel: e.labels.relatedActivityId ?? null });
+      const method = e.payload?.fields?.find((f) => f.name === 'MethodName')?.value;
+      const info = m[2] !== 'Start' ? null : exceptionCatch ? method ?? null : typeof first?.value === 'string' ? `/${first.name}=${first.value}` : null;
+      rows.push({ index: e.index, tid: String(e.threadId), pid: e.processId, ms: toMs(e), ss: m[2].toLowerCase(),
+        task: exceptionCatch ? 'ExceptionHandling' : m[1], info, act, rel: e.labels?.relatedActivityId ?? null });
     }
   }
   rows.sort((a, b) => a.index - b.index);
@@ -508,7 +525,9 @@ export function theirEvents(path, ourFrameNames, hit) {
     const openRaw = [];
     const events = [];
     // Rule overload-frames: where TraceEvent's writer closed a frame and opened another overload
-    // of it (one frame for us) at the same depth and time: "depth|name|at".
+    // of it (one frame for us) at the same depth right after: "depth|name|close time". The open
+    // is at the new sample's time, the close at the old one's time + metric (float32), which may
+    // differ in the last digits.
     const splits = new Set();
     events.splits = splits;
     for (const e of p.events) {
@@ -521,9 +540,9 @@ export function theirEvents(path, ourFrameNames, hit) {
         continue;
       }
       const prev = events[events.length - 1];
-      if (prev && prev[0] === 'C' && prev.raw !== raw && prev[2] === e.at && prev[1] === rename[e.frame] && open.includes(`Thread (${tid})`)) {
+      if (prev && prev[0] === 'C' && prev.raw !== raw && prev[1] === rename[e.frame] && open.includes(`Thread (${tid})`)) {
         hit('overload-frames');
-        splits.add(`${open.length}|${prev[1]}|${e.at}`);
+        splits.add(`${open.length}|${prev[1]}|${prev[2]}`);
       }
       openRaw.push(raw);
       // Rule group-frames: above the thread frame are the process, "(Non-Activities)" or

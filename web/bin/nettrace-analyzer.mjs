@@ -24,7 +24,7 @@
 //   nettrace-analyzer gc FILE [--format json|csv]   one row per GC (TraceEvent's TraceGC), totals
 //   nettrace-analyzer jit FILE [--format json|csv]  one row per jitted method, totals
 //   nettrace-analyzer exceptions|contention|activities|counters|threadpool FILE [--format json|csv]   the
-//                                 event views (issue 14), as the native tool prints them
+//                                 event views, as the native tool prints them
 //   nettrace-analyzer write-sample-universal OUT   a small collect-linux-like v6 trace
 //   nettrace-analyzer ps [--json]                  .NET processes with a diagnostics port
 //   nettrace-analyzer collect --pid N [--providers SPEC,…|--profile NAME,…] [--duration D]
@@ -32,59 +32,74 @@
 //   nettrace-analyzer live --pid N [collect's options] [-o OUT] [--port P]   the same, served
 //                             with the app on localhost: the page grows while it runs
 // Every command takes --chunk-size BYTES (how much is read at a time; the output is the same).
-// The commands' options are the engine's query table (core/api/query_table.cc): parsed by the
-// engine's own parser through the wasm module (parseCliArgs), listed by --help, printed by
-// `nettrace-analyzer schema --json`.
+// The commands' options are the engine's query table (core/api/query_table.cc): taken before or
+// after FILE by the engine's own command-line parser through the wasm module (parseCliArgs),
+// listed by --help and COMMAND --help, printed by `nettrace-analyzer schema --json`.
 // FILE may be a path, an http(s) URL, or "-" for standard input.
 import { closeSync, openSync, writeFileSync, writeSync } from 'node:fs';
 import { basename } from 'node:path';
 import { convertTrace, diffStacksFolded, diffStacksJson, openTrace, NetTraceError } from '../index.js';
 
-const [command, file, ...rest] = process.argv.slice(2);
+// A reader that stops early (`| head`) wants no more output: end quietly, as the native tool
+// does (SIGPIPE), not with an unhandled EPIPE 'error' event and its stack trace.
+process.stdout.on('error', (e) => {
+  if (e.code === 'EPIPE') process.exit(0);
+  throw e;
+});
+
+const [command, ...args] = process.argv.slice(2);
 const VIEWS = ['exceptions', 'contention', 'activities', 'counters', 'threadpool'];
-// Live sessions (issue 15): web/src/live, Node's Unix sockets, the protocol through the engine.
+// Live sessions: web/src/live, Node's Unix sockets, the protocol through the engine.
 if (command === 'ps' || command === 'collect' || command === 'live') {
   const { runLiveCommand } = await import('../live/index.js');
-  process.exit(await runLiveCommand(command, process.argv.slice(3)));
+  process.exit(await runLiveCommand(command, args));
 }
 // The commands and options are the engine's query table (core/api/query_table.cc), read
 // through the wasm module: the same parser as the native tool, the same --help lines.
 const { loadNetTraceModule } = await import('../reader/wasm_loader.js');
 const engine = await loadNetTraceModule();
 const schema = JSON.parse(engine.querySchemaJson());
-const USAGE = `usage: nettrace-analyzer <command> FILE [options]
+const USAGE = `usage: nettrace-analyzer <command> [options] FILE   (nettrace-analyzer <command> --help: that command's options)
 commands: ${[...schema.queries.map((q) => q.name), 'schema'].join(', ')}
 ${engine.cliHelp(false).replace(/^commands:\n/, '')}  schema:    --json: the commands and options above, and the JSON results, as JSON (the one schema, as \`nettrace schema\`)
 FILE: a path, an http(s) URL, or - for standard input`;
 
+// An error: the one line; a wrong command line (exit status 2) then ends with the command's
+// usage line, as the native tool's, so that it stays on screen.
 function fail(message, code = 2) {
-  process.stderr.write(`nettrace-analyzer: ${message}\n`);
+  const usage = code === 2 ? engine.commandUsage(command, 'nettrace-analyzer') || 'usage: nettrace-analyzer <command> [options] FILE   (nettrace-analyzer --help: the commands)' : '';
+  process.stderr.write(`nettrace-analyzer: ${message}\n${usage ? `${usage}\n` : ''}`);
   process.exit(code);
 }
 
+if (command === undefined) {
+  process.stderr.write(`${USAGE}\n`);
+  process.exit(2);
+}
 if (command === '--help' || command === '-h') {
   console.log(USAGE);
   process.exit(0);
 }
 if (command === 'schema') {
-  process.stdout.write(engine.querySchemaJson() + '\n');
+  if (args[0] === '--help' || args[0] === '-h') console.log('usage: nettrace-analyzer schema --json\nthe commands and options, and the JSON results, as JSON (the one schema)');
+  else process.stdout.write(engine.querySchemaJson() + '\n');
   process.exit(0);
 }
 const commands = schema.queries.map((q) => q.name);
-if (!commands.includes(command) || file === undefined) fail(`${command ? `unknown command '${command}'\n` : ''}${USAGE}`);
+if (!commands.includes(command)) fail(`unknown command '${command}'`);
+// Every option, before or after FILE, through the engine's parser of the query table, with its
+// messages; FILE and the command's other positional arguments (stack FILE ROW, sandwich FILE
+// FUNCTION, convert FILE OUT, diff A B) come back in order.
+const parsed = engine.parseCliArgs(command, args);
+if (parsed.help) {
+  process.stdout.write(engine.commandHelp(command, 'nettrace-analyzer'));
+  process.exit(0);
+}
+if (!parsed.ok) fail(parsed.message);
+const [file, positional] = parsed.positional;
 if (command === 'write-sample-universal') await writeSampleUniversal(file);
-
-const opts = {};
-// stack FILE ROW, sandwich FILE FUNCTION, convert FILE OUT: a positional argument, as in the native tool.
-const positional = ['stack', 'sandwich', 'convert', 'diff'].includes(command) ? rest.shift() : undefined;
-if (command === 'diff' && positional === undefined) fail(`diff needs A B (two trace files)\n${USAGE}`);
-if (command === 'convert' && positional === undefined) fail(`convert needs FILE OUT\n${USAGE}`);
-if (command === 'stack' && !/^\d+$/.test(positional ?? '')) fail('stack needs FILE ROW (an event index)');
-if (command === 'sandwich' && positional === undefined) fail('sandwich needs FILE FUNCTION (a frame name)');
-// Every option through the engine's parser of the query table, with its messages.
-const parsed = engine.parseCliArgs(command, rest);
-if (!parsed.ok) fail(parsed.message.startsWith('unknown option') ? `${parsed.message}\n${USAGE}` : parsed.message);
-Object.assign(opts, JSON.parse(parsed.request));
+if (command === 'stack' && !/^\d+$/.test(positional)) fail(`stack takes FILE ROW (an event index), not '${positional}'`);
+const opts = JSON.parse(parsed.request);
 const pick = (...keys) => Object.fromEntries(keys.filter((k) => opts[k] !== undefined).map((k) => [k, opts[k]]));
 const profileName = file === '-' ? 'stdin' : basename(file);
 if (VIEWS.includes(command) && opts.format !== undefined && !['json', 'csv'].includes(opts.format)) fail(`${command} --format takes json or csv`);
@@ -111,6 +126,7 @@ try {
   // was read before the fault (stdout), then the error (stderr) and exit status 1.
   trace = await openTrace(file === '-' ? process.stdin : file, { worker: false, keepPartial: true, ...pick('chunkSize') });
 } catch (e) {
+  if (e instanceof Error && e.message.startsWith('nettrace: out of memory')) fail(`${file}: out of memory (the engine's heap cannot grow further)`, 1);
   if (!(e instanceof NetTraceError)) throw e;
   if (command === 'summary' && e.partial) process.stdout.write(JSON.stringify(e.partial) + '\n');
   fail(`${file}: ${e.message}`, 1);
@@ -195,6 +211,11 @@ try {
     }
   }
   process.stdout.write(out);
+} catch (e) {
+  // The engine's heap could not grow during a query (web/src/reader/read_trace.ts isOutOfMemory):
+  // an error, exit 1, and the instance is not called again (fail exits before `finally`).
+  if (e instanceof Error && e.message.startsWith('nettrace: out of memory')) fail(`${file}: out of memory (the engine's heap cannot grow further)`, 1);
+  throw e;
 } finally {
   trace.close();
 }

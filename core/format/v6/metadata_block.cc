@@ -10,8 +10,17 @@ namespace {
 
 Status ReadFieldDescriptions(ByteCursor& c, int depth, std::vector<FieldDescription>* fields);
 
+// A type nested deeper than kMaxTypeDepth is not read further (a hostile file must not
+// recurse the stack away) but does not reject the trace: it is left Empty, a type that
+// describes no layout, so the reference tracker cuts that event type's field list before the
+// field (metadataFieldsCut) and its events keep everything but the payload's later fields.
+// Each field description carries its size, so the next field is found all the same.
 Status ReadType(ByteCursor& c, int depth, FieldType* t) {
-  if (depth > kMaxTypeDepth) return CorruptAt(c.fileOffset(), "metadata types nest deeper than 32 levels");
+  if (depth > kMaxTypeDepth) {
+    *t = FieldType{};
+    t->code = TypeCode::kEmpty;
+    return Status::Ok();
+  }
   const uint64_t at = c.fileOffset();
   uint8_t code;
   if (!c.ReadU8(&code)) return Overrun(c, "a field type");
@@ -23,6 +32,7 @@ Status ReadType(ByteCursor& c, int depth, FieldType* t) {
     case TypeCode::kDataLoc:
       t->element.resize(1);
       NETTRACE_RETURN_IF_ERROR(ReadType(c, depth + 1, &t->element[0]));
+      if (depth + 1 > kMaxTypeDepth) return Status::Ok();  // the element was not read: nor is the rest
       if (t->code == TypeCode::kFixedLengthArray && !c.ReadU16(&t->fixedLength))
         return Overrun(c, "a fixed-length array count");
       if ((t->code == TypeCode::kRelLoc || t->code == TypeCode::kDataLoc) && !IsFixedSizeType(t->element[0]))

@@ -3,6 +3,8 @@
 #include <catch2/catch.hpp>
 
 #include <cstdint>
+#include <random>
+#include <unordered_map>
 
 #include "base/small_key_map.h"
 
@@ -37,4 +39,40 @@ TEST_CASE("SmallKeyMap answers the same for small and large keys; Find adds noth
   bool added = false;
   CHECK(map.At(0, &added) == 0);  // added again, value-initialised
   CHECK(added);
+}
+
+TEST_CASE("SmallKeyMap keeps keys counting up past its first bound dense, and answers as a hash map", "[base]") {
+  SmallKeyMap<uint32_t> map;
+  bool added = false;
+  // v6 thread indexes of a trace with a million threads: 1, 2, 3, …
+  for (uint64_t key = 1; key <= 1'000'000; ++key) map.At(key, &added) = static_cast<uint32_t>(key);
+  CHECK(map.SparseSize() == 0);
+  CHECK(*map.Find(999'999) == 999'999);
+  CHECK(map.Find(1'000'001) == nullptr);
+
+  // Random adds, finds and erases over small, growing and far keys answer as std::unordered_map.
+  SmallKeyMap<uint32_t> mixed;
+  std::unordered_map<uint64_t, uint32_t> reference;
+  std::mt19937_64 random(12345);
+  for (int step = 0; step < 200'000; ++step) {
+    uint64_t key = random() % 3 == 0 ? random() : random() % (16 + step / 4);
+    switch (random() % 4) {
+      case 0:
+        CHECK(mixed.Erase(key) == (reference.erase(key) != 0));
+        break;
+      case 1: {
+        const uint32_t* got = mixed.Find(key);
+        auto it = reference.find(key);
+        REQUIRE((got == nullptr) == (it == reference.end()));
+        if (got) CHECK(*got == it->second);
+        break;
+      }
+      default: {
+        uint32_t& value = mixed.At(key, &added);
+        CHECK(added == (reference.count(key) == 0));
+        value = reference[key] = static_cast<uint32_t>(step);
+      }
+    }
+  }
+  for (auto [key, value] : reference) REQUIRE(*mixed.Find(key) == value);
 }

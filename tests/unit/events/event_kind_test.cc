@@ -12,7 +12,7 @@ namespace nettrace {
 TEST_CASE("each event kind's id is the generated table's event of that name", "[resolve]") {
   size_t count = 0;
   const EventKindEntry* entries = AllEventKinds(&count);
-  REQUIRE(count == 62);
+  REQUIRE(count == 63);
   for (size_t i = 0; i < count; ++i) {
     const EventKindEntry& e = entries[i];
     INFO("entry " << i << " id " << e.eventId);
@@ -56,7 +56,11 @@ TEST_CASE("event kinds of other providers follow EventSource's conventions", "[r
   CHECK(kind("System.Threading.Tasks.TplEventSource", "TaskWaitBegin", 1) == EventKind::kNone);
   CHECK(kind("System.Runtime", "EventCounters", 0) == EventKind::kEventCounters);
   CHECK(kind("System.Diagnostics.Metrics", "CounterRateValuePublished", 0) == EventKind::kMetricValuePublished);
-  CHECK(kind("System.Diagnostics.Metrics", "BeginInstrumentReporting", 1) == EventKind::kNone);
+  CHECK(kind("System.Diagnostics.Metrics", "BeginInstrumentReporting", 0) == EventKind::kNone);
+  // Metrics' Collection/Start and /Stop are EventSource start-stop events like any other's
+  // (TraceEvent pairs them into activities).
+  CHECK(kind("System.Diagnostics.Metrics", "Collection", 1) == EventKind::kActivityStart);
+  CHECK(kind("System.Diagnostics.Metrics", "CollectionStop", std::nullopt) == EventKind::kActivityStop);
   // The private runtime's multicore-JIT event is a CLR table kind (JitStats reads it).
   CHECK(kind("Microsoft-Windows-DotNETRuntimePrivate", "", std::nullopt, 201) == EventKind::kPrivateMulticoreJit);
 }

@@ -59,10 +59,11 @@ const Case kCases[] = {
     {"override to Start", kSource, 7, "Fetch", {}, 1, StartStop::kStart, EventKind::kActivityStart, "Fetch/Start", "Fetch"},
     {"override to Info", kSource, 1, "FetchStart", {}, 0, StartStop::kNeither, EventKind::kNone, "FetchStart", "Fetch"},
     {"override to Stop over a Start opcode", kSource, 1, "Fetch", 1, 2, StartStop::kStop, EventKind::kActivityStop, "Fetch/Stop", "Fetch"},
-    // EventCounters and Metrics: the counters view's, never activities.
+    // EventCounters and Metrics' values: the counters view's. Metrics' Collection/Start and /Stop
+    // are start-stop activities, as TraceEvent's StartStopActivityComputer pairs them.
     {"EventCounters", "System.Runtime", 1, "EventCounters", 0, {}, StartStop::kNeither, EventKind::kEventCounters, "EventCounters", "EventCounters"},
     {"Metrics value", kMetrics, 8, "CounterRateValuePublished", 0, {}, StartStop::kNeither, EventKind::kMetricValuePublished, "CounterRateValuePublished", "CounterRateValuePublished"},
-    {"Metrics collection start", kMetrics, 3, "CollectionStart", 1, {}, StartStop::kStart, EventKind::kNone, "Collection/Start", "Collection"},
+    {"Metrics collection start", kMetrics, 3, "CollectionStart", 1, {}, StartStop::kStart, EventKind::kActivityStart, "Collection/Start", "Collection"},
     // TPL's task events: the async stitcher's own, named by TraceEvent's TPL parser.
     {"TPL TaskExecute/Start", kTpl, 8, "TaskStarted", 1, {}, StartStop::kStart, EventKind::kNone, "TaskExecute/Start", "TaskExecute"},
     {"TPL TaskWait/Stop", kTpl, 11, "TaskWaitEnd", 2, {}, StartStop::kStop, EventKind::kNone, "TaskWait/Stop", "TaskWait"},
@@ -138,9 +139,13 @@ std::vector<uint8_t> WriteStartStops() {
   t.index = 1, t.osThreadId = 100, t.osProcessId = 42;
   const std::vector<ThreadInfo> threads = {t};
   REQUIRE(w.WriteThreadBlock(threads).ok());
+  // An EventSource activity path of process 42 ("/#42/tag/"): the activities view follows only
+  // those (TraceEvent's StartStopActivityComputer), the type table's kinds do not look.
   auto guid = [](uint8_t tag) {
     Guid g;
-    g.bytes[0] = tag, g.bytes[15] = 0x5a;
+    g.bytes[0] = static_cast<uint8_t>(tag << 4);
+    const uint32_t check = (static_cast<uint32_t>(g.bytes[0]) + 0x599D99ADu) ^ 42u;
+    for (int i = 0; i < 4; ++i) g.bytes[12 + i] = static_cast<uint8_t>(check >> (8 * i));
     return g;
   };
   auto ids = [](const Guid& a) {

@@ -238,3 +238,39 @@ TEST_CASE("the merge keeps events at the largest timestamp and ordinal, and runs
   CHECK(sorter.pending() == 0);
   CHECK(sorter.lateEvents() == 0);
 }
+
+// No sequence point and no IsSorted mark in a long region: the sorter holds at most
+// kMaxPending events, first releasing what no thread can come before any more, then (one
+// thread silent for long) everything; what comes back earlier is `late`, and sorting the
+// released events with the late ones in place gives the plain order.
+TEST_CASE("sorter: a region without sequence points or marks is held within kMaxPending", "[sort]") {
+  constexpr size_t kEvents = EventSorter::kMaxPending * 6;
+  for (bool silentThread : {false, true}) {
+    Collect sink;
+    EventSorter sorter(&sink);
+    size_t maxPending = 0;
+    std::vector<SortItem> all;
+    for (uint32_t i = 0; i < kEvents; ++i) {
+      // Four threads writing buffers of 256 events, interleaved in time; with silentThread,
+      // thread 4 writes one early event and then nothing until the end.
+      uint64_t thread = (i / 256) % 4;
+      SortItem item;
+      item.timestamp = 1000 + 4 * ((i / 1024) * 256 + i % 256) + thread;
+      if (silentThread && (i == 10 || i + 1 == kEvents)) thread = 4, item.timestamp = i == 10 ? 1500 : 999;
+      item.ordinal = i;
+      all.push_back(item);
+      sorter.Push(thread, item, false);
+      maxPending = std::max(maxPending, sorter.pending());
+    }
+    sorter.EndRegion();
+    CHECK(maxPending <= EventSorter::kMaxPending);
+    CHECK(sorter.boundedReleases() > 0);
+    REQUIRE(sink.items.size() == kEvents);
+    std::vector<SortItem> got = sink.items;
+    std::stable_sort(got.begin(), got.end(), SortedBefore<SortItem>);
+    std::stable_sort(all.begin(), all.end(), SortedBefore<SortItem>);
+    for (size_t i = 0; i < kEvents; ++i) REQUIRE(got[i].ordinal == all[i].ordinal);
+    // Only the silent thread's last event can be late: the others were released in order.
+    CHECK(sorter.lateEvents() == (silentThread ? 1u : 0u));
+  }
+}

@@ -57,6 +57,16 @@ TEST_CASE("start-stop activities: TraceEvent's activity path names", "[stacks]")
   CHECK_FALSE(ActivityPathString(GuidOf("2e5dba47-a3d2-4d16-8ee0-6671ffdcd7b5"), 14404));
 }
 
+TEST_CASE("start-stop activities: an id in an activity's name, as StartStopActivity.Name writes it", "[stacks]") {
+  CHECK(ActivityIdText(GuidOf("00000f1c-0000-0000-0000-00008d909d59"), 14404) == "/#14404/1/15/");
+  // The runtime's ExceptionCatch/Start outside any activity: the GUID of zeros, as a GUID.
+  CHECK(ActivityIdText(Guid(), 14404) == "00000000-0000-0000-0000-000000000000");
+  // TraceEvent's well-known patterns: FrameworkEventSource's HTTP and ADO.NET's SQL command ids.
+  CHECK(ActivityIdText(GuidOf("0000abcd-0000-0000-0607-08090a0b0c0d"), 14404) == "HTTP/Id=0000abcd");
+  CHECK(ActivityIdText(GuidOf("12345678-04d2-0005-0707-08090a0b0c0d"), 14404) == "SQL/Id=12345678");
+  CHECK(ActivityIdText(GuidOf("2e5dba47-a3d2-4d16-8ee0-6671ffdcd7b5"), 14404) == "2e5dba47-a3d2-4d16-8ee0-6671ffdcd7b5");
+}
+
 TEST_CASE("start-stop activities: net10-startup-streaming's Scenario activities group the main thread", "[stacks]") {
   auto session = test::LoadCorpus("dotnet10/net10-startup-streaming.nettrace");
   const std::map<std::string, uint64_t> on = WeightByActivity(session->FoldedStacks(test::TraceEventThreadTime(true)));

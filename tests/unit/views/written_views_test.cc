@@ -3,6 +3,8 @@
 // (ContentionStop V0: durations from the timestamps) or lock owner (ContentionStart V1),
 // unpaired starts and stops, thread names from the v6 thread block, and activities whose ids
 // come from v6 label lists, nested across two threads and written out of time order.
+#include <cstring>
+
 #include "unit/analysis/analysis_test_support.h"
 #include "unit/stacks/stacks_test_support.h"
 #include "write/nettrace_writer.h"
@@ -21,9 +23,20 @@ EventMetadata Meta(uint32_t id, const char* provider, uint32_t eventId, uint32_t
   return m;
 }
 
-Guid MakeGuid(uint8_t tag) {
+// An EventSource activity path of process 42 (only those are start-stop activities, as in
+// TraceEvent): the number list in nibbles from byte 0 (`path` 0x10 = /1/, 0x12 = /1/2/), and the
+// last 4 bytes the checksum of the first 12 xor'ed with the process id.
+Guid MakeGuid(uint8_t path) {
   Guid g;
-  g.bytes[0] = tag, g.bytes[15] = 0x5a;
+  g.bytes[0] = path;
+  uint32_t sum = 0x599D99ADu;
+  for (int i = 0; i < 3; ++i) {
+    uint32_t v;
+    std::memcpy(&v, g.bytes.data() + 4 * i, 4);
+    sum += v;
+  }
+  sum ^= 42;
+  std::memcpy(g.bytes.data() + 12, &sum, 4);
   return g;
 }
 
@@ -54,7 +67,7 @@ std::vector<uint8_t> WriteWaitsAndActivities() {
     if (related) x.kind = LabelKind::kRelatedActivityId, x.guid = *related, l.labels.push_back(x);
     return l;
   };
-  const Guid r = MakeGuid(1), st = MakeGuid(2);
+  const Guid r = MakeGuid(0x10), st = MakeGuid(0x12);
   std::vector<LabelList> lists = {ids(r, std::nullopt), ids(st, r), ids(r, std::nullopt), ids(st, std::nullopt)};
   REQUIRE(w.WriteLabelListBlock(1, lists).ok());
 

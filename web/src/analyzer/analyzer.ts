@@ -14,6 +14,7 @@ import { NetTraceError } from '../api/types.js';
 import type { TraceHandle } from '../api/handle.js';
 import { defaultState } from '../app/state.js';
 import type { Tab, ViewState } from '../app/state.js';
+import { wireMenus } from '../ui/menu.js';
 import { wireTabs } from '../ui/tab_keys.js';
 import { wireHome } from './home.js';
 import { wireExports } from './exports.js';
@@ -21,7 +22,7 @@ import { buildLayout } from './layout.js';
 import type { Layout } from './layout.js';
 import { nameOfUrl, wireSources } from './sources.js';
 import { AnalyzerState } from './context.js';
-import type { AnalyzerSelection, ControllerContext, Coordinator } from './context.js';
+import type { AnalyzerSelection, ControllerContext, Coordinator, EventFilters } from './context.js';
 import { DiagnosticsController } from './diagnostics_controller.js';
 import { EventsController } from './events_controller.js';
 import { FlameController, stackQueryOf } from './flame_controller.js';
@@ -45,7 +46,8 @@ export type { AnalyzerError, AnalyzerLoad, AnalyzerSelection } from './context.j
 
 export interface AnalyzerInstance {
   /** Reads a session still recording from `url` (an HTTP stream: `nettrace-analyzer live`),
-   *  showing what was read so far every 500 ms ("live" events), then the whole trace. */
+   *  showing what was read so far every 500 ms ("live" events), then the whole trace. The
+   *  host's page ends the session (its Stop): the analyzer shows no progress bar or Cancel. */
   openLive(url: string, name: string): Promise<void>;
   /** Computes the flame graph again over what has been read (a live session's grows). */
   refreshFlame(): void;
@@ -66,6 +68,9 @@ export function createAnalyzer(host: HTMLElement, root: ShadowRoot, options: Ana
   root.append(layout.root);
   return new Analyzer(host, layout, options).instance();
 }
+
+/** The event table's filters cleared (the time range aside). */
+const NO_EVENT_FILTERS: Required<EventFilters> = { provider: '', event: '', thread: null, text: '' };
 
 /** The coordinator: owns the state and the controllers, and what crosses views (tabs, the
  *  time range, a function picked, a new trace). */
@@ -99,6 +104,7 @@ class Analyzer implements Coordinator {
     this.flame.onDrawn = () => this.side.show();
     this.timeline = new TimelineController(ctx);
     wireTabs(layout.tabButtons, (tab, focus) => this.showTab(tab, focus));
+    wireMenus(layout.root);
     this.showResult = this.wireHome();
     this.loader = new LoadController(ctx, workerOptions, {
       resetViews: () => this.resetViews(),
@@ -200,15 +206,20 @@ class Analyzer implements Coordinator {
     if (view.tab === 'flame') this.flame.refresh();
   }
 
-  selectRange(fromMs: number, toMs: number): void {
+  selectRange(fromMs: number, toMs: number, filters?: EventFilters): void {
     // Kept to the microsecond, as the brush keeps its times (what the hash and the inputs show).
     this.state.set({ fromMs: Number(fromMs.toFixed(3)), toMs: Number(toMs.toFixed(3)) });
+    if (filters !== undefined) {
+      this.state.set({ ...NO_EVENT_FILTERS, ...filters });
+      this.events.reset();
+      this.timeline.filtersChanged();
+    }
     this.rangeChanged();
     this.showTab('events');
   }
 
-  showEventsWith(filters: Partial<Pick<ViewState, 'provider' | 'event' | 'thread' | 'text'>>): void {
-    this.state.set({ provider: '', event: '', thread: null, text: '', ...filters });
+  showEventsWith(filters: EventFilters): void {
+    this.state.set({ ...NO_EVENT_FILTERS, ...filters });
     this.events.reset();
     this.showTab('events');
     this.timeline.refresh();

@@ -63,16 +63,21 @@ export class AnalyzerState {
   }
 }
 
+/** The event table's filters a view may set (the time range aside). */
+export type EventFilters = Partial<Pick<ViewState, 'provider' | 'event' | 'thread' | 'text'>>;
+
 /** The coordinator's entry points (analyzer.ts), for the controllers. */
 export interface Coordinator {
   showTab(tab: Tab, focus?: boolean): void;
   /** The time range changed (brush, chip, GC row, the event filter's inputs): every view follows. */
   rangeChanged(): void;
   /** A time range picked in a view (a GC's row, a pause or an activity in the lanes): every
-   *  view is narrowed to it, and the event table shows it. */
-  selectRange(fromMs: number, toMs: number): void;
+   *  view is narrowed to it, and the event table shows it. `filters`: the event table's
+   *  filters become these (the others cleared), for a range that means its own events (a GC's
+   *  row: all of that GC's events, not those an earlier filter left); without, they stay. */
+  selectRange(fromMs: number, toMs: number, filters?: EventFilters): void;
   /** The event table with these filters (the others cleared). */
-  showEventsWith(filters: Partial<Pick<ViewState, 'provider' | 'event' | 'thread' | 'text'>>): void;
+  showEventsWith(filters: EventFilters): void;
   /** A function picked (flame graph frame, top functions row): its sandwich. */
   pickFunction(name: string, openSandwich: boolean): void;
   /** The filters of the event table changed: the timeline by event type follows. */

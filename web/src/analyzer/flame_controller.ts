@@ -7,7 +7,9 @@ import { numberOf, textOf } from '../app/state.js';
 import { fillSelect, fmt, h } from '../ui/dom.js';
 import { FlameGraph } from '../views/flame_view.js';
 import { readTransform, showTransform, transformQuery, wireTransform } from '../views/stack_transform_controls.js';
-import { formatMs, topFunctionsTable } from '../views/top_functions.js';
+import { topFunctionsTable } from '../views/top_functions.js';
+import { formatWeight } from '../ui/units.js';
+import { unnamedFramesNotice } from '../views/unnamed_frames.js';
 import { eventTypes, processes, threads } from '../views/summary_view.js';
 import { effectiveWeight, offerWeights, weightChoices } from './weights.js';
 import { fillStackThreads } from './stack_threads.js';
@@ -15,8 +17,18 @@ import { LastQuery } from './context.js';
 import type { ControllerContext } from './context.js';
 import type { AnalyzerSelection } from './context.js';
 
-/** Event types first offered for stacks: CPU samples (sample profiler, Linux profilers). */
-const PREFERRED_STACKS = ['Thread/Sample', 'cpu', 'GC/AllocationTick', 'Exception/Start'];
+/** Event types offered first for stacks, in this order (CPU samples of the sample profiler
+ *  and of Linux profilers first); the other types follow, most events first. */
+const PREFERRED_STACKS = ['Thread/Sample', 'cpu', 'GC/AllocationTick', 'Exception/Start', 'Contention/Start'];
+
+/** The stack types in the picker's order: PREFERRED_STACKS, then by count. */
+export function stackTypeOrder(counts: Map<string, number>): [string, number][] {
+  const rank = (name: string): number => {
+    const i = PREFERRED_STACKS.indexOf(name);
+    return i < 0 ? PREFERRED_STACKS.length : i;
+  };
+  return [...counts].filter(([, n]) => n > 0).sort((a, b) => rank(a[0]) - rank(b[0]) || b[1] - a[1]);
+}
 
 /** The stack query of the view state (also what speedscope/folded exports and the sandwich take). */
 export function stackQueryOf(ctx: ControllerContext): StackQuery {
@@ -71,12 +83,12 @@ export class FlameController {
     // The types whose events carry stacks (all types when the summary does not say), most first.
     const stackCount = new Map<string, number>();
     for (const t of eventTypes(summary)) stackCount.set(t.name, (stackCount.get(t.name) ?? 0) + (t.withStacks ?? t.count));
-    const stackTypes = [...stackCount].filter(([, n]) => n > 0).sort((a, b) => b[1] - a[1]);
+    const stackTypes = stackTypeOrder(stackCount);
     g.event.replaceChildren(...stackTypes.map(([name, n]) => h('option', { text: `${name} (${fmt(n)})`, attrs: { value: name } })));
     if (stackTypes.length === 0) g.event.append(h('option', { text: 'no events with stack frames', attrs: { value: '', disabled: '' } }));
     const has = (name: string): boolean => (stackCount.get(name) ?? 0) > 0;
     if (state.view.stackEvent !== '' && !has(state.view.stackEvent)) state.set({ stackEvent: '' });
-    if (state.view.stackEvent === '') state.set({ stackEvent: PREFERRED_STACKS.find(has) ?? stackTypes[0]?.[0] ?? '' });
+    if (state.view.stackEvent === '') state.set({ stackEvent: stackTypes[0]?.[0] ?? '' });
   }
 
   refresh(): void {
@@ -146,26 +158,42 @@ export class FlameController {
     g.canvasBox.dataset['weight'] = query.weight ?? '';
     this.showStitching(query, data.asyncStitching);
     g.message.textContent = this.message(data, query);
-    flame.setData(data);
+    this.showUnnamed(data);
+    flame.setData(data, query.event ?? '');
     flame.zoomTo(0);
-    g.sides.get('top')!.replaceChildren(topFunctionsTable(top, (name) => this.ctx.app.pickFunction(name, true)));
+    g.sides.get('top')!.replaceChildren(topFunctionsTable(top, query.event ?? '', (name) => this.ctx.app.pickFunction(name, true)));
     this.onDrawn();
   }
 
   private message(data: FlameGraphData, query: StackQuery): string {
-    if (data.total > 0 && data.frame.length <= 1) return `${fmt(data.total)} ${data.unit}, but these events carry no stack frames. Pick another event type.`;
+    const total = formatWeight(data.total, data.unit, query.event ?? '');
+    if (data.total > 0 && data.frame.length <= 1) return `${total}, but these events carry no stack frames. Pick another event type.`;
     if (data.total === 0) return `No stacks for ${query.event}${query.thread === undefined ? '' : ` on thread ${query.thread}`}. Pick another event type.`;
-    const total = data.unit === 'nanoseconds' ? formatMs(data.total) : `${fmt(data.total)} ${data.unit}`;
-    return `${total} · ${fmt(data.frame.length)} nodes · click a frame to zoom (or arrow keys + Enter), Escape to zoom out`;
+    return `${total} · ${fmt(data.frame.length)} nodes · click to zoom, Esc to zoom out`;
   }
 
-  /** The stitching toggle beside the weight picker: only for dotnet-trace's thread time, with why it is unavailable. */
+  /** Says why frames are unnamed (?!?) and what to do, when the trace lacks the events that
+   *  name them and unnamed frames weigh (views/unnamed_frames.ts). */
+  private showUnnamed(data: FlameGraphData): void {
+    const { layout, state } = this.ctx;
+    const live = layout.result.dataset['state'] === 'live';
+    const text = state.summary === null ? null : unnamedFramesNotice(data, state.summary, live);
+    layout.flame.unnamed.hidden = text === null;
+    layout.flame.unnamed.textContent = text ?? '';
+  }
+
+  /** The stitching toggle beside the weight picker: only for dotnet-trace's thread time; when
+   *  unavailable, disabled with the reason as its tooltip (said once, not beside it). */
   private showStitching(query: StackQuery, stitching: FlameGraphData['asyncStitching']): void {
     const g = this.ctx.layout.flame;
     g.stitchBox.hidden = query.weight !== 'traceevent-thread-time';
     g.stitch.checked = !this.ctx.state.view.noStitch;
-    g.stitch.disabled = stitching?.state === 'unavailable';
-    g.stitchNote.textContent = stitching?.state === 'unavailable' ? `(unavailable: ${stitching.reason ?? ''})` : '';
+    const unavailable = stitching?.state === 'unavailable';
+    g.stitch.disabled = unavailable;
+    g.stitchBox.classList.toggle('unavailable', unavailable);
+    g.stitchBox.title = unavailable
+      ? `Unavailable: ${stitching.reason ?? ''}`
+      : 'Thread-pool work drawn under the stack that queued it (\'STARTING TASK\'), as dotnet-trace and PerfView do';
     g.stitchBox.dataset['state'] = stitching?.state ?? '';
   }
 

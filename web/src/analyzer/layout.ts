@@ -4,6 +4,7 @@
 // the shadow root, so several analyzers can live on one page. Only static text is written here;
 // trace strings arrive later through textContent.
 import { h } from '../ui/dom.js';
+import { menu } from '../ui/menu.js';
 import { SIDES, TABS } from '../app/state.js';
 import type { Side, Tab } from '../app/state.js';
 import { transformControls } from '../views/stack_transform_controls.js';
@@ -85,9 +86,9 @@ export interface FlameParts {
   processLabel: HTMLElement;
   process: HTMLSelectElement;
   weight: HTMLSelectElement;
+  /** The stitching toggle's label: hidden for other weights; its title says why it is off. */
   stitchBox: HTMLElement;
   stitch: HTMLInputElement;
-  stitchNote: HTMLElement;
   /** Grouping and folding (views/stack_transform_controls.ts). */
   transform: TransformParts;
   inverted: HTMLInputElement;
@@ -96,6 +97,8 @@ export interface FlameParts {
   searchResult: HTMLElement;
   breadcrumb: HTMLElement;
   message: HTMLElement;
+  /** Why frames are unnamed (?!?) and what to do, above the graph; hidden when all are named. */
+  unnamed: HTMLElement;
   canvasBox: HTMLElement;
   canvas: HTMLCanvasElement;
   tooltip: HTMLElement;
@@ -122,18 +125,23 @@ export interface Layout {
   diagnostics: HTMLElement;
 }
 
+/** The exports: one "Export" menu, so the header keeps its room at any width. */
 function exportsBar(): HTMLElement {
   const exportButton = (format: string, label: string, title: string): HTMLButtonElement =>
     h('button', { text: label, attrs: { type: 'button', 'data-export': format, title } });
   return h(
     'div',
     { class: 'exports', attrs: { id: 'exports', hidden: '' } },
-    h('span', { class: 'muted', text: 'Export:' }),
-    exportButton('speedscope', 'speedscope', 'The selected stacks as a speedscope profile'),
-    exportButton('chrome', 'Chrome trace', 'Every event as a Chrome trace (chrome://tracing, Perfetto)'),
-    exportButton('folded', 'folded', 'The selected stacks as folded lines'),
-    exportButton('csv', 'CSV', 'Every event as CSV with the id of its stack (frames: Stacks CSV); with an event type filtered in Events, that type with its payload fields as columns'),
-    exportButton('stacks-csv', 'Stacks CSV', 'Each stack id of the CSV with its frames, root first'),
+    menu(
+      'export-menu',
+      'Export',
+      'Download the trace (or the flame graph\'s stacks) in another format',
+      exportButton('speedscope', 'speedscope', 'The selected stacks as a speedscope profile'),
+      exportButton('chrome', 'Chrome trace', 'Every event as a Chrome trace (chrome://tracing, Perfetto)'),
+      exportButton('folded', 'folded', 'The selected stacks as folded lines'),
+      exportButton('csv', 'CSV', 'Every event as CSV with the id of its stack (frames: Stacks CSV); with an event type filtered in Events, that type with its payload fields as columns'),
+      exportButton('stacks-csv', 'Stacks CSV', 'Each stack id of the CSV with its frames, root first'),
+    ),
   );
 }
 
@@ -196,11 +204,11 @@ function timeline(): TimelineParts {
     h('option', { text: 'event type', attrs: { value: 'type', title: 'The event types the event filter selects' } }),
   );
   const legend = h('span', { class: 'legend', attrs: { id: 'timeline-legend' } });
-  const canvas = h('canvas', { attrs: { id: 'timeline-canvas', 'aria-label': 'Events over time' } });
+  const canvas = h('canvas', { attrs: { id: 'timeline-canvas', 'aria-label': 'Events over time', title: 'Drag to select a time range' } });
   const box = h(
     'div',
     { class: 'timeline', attrs: { id: 'timeline', hidden: '' } },
-    h('div', { class: 'timeline-head' }, h('span', { class: 'muted', text: 'Timeline — drag to select a time range' }), rangeChip, labelled('Stacked by', group), legend),
+    h('div', { class: 'timeline-head' }, h('span', { class: 'muted', text: 'Timeline', attrs: { title: 'Drag across it to select a time range: every view follows' } }), rangeChip, labelled('Stacked by', group), legend),
     h('div', { class: 'timeline-box' }, canvas),
   );
   return { box, rangeChip, rangeText, rangeClear, group, legend, canvas };
@@ -255,19 +263,17 @@ function eventsView(): { panel: HTMLElement; parts: EventsParts } {
   return { panel: panel('events', true, form, h('div', { class: 'events-split' }, table, p.detail)), parts: { form, ...p } };
 }
 
-function flameControls(): Omit<FlameParts, 'form' | 'breadcrumb' | 'message' | 'canvasBox' | 'canvas' | 'tooltip' | 'sideTabs' | 'sides'> {
+function flameControls(): Omit<FlameParts, 'form' | 'breadcrumb' | 'message' | 'unnamed' | 'canvasBox' | 'canvas' | 'tooltip' | 'sideTabs' | 'sides'> {
   const process = select('g-process');
   const stitch = checkbox('g-stitch');
-  const stitchNote = muted('g-stitch-note');
   return {
     event: select('g-event'),
     thread: select('g-thread'),
     processLabel: h('label', { attrs: { id: 'g-process-label', hidden: '' } }, 'Process ', process),
     process,
     weight: select('g-weight'),
-    stitchBox: h('span', { attrs: { id: 'g-stitch-box', hidden: '' } }, checkLabel(stitch, 'Stitch async work'), ' ', stitchNote),
+    stitchBox: h('label', { attrs: { id: 'g-stitch-box', hidden: '' } }, stitch, ' Stitch async'),
     stitch,
-    stitchNote,
     transform: transformControls(),
     inverted: checkbox('g-inverted'),
     rootAtBottom: checkbox('g-flame'),
@@ -276,24 +282,28 @@ function flameControls(): Omit<FlameParts, 'form' | 'breadcrumb' | 'message' | '
   };
 }
 
+/** The flame graph's controls, in one toolbar: the graph below owns the rest of the view. */
 function flameView(): { panel: HTMLElement; parts: FlameParts } {
   const c = flameControls();
+  const inverted = checkLabel(c.inverted, 'Inverted');
+  inverted.title = 'Inverted: the leaves (where the weight is spent) at the root, their callers below';
   const form = h(
     'form',
-    { class: 'filters', attrs: { id: 'flame-controls' } },
-    labelled('Stacks of', c.event),
+    { class: 'filters toolbar', attrs: { id: 'flame-controls' } },
+    labelled('Stacks', c.event),
     labelled('Thread', c.thread),
     c.processLabel,
     labelled('Weight', c.weight),
     c.stitchBox,
     c.transform.box,
-    checkLabel(c.inverted, 'Inverted (callers below)'),
-    checkLabel(c.rootAtBottom, 'Root at the bottom'),
+    inverted,
+    checkLabel(c.rootAtBottom, 'Root at bottom'),
     labelled('Search', c.search),
     c.searchResult,
   );
   const breadcrumb = h('div', { class: 'breadcrumb', attrs: { id: 'g-breadcrumb' } });
-  const message = h('p', { class: 'muted', attrs: { id: 'g-message' } });
+  const message = h('p', { class: 'muted', attrs: { id: 'g-message', title: 'Click a frame to zoom (or arrow keys + Enter), Escape to zoom out' } });
+  const unnamed = h('p', { class: 'notice', attrs: { id: 'g-unnamed', role: 'note', hidden: '' } });
   const canvas = h('canvas', {
     attrs: { id: 'g-canvas', tabindex: '0', 'aria-label': 'Flame graph: click a frame to zoom, arrow keys move, Enter zooms, Escape zooms out' },
   });
@@ -313,8 +323,9 @@ function flameView(): { panel: HTMLElement; parts: FlameParts } {
     h('div', { class: 'side-tabs', attrs: { role: 'tablist', 'aria-label': 'Beside the flame graph' } }, ...sideTabs.values()),
     ...sides.values(),
   );
-  const split = h('div', { class: 'flame-split' }, h('div', { class: 'flame-box' }, message, canvasBox), aside);
-  return { panel: panel('flame', true, form, breadcrumb, split), parts: { ...c, form, breadcrumb, message, canvasBox, canvas, tooltip, sideTabs, sides } };
+  const status = h('div', { class: 'flame-status' }, breadcrumb, message);
+  const split = h('div', { class: 'flame-split' }, h('div', { class: 'flame-box' }, unnamed, status, canvasBox), aside);
+  return { panel: panel('flame', true, form, split), parts: { ...c, form, breadcrumb, message, unnamed, canvasBox, canvas, tooltip, sideTabs, sides } };
 }
 
 /** The analyzer's whole DOM (header: title, tabs, file name, exports; main area) and its parts. */

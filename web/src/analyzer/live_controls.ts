@@ -1,8 +1,10 @@
 // web/src/analyzer — the page `nettrace-analyzer live` serves (web/src/live/live_server.ts):
 // the analyzer reading the session's HTTP stream (/live/stream) as it is recorded, and a bar
 // above it: what is happening, Refresh flame graph (the flame graph weighs every stack, so it
-// is computed when asked, not at each snapshot), Stop (StopTracing: the runtime writes the
-// rundown and ends the stream), and once the stream has ended, the .nettrace to download.
+// is computed when asked, not at each snapshot), Stop recording (StopTracing: the runtime
+// writes the rundown, which names the methods, and ends the stream; the one control that ends
+// the session: the analyzer shows no progress bar or Cancel of its own for a live read), and
+// once the stream has ended, the .nettrace to download.
 // The server's answers are data: shown with textContent only.
 import './element.js';
 import { h } from '../ui/dom.js';
@@ -13,8 +15,10 @@ if (found === null || bar === null) throw new Error('the live page needs #live-b
 const analyzer = found;
 
 const stateText = h('span', { attrs: { 'data-role': 'state' } });
-const stop = h('button', { attrs: { type: 'button', 'data-role': 'stop' } });
-stop.textContent = 'Stop';
+const stop = h('button', {
+  text: 'Stop recording',
+  attrs: { type: 'button', 'data-role': 'stop', title: 'Ends the session: the runtime writes the method names (its rundown) and the trace opens complete' },
+});
 const refresh = h('button', { attrs: { type: 'button', 'data-role': 'refresh-flame' } });
 refresh.textContent = 'Refresh flame graph';
 const download = h('a', { attrs: { 'data-role': 'download', href: '/live/trace.nettrace' } });

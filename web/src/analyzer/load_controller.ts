@@ -7,7 +7,8 @@ import { NetTraceError } from '../api/types.js';
 import type { TraceHandle } from '../api/handle.js';
 import { openTraceInWorker, prewarmEngine } from '../engine/worker_client.js';
 import type { WorkerOptions } from '../engine/worker_client.js';
-import { fmt, formatBytes, percent } from '../ui/dom.js';
+import { fmt, percent } from '../ui/dom.js';
+import { formatBytes } from '../ui/units.js';
 import type { ControllerContext } from './context.js';
 import type { ReadFacts } from './summary_controller.js';
 import { hasSummary, onlyNamesMissing, partialText, refusalText } from './read_outcome.js';
@@ -43,6 +44,9 @@ const LIVE_INTERVAL_MS = 500;
 export class LoadController {
   /** The read in progress. */
   private current: AbortController | null = null;
+  /** It reads a live session: the host's Stop ends it (live_controls.ts), so no progress bar
+   *  (a stream has no size to fill it against) and no Cancel beside that Stop. */
+  private live = false;
 
   constructor(
     private readonly ctx: ControllerContext,
@@ -66,7 +70,7 @@ export class LoadController {
 
   private showProgress(p: Progress, progressCount: number): void {
     const { loading } = this.ctx.layout;
-    loading.progress.hidden = false;
+    loading.progress.hidden = this.live;
     loading.progress.max = Math.max(1, p.total || p.bytes);
     loading.progress.value = p.bytes;
     const of = p.total > 0 ? ` of ${formatBytes(p.total)} (${percent(p.bytes, p.total)})` : '';
@@ -87,7 +91,8 @@ export class LoadController {
     line.textContent = text;
   }
 
-  private begin(name: string): void {
+  private begin(name: string, live: boolean): void {
+    this.live = live;
     const { layout } = this.ctx;
     this.hooks.resetViews();
     this.hooks.showResult();
@@ -96,7 +101,7 @@ export class LoadController {
     this.status(`Reading ${name}…`, false);
     layout.fileName.textContent = name;
     layout.loading.progressText.textContent = '';
-    layout.loading.cancel.hidden = false;
+    layout.loading.cancel.hidden = live;
   }
 
   /** Reads `source`; `live`: a session still recording, shown as it grows (showLive). */
@@ -105,7 +110,7 @@ export class LoadController {
     const controller = new AbortController();
     this.current = controller;
     let progressCount = 0;
-    this.begin(name);
+    this.begin(name, live);
     const started = performance.now();
     try {
       // A damaged or cancelled read keeps what it read: those events are explored like a

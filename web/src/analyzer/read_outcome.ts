@@ -3,7 +3,8 @@
 // reading stopped) or a refusal (nothing to explore: not a trace, an empty file, a failed
 // fetch). Only established facts are stated; a failed fetch says why and how to get around it.
 import { NetTraceError } from '../api/types.js';
-import { fmt, formatBytes } from '../ui/dom.js';
+import { fmt } from '../ui/dom.js';
+import { formatBytes } from '../ui/units.js';
 
 /** The status line and the banner of a trace read up to a fault or a cancel. */
 export interface PartialText {

@@ -1,18 +1,10 @@
 // web/src/analyzer — the flame graph's thread picker: only the threads that have events of
 // the picked stack type, each with that count in the type's own word ("samples" for CPU
-// samples), not the thread's count of all events.
+// samples, "contentions", …: ui/units.ts), not the thread's count of all events.
 import type { TraceHandle } from '../api/handle.js';
-import { fillSelect, fmt } from '../ui/dom.js';
+import { fillSelect } from '../ui/dom.js';
+import { countNoun, formatCount } from '../ui/units.js';
 import type { ThreadInfo } from '../views/summary_view.js';
-
-/** Event types whose events are CPU samples. */
-const SAMPLE_TYPES = new Set(['Thread/Sample', 'cpu']);
-
-/** What one event of the type is called in the picker. */
-export function stackEventWord(eventName: string, count: number): string {
-  const word = SAMPLE_TYPES.has(eventName) ? 'sample' : 'event';
-  return count === 1 ? word : `${word}s`;
-}
 
 /**
  * Fills `select` with the threads that have events named `eventName`: one histogram of one
@@ -34,7 +26,7 @@ export async function fillStackThreads(select: HTMLSelectElement, trace: TraceHa
     'all threads',
     offered.map(({ thread, count }) => ({
       value: String(thread.threadId),
-      label: `${thread.threadId}${thread.name === '' ? '' : ` ${thread.name}`} (${fmt(count)} ${stackEventWord(eventName, count)})`,
+      label: `${thread.threadId}${thread.name === '' ? '' : ` ${thread.name}`} (${formatCount(count, countNoun(eventName))})`,
     })),
   );
   return new Set(offered.map((t) => String(t.thread.threadId)));

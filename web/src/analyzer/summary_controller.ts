@@ -65,7 +65,8 @@ export class SummaryController {
     const { state, layout, app } = this.ctx;
     const stats = await trace.gc();
     if (state.trace !== trace) return;
-    renderGcView(stats, layout.summary.tables, (fromMs, toMs) => app.selectRange(fromMs, toMs));
+    // A GC's row shows that GC's events: the event table's filters are cleared with the range.
+    renderGcView(stats, layout.summary.tables, (fromMs, toMs) => app.selectRange(fromMs, toMs, {}));
     const jit = await trace.jit();
     if (state.trace === trace) renderJitView(jit, layout.summary.tables);
   }

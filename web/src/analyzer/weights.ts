@@ -1,6 +1,7 @@
 // web/src/analyzer — the flame graph's weight picker: which weights an event type offers
 // (StackQuery.weight), and the default, which is what `dotnet-trace convert` shows for CPU
-// samples (TraceEvent's thread time) and the engine's "auto" for the others (bytes for
+// samples (TraceEvent's thread time), the time waited for lock contentions (`--weight
+// wait-time`: what a contention costs), and the engine's "auto" for the others (bytes for
 // GC/AllocationTick, the Value of Linux-profiler cpu/cswitch events, else a count).
 import type { StackQuery } from '../api/handle.js';
 
@@ -16,7 +17,8 @@ const SAMPLE_WEIGHTS: { value: Weight; label: string }[] = [
 /** The weights offered for the stacks of `event` (a display name: "Thread/Sample", …). */
 export function weightChoices(event: string): { value: Weight; label: string }[] {
   if (event === 'Thread/Sample') return SAMPLE_WEIGHTS;
-  if (event === 'GC/AllocationTick') return [{ value: 'bytes', label: 'Allocated bytes' }, { value: 'count', label: 'Event count' }];
+  if (event === 'GC/AllocationTick') return [{ value: 'bytes', label: 'Allocated bytes' }, { value: 'count', label: 'Allocation tick count' }];
+  if (event === 'Contention/Start') return [{ value: 'wait-time', label: 'Time waited' }, { value: 'count', label: 'Contention count' }];
   return [{ value: 'auto', label: 'Default (count, or the event\'s own value)' }, { value: 'count', label: 'Event count' }];
 }
 

@@ -6,8 +6,8 @@
 //   if (result.error) … // the output holds every event read before the fault, without an end marker
 import { toTraceInput } from '../reader/chunk_source.js';
 import type { SourceOptions, TraceSource } from '../reader/chunk_source.js';
-import { DEFAULT_CHUNK_SIZE, HeapBuffer, PUSH_SIZE, provideTail } from '../reader/read_trace.js';
-import { loadNetTraceModule } from '../reader/wasm_loader.js';
+import { DEFAULT_CHUNK_SIZE, HeapBuffer, PUSH_SIZE, isOutOfMemory, outOfMemoryStatus, provideTail } from '../reader/read_trace.js';
+import { discardEngine, loadNetTraceModule } from '../reader/wasm_loader.js';
 import type { WasmOptions } from '../reader/wasm_loader.js';
 import type { RawStatus } from '../nettrace_wasm.mjs';
 import { NetTraceError } from './types.js';
@@ -48,12 +48,15 @@ export async function convertTrace(
     const bytes = session.takeOutput();
     if (bytes.length > 0) await write(bytes);
   };
+  let offset = 0;
+  let outOfMemory = false;
   try {
     let status: RawStatus | null = null;
     read: for await (const chunk of input.chunks(Math.max(1, Math.floor(options.chunkSize ?? DEFAULT_CHUNK_SIZE)))) {
       for (let at = 0; at < chunk.length; at += PUSH_SIZE) {
         const bytes = chunk.subarray(at, at + PUSH_SIZE);
         status = session.pushChunk(heap.put(bytes), bytes.length);
+        offset += bytes.length;
         await drain();
         if (!status.ok) break read;
         const tail = await provideTail(session, input, heap);
@@ -69,9 +72,14 @@ export async function convertTrace(
     const flush = session.flushStatus();
     if (!flush.ok) throw toError(flush);
     return { eventsWritten: session.eventsWritten(), error: finished.ok ? null : toError(finished) };
+  } catch (e) {
+    if (!isOutOfMemory(e)) throw e;
+    // The instance is not used again (read_trace.ts isOutOfMemory), not even to free.
+    outOfMemory = true;
+    discardEngine(M);
+    throw toError(outOfMemoryStatus(offset));
   } finally {
-    heap.free();
-    session.delete();
+    if (!outOfMemory) heap.free(), session.delete();
     input.close();
   }
 }

@@ -72,7 +72,7 @@ export interface OpenTraceOptions {
 
 /**
  * What flameGraph / topFunctions / export select: one event type's stacks, filtered, weighed,
- * grouped and folded (README "Grouping and folding"). The members are generated from the
+ * grouped and folded (docs/stacks.md). The members are generated from the
  * engine's query table (api/generated/requests.ts), the same options as the CLI's `flame` flags.
  */
 export type StackQuery = FlameRequest;
@@ -92,7 +92,7 @@ export interface ExportOptions extends ExportRequest {
 export interface TraceHandle {
   /** Why reading stopped before the end, or the names read back were cancelled (keepPartial), else null. */
   readonly error: NetTraceError | null;
-  /** The summary document (README "Summary JSON"), parsed. */
+  /** The summary document (docs/summary-json.md), parsed. */
   summary(): Summary;
   /** The summary document exactly as the engine wrote it. */
   summaryJson(): string;
@@ -132,9 +132,9 @@ export interface TraceHandle {
    * "folded" (the stacks of `options` as "a;b;c weight" lines).
    */
   export(format: ExportFormat, options?: ExportOptions): Promise<string>;
-  /** One record per GC as TraceEvent's TraceGC, with GCStats totals, per process (README "gc"). */
+  /** One record per GC as TraceEvent's TraceGC, with GCStats totals, per process (docs/views.md). */
   gc(): Promise<GcStats>;
-  /** One record per jitted method as TraceEvent's TraceJittedMethod, with JITStats totals (README "jit"). */
+  /** One record per jitted method as TraceEvent's TraceJittedMethod, with JITStats totals (docs/views.md). */
   jit(): Promise<JitStats>;
   /** The same statistics exactly as the native `nettrace gc|jit FILE --format json|csv` prints them (without its final newline). */
   runtimeStatsText(kind: RuntimeStatsKind, format: 'json' | 'csv'): Promise<string>;

@@ -4,8 +4,8 @@ import type { NetTraceModule, RawEventQuery, RawHistogramQuery, RawStackQuery, R
 import type { EventsRequest, FlameRequest, HistogramRequest } from './generated/requests.js';
 import { toTraceInput } from '../reader/chunk_source.js';
 import type { TraceInput, TraceSource } from '../reader/chunk_source.js';
-import { HeapBuffer, provideNames, readIntoSession, ReadCancelled } from '../reader/read_trace.js';
-import { loadNetTraceModule } from '../reader/wasm_loader.js';
+import { HeapBuffer, isOutOfMemory, provideNames, readIntoSession, ReadCancelled } from '../reader/read_trace.js';
+import { discardEngine, loadNetTraceModule } from '../reader/wasm_loader.js';
 import type { WasmOptions } from '../reader/wasm_loader.js';
 import type { ExportFormat, ExportOptions, OpenTraceOptions, RuntimeStatsKind, StackQuery, TraceHandle } from './handle.js';
 import type { GcStats, JitStats } from './types.js';
@@ -81,9 +81,22 @@ export async function openTraceInThread(
   try {
     const read = await readIntoSession(M, session, input, options);
     status = read.status;
+    if (status.code === 'out-of-memory') {
+      // Nothing of the instance is used again, not even to delete the session (discardEngine).
+      discardEngine(M);
+      input.close();
+      throw new NetTraceError(status.code, status.offset, status.message, null);
+    }
     if (status.ok || options.keepPartial) namesCancelled = await provideNamesUnlessCancelled(M, session, input, options);
     if (status.ok && !namesCancelled) options.onProgress?.({ bytes: read.bytes, total: input.size ?? read.bytes, events: session.eventCount(), phase: 'done' });
   } catch (e) {
+    if (e instanceof NetTraceError && e.code === 'out-of-memory') throw e;
+    if (isOutOfMemory(e)) {
+      // Out of a call after the read (names read back, a progress report): as above.
+      discardEngine(M);
+      input.close();
+      throw new NetTraceError('out-of-memory', null, "out of memory (the engine's heap cannot grow further)", null);
+    }
     if (e instanceof ReadCancelled && options.keepPartial) return keepCancelled(M, session, input);
     const partial = summary();
     session.delete();

@@ -1,5 +1,5 @@
 // web/src/api — the types of the public JS API (browser, worker and Node alike).
-// What a read gives — the summary document (README "Summary JSON"), Progress and NetTraceError —
+// What a read gives — the summary document (docs/summary-json.md), Progress and NetTraceError —
 // is named by the reading layer (web/src/reader, which imports nothing from here but the
 // generated result types, a file that imports nothing) and re-exported here.
 export type * from '../reader/summary.js';

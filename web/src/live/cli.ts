@@ -5,6 +5,7 @@ import { NetTraceError } from '../api/types.js';
 import { collect, listProcesses, LiveError } from './collect.js';
 import type { DotnetProcess } from './collect.js';
 import { loadNetTraceModule } from '../reader/wasm_loader.js';
+import { formatBytes } from '../ui/units.js';
 
 interface NodeProcess {
   stdout: { write(text: string): boolean };
@@ -102,10 +103,13 @@ export async function parseCollect(args: string[], command = 'collect', usage = 
   return o;
 }
 
-/** "%.1f s  events N  bytes B  events/s R  dropped D", the native tool's live line. */
+/** "%.1f s  events N  1.2 MB  events/s R  dropped D", the native tool's live line. */
 export function liveLine(elapsed: number, events: number, bytes: number, rate: number, dropped: number): string {
-  return `${elapsed.toFixed(1)} s  events ${events}  bytes ${bytes}  events/s ${rate.toFixed(0)}  dropped ${dropped}`;
+  return `${elapsed.toFixed(1)} s  events ${events}  ${formatBytes(bytes)}  events/s ${rate.toFixed(0)}  dropped ${dropped}`;
 }
+
+/** "1.2 MB (1234567 bytes)": a file's size in words, and exactly. */
+export const sizeText = (bytes: number): string => `${formatBytes(bytes)} (${bytes} bytes)`;
 
 async function runCollect(args: string[]): Promise<number> {
   const o = await parseCollect(args);
@@ -166,7 +170,7 @@ async function runCollect(args: string[]): Promise<number> {
       say(`the stream ended early: ${error.code}${at}: ${error.reason}; ${o.output} keeps the ${events} events read before that`);
       return 3;
     }
-    say(`wrote ${o.output}: ${events} events, ${live.bytes} bytes, ${live.droppedEventCount} dropped`);
+    say(`wrote ${o.output}: ${events} events, ${sizeText(live.bytes)}, ${live.droppedEventCount} dropped`);
     return 0;
   } catch (e) {
     // A LiveError says what the runtime or the system refused; a NetTraceError here is the
@@ -187,6 +191,19 @@ function writeAll(fs: NodeFs, fd: number, bytes: Uint8Array): void {
 
 /** Runs `ps`, `collect` or `live` with the arguments after the command; @returns the exit status. */
 export async function runLiveCommand(command: string, args: string[]): Promise<number> {
+  // `COMMAND --help`, and an argument error as one line then the command's usage line, last:
+  // the engine's parser and texts of the query table, as the native tool and every command.
+  const M = await loadNetTraceModule();
+  const parsed = M.parseCliArgs(command, args);
+  if (parsed.help) {
+    proc().stdout.write(M.commandHelp(command, 'nettrace-analyzer'));
+    return 0;
+  }
+  if (!parsed.ok) {
+    say(parsed.message);
+    proc().stderr.write(`${M.commandUsage(command, 'nettrace-analyzer')}\n`);
+    return 2;
+  }
   if (command === 'ps') return runPs(args);
   if (command === 'live') return (await import('./live_server.js')).runLive(args);
   return runCollect(args);

@@ -17,7 +17,7 @@
 //   GET  /…                    the package's files (dist/), read-only
 import { collect, LiveError } from './collect.js';
 import type { LiveTrace } from './collect.js';
-import { liveLine, parseCollect } from './cli.js';
+import { liveLine, parseCollect, sizeText } from './cli.js';
 import { Spool } from './spool.js';
 import type { SpoolSink } from './spool.js';
 
@@ -300,7 +300,7 @@ export async function runLive(args: string[]): Promise<number> {
       const at = error.offset === null ? '' : ` at offset ${error.offset} (0x${error.offset.toString(16)})`;
       say(`the stream ended early: ${error.code}${at}: ${error.reason}; the ${events} events read before that are kept`);
     }
-    say(`session ended: ${events} events, ${live.bytes} bytes, ${live.droppedEventCount} dropped; the page offers the .nettrace (Ctrl-C quits)`);
+    say(`session ended: ${events} events, ${sizeText(live.bytes)}, ${live.droppedEventCount} dropped; the page offers the .nettrace (Ctrl-C quits)`);
     await quitting;
     return error ? 3 : 0;
   } catch (e) {

@@ -25,7 +25,7 @@ import { NetTraceError } from './errors.js';
 
 /**
  * Chunk reads in flight while a chunk is pushed. Measured with tests/bench/read_bench.mjs
- * (README "Reading a File"): in Chromium 4 MiB slices read at ~220 MiB/s one after another and
+ * (docs/performance.md): in Chromium 4 MiB slices read at ~220 MiB/s one after another and
  * ~400-560 MiB/s 2 ahead; on HeartRateMonitor the engine's thread waited for bytes 34 % of
  * the open with 0 ahead, 7 % with 2, 4 % with 4 (not worth 8 MiB more).
  */

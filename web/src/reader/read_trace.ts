@@ -80,7 +80,13 @@ export async function readIntoSession(
       for (let at = 0; at < chunk.length; at += PUSH_SIZE) {
         if (options.signal?.aborted) throw new ReadCancelled();
         const bytes = chunk.subarray(at, at + PUSH_SIZE);
-        const status = session.pushChunk(heap.put(bytes), bytes.length);
+        let status: RawStatus;
+        try {
+          status = session.pushChunk(heap.put(bytes), bytes.length);
+        } catch (e) {
+          if (!isOutOfMemory(e)) throw e;
+          return { status: outOfMemoryStatus(offset), bytes: offset };
+        }
         offset += bytes.length;
         options.onProgress?.({ bytes: offset, total: input.size ?? 0, events: session.eventCount(), phase: 'reading' });
         if (!status.ok) return { status, bytes: offset };
@@ -93,10 +99,34 @@ export async function readIntoSession(
       if (options.signal?.aborted) throw new ReadCancelled();
     }
     if (options.signal?.aborted) throw new ReadCancelled();
-    return { status: session.finish(), bytes: offset };
+    try {
+      return { status: session.finish(), bytes: offset };
+    } catch (e) {
+      if (!isOutOfMemory(e)) throw e;
+      return { status: outOfMemoryStatus(offset), bytes: offset };
+    }
   } finally {
     heap.free();
   }
+}
+
+/**
+ * What the engine throws when its heap cannot grow (wasm/out_of_memory.cc): the call it came
+ * out of did not finish, so nothing of its instance may be used again (loadNetTraceModule
+ * then makes a new one: discardEngine).
+ */
+export function isOutOfMemory(e: unknown): boolean {
+  return e instanceof Error && e.message.startsWith('nettrace: out of memory');
+}
+
+/** The status of a read that ran out of memory at `offset`: code "out-of-memory". */
+export function outOfMemoryStatus(offset: number): RawStatus {
+  return {
+    ok: false,
+    code: 'out-of-memory',
+    offset,
+    message: `out of memory after reading ${offset} bytes (the engine's heap cannot grow further)`,
+  };
 }
 
 /**

@@ -1,8 +1,8 @@
 // web/src/reader — the pieces of a ReadableStream, and a File/Blob's first pass read from its
 // stream(), the default for a Blob that has one (chunk_source.ts blobInput).
 //
-// Why a Blob's stream and not slices: measured in Chromium (tests/bench/read_bench.mjs, README
-// "Reading a File"), Blob.slice().arrayBuffer() in 4 MiB pieces reads a 1.1 GB File at 120-131
+// Why a Blob's stream and not slices: measured in Chromium (tests/bench/read_bench.mjs,
+// docs/performance.md), Blob.slice().arrayBuffer() in 4 MiB pieces reads a 1.1 GB File at 120-131
 // MiB/s even 2 ahead, file.stream() at 200-226 MiB/s, and the whole open fed from the stream took
 // 0.65-0.77× the time of the open by slices. The browser fills the stream's data pipe on its own
 // threads while the engine decodes, as far as the pipe holds (the pipe's bytes move to this

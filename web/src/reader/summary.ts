@@ -1,4 +1,4 @@
-// web/src/reader — the summary document (README "Summary JSON"; `nettrace summary`,
+// web/src/reader — the summary document (docs/summary-json.md; `nettrace summary`,
 // TraceSession::SummaryJson(), core/analysis/summary.cc, runtime_signals.cc and
 // universal_summary.cc write it), typed whole: the types are generated from the engine's result
 // tables (core/api/result_table_summary.cc → api/generated/results.ts, a file that imports

@@ -36,14 +36,29 @@ export function compiledEngine(): Promise<WebAssembly.Module | null> {
   return compiled ?? Promise.resolve(null);
 }
 
+/** The shared instance once made (discardEngine compares with it). */
+let sharedModule: NetTraceModule | null = null;
+
 /** One engine instance: the shared one, unless `wasmBinary` or `wasmUrl` asks for another. */
 export function loadNetTraceModule(options: WasmOptions = {}): Promise<NetTraceModule> {
   if (options.wasmBinary !== undefined || options.wasmUrl !== undefined) return instantiate(options);
-  shared ??= instantiate(options).catch((e: unknown) => {
-    shared = null; // let a later call try again
-    throw e;
-  });
+  shared ??= instantiate(options).then(
+    (m) => (sharedModule = m),
+    (e: unknown) => {
+      shared = null; // let a later call try again
+      throw e;
+    },
+  );
   return shared;
+}
+
+/**
+ * Forgets an instance that ran out of memory (read_trace.ts isOutOfMemory): a call into it
+ * stopped half way and its heap is at its limit, so the next trace gets a new instance and
+ * this one is left to the garbage collector with the sessions it holds.
+ */
+export function discardEngine(M: NetTraceModule): void {
+  if (sharedModule === M) shared = null, (sharedModule = null);
 }
 
 /** Heap figures of the shared engine instance (loading it if needed): leak checks, memory use. */

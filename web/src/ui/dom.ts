@@ -23,18 +23,6 @@ export function h<K extends keyof HTMLElementTagNameMap>(
 export const numberFormat = new Intl.NumberFormat('en-US');
 export const fmt = (n: number): string => numberFormat.format(n);
 
-export function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KiB`;
-  if (bytes < 1024 * 1024 * 1024) return `${(bytes / (1024 * 1024)).toFixed(1)} MiB`;
-  return `${(bytes / (1024 * 1024 * 1024)).toFixed(2)} GiB`;
-}
-
-export function formatMs(ms: number): string {
-  if (ms < 1000) return `${ms.toFixed(3)} ms`;
-  return `${(ms / 1000).toFixed(3)} s`;
-}
-
 /** A share with one decimal (two below 0.1%); a non-zero share too small to show is "<0.01%",
  *  never "0.00%". */
 export function percent(part: number, whole: number): string {

@@ -9,6 +9,7 @@ import type { StackDiffResult } from '../api/types.js';
 import { diffTracesInWorker } from '../engine/worker_client.js';
 import type { WorkerOptions } from '../engine/worker_client.js';
 import { fmt, h } from '../ui/dom.js';
+import { countNoun, DEFAULT_STACK_EVENT, formatWeight } from '../ui/units.js';
 
 const ROW = 16;
 /** Rows of the function table. */
@@ -68,8 +69,10 @@ export class DiffView {
     try {
       const diff = await diffTracesInWorker(this.baseline, this.comparison, { ...this.workerOptions, query, maxFunctions: TABLE_ROWS });
       if (key !== this.queryKey) return; // a newer query took over
-      this.render(diff);
-      this.status.textContent = `Baseline ${this.baseline.name}: ${fmt(diff.baseline.total)} ${diff.baseline.unit}; this trace: ${fmt(diff.comparison.total)} ${diff.comparison.unit}.`;
+      const event = query.event ?? DEFAULT_STACK_EVENT;
+      this.render(diff, event);
+      const total = (t: StackDiffResult['baseline']): string => formatWeight(t.total, t.unit, event);
+      this.status.textContent = `Baseline ${this.baseline.name}: ${total(diff.baseline)}; this trace: ${total(diff.comparison)}.`;
     } catch (e) {
       this.status.textContent = `The diff failed: ${e instanceof Error ? e.message : String(e)}`;
     } finally {
@@ -77,11 +80,18 @@ export class DiffView {
     }
   }
 
-  private render(diff: StackDiffResult): void {
+  private render(diff: StackDiffResult, event: string): void {
     const canvas = h('canvas', { class: 'diff-flame' });
+    // Times and bytes with their unit in each cell; counts as numbers, their noun in the caption.
+    const unit = diff.comparison.unit;
+    const counted = unit !== 'nanoseconds' && unit !== 'bytes';
+    const amount = (v: number): string => (counted ? fmt(v) : formatWeight(v, unit, event));
+    // The engine's value stays on the cell (data-value): what the text rounds.
+    const cell = (v: number): HTMLTableCellElement => h('td', { text: amount(v), attrs: { 'data-value': String(v) } });
     const table = h(
       'table',
       { class: 'diff-table' },
+      h('caption', { text: `Functions by change${counted ? ` (A, B: ${countNoun(event)})` : ''}` }),
       h(
         'thead',
         {},
@@ -94,12 +104,12 @@ export class DiffView {
           h(
             'tr',
             {},
-            h('td', { class: 'diff-name', text: f.name }),
-            h('td', { text: fmt(f.exclusiveA) }),
-            h('td', { text: fmt(f.exclusiveB) }),
+            h('td', { class: 'diff-name', text: f.name, attrs: { title: f.name } }),
+            cell(f.exclusiveA),
+            cell(f.exclusiveB),
             h('td', { text: signedPercent(f.exclusiveDelta) }),
-            h('td', { text: fmt(f.inclusiveA) }),
-            h('td', { text: fmt(f.inclusiveB) }),
+            cell(f.inclusiveA),
+            cell(f.inclusiveB),
             h('td', { text: signedPercent(f.inclusiveDelta) }),
           ),
         ),

@@ -10,12 +10,22 @@ import type { ActivitiesView, ContentionView, CountersView, ExceptionsView, Wait
 import type { TraceHandle } from '../api/handle.js';
 import { fmt, h } from '../ui/dom.js';
 import { sortableTable } from '../ui/sortable_table.js';
+import { activityWaterfall } from './activity_waterfall.js';
 import { threadPoolSection } from './threadpool_section.js';
 
 const SVG = 'http://www.w3.org/2000/svg';
-const WATERFALL_ROWS = 200;
 
 const msOfNs = (ns: number): string => (ns / 1e6).toFixed(3);
+
+/**
+ * A method as every view names it, Module!Type.Method (the stacks' form), from the signature
+ * an ExceptionCatchStart's MethodName gives ("instance void [ShopApi] Checkout+<PlaceAsync>d__0::MoveNext()"
+ * → "ShopApi!Checkout+<PlaceAsync>d__0.MoveNext"). A name of another form is shown as it is.
+ */
+export function methodDisplayName(signature: string): string {
+  const m = /\[([^\]\s]+)\]\s*([^\s[\]]+)::([^\s(]+)\(/.exec(signature);
+  return m === null ? signature : `${m[1]}!${m[2]}.${m[3]}`;
+}
 const num = (v: number | null | undefined): string => (v === null || v === undefined ? '—' : fmt(v));
 
 function section(name: string, title: string, doc: string, ...children: (Node | null)[]): HTMLElement {
@@ -42,11 +52,11 @@ function exceptionsSection(text: string): HTMLElement {
       sortBy: 1,
       descending: true,
       columns: [
-        { label: 'Type', text: (t) => t.type, key: (t) => t.type },
+        { label: 'Type', text: (t) => t.type, key: (t) => t.type, width: '28%' },
         { label: 'Thrown', text: (t) => fmt(t.count), key: (t) => t.count, numeric: true },
         { label: 'Caught', text: (t) => num(t.caught), key: (t) => t.caught ?? -1, numeric: true },
         { label: 'Thrown by', text: (t) => t.throwingMethods.map((m) => `${m.method} (${fmt(m.count)})`).join('; '), key: (t) => t.throwingMethods[0]?.method ?? '' },
-        { label: 'Caught in', text: (t) => t.catchingMethods.map((m) => `${m.method} (${fmt(m.count)})`).join('; '), key: (t) => t.catchingMethods[0]?.method ?? '' },
+        { label: 'Caught in', text: (t) => t.catchingMethods.map((m) => `${methodDisplayName(m.method)} (${fmt(m.count)})`).join('; '), key: (t) => t.catchingMethods[0]?.method ?? '' },
         { label: 'Messages', text: (t) => t.messages.join(' | '), key: (t) => t.messages[0] ?? '' },
       ],
     }),
@@ -94,39 +104,8 @@ function contentionSection(text: string): HTMLElement {
   const v = JSON.parse(text) as ContentionView;
   const tables = [...waitTables('Lock contention', v.lock), ...waitTables('Wait handles', v.waitHandle)];
   if (tables.length === 0) return section('contention', 'Contention and waits', text, h('p', { class: 'muted', text: 'No contention or wait events in this trace.' }));
-  const hint = h('p', { class: 'muted', text: 'Flame graph tab: "Contention/Start" stacks; the native tool weighs them by time waited with --weight wait-time.' });
+  const hint = h('p', { class: 'muted', text: 'Flame graph tab, "Contention/Start" stacks: weighed by time waited (the CLI\'s --weight wait-time), or counted.' });
   return section('contention', 'Contention and waits', text, ...tables, hint);
-}
-
-/** Activities as bars on one time axis, indented by nesting depth (the first WATERFALL_ROWS). */
-function waterfall(v: ActivitiesView): SVGSVGElement | null {
-  const rows = v.activities.slice(0, WATERFALL_ROWS);
-  if (rows.length === 0) return null;
-  const from = Math.min(...rows.map((a) => a.startMs));
-  const to = Math.max(...rows.map((a) => a.startMs + (a.durationMs ?? 0)));
-  const span = Math.max(to - from, 1e-6);
-  const rowH = 14;
-  const width = 1000;
-  const svg = document.createElementNS(SVG, 'svg');
-  svg.setAttribute('viewBox', `0 0 ${width} ${rows.length * rowH}`);
-  svg.setAttribute('class', 'waterfall');
-  svg.setAttribute('role', 'img');
-  svg.setAttribute('aria-label', 'Activities over time');
-  rows.forEach((a, i) => {
-    const rect = document.createElementNS(SVG, 'rect');
-    const x = ((a.startMs - from) / span) * width;
-    const w = a.durationMs === null ? 2 : Math.max(1, (a.durationMs / span) * width);
-    rect.setAttribute('x', x.toFixed(2));
-    rect.setAttribute('y', String(i * rowH + 1));
-    rect.setAttribute('width', w.toFixed(2));
-    rect.setAttribute('height', String(rowH - 2));
-    rect.setAttribute('class', `depth-${Math.min(a.depth, 5)}`);
-    const title = document.createElementNS(SVG, 'title');
-    title.textContent = `${'  '.repeat(a.depth)}${a.name} ${a.durationMs === null ? '(unfinished)' : `${a.durationMs.toFixed(3)} ms`}`;
-    rect.append(title);
-    svg.append(rect);
-  });
-  return svg;
 }
 
 function activitiesSection(text: string): HTMLElement {
@@ -150,7 +129,7 @@ function activitiesSection(text: string): HTMLElement {
         { label: 'Max', text: (n) => n.maxMs.toFixed(3), key: (n) => n.maxMs, numeric: true },
       ],
     }),
-    waterfall(v),
+    activityWaterfall(v),
   );
 }
 
@@ -192,7 +171,7 @@ function countersSection(text: string): HTMLElement {
         { label: 'Samples', text: (r) => fmt(r.s.samples.length), key: (r) => r.s.samples.length, numeric: true },
         { label: 'Last', text: (r) => num(r.values[r.values.length - 1]), key: (r) => r.values[r.values.length - 1] ?? 0, numeric: true },
         { label: 'Total', text: (r) => num(r.s.total), key: (r) => r.s.total ?? 0, numeric: true },
-        { label: 'Over time', text: (r) => r.values.join(' '), key: (r) => r.s.samples.length, cell: (r) => sparkline(r.values) },
+        { label: 'Over time', text: (r) => r.values.join(' '), key: (r) => r.s.samples.length, cell: (r) => sparkline(r.values), width: 'calc(120px + 1rem)' },
       ],
     }),
   );

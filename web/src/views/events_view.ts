@@ -28,10 +28,12 @@ export function fieldValueText(f: PayloadField): string {
   return f.display !== undefined ? `${f.display} (${valueText(f.value)})` : valueText(f.value);
 }
 
+/** The Fields column: each field as name=value, an enum by its name as the detail pane
+ *  names it ("Reason=AllocSmall", its number in the pane: "AllocSmall (0)"). */
 export function fieldsText(event: TraceEvent): string {
   const fields = (event['payload'] as Partial<EventPayload> | undefined)?.fields;
   if (!Array.isArray(fields)) return '';
-  return fields.map((f) => `${f.name}=${valueText(f.value)}`).join('  ');
+  return fields.map((f) => `${f.name}=${f.display ?? valueText(f.value)}`).join('  ');
 }
 
 export class EventTable {
@@ -193,12 +195,13 @@ export class EventTable {
       return tr;
     }
     tr.dataset['index'] = String(event.index);
+    const fields = fieldsText(event);
     tr.append(
       h('span', { class: 'c-time num', text: event.timeMs.toFixed(3) }),
       h('span', { class: 'c-provider', text: shortProviderName(event.provider), attrs: { title: event.provider } }),
-      h('span', { class: 'c-event', text: event.name }),
+      h('span', { class: 'c-event', text: event.name, attrs: { title: event.name } }),
       h('span', { class: 'c-thread num', text: String(event.threadId) }),
-      h('span', { class: 'c-fields', text: fieldsText(event) }),
+      h('span', { class: 'c-fields', text: fields, attrs: { title: fields } }),
     );
     tr.addEventListener('click', () => this.select(row));
     return tr;

@@ -23,6 +23,7 @@
 // The indexes behind these are in flame_index.ts, the colours in flame_palette.ts.
 import type { FlameGraphData } from '../api/types.js';
 import { fmt, h, percent } from '../ui/dom.js';
+import { formatWeight } from '../ui/units.js';
 import { FlameIndex } from './flame_index.js';
 import { DIM, FlamePalette, frameHues, HOVER, MATCH } from './flame_palette.js';
 
@@ -34,6 +35,8 @@ const LABEL_MIN_PX = 30;
 const FONT_PX = 12;
 export class FlameGraph {
   private data: FlameGraphData | null = null;
+  /** The event type whose stacks are drawn: what a count weight counts (ui/units.ts). */
+  private event = '';
   /** Rows by depth, subtree ends, search (flame_index.ts); null before setData. */
   private index: FlameIndex | null = null;
   /** One past the last node of each node's subtree (the index's). */
@@ -66,6 +69,9 @@ export class FlameGraph {
   private bandWords = new Uint32Array(0);
   private widthPx = 0;
   private heightPx = 0;
+  /** Css px above the first row: the canvas fills its box, and a graph drawn root at the
+   *  bottom sits at the bottom of it. */
+  private offsetPx = 0;
   private ratio = 1;
   private font = '';
   /** Label width of each frame name in device px at `font`; NaN = not measured yet. */
@@ -123,8 +129,10 @@ export class FlameGraph {
     cancelAnimationFrame(this.frameRequest);
   }
 
-  setData(data: FlameGraphData): void {
+  /** @param event the event type of the stacks (names the amounts: "1,234 samples") */
+  setData(data: FlameGraphData, event = ''): void {
     this.data = data;
+    this.event = event;
     const n = data.frame.length;
     this.index = new FlameIndex(data);
     this.maxDepth = this.index.maxDepth;
@@ -185,7 +193,7 @@ export class FlameGraph {
     this.searchResult.textContent =
       this.matchCount === 0
         ? 'No match'
-        : `${fmt(this.matchCount)} ${this.matchCount === 1 ? 'frame matches' : 'frames match'} · ${percent(this.matchWeight, data.total)} of ${data.unit}`;
+        : `${fmt(this.matchCount)} ${this.matchCount === 1 ? 'frame matches' : 'frames match'} · ${this.amount(this.matchWeight)} (${percent(this.matchWeight, data.total)})`;
     this.searchResult.dataset['matches'] = String(this.matchCount);
     this.draw();
   }
@@ -199,7 +207,8 @@ export class FlameGraph {
   hitTest(xPx: number, yPx: number): number {
     const data = this.data;
     if (data === null || xPx < 0 || xPx >= this.widthPx || yPx < 0) return -1;
-    const row = Math.floor(yPx / ROW_PX);
+    if (yPx < this.offsetPx) return -1;
+    const row = Math.floor((yPx - this.offsetPx) / ROW_PX);
     const depth = this.rootAtBottom ? this.maxDepth - row : row;
     const x0 = data.start[this.zoom]!;
     const x1 = data.end[this.zoom]!;
@@ -220,7 +229,11 @@ export class FlameGraph {
     const data = this.data;
     const canvas = this.canvas;
     const widthPx = canvas.parentElement?.clientWidth ?? 800;
-    const heightPx = Math.max(ROW_PX * (this.maxDepth + 1), 60);
+    // At least its box's height: the graph owns the room it is given (a shallow graph drawn
+    // root at the bottom then starts at the bottom of the box, as a flame graph does).
+    const graphPx = ROW_PX * (this.maxDepth + 1);
+    const heightPx = Math.max(graphPx, canvas.parentElement?.clientHeight ?? 0, 60);
+    this.offsetPx = this.rootAtBottom ? heightPx - graphPx : 0;
     const ratio = window.devicePixelRatio || 1;
     const g = this.context;
     if (widthPx !== this.widthPx || heightPx !== this.heightPx || ratio !== this.ratio) {
@@ -304,7 +317,7 @@ export class FlameGraph {
       }
       for (let y = 1; y < cellHeight; y++) band.copyWithin(y * width, 0, width);
       const row = this.rootAtBottom ? this.maxDepth - d : d;
-      this.context.putImageData(this.band, 0, Math.round(row * ROW_PX * r));
+      this.context.putImageData(this.band, 0, Math.round((row * ROW_PX + this.offsetPx) * r));
     }
   }
 
@@ -318,7 +331,7 @@ export class FlameGraph {
     const devicePerWeight = (this.widthPx / (data.end[this.zoom]! - x0)) * r;
     this.cellLeft = Math.round(Math.max(0, (data.start[node]! - x0) * devicePerWeight));
     this.cellRight = Math.round(Math.min(this.canvas.width, (data.end[node]! - x0) * devicePerWeight));
-    this.cellTop = Math.round(this.rowOf(node) * ROW_PX * r);
+    this.cellTop = Math.round((this.rowOf(node) * ROW_PX + this.offsetPx) * r);
   }
 
   private fillNode(node: number): void {
@@ -475,13 +488,18 @@ export class FlameGraph {
     const exclusive = data.self[node]!;
     this.tooltip.replaceChildren(
       h('strong', { text: this.name(node) }),
-      h('div', { text: `Inclusive: ${fmt(inclusive)} ${data.unit} (${percent(inclusive, data.total)})` }),
-      h('div', { text: `Exclusive: ${fmt(exclusive)} ${data.unit} (${percent(exclusive, data.total)})` }),
+      h('div', { text: `Inclusive: ${this.amount(inclusive)} (${percent(inclusive, data.total)})` }),
+      h('div', { text: `Exclusive: ${this.amount(exclusive)} (${percent(exclusive, data.total)})` }),
     );
     this.tooltip.hidden = false;
     const left = Math.min(xPx + 14, this.widthPx - 320);
     this.tooltip.style.left = `${Math.max(0, left)}px`;
     this.tooltip.style.top = `${yPx + 16}px`;
+  }
+
+  /** An amount of the graph's weight in words: "1.25 s", "4.5 MB", "1,234 samples". */
+  private amount(weight: number): string {
+    return formatWeight(weight, this.data?.unit ?? '', this.event);
   }
 
   /** Keyboard focus: the node the arrow keys moved to (drawn like a hovered one). */
@@ -492,7 +510,7 @@ export class FlameGraph {
     const x0 = data.start[this.zoom]!;
     const x1 = data.end[this.zoom]!;
     const leftPx = Math.max(0, ((data.start[node]! - x0) / (x1 - x0)) * this.widthPx);
-    this.showTooltip(node, leftPx, this.rowOf(node) * ROW_PX);
+    this.showTooltip(node, leftPx, this.rowOf(node) * ROW_PX + this.offsetPx);
     this.canvas.setAttribute('aria-label', `${this.name(node)}; Enter zooms, Escape zooms out`);
   }
 

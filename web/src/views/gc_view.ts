@@ -45,6 +45,8 @@ export function gcCells(gc: GcRecord): string[] {
 
 const LABELS = ['#', 'Gen', 'Type', 'Reason', 'Induced', 'Start ms', 'Pause ms', 'Suspend ms', 'Before MB', 'After MB',
   'Promoted MB', 'Gen0 MB', 'Gen1 MB', 'Gen2 MB', 'LOH MB', 'POH MB', 'Pinned'];
+/** Columns a narrow analyzer leaves out (analyzer.css). */
+const OPTIONAL = new Set(['Induced', 'Gen0 MB', 'Gen1 MB', 'Gen2 MB', 'LOH MB', 'POH MB', 'Pinned']);
 const TITLES: Record<string, string> = {
   'Pause ms': 'SuspendEEStart of the GC → RestartEEStop of the suspending thread (background GCs: their pauses summed)',
   'Suspend ms': 'SuspendEEStart → SuspendEEStop',
@@ -83,10 +85,12 @@ export function renderGcView(stats: GcStats, container: HTMLElement, onSelectRan
       text: (gc: GcRecord) => gcCells(gc)[i]!,
       key: (gc: GcRecord) => (i < 2 || i >= 5 ? Number(gcCells(gc)[i] || -1) : gcCells(gc)[i]!),
       numeric: i < 2 || i >= 5,
+      // The sizes per generation are left out where the table would not fit (their sum is "After MB").
+      optional: OPTIONAL.has(label),
       ...(TITLES[label] === undefined ? {} : { title: TITLES[label] }),
     }));
     const table = sortableTable({
-      caption: `GCs of process ${p.processId} (${fmt(p.gcs.length)}; click a row to select its time range)`,
+      caption: `GCs of process ${p.processId} (${fmt(p.gcs.length)}; click a row to see its events)`,
       rows: p.gcs,
       columns,
       onActivate: (gc) => onSelectRange(...gcRange(gc)),

@@ -26,6 +26,8 @@ export function jitCells(m: JitMethod): string[] {
 
 const LABELS = ['Method', 'Module', 'Tier', 'Code', 'IL bytes', 'Native bytes', 'JIT ms', 'Start ms', 'Compiled on', 'Thread', 'State'];
 const NUMERIC = new Set([4, 5, 6, 7, 9]);
+/** Columns a narrow analyzer leaves out (analyzer.css): the tier and the times stay. */
+const OPTIONAL = new Set(['Code', 'Compiled on', 'State']);
 const TITLES: Record<string, string> = {
   'JIT ms': 'MethodJittingStarted → MethodLoad (Verbose) of the same method id',
   Code: 'R2R: precompiled code (ReadyToRun) loaded; jitted: compiled at run time',
@@ -62,6 +64,9 @@ export function renderJitView(stats: JitStats, container: HTMLElement): void {
       text: (m: JitMethod) => jitCells(m)[i]!,
       key: (m: JitMethod) => (NUMERIC.has(i) ? Number(jitCells(m)[i]) : jitCells(m)[i]!),
       numeric: NUMERIC.has(i),
+      // A narrow analyzer leaves these out, and gives the module's path less room than the method.
+      optional: OPTIONAL.has(label),
+      ...(label === 'Module' ? { width: '14%' } : {}),
       ...(TITLES[label] === undefined ? {} : { title: TITLES[label] }),
     }));
     const table = sortableTable({

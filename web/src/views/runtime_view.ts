@@ -4,7 +4,8 @@
 // engine's `runtime` summary key (core/analysis/runtime_signals.h: pauses as PerfView's GCStats
 // measures them), typed by reader/summary.ts.
 import type { Summary } from '../api/types.js';
-import { fmt, formatBytes, h, percent } from '../ui/dom.js';
+import { fmt, h, percent } from '../ui/dom.js';
+import { formatBytes, formatDurationMs } from '../ui/units.js';
 import { sortableTable } from '../ui/sortable_table.js';
 import { tagged } from './summary_fields.js';
 
@@ -31,7 +32,7 @@ function signalCards(summary: Summary, cpuSamples: number): HTMLElement | null {
   const pauseMs = gc.generations.reduce((sum, g) => sum + g.totalPauseMs, 0);
   const signals: [string, string, number][] = [
     ['Garbage collections', fmt(gc.count), gc.count],
-    ['GC pause time', `${pauseMs.toFixed(1)} ms`, pauseMs],
+    ['GC pause time', formatDurationMs(pauseMs), pauseMs],
     ['Exceptions thrown', fmt(exceptions.count), exceptions.count],
     ['Allocation ticks (≈100 KB each)', `${fmt(allocations.ticks)} · ${formatBytes(allocations.bytes)}`, allocations.ticks],
     ['Methods JIT-compiled', fmt(jit.methods), jit.methods],

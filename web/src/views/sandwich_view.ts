@@ -11,7 +11,14 @@
 import type { StackQuery, TraceHandle } from '../api/handle.js';
 import type { FlameGraphData, Sandwich } from '../api/types.js';
 import { fmt, h, percent } from '../ui/dom.js';
+import { countNoun, DEFAULT_STACK_EVENT, formatWeight } from '../ui/units.js';
 import { subtreeEnds } from './flame_index.js';
+
+/** How a tree writes its amounts: a cell's text, a header's label (ui/units.ts). */
+interface Amounts {
+  text: (weight: number) => string;
+  header: (label: string) => string;
+}
 
 /** Levels of each tree open when a function is shown (the function's row is level 0). */
 const OPEN_LEVELS = 2;
@@ -139,6 +146,7 @@ export class SandwichView {
     const callers = new SandwichTree(s.callers);
     const callees = new SandwichTree(s.callees);
     const { unit } = s.callees;
+    const event = this.query.event ?? DEFAULT_STACK_EVENT;
     const inclusive = s.callees.total;
     if (inclusive === 0) {
       this.root.replaceChildren(
@@ -155,23 +163,30 @@ export class SandwichView {
       h('strong', { class: 'sandwich-name', text: s.function }),
       h('span', {
         class: 'muted',
-        text: ` inclusive ${fmt(inclusive)} ${unit}, exclusive ${fmt(exclusive)} ${unit} (${percent(exclusive, inclusive)} of inclusive)`,
+        text: ` inclusive ${formatWeight(inclusive, unit, event)}, exclusive ${formatWeight(exclusive, unit, event)} (${percent(exclusive, inclusive)} of inclusive)`,
       }),
     );
+    // Times and bytes with their unit in each cell; a count's noun in the header ("Inclusive (samples)").
+    const counted = unit !== 'nanoseconds' && unit !== 'bytes';
+    const amounts: Amounts = {
+      text: (v) => (counted ? fmt(v) : formatWeight(v, unit, event)),
+      header: (label) => (counted ? `${label} (${countNoun(event)})` : label),
+    };
     this.root.replaceChildren(
-      this.treeTable(callers, 'callers', `Callers of ${s.function}`, 'Called by'),
+      this.treeTable(callers, 'callers', `Callers of ${s.function}`, 'Called by', amounts),
       focus,
-      this.treeTable(callees, 'callees', `Callees of ${s.function}`, 'Calls'),
+      this.treeTable(callees, 'callees', `Callees of ${s.function}`, 'Calls', amounts),
     );
   }
 
   /** A treegrid of one tree, without its root (the function, shown between the two). */
-  private treeTable(tree: SandwichTree, kind: 'callers' | 'callees', label: string, heading: string): HTMLElement {
+  private treeTable(tree: SandwichTree, kind: 'callers' | 'callees', label: string, heading: string, amounts: Amounts): HTMLElement {
     const total = tree.inclusive(0);
     const body = h('tbody');
     const table = h(
       'table',
       { class: `sandwich-tree ${kind}`, attrs: { role: 'treegrid', 'aria-label': label } },
+      h('colgroup', {}, h('col'), h('col', { class: 'num' }), h('col', { class: 'share' }), h('col', { class: 'num' })),
       h(
         'thead',
         {},
@@ -179,9 +194,9 @@ export class SandwichView {
           'tr',
           {},
           h('th', { text: heading, attrs: { scope: 'col' } }),
-          h('th', { class: 'num', text: 'Inclusive', attrs: { scope: 'col' } }),
+          h('th', { class: 'num', text: amounts.header('Inclusive'), attrs: { scope: 'col' } }),
           h('th', { class: 'num', text: '%', attrs: { scope: 'col', title: 'Share of the function\u2019s inclusive weight' } }),
-          h('th', { class: 'num', text: 'Exclusive', attrs: { scope: 'col' } }),
+          h('th', { class: 'num', text: amounts.header('Exclusive'), attrs: { scope: 'col' } }),
         ),
       ),
       body,
@@ -214,15 +229,15 @@ export class SandwichView {
       const open = tree.expanded.has(node);
       const value = tree.inclusive(node);
       const toggle = h('span', { class: 'sandwich-toggle', text: hasChildren ? (open ? '\u25BE' : '\u25B8') : '', attrs: { 'aria-hidden': 'true' } });
-      const nameCell = h('td', { class: 'sandwich-fn', attrs: { role: 'gridcell', title: `Centre the sandwich on ${tree.name(node)}` } }, toggle, h('span', { class: 'sandwich-label', text: tree.name(node) }));
+      const nameCell = h('td', { class: 'sandwich-fn', attrs: { role: 'gridcell', title: `${tree.name(node)} (click: centre the sandwich on it)` } }, toggle, h('span', { class: 'sandwich-label', text: tree.name(node) }));
       nameCell.style.setProperty('--level', String(level - 1));
       const tr = h(
         'tr',
         { attrs: { role: 'row', 'aria-level': String(level) } },
         nameCell,
-        h('td', { class: 'num', text: fmt(value), attrs: { role: 'gridcell' } }),
+        h('td', { class: 'num', text: amounts.text(value), attrs: { role: 'gridcell' } }),
         h('td', { class: 'num sandwich-share', text: percent(value, total), attrs: { role: 'gridcell' } }),
-        h('td', { class: 'num', text: fmt(tree.data.self[node]!), attrs: { role: 'gridcell' } }),
+        h('td', { class: 'num', text: amounts.text(tree.data.self[node]!), attrs: { role: 'gridcell' } }),
       );
       tr.style.setProperty('--share', `${total > 0 ? (100 * value) / total : 0}%`);
       if (hasChildren) tr.setAttribute('aria-expanded', String(open));

@@ -8,6 +8,7 @@ import type { StackQuery } from '../api/handle.js';
 import { STACK_GROUPS } from '../app/state.js';
 import type { ViewState } from '../app/state.js';
 import { h } from '../ui/dom.js';
+import { menu } from '../ui/menu.js';
 
 /** The view state fields these controls own. */
 export type TransformState = Pick<ViewState, 'group' | 'dropLeaves' | 'foldPats' | 'excludePats' | 'includePats' | 'groupPats'>;
@@ -39,9 +40,12 @@ const patternInput = (id: string): HTMLInputElement =>
 const patternBox = (input: HTMLInputElement, label: string, title: string): HTMLLabelElement =>
   h('label', { attrs: { title: `${title}. ${PATTERN_HELP}` } }, `${label} `, input);
 
-/** The controls' elements (ids g-group, g-drop-leaves, g-fold, g-exclude, g-include, g-grouppats). */
+/** The controls' elements (ids g-group, g-drop-leaves, g-fold, g-exclude, g-include, g-grouppats):
+ *  Group in the toolbar, the rest in the "Fold & filter" menu (id g-transform-menu). */
 export interface TransformParts {
   box: HTMLElement;
+  /** The menu's button: it says how many of its options are on. */
+  menuLabel: HTMLElement;
   group: HTMLSelectElement;
   dropLeaves: HTMLInputElement;
   fold: HTMLInputElement;
@@ -61,16 +65,18 @@ export function transformControls(): TransformParts {
   const exclude = patternInput('g-exclude');
   const include = patternInput('g-include');
   const groupPats = patternInput('g-grouppats');
-  const box = h('span', { class: 'stack-transform', attrs: { id: 'g-transform' } },
-    h('label', {}, 'Group ', group),
+  const options = menu('g-transform-menu', MENU_LABEL, 'Drop time leaves; PerfView\'s fold, exclude, include and group patterns',
     h('label', { attrs: { title: 'Fold CPU_TIME, UNMANAGED_CODE_TIME and unresolved (?!?, module!?) leaves into their caller' } },
       dropLeaves, ' Drop time leaves'),
     patternBox(fold, 'Fold', 'Frames matching are removed and their weight charged to their caller (FoldPats)'),
     patternBox(exclude, 'Exclude', 'Stacks with a frame matching are left out (ExcPats)'),
     patternBox(include, 'Include', 'Only stacks on which every pattern matches a frame (IncPats)'),
     patternBox(groupPats, 'Group pats', 'pattern->name groups frames, pattern=>name keeps the entry frame (GroupPats)'));
-  return { box, group, dropLeaves, fold, exclude, include, groupPats };
+  const box = h('span', { class: 'stack-transform', attrs: { id: 'g-transform' } }, h('label', {}, 'Group ', group), options);
+  return { box, menuLabel: options.querySelector('summary')!, group, dropLeaves, fold, exclude, include, groupPats };
 }
+
+const MENU_LABEL = 'Fold & filter';
 
 /** Shows a state in the controls. */
 export function showTransform(parts: TransformParts, s: TransformState): void {
@@ -80,6 +86,8 @@ export function showTransform(parts: TransformParts, s: TransformState): void {
   parts.exclude.value = s.excludePats;
   parts.include.value = s.includePats;
   parts.groupPats.value = s.groupPats;
+  const on = [s.dropLeaves, ...[s.foldPats, s.excludePats, s.includePats, s.groupPats].map((p) => p.trim() !== '')].filter(Boolean).length;
+  parts.menuLabel.textContent = on === 0 ? MENU_LABEL : `${MENU_LABEL} (${on} on)`;
 }
 
 /** The state the controls show. */

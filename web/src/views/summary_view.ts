@@ -2,7 +2,8 @@
 // table), threads and dropped events, from the engine's summary document (README
 // "Summary JSON"), typed whole by reader/summary.ts.
 import type { Summary, SummaryEventType } from '../api/types.js';
-import { fmt, formatBytes, formatMs, h, percent } from '../ui/dom.js';
+import { fmt, h, percent } from '../ui/dom.js';
+import { formatBytes, formatDurationMs } from '../ui/units.js';
 import { sortableTable } from '../ui/sortable_table.js';
 import { renderRuntime } from './runtime_view.js';
 import { tagged } from './summary_fields.js';
@@ -98,7 +99,7 @@ function renderHeadline(summary: Summary, headline: HTMLElement, options: Summar
   // Null: the sync time is not a representable date (a damaged header); no start is stated.
   const start = timeRange?.startUtc ?? trace.syncTimeUtc;
   if (start !== undefined && start !== null) add('Start (UTC)', start);
-  if (timeRange !== null) add('Duration', formatMs(timeRange.durationMs));
+  if (timeRange !== null) add('Duration', formatDurationMs(timeRange.durationMs));
   if (trace.pointerSize !== undefined) add('Pointer size', `${trace.pointerSize} bytes (${trace.pointerSize * 8}-bit)`);
   if (trace.processId !== undefined) add('Process id', String(trace.processId));
   if (trace.numberOfProcessors !== undefined) add('Processors', String(trace.numberOfProcessors));
@@ -134,7 +135,7 @@ function renderTables(summary: Summary, tables: HTMLElement, options: SummaryVie
           { label: 'Id', text: (t) => String(t.eventId), key: (t) => t.eventId, numeric: true },
           { label: 'Count', text: (t) => fmt(t.count), key: (t) => t.count, numeric: true },
           { label: 'Share', text: (t) => percent(t.count, total), key: (t) => t.count, numeric: true },
-          { label: 'With stack frames', text: (t) => fmt(t.withStacks), key: (t) => t.withStacks, numeric: true, cell: (t) => stacksCell(t, options.onStacksOfType) },
+          { label: 'With stack frames', text: (t) => fmt(t.withStacks), key: (t) => t.withStacks, numeric: true, cell: (t) => stacksCell(t, options.onStacksOfType), width: '15rem' },
         ],
         ...(options.onPickType === null ? {} : { onActivate: options.onPickType, rowTitle: 'Show these events in the event table' }),
       })),

@@ -5,6 +5,7 @@
 // fromMs..toMs); "css px" = x across the canvas, 0..width.
 import type { Histogram } from '../api/types.js';
 import { fmt, h } from '../ui/dom.js';
+import { shortProviderName } from './provider_name.js';
 
 const HEIGHT_PX = 64;
 const PALETTE_LIGHT = ['#4e79a7', '#f28e2b', '#59a14f', '#e15759', '#76b7b2', '#edc948', '#b07aa1', '#ff9da7', '#9c755f', '#bab0ac'];
@@ -68,7 +69,9 @@ export class Timeline {
       ...histogram.series.map((name, s) => {
         const swatch = h('span', { class: 'swatch' });
         swatch.style.background = palette[s % palette.length]!;
-        return h('span', { class: 'legend-item' }, swatch, name);
+        // Provider names without their common prefix (the full name on hover): the legend fits
+        // beside the timeline's controls instead of taking a line of its own.
+        return h('span', { class: 'legend-item', attrs: { title: name } }, swatch, shortProviderName(name));
       }),
     );
     this.draw();

@@ -3,7 +3,7 @@
 // tests/node/schema.test.mjs checks that this file is what the script writes, and
 // tests/node/result_schema.test.mjs that every query's output has these shapes.
 
-/** The engine's summary (README "Summary JSON"). */
+/** The engine's summary (docs/summary-json.md). */
 export interface Summary {
   format: SummaryFormat;
   /** True when the stream reached its end and nothing went wrong. */
@@ -145,7 +145,7 @@ export interface SummaryTables {
   sequencePoints: number;
 }
 
-/** GCs of one generation and their pauses (PerfView's GCStats way; README "Summary JSON"). */
+/** GCs of one generation and their pauses (PerfView's GCStats way; docs/summary-json.md). */
 export interface GcGeneration {
   /** 0, 1, 2; null for any other GC/Start Depth (listed only when seen). */
   generation: number | null;
@@ -672,14 +672,17 @@ export interface Wait {
   detail: number;
 }
 
-/** `nettrace activities`: Start/Stop events paired by activity id. */
+/** `nettrace activities`: start-stop activities as TraceEvent's StartStopActivityComputer pairs them (the ones the thread-time stacks' "Activity …" frames show): EventSource Start/Stop events with activity-path ids, and the runtime's ExceptionCatch/Start and /Stop ("ExceptionHandling"). */
 export interface ActivitiesView {
+  /** Activities begun (Starts followed). */
   count: number;
   finished: number;
   unfinished: number;
+  /** Stops that found no live activity with their activity id. */
   unmatchedStops: number;
-  /** Stops that ended one of several open activities with the same id and name (the latest one). */
+  /** Stops that ended an activity of another provider or task: live activities are keyed by activity id alone, so a Stop ends whatever last began under its id. */
   ambiguousStops: number;
+  /** EventSource Start/Stop events not followed: their activity id is no activity path of their process (none, or not EventSource's). */
   withoutActivityId: number;
   notKept: number;
   names: ActivityName[];
@@ -706,7 +709,7 @@ export interface Activity {
   name: string;
   id: string;
   relatedId: string;
-  /** Index of the parent activity in `activities`, or null. */
+  /** Index of the creator activity in `activities` (the live activity of the Start's related id, else the one its thread's task works in), or null. */
   parent: number | null;
   depth: number;
   startMs: number;
