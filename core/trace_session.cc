@@ -1,10 +1,9 @@
 #include "trace_session.h"
 
-#include "analysis/activity_view.h"
+#include "analysis/allocation_view.h"
 #include "analysis/event_query.h"
-#include "analysis/gc_stats.h"
 #include "analysis/histogram.h"
-#include "analysis/jit_stats.h"
+#include "analysis/model_views.h"
 #include "analysis/runtime_views.h"
 #include "analysis/stack_views.h"
 #include "analysis/trace_summary.h"
@@ -49,6 +48,7 @@ const TraceModel& TraceSession::model() const { return parts_->read.model(); }
 const TraceModel& TraceSession::stackModel() const { return parts_->read.PrepareSymbols(); }
 const SymbolCollector& TraceSession::symbols() const { return stackModel().symbols(); }
 const RuntimeViews& TraceSession::views() const { return model().views(); }
+const AllocationSamples& TraceSession::allocations() const { return model().allocations(); }
 
 std::string TraceSession::SummaryJson() const { return nettrace::SummaryJson(model()); }
 std::string TraceSession::TraceEventCounts() const { return nettrace::TraceEventCounts(model()); }
@@ -120,6 +120,7 @@ std::string TraceSession::EventStackJson(uint32_t row) const { return nettrace::
 std::vector<std::string> TraceSession::EventStackAddresses(uint32_t row) const {
   return nettrace::EventStackAddresses(stackModel(), row);
 }
+StackQuery TraceSession::WithDefaultWeight(StackQuery q) const { return nettrace::WithDefaultWeight(model(), q); }
 std::string TraceSession::FlameGraphJson(const StackQuery& q) const { return nettrace::FlameGraphJson(stackModel(), q); }
 FlameGraph TraceSession::BuildFlameGraph(const StackQuery& q) const { return nettrace::BuildFlameGraph(stackModel(), q); }
 std::string TraceSession::FoldedStacks(const StackQuery& q) const { return FoldedStacksOf(stackModel(), q); }
@@ -142,24 +143,42 @@ std::string TraceSession::ExportSpeedscopeEvented(const StackQuery& q, const std
 std::string TraceSession::ExportChromeTrace() const { return ChromeTraceOf(stackModel()); }
 std::string TraceSession::ExportEventsCsv(bool stackText) const { return EventsCsvOf(stackModel(), stackText); }
 std::string TraceSession::ExportStacksCsv() const { return StacksCsvOf(stackModel()); }
+std::unique_ptr<ExportStream> TraceSession::FoldedStacksStream(const StackQuery& q) const {
+  return FoldedStacksStreamOf(stackModel(), q);
+}
+std::unique_ptr<ExportStream> TraceSession::ExportSpeedscopeStream(const StackQuery& q, const std::string& name) const {
+  return SpeedscopeStreamOf(stackModel(), q, name);
+}
+std::unique_ptr<ExportStream> TraceSession::ExportSpeedscopeEventedStream(const StackQuery& q,
+                                                                          const std::string& name) const {
+  return SpeedscopeEventedStreamOf(stackModel(), q, name);
+}
+std::unique_ptr<ExportStream> TraceSession::ExportEventsCsvStream(bool stackText) const {
+  return EventsCsvStreamOf(stackModel(), stackText);
+}
+std::unique_ptr<ExportStream> TraceSession::ExportStacksCsvStream() const { return StacksCsvStreamOf(stackModel()); }
+Status TraceSession::BuildProfile(const ProfileRequest& request, ProfileData* out) const {
+  return BuildProfileOf(stackModel(), request, out);
+}
 
 // Statistics and event views.
-std::string TraceSession::GcJson() const { return model().gc().ToJson(); }
-std::string TraceSession::GcCsv() const { return model().gc().ToCsv(); }
-std::string TraceSession::JitJson() const { return model().jit().ToJson(); }
-std::string TraceSession::JitCsv() const { return model().jit().ToCsv(); }
+std::string TraceSession::GcJson() const { return GcDocument(model(), ViewFormat::kJson); }
+std::string TraceSession::GcCsv() const { return GcDocument(model(), ViewFormat::kCsv); }
+std::string TraceSession::JitJson() const { return JitDocument(model(), ViewFormat::kJson); }
+std::string TraceSession::JitCsv() const { return JitDocument(model(), ViewFormat::kCsv); }
 namespace {
 ViewFormat FormatOf(bool csv) { return csv ? ViewFormat::kCsv : ViewFormat::kJson; }
 }  // namespace
-std::string TraceSession::ExceptionsView(bool csv) const {
-  return views().Exceptions(model(), symbols(), FormatOf(csv));
+std::string TraceSession::ExceptionsView(bool csv) const { return ExceptionsDocument(stackModel(), FormatOf(csv)); }
+std::string TraceSession::ContentionView(bool csv) const { return ContentionDocument(model(), FormatOf(csv)); }
+std::string TraceSession::ActivitiesView(bool csv) const { return ActivitiesDocument(stackModel(), FormatOf(csv)); }
+std::string TraceSession::CountersView(bool csv) const { return CountersDocument(model(), FormatOf(csv)); }
+std::string TraceSession::ThreadPoolView(bool csv) const { return ThreadPoolDocument(model(), FormatOf(csv)); }
+std::string TraceSession::AllocationsView(bool csv, double confidence, size_t functions) const {
+  AllocationViewOptions options;
+  options.confidence = confidence, options.functions = functions, options.format = FormatOf(csv);
+  return nettrace::AllocationsView(stackModel(), options);
 }
-std::string TraceSession::ContentionView(bool csv) const { return views().Contention(model(), FormatOf(csv)); }
-std::string TraceSession::ActivitiesView(bool csv) const {
-  return ActivityView(stackModel(), stackModel().symbols()).Write(FormatOf(csv));
-}
-std::string TraceSession::CountersView(bool csv) const { return views().Counters(FormatOf(csv)); }
-std::string TraceSession::ThreadPoolView(bool csv) const { return views().ThreadPool(FormatOf(csv)); }
 
 StackDiff BuildStackDiff(const TraceSession& a, const StackQuery& queryA, const TraceSession& b,
                          const StackQuery& queryB) {
@@ -168,6 +187,9 @@ StackDiff BuildStackDiff(const TraceSession& a, const StackQuery& queryA, const 
 std::string StackDiffJson(const TraceSession& a, const StackQuery& queryA, const TraceSession& b,
                           const StackQuery& queryB, size_t maxFunctions) {
   return StackDiffJson(a.stackModel(), queryA, b.stackModel(), queryB, maxFunctions);
+}
+void ResolveDiffWeights(const TraceSession& a, StackQuery* queryA, const TraceSession& b, StackQuery* queryB) {
+  ResolveDiffWeights(a.model(), queryA, b.model(), queryB);
 }
 std::string StackDiffFolded(const TraceSession& a, const StackQuery& queryA, const TraceSession& b,
                             const StackQuery& queryB) {

@@ -7,8 +7,10 @@
 //   reread/paged_reader.h       what needs event blocks again: details, text search, the
 //                               payload CSV and the Chrome trace with args, in pages
 //   analysis/stack_views.h      flame graphs, top functions, sandwich, stacks, A/B diff
-//   export/stack_exports.h      speedscope, folded stacks, events and stacks CSV, Chrome trace
+//   export/stack_exports.h      speedscope, folded stacks, events and stacks CSV, Chrome trace,
+//                               whole or streamed; the pprof / OTLP profile
 //   analysis/gc_stats.h, jit_stats.h, runtime_views.h   statistics and event views
+//   analysis/allocation_view.h  allocations by type and by function
 // After a fatal input error the session keeps everything read before the fault: the
 // summary's "error" names what went wrong and where. Nothing here blocks on I/O: what must be
 // read again (event blocks, method names kept in the file) is asked for as byte ranges.
@@ -30,6 +32,10 @@ struct EventQuery;
 struct FlameGraph;
 struct HistogramQuery;
 struct Histogram;
+struct ProfileData;
+struct ProfileRequest;
+class AllocationSamples;
+class ExportStream;
 class RuntimeViews;
 struct StackQuery;
 struct StackDiff;
@@ -71,6 +77,7 @@ class TraceSession {
   const TraceModel& stackModel() const;
   const SymbolCollector& symbols() const;
   const RuntimeViews& views() const;
+  const AllocationSamples& allocations() const;
 
   std::string SummaryJson() const;
   std::string TraceEventCounts() const;
@@ -103,6 +110,8 @@ class TraceSession {
   // as a vector of strings).
   std::string EventStackJson(uint32_t row) const;
   std::vector<std::string> EventStackAddresses(uint32_t row) const;
+  // A request's "auto" weight as every consumer defaults it (analysis/stack_views.h).
+  StackQuery WithDefaultWeight(StackQuery query) const;
   std::string FlameGraphJson(const StackQuery& query) const;
   FlameGraph BuildFlameGraph(const StackQuery& query) const;
   std::string FoldedStacks(const StackQuery& query) const;
@@ -115,6 +124,15 @@ class TraceSession {
   std::string ExportChromeTrace() const;
   std::string ExportEventsCsv(bool stackText = false) const;
   std::string ExportStacksCsv() const;
+  // The same exports a part at a time (export/export_stream.h); a stream must not outlive
+  // the session.
+  std::unique_ptr<ExportStream> FoldedStacksStream(const StackQuery& query) const;
+  std::unique_ptr<ExportStream> ExportSpeedscopeStream(const StackQuery& query, const std::string& name) const;
+  std::unique_ptr<ExportStream> ExportSpeedscopeEventedStream(const StackQuery& query, const std::string& name) const;
+  std::unique_ptr<ExportStream> ExportEventsCsvStream(bool stackText = false) const;
+  std::unique_ptr<ExportStream> ExportStacksCsvStream() const;
+  // The pprof / OTLP profile of a request (export/stack_exports.h BuildProfileOf).
+  Status BuildProfile(const ProfileRequest& request, ProfileData* out) const;
 
   // Statistics and event views built while reading; `csv` false: JSON, true: CSV.
   std::string GcJson() const;
@@ -126,6 +144,9 @@ class TraceSession {
   std::string ActivitiesView(bool csv = false) const;
   std::string CountersView(bool csv = false) const;
   std::string ThreadPoolView(bool csv = false) const;
+  // Allocations by type and by function (analysis/allocation_view.h), estimated from
+  // AllocationSampled with `confidence` intervals, or GC/AllocationTick's amounts.
+  std::string AllocationsView(bool csv = false, double confidence = 0.99, size_t functions = 100) const;
 
  private:
   struct Parts;
@@ -142,6 +163,7 @@ StackDiff BuildStackDiff(const TraceSession& a, const StackQuery& queryA, const 
                          const StackQuery& queryB);
 std::string StackDiffJson(const TraceSession& a, const StackQuery& queryA, const TraceSession& b,
                           const StackQuery& queryB, size_t maxFunctions);
+void ResolveDiffWeights(const TraceSession& a, StackQuery* queryA, const TraceSession& b, StackQuery* queryB);
 std::string StackDiffFolded(const TraceSession& a, const StackQuery& queryA, const TraceSession& b,
                             const StackQuery& queryB);
 

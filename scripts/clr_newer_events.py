@@ -15,7 +15,7 @@ Sources, read (not copied):
           template's id, task and opcode, and the typed properties of its *TraceData class
           (field order, offsets, sizes).
   [TE-G]  microsoft/perfview@120e892a src/TraceEvent/Parsers/GCDynamicTraceEventParser.cs.
-  [TE-R] [TE-P] [TE-S]  as in gen_clr_events.py.
+  [TE-R] [TE-P] [TE-S] [TE-NAMES]  as in gen_clr_events.py.
   [NET10] The .NET 10.0.12 traces of tests/data/dotnet10 (MANIFEST.md): every payload of these
           events has exactly the size its layout gives (no bytes left, none missing).
 Python 3 standard library only.
@@ -48,6 +48,12 @@ _GLOBAL_HEAP_V4 = [
 # Events or versions this manifest lacks, with layouts. Tuple: (provider, id, version,
 # opcode value, level, keywords, task, opcode name, symbol, [fields]).
 SUPPLEMENT_EVENTS = [
+    # Runtime 208, GCLOHCompact (.NET 7+, GC keyword, Informational, written by the GC after a
+    # compacting LOH GC): ClrInstanceID and Count (UInt16 each), then Count per-heap records.
+    # TraceEvent's template (GCLOHCompactTraceData) shows only those two fields, reading the
+    # records through Info(heap) [TE-N]; task "GC", opcode 208 "LOHCompact" [TE-R][TE-NAMES].
+    ("kRuntime", 208, 0, 208, 4, GC_KW, "GC", "LOHCompact", "GCLOHCompact", [
+        ("ClrInstanceID", U16, None), ("Count", U16, None)]),
     # Rundown 10, GCSettingsRundown: event value 10, task CLRGCRundown (40), opcode
     # GCSettingsRundown (10), level Informational, no keywords, template GCSettingsRundown
     # [MAN+]. TraceEvent: GCSettingsRundownTemplate, task "GC", opcode "SettingsRundown" [TE-R].
@@ -151,7 +157,6 @@ REPLACES = {
 # (provider, id, opcode value, task, opcode name).
 TE_NAME_ONLY = [
     ("kRuntime", 34, 37, "GC", "PinPlugAtGCTime"),             # [TE-R]; moved to private 199
-    ("kRuntime", 208, 208, "GC", "LOHCompact"),                # [TE-R]
     ("kRuntime", 300, 11, "ExecutionCheckpoint", "ExecutionCheckpoint"),  # [TE-R]
     ("kRundown", 188, 1, "CodeSymbolsRundown", "Start"),       # [TE-R]
     ("kPrivate", 198, 44, "GC", "PinObjectAtGCTime"),          # [TE-P]
@@ -162,6 +167,9 @@ TE_NAME_ONLY = [
     ("kPrivate", 303, 13, "ThreadPool", "IOEnqueue"),
     ("kPrivate", 304, 14, "ThreadPool", "IODequeue"),
     ("kPrivate", 305, 15, "ThreadPool", "IOPack"),
+    # TraceEvent names id 0 of these two providers after ETW's string event [TE-NAMES].
+    ("kRuntime", 0, 0, "EventWriteString", ""),
+    ("kPrivate", 0, 0, "EventWriteString", ""),
 ]
 
 # GC dynamic events: the runtime writes them all as GCDynamicEvent (runtime id 39: Name,
@@ -169,20 +177,14 @@ TE_NAME_ONLY = [
 # renames the event after it, gives it an id of its own (TraceEventID.Illegal - n) and shows
 # only the fields it reads from Data, little-endian at fixed offsets [TE-G]. Tuple: (Name, the
 # id TraceEvent gives it, [fields of Data]); the task is "GC", the opcode name is Name.
+# TraceEvent 4.0.0 has a template for CommittedUsage alone, chosen only when DataSize covers all
+# of its fields; every other name (HeapCountTuning, HeapCountSample, DATAS's SizeAdaptation*) is
+# "GC/DynamicTraceEvent" with the raw fields [TE-NAMES].
 GC_DYNAMIC_EVENTS = [
-    ("HeapCountTuning", 0xFFFF - 10, [
-        ("Version", I16, None), ("NewHeapCount", I16, None), ("GCIndex", I64, None),
-        ("MedianThroughputCostPercent", FLT, None), ("SmoothedMedianThroughputCostPercent", FLT, None),
-        ("ThroughputCostPercentReductionPerStepUp", FLT, None),
-        ("ThroughputCostPercentIncreasePerStepDown", FLT, None),
-        ("SpaceCostPercentIncreasePerStepUp", FLT, None), ("SpaceCostPercentDecreasePerStepDown", FLT, None)]),
     ("CommittedUsage", 0xFFFF - 11, [
         ("Version", I16, None), ("TotalCommittedInUse", I64, None),
         ("TotalCommittedInGlobalDecommit", I64, None), ("TotalCommittedInFree", I64, None),
         ("TotalCommittedInGlobalFree", I64, None), ("TotalBookkeepingCommitted", I64, None)]),
-    ("HeapCountSample", 0xFFFF - 12, [
-        ("Version", I16, None), ("GCIndex", I64, None), ("ElapsedTimeBetweenGCs", I64, None),
-        ("GCPauseTime", I64, None), ("MslWaitTime", I64, None)]),
 ]
 GC_DYNAMIC_TASK = "GC"
 GC_DYNAMIC_OPCODE = 41  # GCDynamicEvent's opcode [MAN9]; TraceEvent's templates keep it [TE-G]

@@ -1,17 +1,17 @@
 #!/usr/bin/env bash
 # The libFuzzer harnesses (tests/fuzz/): build, seed, run.
 #
-#   npm run fuzz -- [--seconds N] [--jobs J] [read|convert|decoder ...]
+#   npm run fuzz -- [--seconds N] [--jobs J] [read|convert|decoder|heap ...]
 #       Fuzzes for N seconds in all (default 60), split evenly over the harnesses named
-#       (default: all three, one after the other), each with J parallel workers (default
+#       (default: all four, one after the other), each with J parallel workers (default
 #       1; libFuzzer's fork mode). The corpus grows under build/fuzz/corpus/<harness>/,
 #       findings go to build/fuzz/crashes/<harness>/ (crash-*, timeout-*, oom-*, leak-*).
 #       A finding does not stop the run; the exit status is 1 if there was any. Ends with
 #       executions, exec/s, coverage (cov: edges, ft: features) and CPU time per harness.
 #   npm run fuzz -- --ci
 #       What npm test runs: every input under tests/fuzz/regressions/ and every generated
-#       seed through all three harnesses (deterministic, seconds), then a time-boxed run
-#       (FUZZ_CI_SECONDS, default 120 s wall: 40 s per harness, 2 workers) from a fresh
+#       seed through all four harnesses (deterministic, seconds), then a time-boxed run
+#       (FUZZ_CI_SECONDS, default 120 s wall: 30 s per harness, 2 workers) from a fresh
 #       corpus; fails on any crash, timeout, out-of-memory or leak.
 #
 # Build: clang++-14 with -fsanitize=fuzzer,address,undefined (scripts/setup.sh installs
@@ -25,7 +25,7 @@ cd "$(dirname "$0")/.."
 . scripts/lib.sh
 
 FUZZ=build/fuzz
-ALL=(read convert decoder)
+ALL=(read convert decoder heap)
 seconds=60
 jobs=1
 ci=0
@@ -36,8 +36,8 @@ while (($#)); do
     --jobs) jobs=$2; shift 2 ;;
     --ci) ci=1; shift ;;
     -h | --help) awk 'NR > 1 && !/^#/ { exit } NR > 1' "$0"; exit 0 ;;
-    read | convert | decoder) harnesses+=("$1"); shift ;;
-    read_fuzzer | convert_fuzzer | decoder_fuzzer) harnesses+=("${1%_fuzzer}"); shift ;;
+    read | convert | decoder | heap) harnesses+=("$1"); shift ;;
+    read_fuzzer | convert_fuzzer | decoder_fuzzer | heap_fuzzer) harnesses+=("${1%_fuzzer}"); shift ;;
     *) echo "fuzz.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -60,7 +60,7 @@ build() {
   "$FUZZ/tests/fuzz/seed_generator" "$FUZZ/testdata" "$FUZZ/seeds"
 }
 
-seed_dir() { [ "$1" = decoder ] && echo "$FUZZ/seeds/decoder" || echo "$FUZZ/seeds/trace"; }
+seed_dir() { case $1 in decoder | heap) echo "$FUZZ/seeds/$1" ;; *) echo "$FUZZ/seeds/trace" ;; esac; }
 
 # Every regression input and every seed, once, through harness $1 (libFuzzer runs file
 # arguments as single inputs and exits non-zero on the first failure).

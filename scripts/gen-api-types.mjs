@@ -84,7 +84,7 @@ export function generateResultTypes(schema) {
     out.push('}', '');
   }
   out.push('/** The document each query prints as JSON (events: each line). */', 'export interface QueryResults {');
-  for (const c of schema.results.commands) out.push(`  /** ${comment(c.doc)} */`, `  ${JSON.stringify(c.query)}: ${resultType(c.type)};`);
+  for (const c of schema.results.commands.filter((c) => c.format === 'json')) out.push(`  /** ${comment(c.doc)} */`, `  ${JSON.stringify(c.query)}: ${resultType(c.type)};`);
   out.push('}', '');
   return out.join('\n');
 }

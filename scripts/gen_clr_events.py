@@ -32,6 +32,12 @@ The TraceEvent facts below were read (not copied) from these files:
   [TE-G]  GCDynamicTraceEventParser.cs, microsoft/perfview@120e892a.
   [TE-S]  SampleProfilerTraceEventParser.cs, microsoft/perfview@f3ec1b38.
   [BASE]  TraceEvent's baselines in tests/data/*.baseline.txt.
+  [TE-NAMES] tests/data/clr-names/traceevent-clr-names.txt: TraceEvent 4.0.0's own EventName for every
+          event of the CLR name probe (core/write/clr_name_probe.h: every (provider, id, version)
+          of this table, every other id up to 16 past each provider's highest, GC dynamic events
+          by Name), written by scripts/oracle.sh. Every name generated here must equal it
+          (check_te_names; --check fails otherwise), and so must every id the table leaves to the
+          reader's fallback (EventID(N)) and every GC dynamic-event name.
   [MAN+]  A newer ClrEtwAll.man (leculver/runtime@91d3147c, a dotnet/runtime fork), for
           events this manifest lacks; clr_newer_events.py lists its further sources ([MAN9]
           dotnet/runtime@68813511's manifest, [TE-N] microsoft/perfview@f3ec1b38's
@@ -58,6 +64,7 @@ from clr_newer_events import (GC_DYNAMIC_EVENTS, GC_DYNAMIC_OPCODE, GC_DYNAMIC_T
 REPO_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # The manifest as taken from dotnet/runtime, gzip'd (origin in docs/README.md).
 DEFAULT_MANIFEST = os.path.join(REPO_ROOT, "docs", "reference", "ClrEtwAll.man.gz")
+TE_NAMES = os.path.join(REPO_ROOT, "tests", "data", "clr-names", "traceevent-clr-names.txt")
 OUT_H = os.path.join(REPO_ROOT, "core", "format", "clr_events.generated.h")
 OUT_CC = os.path.join(REPO_ROOT, "core", "format", "clr_events.generated.cc")
 NS = "{http://schemas.microsoft.com/win/2004/08/events}"
@@ -108,8 +115,8 @@ GC_PREFIX_RULE_TASK = "GC"
 
 # Per-event corrections: (task or None, opcode name or None); None keeps the derived name.
 TE_OVERRIDES = {
-    # GCDynamicTraceData rewrites the name of a raw dynamic event to "GC/DynamicData" [TE-G].
-    ("kRuntime", 39): (None, "DynamicData"),
+    # A dynamic event TraceEvent has no template for is "GC/DynamicTraceEvent" [TE-NAMES].
+    ("kRuntime", 39): (None, "DynamicTraceEvent"),
     # Manifest message "DCEndCompleteV2"; TraceEvent says DCStopCompleteV2 [TE-R].
     ("kRuntime", 136): (None, "DCStopCompleteV2"),
     # The manifest reuses the MethodLoad opcode (33, "Load") for these two [TE-R][BASE].
@@ -143,10 +150,11 @@ TE_OVERRIDES = {
     ("kPrivate", 310): (None, "AllocRequest"),  # manifest "LoaderHeapAllocRequest" [TE-P]
 }
 
-# Events in the manifest that TraceEvent has no template for: named by the task alone.
-# Runtime: 200/201 in the objver4 baseline as "GC" [BASE]; the others are absent from the
-# runtime template list [TE-R] (191, the non-ANSI TailCallFailed, too: TraceEvent maps only
-# 189). Rundown 160/161 (ModuleRange) [TE-R]. Private 26, 197 [TE-P].
+# Events in the manifest that TraceEvent has no template for: TraceEvent names them
+# "EventID(<id>)" [TE-NAMES] (objver4's original baseline, made where Windows had the manifest
+# registered, said "GC" for 200/201 [BASE]; TraceEvent 4.0.0 on EventPipe says EventID(200)).
+# Runtime: absent from the runtime template list [TE-R] (191, the non-ANSI TailCallFailed, too:
+# TraceEvent maps only 189). Rundown 160/161 (ModuleRange) [TE-R]. Private 26, 197 [TE-P].
 TE_NO_TEMPLATE = {
     "kRuntime": {40, 41, 42, 43, 48, 49, 158, 191, 200, 201, 240, 241, 242, 243},
     "kRundown": {160, 161},
@@ -331,7 +339,7 @@ def build_events(root, message, resolver):
                 task = task if o_task is None else o_task
                 op_name = op_name if o_op is None else o_op
             if eid in TE_NO_TEMPLATE[prov]:
-                op_name = ""  # TraceEvent falls back to the task name alone
+                task, op_name = "EventID(%d)" % eid, ""  # TraceEvent's name without a template
             where = "%s v%d" % (e.get("symbol"), ver)
             fields, top = [], 0
             if e.get("template"):
@@ -387,11 +395,58 @@ def build_gc_dynamic(resolver):
     for (name, te_id, spec) in GC_DYNAMIC_EVENTS:
         flat, top = supplement_fields(spec)
         assign_enums(flat, "kRuntime", te_id, resolver, True)
-        out.append({"prov": "kRuntime", "id": te_id, "ver": 0, "opcode": GC_DYNAMIC_OPCODE,
+        # GcDynamicDataSize in the generated code computes the same.
+        size = sum({"kUInt8": 1, "kInt8": 1, "kInt16": 2, "kUInt16": 2, "kInt32": 4, "kUInt32": 4,
+                    "kFloat": 4, "kBool32": 4}.get(f["kind"], 8) for f in flat)
+        if any(f["kind"] in ("kStruct", "kUnicodeString", "kAnsiString", "kBinary", "kGuid") for f in flat):
+            raise GenError("GC dynamic event %s: only fixed-size scalar fields are supported" % name)
+        out.append({"prov": "kRuntime", "id": te_id, "ver": 0, "opcode": GC_DYNAMIC_OPCODE, "dataSize": size,
                     "level": 0, "kw": 0, "task": GC_DYNAMIC_TASK, "opname": name,
                     "name": GC_DYNAMIC_TASK + "/" + name, "symbol": name,
                     "fields": resolve_counts(flat, name), "top": top, "known": True})
     return out
+
+
+def load_te_names(path):
+    """[TE-NAMES]: {(provider enumerator, id, version, "Name:DataSize" or ""): EventName}."""
+    by_name = dict(PROVIDERS)
+    by_name["Microsoft-DotNETCore-SampleProfiler"] = "kSampleProfiler"
+    names = {}
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            if line.startswith("#") or not line.strip():
+                continue
+            provider, eid, ver, dynamic, name = line.rstrip("\n").split("\t")
+            names[(by_name[provider], int(eid), int(ver), dynamic)] = name
+    return names
+
+
+def check_te_names(events, dynamic, te_names):
+    """Every name the reader gives a probe event (table entry, the EventID(N) fallback, GC dynamic
+    event by Name and DataSize) equals TraceEvent's [TE-NAMES]."""
+    table = {(ev["prov"], ev["id"], ev["ver"]): ev["name"] for ev in events}
+    ids = {(ev["prov"], ev["id"]) for ev in events}
+    templates = {ev["opname"].lower(): ev for ev in dynamic}
+    wrong = []
+    for (prov, eid, ver, dyn), te in sorted(te_names.items()):
+        if dyn:
+            name, size = dyn.rsplit(":", 1)
+            t = templates.get(name.lower())
+            ours = t["name"] if t and int(size) >= t["dataSize"] else table[(prov, eid, ver)]
+        elif (prov, eid, ver) in table:
+            ours = table[(prov, eid, ver)]
+        elif prov == "kSampleProfiler" or (prov, eid) in ids:
+            continue  # the SampleProfiler is named by the reader (unit test); a version we lack
+        else:
+            ours = "EventID(%d)" % eid
+        if ours != te:
+            wrong.append("%s %d v%d %s: ours %s, TraceEvent %s" % (prov, eid, ver, dyn, ours, te))
+    missing = [k for k in table if k + ("",) not in te_names]
+    if missing:
+        wrong.append("not asked of TraceEvent (rerun scripts/oracle.sh --update): %s" % missing[:5])
+    if wrong:
+        raise GenError("names differ from TraceEvent's (%s):\n  %s" % (
+            os.path.relpath(TE_NAMES, REPO_ROOT), "\n  ".join(wrong)))
 
 
 def c_str(s):
@@ -496,6 +551,11 @@ const EventInfo* AllEvents(size_t* count);
 // is TraceEvent's for it and whose fields are Data's; nullptr when TraceEvent has none.
 inline constexpr uint32_t kGcDynamicEventId = 39;
 const EventInfo* FindGcDynamicEvent(std::string_view name);
+// Every GC dynamic-event template, for tests and tools.
+const EventInfo* AllGcDynamicEvents(size_t* count);
+// The Data bytes a dynamic-event template reads: TraceEvent takes the template only when the
+// event's DataSize is at least this, else names the event generically.
+uint32_t GcDynamicDataSize(const EventInfo& e);
 
 // The enums fields refer to, sorted by name; FindEnum: by TraceEvent's type name, or nullptr.
 const EnumInfo* AllEnums(size_t* count);
@@ -564,6 +624,24 @@ const EventInfo* FindGcDynamicEvent(std::string_view name) {
   for (const EventInfo& e : kGcDynamicEvents)
     if (EqualsIgnoreCase(name, e.opcodeName)) return &e;
   return nullptr;
+}
+
+const EventInfo* AllGcDynamicEvents(size_t* count) {
+  if (count) *count = sizeof(kGcDynamicEvents) / sizeof(kGcDynamicEvents[0]);
+  return kGcDynamicEvents;
+}
+
+uint32_t GcDynamicDataSize(const EventInfo& e) {
+  uint32_t size = 0;
+  for (uint16_t i = 0; i < e.fieldCount; ++i) {
+    switch (e.fields[i].kind) {
+      case FieldKind::kUInt8: case FieldKind::kInt8: size += 1; break;
+      case FieldKind::kUInt16: case FieldKind::kInt16: size += 2; break;
+      case FieldKind::kUInt32: case FieldKind::kInt32: case FieldKind::kFloat: case FieldKind::kBool32: size += 4; break;
+      default: size += 8; break;  // the dynamic templates' other fields are 8-byte scalars
+    }
+  }
+  return size;
 }
 
 const EnumInfo* AllEnums(size_t* count) {
@@ -657,6 +735,7 @@ def main():
         dynamic = build_gc_dynamic(resolver)
         resolver.use_unattached()
         resolver.check_all_used()
+        check_te_names(events, dynamic, load_te_names(TE_NAMES))
     except (OSError, ET.ParseError, GenError, clr_enum_facts.EnumError) as e:
         print("gen_clr_events: %s" % e, file=sys.stderr)
         return 2

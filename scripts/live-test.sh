@@ -146,17 +146,28 @@ LV=$!
 wait_line "$W/live.err" "serving http"
 URL=$(grep -o 'http://127.0.0.1:[0-9]*/' "$W/live.err" | head -1)
 wait_line "$W/live.err" "^nettrace-analyzer: session "
-curl -sN "${URL}live/stream" -o "$W/live-stream.nettrace" &
+# What the page's requests carry (web/src/live/local_guard.ts): the token its HTML holds, its origin.
+TOKEN=$(curl -s "$URL" | grep -o 'name="nettrace-live-token" content="[^"]*"' | sed 's/.*content="//; s/"$//')
+ORIGIN=${URL%/}
+curl -sN -H "x-nettrace-token: $TOKEN" "${URL}live/stream" -o "$W/live-stream.nettrace" &
 CURL=$!
 for _ in $(seq 1 100); do
-  curl -s "${URL}live/info" >>"$W/live-info.txt" && echo >>"$W/live-info.txt"
+  curl -s -H "x-nettrace-token: $TOKEN" "${URL}live/info" >>"$W/live-info.txt" && echo >>"$W/live-info.txt"
   grep -q scenarios-done "$W/l.out" && break
   sleep 0.05
 done
-curl -s -X POST "${URL}live/stop" >/dev/null
+# Another site's page (no-cors POST), a rebinding page (its own Host) and a request without
+# the token are refused while the session runs; the page's own Stop then ends it.
+status() { curl -s -o /dev/null -w '%{http_code}' "$@"; }
+LPORT=${URL##*:}
+LPORT=${LPORT%/}
+check "live: a Stop from another origin is refused (403)" test "$(status -X POST -H "Origin: http://evil.example" "${URL}live/stop")" = 403
+check "live: a request for another Host is refused (403)" test "$(status -H "Host: evil.example:$LPORT" -H "x-nettrace-token: $TOKEN" "${URL}live/info")" = 403
+check "live: a Stop without the token is refused (403)" test "$(status -X POST -H "Origin: $ORIGIN" "${URL}live/stop")" = 403
+curl -s -X POST -H "x-nettrace-token: $TOKEN" -H "Origin: $ORIGIN" "${URL}live/stop" >/dev/null
 wait $CURL
 wait_line "$W/live.err" "session ended"
-curl -s "${URL}live/trace.nettrace" -o "$W/live-download.nettrace"
+curl -s "${URL}live/trace.nettrace?token=$TOKEN" -o "$W/live-download.nettrace"
 kill -INT $LV
 wait $LV
 check "live: Ctrl-C after the session ended quits, exit 0" test $? -eq 0

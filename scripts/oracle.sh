@@ -289,8 +289,32 @@ v6_convert() {
   fi
 }
 
+# TraceEvent's name for every CLR event name question (core/write/clr_name_probe.h): the probe
+# trace written by the CLI, named by the oracle (tests/oracle/ClrNames.cs) into
+# $OUT/traceevent-clr-names.txt; --update keeps it in tests/data/clr-names/, --check compares.
+# scripts/gen_clr_events.py and the [clr] unit tests hold our names to the kept file.
+CLR_NAMES=tests/data/clr-names/traceevent-clr-names.txt
+clr_names() {
+  if [ ! -x "$NETTRACE_TOOL" ]; then
+    echo "oracle: CLR names: skipped: $NETTRACE_TOOL is not built"
+    return 0
+  fi
+  "$NETTRACE_TOOL" write-clr-name-probe "$tmp/clr-name-probe.nettrace"
+  nice -n 10 dotnet build/oracle/bin/oracle.dll --clr-names "$tmp/clr-name-probe.nettrace" \
+    "$tmp/clr-name-probe.nettrace.probes.tsv" "$OUT/traceevent-clr-names.txt" || return 1
+  case $mode in
+    update) cmp -s "$OUT/traceevent-clr-names.txt" "$CLR_NAMES" || cp "$OUT/traceevent-clr-names.txt" "$CLR_NAMES" ;;
+    check)
+      if ! cmp -s "$OUT/traceevent-clr-names.txt" "$CLR_NAMES"; then
+        echo "oracle: differs: $CLR_NAMES"
+        diff "$CLR_NAMES" "$OUT/traceevent-clr-names.txt" | head -n 4 | cut -c 1-200 | sed 's/^/    /' || true
+        return 1
+      fi ;;
+  esac
+}
+
 main() {
-  local started start t n=0 v6=0
+  local started start t n=0 v6=0 names=0
   started=$(now)
   start=$(now)
   build_tools
@@ -323,6 +347,7 @@ main() {
   compress_outputs
   echo "oracle: gzip $(secs "$start")" >&2
   v6_round_trip || v6=1
+  clr_names || names=1
   echo "oracle: ${#traces[@]} traces in $OUT ($(secs "$started"))"
   case $mode in
     update) update_baselines ;;
@@ -330,6 +355,10 @@ main() {
   esac
   if ((v6)); then
     echo "oracle: v6 round trip failed (above): fix the converter, or name a rule in tests/oracle/v6_roundtrip.mjs"
+    exit 1
+  fi
+  if ((names)); then
+    echo "oracle: TraceEvent's CLR event names changed (above): run scripts/oracle.sh --update, then scripts/gen_clr_events.py"
     exit 1
   fi
 }

@@ -68,6 +68,7 @@ TPL_ASYNC="System.Threading.Tasks.TplEventSource:0x1C3:5"
 TPL_IDS="System.Threading.Tasks.TplEventSource:0x80:4"
 COUNTERS="System.Runtime:0xFFFFFFFF:5:EventCounterIntervalSec=1 TraceScenarios-Counters:0xFFFFFFFF:5:EventCounterIntervalSec=1"
 METRICS="System.Diagnostics.Metrics:0x7:5:SessionId=net10-counters;Metrics=TraceScenarios.Metrics;RefreshInterval=1;MaxTimeSeries=100;MaxHistograms=10"
+INSTRUMENTS="System.Diagnostics.Metrics:0x7:5:SessionId=net10-servergc;Metrics=TraceScenarios.Instruments;RefreshInterval=1;MaxTimeSeries=100;MaxHistograms=10"
 # Runtime keywords: GC 0x1, AssemblyLoader 0x4, Loader 0x8, JIT 0x10, Contention 0x4000,
 # Exception 0x8000, CompilationDiagnostic (R2R entry points) 0x2000000000, Compilation 0x1000000000,
 # AllocationSampling 0x80000000000 (.NET 10), Threading (thread pool) 0x10000, WaitHandle
@@ -82,6 +83,7 @@ RUNTIME_METRICS="System.Diagnostics.Metrics:0x7:5:SessionId=order-flows;Metrics=
 
 # name | how | scenarios | dotnet-trace profile | providers (space-separated)
 #   [| program in tests/apps (default TraceScenarios) | more dotnet-trace arguments (space-separated)]
+#   [| environment (space-separated VAR=value)]
 RECORDINGS=(
   "net10-cpu-async-http.nettrace|dotnet-trace|async,http,threadpool,activities|dotnet-common,dotnet-sampled-thread-time|$CONTROL $ACTIVITIES $TPL_ASYNC System.Net.Http:$ALL:4 System.Net.Sockets:$ALL:4"
   "net10-gc-verbose.nettrace|dotnet-trace|gc|gc-verbose|$CONTROL"
@@ -92,6 +94,8 @@ RECORDINGS=(
   "net10-startup-at-exit.nettrace|env-at-exit|gc,exceptions,contention||$CONTROL $RT:0xC009:4"
   "net10-ipc.netperf|ipc-netperf|exceptions,eventsource||$CONTROL $TYPES $SELF $RT:0x8001:4 $SAMPLER"
   "net10-bgc-waits-mcj.nettrace|dotnet-trace|multicorejit,bgc,waits,http||$CONTROL $RT:0x40000014019:5 $RT_PRIVATE:0x20000:5"
+  "net10-servergc-instruments-gcverbose.nettrace|dotnet-trace|servergc,instruments|gc-verbose|$CONTROL $COUNTERS $INSTRUMENTS|||DOTNET_gcServer=1"
+  "net10-servergc-instruments-default.nettrace|dotnet-trace|servergc,instruments|dotnet-common,dotnet-sampled-thread-time|$CONTROL $COUNTERS $INSTRUMENTS|||DOTNET_gcServer=1"
   # dotnet-trace's default profile (no option at all), then --clrevents at verbose level, the
   # environment variables, and our own collector (its default is dotnet-trace's).
   "net10-web-exceptions.nettrace|dotnet-trace|exceptions|||WebExceptions"
@@ -102,6 +106,10 @@ RECORDINGS=(
   "net10-order-flows-tasks.nettrace|dotnet-trace|orders|dotnet-sampled-thread-time|$ORDERS $TPL_ASYNC|OrderFlows|--clrevents threading --clreventlevel verbose"
   "net10-order-flows-env.nettrace|env-at-exit|orders||$ORDERS $TPL_IDS $SAMPLER|OrderFlows"
   "net10-order-flows-nettrace.nettrace|nettrace-collect|orders|dotnet-common,dotnet-sampled-thread-time|$ORDERS $TPL_IDS|OrderFlows"
+  # AllocationSampled alone (the AllocationSampling keyword, Informational), at the runtime's one
+  # rate, by dotnet-trace and by our own collector.
+  "net10-allocations.nettrace|dotnet-trace|allocations||$CONTROL $RT:0x80000000000:4"
+  "net10-allocations-nettrace.nettrace|nettrace-collect|allocations||$CONTROL $RT:0x80000000000:4"
 )
 
 now() { date +%s%N; }
@@ -158,16 +166,19 @@ env_config() {
 # The staged program's dll (program name as in tests/apps), and the one the build wrote (for
 # `facts` and `version`, which do not depend on where the program runs from).
 built_dll() { echo "build/apps/bin/$1/Release/net10.0/$1.dll"; }
-app_dll() { if [ "$1" = TraceScenarios ]; then echo "$APP"; else echo "$STAGE-$1/$1.dll"; fi; }
+app_dll() { if [ "$1" = TraceScenarios ]; then echo "$STAGE/TraceScenarios.dll"; else echo "$STAGE-$1/$1.dll"; fi; }
 
-# record_one NAME HOW SCENARIOS PROFILE PROGRAM EXTRA PROVIDERS...: one trace into $out/NAME, log
-# in $out/logs. EXTRA: more dotnet-trace arguments, space-separated (may be empty).
+# record_one NAME HOW SCENARIOS PROFILE PROGRAM EXTRA ENVIRONMENT PROVIDERS...: one trace into
+# $out/NAME, log in $out/logs. EXTRA: more dotnet-trace arguments, space-separated (may be
+# empty); ENVIRONMENT (VAR=value ..., may be empty) is set for the program and its tools.
 record_one() {
   local name=$1 how=$2 scenarios=$3 profile=$4 APP
   APP=$(app_dll "$5")
-  local -a extra
+  local -a extra environment
   read -r -a extra <<<"$6"
-  shift 6
+  read -r -a environment <<<"$7"
+  shift 7
+  [ "${#environment[@]}" = 0 ] || export "${environment[@]}"
   local file=$out/$name log=$out/logs/$name.log
   rm -f "$file"
   case "$how" in
@@ -260,8 +271,9 @@ record_all() {
     [ -z "$only" ] || [ "$name" = "$only" ] || continue
     start=$(now)
     # shellcheck disable=SC2046 # the providers field is a space-separated list on purpose
-    if ! record_one "$name" "$(field "$rec" 1)" "$(field "$rec" 2)" "$(field "$rec" 3)" "$(program_of "$rec")" \
-      "$(field "$rec" 6)" $(field "$rec" 4); then
+    # In a subshell: a recording's environment stays with it.
+    if ! (record_one "$name" "$(field "$rec" 1)" "$(field "$rec" 2)" "$(field "$rec" 3)" "$(program_of "$rec")" \
+      "$(field "$rec" 6)" "$(field "$rec" 7)" $(field "$rec" 4)); then
       cat "$out/logs/$name.log" >&2
       echo "record-traces: recording $name failed (log above)" >&2
       exit 1
@@ -307,6 +319,7 @@ manifest_entry() {
   [ -n "$profile" ] && echo "- dotnet-trace profile: \`--profile $profile\` (plus the providers below)"
   [ -n "$extra" ] && echo "- more dotnet-trace arguments: \`$extra\`"
   [ -z "$profile$extra$(field "$rec" 4)" ] && echo "- no provider or profile given: dotnet-trace's default profile (\`dotnet-common\`, \`dotnet-sampled-thread-time\`)"
+  [ -n "$(field "$rec" 7)" ] && echo "- environment: \`$(field "$rec" 7)\`"
   echo "- size: $(stat -c %s "$gz") bytes gzip'd, $(gzip -dc "$gz" | wc -c) bytes unpacked; sha256 (unpacked) \`$(gzip -dc "$gz" | sha256sum | cut -d' ' -f1)\`"
   echo
   if [ -n "$(field "$rec" 4)" ]; then

@@ -1,6 +1,9 @@
 // A small static file server for build/site (no dependencies). Serves .wasm as
 // application/wasm (needed for streaming compilation) and .mjs/.js as JavaScript.
-// Binds 127.0.0.1 only. Used by scripts/start.sh and, in-process, by tests/browser/run.mjs.
+// Binds 127.0.0.1 only, and answers only requests for itself: a Host other than its own address
+// and port (a page whose host name was made to resolve to 127.0.0.1: DNS rebinding) or an
+// Origin other than its own (another site's page) is refused with 403.
+// Used by scripts/start.sh and, in-process, by tests/browser/run.mjs.
 //
 //   node scripts/serve.mjs [ROOT] [--open]   (port: $PORT, default 8080; 0 = any free port)
 //   --open prints the URL of the page with ?sample (the sample trace loads at once) and opens
@@ -33,11 +36,15 @@ const MIME = {
  */
 export async function startServer({ root, port = 8080, host = '127.0.0.1', log = false, headers = {} }) {
   const base = resolve(root);
+  let hosts = [];
   const server = createServer(async (req, res) => {
     const send = (code, text) => {
       res.writeHead(code, { 'content-type': 'text/plain; charset=utf-8' });
       res.end(text);
     };
+    const origin = req.headers.origin;
+    if (!hosts.includes(req.headers.host?.toLowerCase())) return send(403, `this server answers only http://${hosts[0]}/\n`);
+    if (origin !== undefined && !hosts.some((h) => origin.toLowerCase() === `http://${h}`)) return send(403, `requests from ${origin} are not served\n`);
     if (req.method !== 'GET' && req.method !== 'HEAD') return send(405, 'method not allowed\n');
     let path;
     try {
@@ -71,6 +78,7 @@ export async function startServer({ root, port = 8080, host = '127.0.0.1', log =
     server.listen(port, host, () => resolveListen());
   });
   const address = server.address();
+  hosts = [`${host}:${address.port}`, `localhost:${address.port}`];
   const url = `http://${host}:${address.port}/`;
   const close = () =>
     new Promise((r) => {

@@ -3,13 +3,15 @@
 #   apt: emscripten (em++ 3.1.6 with a prebuilt, frozen library cache), catch2 (v2, header only),
 #        chromium (browser test), cmake + ninja-build, g++ (native build), gzip (test data), python3,
 #        libzstd-dev + zlib1g-dev (the dataset writer's Parquet page codecs, native build),
-#        ccache (the moved-checkout test's second build of the package hits the first one's cache)
+#        ccache (the moved-checkout test's second build of the package hits the first one's cache),
+#        libprotozero-dev (mapbox protozero, header only: the pprof and OTLP profile writers, both builds)
+#        golang-go (`go tool pprof`, about 250 MB installed: the pprof export's reader in the tests)
 #   npm: `npm ci` when node_modules is missing or older than package-lock.json.
 # Safe to run again: a second run does nothing and takes well under a second.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(emscripten catch2 chromium cmake ninja-build g++ gzip python3 clang-14 libclang-rt-14-dev libzstd-dev zlib1g-dev ccache)
+packages=(emscripten catch2 chromium cmake ninja-build g++ gzip python3 clang-14 libclang-rt-14-dev libzstd-dev zlib1g-dev ccache libprotozero-dev golang-go)
 need=()
 for p in "${packages[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || need+=("$p")

@@ -22,6 +22,7 @@ NODE_QUICK=(
   api blob_stream diag_fake_runtime diff event_views_oracle exports_golden gc_jit golden heap_ready
   include_layers leak_url live_bound live_identity live_page netperf_legacy read_outcome sandwich
   search_stack speedscope summary summary_type timeline_axis view_state views_golden wasm_build
+  web_import_cycles
   worker_protocol
 )
 

@@ -12,6 +12,7 @@
 #include <malloc.h>
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -24,8 +25,10 @@
 #include "base/status.h"
 #include "analysis/flame_graph.h"
 #include "convert/convert_session.h"
+#include "export/export_stream.h"
 #include "export/payload_csv_export.h"
 #include "trace_session.h"
+#include "verdict/budget_file.h"
 #include "write/universal_trace_writer.h"
 
 namespace {
@@ -189,10 +192,13 @@ val BuildHistogram(const TraceSession& session, const val& query) {
 }
 
 // The stack selection (StackQuery, analysis/call_tree.h) of flame / top / sandwich / export / diff.
-nettrace::StackQuery ToStackQuery(const val& js) { return ToRequest("flame", js).stack; }
+// A request's stack query, its weight "auto" resolved as every consumer's default is.
+nettrace::StackQuery ToStackQuery(const TraceSession& s, const val& js) {
+  return s.WithDefaultWeight(ToRequest("flame", js).stack);
+}
 
 // The query table as JSON (`nettrace schema --json`).
-std::string QuerySchemaJson() { return nettrace::api::SchemaJson(); }
+std::string QuerySchemaJson() { return nettrace::verdict::SchemaJson(); }
 // The commands and options sections of --help (native: the native tool's commands only).
 std::string CliHelp(bool native) { return nettrace::api::CliHelp(native); }
 // A command's argv after the command, through the native CLI's parser (api/command_line.h) →
@@ -232,7 +238,7 @@ val ParseRequest(const std::string& command, const std::string& json) {
   out.set("request", nettrace::api::RequestJson(request));
   return out;
 }
-std::string FlameGraphJson(const TraceSession& s, const val& q) { return s.FlameGraphJson(ToStackQuery(q)); }
+std::string FlameGraphJson(const TraceSession& s, const val& q) { return s.FlameGraphJson(ToStackQuery(s, q)); }
 // The laid-out flame graph as columns: ids as Uint32Array, weights (uint64 in the engine,
 // exact below 2^53) as Float64Array, frame names as a string array.
 val GraphColumns(const nettrace::FlameGraph& g) {
@@ -263,26 +269,38 @@ val GraphColumns(const nettrace::FlameGraph& g) {
   }
   return out;
 }
-val FlameGraphColumns(const TraceSession& s, const val& q) { return GraphColumns(s.BuildFlameGraph(ToStackQuery(q))); }
+val FlameGraphColumns(const TraceSession& s, const val& q) { return GraphColumns(s.BuildFlameGraph(ToStackQuery(s, q))); }
 // {function, callers, callees}: the sandwich's two layouts, each as FlameGraphColumns.
 val SandwichColumns(const TraceSession& s, const val& q, const std::string& f) {
   nettrace::FlameGraph callers, callees;
-  s.BuildSandwich(ToStackQuery(q), f, &callers, &callees);
+  s.BuildSandwich(ToStackQuery(s, q), f, &callers, &callees);
   val out = val::object();
   out.set("function", f);
   out.set("callers", GraphColumns(callers));
   out.set("callees", GraphColumns(callees));
   return out;
 }
-std::string FoldedStacks(const TraceSession& s, const val& q) { return s.FoldedStacks(ToStackQuery(q)); }
-std::string TopFunctionsJson(const TraceSession& s, const val& q, uint32_t n) { return s.TopFunctionsJson(ToStackQuery(q), n); }
-std::string SandwichJson(const TraceSession& s, const val& q, const std::string& f) { return s.SandwichJson(ToStackQuery(q), f); }
-std::string ExportSpeedscope(const TraceSession& s, const val& q, const std::string& name) {
-  return s.ExportSpeedscope(ToStackQuery(q), name);
+std::string TopFunctionsJson(const TraceSession& s, const val& q, uint32_t n) { return s.TopFunctionsJson(ToStackQuery(s, q), n); }
+std::string SandwichJson(const TraceSession& s, const val& q, const std::string& f) { return s.SandwichJson(ToStackQuery(s, q), f); }
+// Exports a part at a time (core/export/export_stream.h): each part's bytes cross as a
+// JS-owned copy, an empty one at the end. The stream reads the session: JS deletes it first.
+val Bytes(const std::string& text) {
+  return val::global("Uint8Array").new_(emscripten::typed_memory_view(text.size(), reinterpret_cast<const uint8_t*>(text.data())));
 }
-std::string ExportSpeedscopeEvented(const TraceSession& s, const val& q, const std::string& name) {
-  return s.ExportSpeedscopeEvented(ToStackQuery(q), name);
+val NextPart(nettrace::ExportStream& stream, double budget) {
+  std::string part;
+  stream.Next(&part, static_cast<size_t>(budget));
+  return Bytes(part);
 }
+std::unique_ptr<nettrace::ExportStream> FoldedStream(const TraceSession& s, const val& q) { return s.FoldedStacksStream(ToStackQuery(s, q)); }
+std::unique_ptr<nettrace::ExportStream> SpeedscopeStream(const TraceSession& s, const val& q, const std::string& name) {
+  return s.ExportSpeedscopeStream(ToStackQuery(s, q), name);
+}
+std::unique_ptr<nettrace::ExportStream> SpeedscopeEventedStream(const TraceSession& s, const val& q, const std::string& name) {
+  return s.ExportSpeedscopeEventedStream(ToStackQuery(s, q), name);
+}
+std::unique_ptr<nettrace::ExportStream> EventsCsvStream(const TraceSession& s, bool stackText) { return s.ExportEventsCsvStream(stackText); }
+std::unique_ptr<nettrace::ExportStream> StacksCsvStream(const TraceSession& s) { return s.ExportStacksCsvStream(); }
 // CSV of one event type with payload columns, a page of rows at a time (the JS API provides
 // each page's blocks; TraceSession::PayloadCsv*).
 size_t PayloadCsvPageEnd(const TraceSession& s, const val& rows) {
@@ -296,30 +314,31 @@ val PayloadCsvColumns(const TraceSession& s, const val& rows, const val& columns
   for (const std::string& n : names) out.call<void>("push", n);
   return out;
 }
-std::string PayloadCsvLines(const TraceSession& s, const val& rows, const val& columns) {
+val PayloadCsvLines(const TraceSession& s, const val& rows, const val& columns) {
   const std::vector<uint32_t> page = emscripten::convertJSArrayToNumberVector<uint32_t>(rows);
-  return s.PayloadCsvLines(page, 0, page.size(), emscripten::vecFromJSArray<std::string>(columns));
+  return Bytes(s.PayloadCsvLines(page, 0, page.size(), emscripten::vecFromJSArray<std::string>(columns)));
 }
-std::string PayloadCsvHeaderOf(const val& columns) {
-  return nettrace::PayloadCsvHeader(emscripten::vecFromJSArray<std::string>(columns));
+val PayloadCsvHeaderOf(const val& columns) {
+  return Bytes(nettrace::PayloadCsvHeader(emscripten::vecFromJSArray<std::string>(columns)));
 }
 // The Chrome trace with payload args, in pages the JS API drives (TraceSession::ChromeTrace*).
-std::string ChromeTraceBegin(const TraceSession& s) { return s.ChromeTraceBegin(); }
+val ChromeTraceBegin(const TraceSession& s) { return Bytes(s.ChromeTraceBegin()); }
 uint32_t ChromeTracePageEnd(const TraceSession& s, uint32_t begin) { return s.ChromeTracePageEnd(begin); }
-std::string ChromeTraceEvents(const TraceSession& s, uint32_t begin, uint32_t end) { return s.ChromeTraceEvents(begin, end); }
-std::string ChromeTraceEnd(const TraceSession& s) { return s.ChromeTraceEnd(); }
-std::string ExportChromeTrace(const TraceSession& s) { return s.ExportChromeTrace(); }
-std::string ExportEventsCsv(const TraceSession& s, bool stackText) { return s.ExportEventsCsv(stackText); }
-std::string ExportStacksCsv(const TraceSession& s) { return s.ExportStacksCsv(); }
+val ChromeTraceEvents(const TraceSession& s, uint32_t begin, uint32_t end) { return Bytes(s.ChromeTraceEvents(begin, end)); }
+val ChromeTraceEnd(const TraceSession& s) { return Bytes(s.ChromeTraceEnd()); }
 
 // A/B stack diff (issue 13) of two sessions (or one twice, for two time ranges) with a
 // query each; maxFunctions < 0: every function.
 std::string StackDiffJson(const TraceSession& a, const val& qa, const TraceSession& b, const val& qb, double maxFunctions) {
   const size_t n = maxFunctions < 0 ? SIZE_MAX : static_cast<size_t>(maxFunctions);
-  return nettrace::StackDiffJson(a, ToStackQuery(qa), b, ToStackQuery(qb), n);
+  nettrace::StackQuery queryA = ToRequest("flame", qa).stack, queryB = ToRequest("flame", qb).stack;
+  nettrace::ResolveDiffWeights(a, &queryA, b, &queryB);
+  return nettrace::StackDiffJson(a, queryA, b, queryB, n);
 }
 std::string StackDiffFolded(const TraceSession& a, const val& qa, const TraceSession& b, const val& qb) {
-  return nettrace::StackDiffFolded(a, ToStackQuery(qa), b, ToStackQuery(qb));
+  nettrace::StackQuery queryA = ToRequest("flame", qa).stack, queryB = ToRequest("flame", qb).stack;
+  nettrace::ResolveDiffWeights(a, &queryA, b, &queryB);
+  return nettrace::StackDiffFolded(a, queryA, b, queryB);
 }
 
 // The allocator's view of the heap, for leak tests and the memory figures of the benchmark:
@@ -353,14 +372,15 @@ val ConvertTakeOutput(nettrace::ConvertSession& c) { return CopyToJs("Uint8Array
 double ConvertEventsWritten(const nettrace::ConvertSession& c) { return static_cast<double>(c.eventsWritten()); }
 
 // The event views of issue 14: "exceptions" | "contention" | "activities" | "counters" |
-// "threadpool" as
-// JSON, or CSV when csv is true; "" for another name.
+// "threadpool", and "allocations" (analysis/allocation_view.h) as JSON, or CSV when csv is
+// true; "" for another name.
 std::string EventView(const TraceSession& s, const std::string& view, bool csv) {
   if (view == "exceptions") return s.ExceptionsView(csv);
   if (view == "contention") return s.ContentionView(csv);
   if (view == "activities") return s.ActivitiesView(csv);
   if (view == "counters") return s.CountersView(csv);
   if (view == "threadpool") return s.ThreadPoolView(csv);
+  if (view == "allocations") return s.AllocationsView(csv);
   return std::string();
 }
 
@@ -390,6 +410,7 @@ EMSCRIPTEN_BINDINGS(nettrace) {
       .function("eventsWritten", &ConvertEventsWritten);
   emscripten::function("writeSampleUniversal", &WriteSampleUniversal);
   emscripten::function("warmUp", &WarmUp);
+  emscripten::class_<nettrace::ExportStream>("ExportStream").function("next", &NextPart);
   emscripten::class_<TraceSession>("TraceSession")
       .constructor<>()
       .function("pushChunk", &PushChunk)
@@ -418,12 +439,14 @@ EMSCRIPTEN_BINDINGS(nettrace) {
       .function("storeBytesPerEvent", &StoreBytesPerEvent)
       .function("flameGraphJson", &FlameGraphJson)
       .function("flameGraph", &FlameGraphColumns)
-      .function("foldedStacks", &FoldedStacks)
+      .function("foldedStream", &FoldedStream)
       .function("topFunctionsJson", &TopFunctionsJson)
       .function("sandwichJson", &SandwichJson)
       .function("sandwich", &SandwichColumns)
-      .function("exportSpeedscope", &ExportSpeedscope)
-      .function("exportSpeedscopeEvented", &ExportSpeedscopeEvented)
+      .function("speedscopeStream", &SpeedscopeStream)
+      .function("speedscopeEventedStream", &SpeedscopeEventedStream)
+      .function("eventsCsvStream", &EventsCsvStream)
+      .function("stacksCsvStream", &StacksCsvStream)
       .function("payloadCsvPageEnd", &PayloadCsvPageEnd)
       .function("payloadCsvColumns", &PayloadCsvColumns)
       .function("payloadCsvLines", &PayloadCsvLines)
@@ -431,9 +454,6 @@ EMSCRIPTEN_BINDINGS(nettrace) {
       .function("chromeTracePageEnd", &ChromeTracePageEnd)
       .function("chromeTraceEvents", &ChromeTraceEvents)
       .function("chromeTraceEnd", &ChromeTraceEnd)
-      .function("exportChromeTrace", &ExportChromeTrace)
-      .function("exportEventsCsv", &ExportEventsCsv)
-      .function("exportStacksCsv", &ExportStacksCsv)
       .function("gcText", &GcText)
       .function("jitText", &JitText)
       .function("eventView", &EventView);

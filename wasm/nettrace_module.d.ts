@@ -82,39 +82,52 @@ export interface RawTraceSession {
   flameGraphJson(query: RawStackQuery): string;
   /** The same layout as typed columns (core/analysis/flame_graph.h FlameGraph). */
   flameGraph(query: RawStackQuery): RawFlameGraph;
-  foldedStacks(query: RawStackQuery): string;
+  /** Folded stacks ("a;b;c weight" lines, sorted), a part at a time. */
+  foldedStream(query: RawStackQuery): RawExportStream;
   topFunctionsJson(query: RawStackQuery, count: number): string;
   sandwichJson(query: RawStackQuery, functionName: string): string;
   /** The same two layouts as typed columns. */
   sandwich(query: RawStackQuery, functionName: string): { function: string; callers: RawFlameGraph; callees: RawFlameGraph };
-  exportSpeedscope(query: RawStackQuery, name: string): string;
-  /** Evented profiles in milliseconds for time weights (thread time, wait time), else as exportSpeedscope. */
-  exportSpeedscopeEvented(query: RawStackQuery, name: string): string;
+  /** speedscope JSON, one sampled profile per thread, a part at a time. */
+  speedscopeStream(query: RawStackQuery, name: string): RawExportStream;
+  /** Evented profiles in milliseconds for time weights (thread time, wait time), else as speedscopeStream. */
+  speedscopeEventedStream(query: RawStackQuery, name: string): RawExportStream;
+  /** Every event as CSV (the stack's text too when `stackText`), a part at a time. */
+  eventsCsvStream(stackText: boolean): RawExportStream;
+  /** Every call stack an event has, as CSV, a part at a time. */
+  stacksCsvStream(): RawExportStream;
   /** CSV of one event type with payload columns, by pages (their blocks provided): the page end in `rows`. */
   payloadCsvPageEnd(rows: Uint32Array): number;
   /** `columns` with the page's new payload field names appended. */
   payloadCsvColumns(rows: Uint32Array, columns: string[]): string[];
-  /** The page's CSV lines for these columns. */
-  payloadCsvLines(rows: Uint32Array, columns: string[]): string;
-  /** The Chrome trace with payload args, by pages of store rows (their blocks provided): head, pages from row 0, tail. */
-  chromeTraceBegin(): string;
+  /** The page's CSV lines for these columns (UTF-8 bytes, the native tool's). */
+  payloadCsvLines(rows: Uint32Array, columns: string[]): Uint8Array;
+  /** The Chrome trace with payload args, by pages of store rows (their blocks provided): head, pages from row 0, tail (UTF-8 bytes). */
+  chromeTraceBegin(): Uint8Array;
   chromeTracePageEnd(beginRow: number): number;
-  chromeTraceEvents(beginRow: number, endRow: number): string;
-  chromeTraceEnd(): string;
-  exportChromeTrace(): string;
-  exportEventsCsv(stackText: boolean): string;
-  exportStacksCsv(): string;
+  chromeTraceEvents(beginRow: number, endRow: number): Uint8Array;
+  chromeTraceEnd(): Uint8Array;
   /** GC statistics (docs/views.md): JSON, or CSV when `csv`. */
   gcText(csv: boolean): string;
   /** JIT statistics (docs/views.md): JSON, or CSV when `csv`. */
   jitText(csv: boolean): string;
-  /** Issue 14's event views (core/analysis/runtime_views.h) as JSON, or CSV when `csv`; "" for an unknown view. */
-  eventView(view: 'exceptions' | 'contention' | 'activities' | 'counters' | 'threadpool', csv: boolean): string;
+  /** The event views (core/analysis/runtime_views.h) and the allocations view (core/analysis/allocation_view.h) as JSON, or CSV when `csv`; "" for an unknown view. */
+  eventView(view: 'exceptions' | 'contention' | 'activities' | 'counters' | 'threadpool' | 'allocations', csv: boolean): string;
   delete(): void;
   isDeleted(): boolean;
 }
 
 /** core/analysis/event_query.h; absent, null or undefined fields mean "any" / the default. */
+/**
+ * An export produced a part at a time (core/export/export_stream.h), bounded memory whatever
+ * the document's size. It reads its session: delete() it before the session.
+ */
+export interface RawExportStream {
+  /** The next part's UTF-8 bytes (whole items until about `budget` bytes; a copy); empty at the end. */
+  next(budget: number): Uint8Array;
+  delete(): void;
+}
+
 export interface RawEventQuery {
   provider?: string | undefined;
   name?: string | undefined;
@@ -161,7 +174,10 @@ export interface RawStackQuery {
   groupByThread?: boolean | undefined;
   process?: number | undefined;
   groupByProcess?: boolean | undefined;
-  weight?: 'auto' | 'count' | 'bytes' | 'thread-time' | 'managed-thread-time' | 'traceevent-thread-time' | 'wait-time' | undefined;
+  weight?:
+    | 'auto' | 'count' | 'bytes' | 'thread-time' | 'managed-thread-time' | 'traceevent-thread-time' | 'wait-time'
+    | 'alloc-bytes' | 'alloc-objects' | undefined;
+  typeAsRoot?: boolean | undefined;
   exceptionType?: string | undefined;
   stitchAsync?: boolean | undefined;
   groupByModule?: boolean | undefined;
@@ -171,6 +187,7 @@ export interface RawStackQuery {
   foldPats?: string | undefined;
   excludePats?: string | undefined;
   includePats?: string | undefined;
+  dotnetTraceFrames?: boolean | undefined;
 }
 
 /** core/analysis/histogram.h; counts are series-major (counts[s * buckets + b]), a copy. */
@@ -206,8 +223,51 @@ export interface RawConvertSession {
   delete(): void;
 }
 
+/** A budget file checked against traces added one at a time (wasm/verdict_bindings.cc). */
+export interface RawBudgetCheck {
+  /** Parses the budget file; `source` names it in errors. */
+  load(text: string, source: string): RawStatus;
+  /** Measures an opened trace: a checked one, or (baseline) one the relative budgets compare with. */
+  add(session: RawTraceSession, name: string, baseline: boolean): void;
+  /** Checks every budget (an error: a relative budget without baseline traces). */
+  check(): RawStatus;
+  passed(): boolean;
+  /** format: text | json | junit | markdown, as `nettrace check --format` prints it. */
+  output(format: string, timestamp: string): string;
+  delete(): void;
+}
+
+/** Many runs a side, added one at a time, then compared (`nettrace diff --baseline … --compare …`). */
+export interface RawRunDiff {
+  /** The stack selection (a flame request as JSON), the tests' alpha and minShare; maxFunctions < 0: all. */
+  setRequest(stackJson: string, alpha: number, minShare: number, maxFunctions: number): RawStatus;
+  add(session: RawTraceSession, name: string, baseline: boolean): void;
+  /** format: json (with its final newline) | markdown. */
+  output(format: string): RawStatus & { text: string };
+  delete(): void;
+}
+
+/**
+ * wasm/profile_bindings.cc: a profile export (pprof uncompressed, or an OTLP profiles request)
+ * built from a session's stacks, read a part at a time. An embind handle: call `delete()`.
+ */
+export interface RawProfileExport {
+  /** Whether the profile was built; else `message()` says why (nothing to profile, a bad option). */
+  ok(): boolean;
+  message(): string;
+  /** The next part (a JS-owned copy, at least `budget` bytes unless the document ends), or null after the last. */
+  next(budget: number): Uint8Array | null;
+  delete(): void;
+}
+
 export interface NetTraceModule {
   TraceSession: { new (): RawTraceSession };
+  BudgetCheck: { new (): RawBudgetCheck };
+  RunDiff: { new (): RawRunDiff };
+  /** format "pprof" | "otlp"; requestJson: the export's options as JSON (ExportRequest). */
+  ProfileExport: { new (session: RawTraceSession, format: string, requestJson: string): RawProfileExport };
+  /** The opentelemetry-proto release the OTLP export follows ("v1.11.0"). */
+  readonly otlpProtoVersion: string;
   /** fromMs / toMs: keep events in that window (ms from the trace's sync time); null: all. */
   ConvertSession: { new (fromMs: number | null, toMs: number | null): RawConvertSession };
   /** `nettrace write-sample-universal`: a small collect-linux-like v6 trace. */
@@ -218,7 +278,7 @@ export interface NetTraceModule {
   /** mallinfo() and the heap size: for leak tests and memory figures. */
   heapStats(): RawHeapStats;
   /** The header line of a payload CSV with these columns. */
-  payloadCsvHeader(columns: string[]): string;
+  payloadCsvHeader(columns: string[]): Uint8Array;
   /** A/B stack diff as JSON (core/analysis/stack_diff.h); maxFunctions < 0: every function. */
   stackDiffJson(a: RawTraceSession, queryA: RawStackQuery, b: RawTraceSession, queryB: RawStackQuery, maxFunctions: number): string;
   /** The query table (core/api/query_table.cc) and the result tables (core/api/result_table*.cc) as JSON: what `nettrace schema` prints. */

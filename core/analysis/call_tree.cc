@@ -15,6 +15,7 @@ const char* WeightUnitName(WeightUnit unit) {
   switch (unit) {
     case WeightUnit::kBytes: return "bytes";
     case WeightUnit::kNanoseconds: return "nanoseconds";
+    case WeightUnit::kObjects: return "objects";
     case WeightUnit::kSamples: break;
   }
   return "samples";
@@ -62,9 +63,19 @@ void Reserve(StackSelection* sel, size_t n) {
 
 }  // namespace
 
+bool AutoMeansTraceEventThreadTime(const TraceModel& model, const StackQuery& q) {
+  if (q.weight != WeightKind::kAuto || q.event != "Thread/Sample") return false;
+  for (size_t t = 0; t < model.types().size(); ++t) {
+    const EventType& type = model.types()[EventTypeIndex(static_cast<uint16_t>(t))];
+    if (IsSampleProfilerSample(type) && TypeMatches(type, q.provider, "") && type.name == q.event) return true;
+  }
+  return false;
+}
+
 StackSelection SelectStacks(const TraceModel& model, const SymbolCollector& symbols, StackResolver* resolver,
                             const StackQuery& q) {
   if (q.weight == WeightKind::kTraceEventThreadTime) return SelectTraceEventThreadTime(model, symbols, resolver, q);
+
   StackSelection sel;
   const EventStore& store = model.store();
   std::vector<uint8_t> typeOk(model.types().size());  // 0 no, 1 yes, 2 yes and a sample

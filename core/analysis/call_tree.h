@@ -37,10 +37,15 @@ enum class WeightKind : uint8_t {
   // Time waited (issue 14): each Contention/Start or WaitHandleWait/Start weighs the
   // nanoseconds of its paired wait (analysis/contention_view.h); unpaired ones leave.
   kWaitTime,
+  // Allocations by stack with the allocated type as a frame (analysis/allocation_samples.h):
+  // AllocationSampled's estimated bytes / objects (analysis/allocation_estimate.h); in a
+  // trace without it, GC/AllocationTick's bytes / tick count.
+  kAllocBytes,
+  kAllocObjects,
 };
 
-enum class WeightUnit : uint8_t { kSamples, kBytes, kNanoseconds };
-// "samples", "bytes", "nanoseconds".
+enum class WeightUnit : uint8_t { kSamples, kBytes, kNanoseconds, kObjects };
+// "samples", "bytes", "nanoseconds", "objects".
 const char* WeightUnitName(WeightUnit unit);
 
 struct StackQuery {
@@ -65,8 +70,13 @@ struct StackQuery {
   // With kTraceEventThreadTime: work the thread pool runs is shown under the stack that
   // queued it, as TraceEvent does (analysis/async_stitching.h). Ignored by other weights.
   bool stitchAsync = true;
+  // kAllocBytes / kAllocObjects: the "Type <name>" frame at the root instead of the leaf.
+  bool typeAsRoot = false;
   // Grouping, folding, include/exclude (analysis/stack_transform.h), applied to every view.
   StackTransformOptions transform;
+  // The evented speedscope export only: every stack under dotnet-trace's process, activity
+  // and thread frames (export/dotnet_trace_frames.h), in place of groupByThread/Process.
+  bool dotnetTraceFrames = true;
 };
 
 struct StackSelection {
@@ -92,6 +102,12 @@ StackSelection SelectStacks(const TraceModel& model, const SymbolCollector& symb
 
 // "Thread (1234)" by OS thread id (PerfView's thread frames).
 uint32_t ThreadFrame(const TraceModel& model, StackResolver* resolver, uint16_t thread);
+// Whether a request's weight "auto" means TraceEvent's thread time: for the sample profiler's
+// CPU samples, what `dotnet-trace convert` shows (the request layer's default: every consumer
+// — CLI, npm CLI, JS API, the page — asks TraceSession::WithDefaultWeight). A StackQuery built
+// in code keeps kAuto's engine meaning: a sample count.
+bool AutoMeansTraceEventThreadTime(const TraceModel& model, const StackQuery& q);
+
 // "Process name (1234)" (or "Process (1234)") for a thread's OS process id.
 uint32_t ProcessFrame(const TraceModel& model, const SymbolCollector& symbols, StackResolver* resolver,
                       uint16_t thread);

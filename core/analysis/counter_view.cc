@@ -15,6 +15,15 @@ const char* KindName(int k) {
   static const char* const kNames[] = {"mean", "sum", "rate", "updown", "gauge", "histogram"};
   return kNames[k];
 }
+// The sample member dotnet-counters shows for a kind (Microsoft.Diagnostics.Monitoring.EventPipe
+// TraceEventExtensions): an EventCounter's Mean or Increment; a Counter's or ObservableCounter's
+// rate; an UpDownCounter's or ObservableUpDownCounter's value (not its rate: "UpDownCounter
+// reports the value, not the rate"); a gauge's last value; a histogram's count here (dotnet-counters
+// shows its quantiles, which every sample carries).
+const char* ShownName(int k) {
+  static const char* const kShown[] = {"mean", "increment", "rate", "value", "value", "count"};
+  return kShown[k];
+}
 std::string Text(const PayloadValue* v) { return v && v->kind() == PayloadValue::Kind::kString ? v->text() : std::string(); }
 double Number(const PayloadValue* v) {
   if (!v) return NAN;
@@ -100,13 +109,14 @@ void CounterView::OnMetric(uint64_t timestamp, uint32_t ordinal, const std::stri
   else if (event == "HistogramValuePublished") kind = Kind::kHistogram;
   else return;
   Series* s = Find(Text(p.Find("meterName")), Text(p.Find("instrumentName")), Text(p.Find("tags")), kind);
+  // Sample::value holds what dotnet-counters shows (ShownName), Sample::a the other number.
   if (!s) return;
   s->units = Text(p.Find("unit"));
   Sample x;
   x.timestamp = timestamp, x.ordinal = ordinal;
   switch (kind) {
-    case Kind::kRate:
-    case Kind::kUpDown: x.value = Number(p.Find("rate")), x.a = Number(p.Find("value")); break;
+    case Kind::kRate: x.value = Number(p.Find("rate")), x.a = Number(p.Find("value")); break;
+    case Kind::kUpDown: x.value = Number(p.Find("value")), x.a = Number(p.Find("rate")); break;
     case Kind::kGauge: x.value = Number(p.Find("lastValue")); break;
     default: x.value = Number(p.Find("count")), x.a = Number(p.Find("sum")), x.quantiles = Clip(Text(p.Find("quantiles")), 1000); break;
   }
@@ -121,8 +131,8 @@ void CounterView::WriteSample(JsonWriter& w, const Series& s, const Sample& x) c
       w.Key("intervalSec"), Num(w, x.interval);
       break;
     case Kind::kSum: w.Key("increment"), Num(w, x.value), w.Key("intervalSec"), Num(w, x.interval); break;
-    case Kind::kRate:
-    case Kind::kUpDown: w.Key("rate"), Num(w, x.value), w.Key("value"), Num(w, x.a); break;
+    case Kind::kRate: w.Key("rate"), Num(w, x.value), w.Key("value"), Num(w, x.a); break;
+    case Kind::kUpDown: w.Key("rate"), Num(w, x.a), w.Key("value"), Num(w, x.value); break;
     case Kind::kGauge: w.Key("value"), Num(w, x.value); break;
     case Kind::kHistogram: {
       w.Key("count"), Num(w, x.value), w.Key("sum"), Num(w, x.a), w.Key("quantiles").BeginArray();
@@ -186,9 +196,16 @@ std::string CounterView::Write(ViewFormat format) const {
     // Counting kinds: the total of the increments (what dotnet-counters' rates add up to).
     if (s->kind == Kind::kSum || s->kind == Kind::kRate || s->kind == Kind::kUpDown) {
       double total = 0;
-      for (const Sample* x : samples) total += std::isfinite(x->value) ? x->value : 0;
+      for (const Sample* x : samples) {
+        const double increment = s->kind == Kind::kUpDown ? x->a : x->value;
+        total += std::isfinite(increment) ? increment : 0;
+      }
       w.Key("total"), Num(w, total);
     }
+    // What dotnet-counters shows, and its last value (null when the last sample has none: an
+    // observable instrument that measured nothing then, which dotnet-counters takes off screen).
+    w.Key("shown").String(ShownName(static_cast<int>(s->kind)));
+    w.Key("last"), Num(w, samples.empty() ? NAN : samples.back()->value);
     w.Key("samples").BeginArray();
     for (const Sample* x : samples) WriteSample(w, *s, *x);
     w.EndArray().EndObject();

@@ -4,7 +4,8 @@
 //    (Name, DisplayName, DisplayUnits, CounterType "Mean"|"Sum", Mean/Min/Max/Count or
 //    Increment, IntervalSec, …), written by EventSource's counter timer;
 //  - System.Diagnostics.Metrics: CounterRateValuePublished / UpDownCounterRateValuePublished
-//    (rate = change over the interval, value = running total), GaugeValuePublished
+//    (rate = change over the interval, value = running total; dotnet-counters shows a counter's
+//    rate and an up-down counter's value, each series says which: "shown"), GaugeValuePublished
 //    (lastValue) and HistogramValuePublished (quantiles "0.5=9;0.95=15", count, sum), whose
 //    numbers are strings; the series' provider is the meter, its key includes the tags.
 // One sample per published value: memory grows with what the view plots, not with events.
@@ -45,8 +46,9 @@ class CounterView {
   struct Sample {
     uint64_t timestamp = 0;
     uint32_t ordinal = 0;   // file order: the tie-breaker when late events force a sort
-    double value = 0;       // Mean, Increment, rate, lastValue; histogram: count
-    double a = 0, b = 0;    // mean: Min, Max; rate/updown: running total; histogram: sum
+    double value = 0;       // what dotnet-counters shows: Mean, Increment, rate (counters),
+                            // value (up-down counters), lastValue; histogram: count
+    double a = 0, b = 0;    // mean: Min, Max; rate: running total; updown: rate; histogram: sum
     double count = 0;       // mean: Count
     double interval = 0;    // EventCounters IntervalSec
     std::string quantiles;  // histogram only

@@ -41,7 +41,7 @@ inline bool HasFrameDetails(const FlameGraph& g) {
   return false;
 }
 
-// {"unit":"samples"|"bytes"|"nanoseconds","total":N,"frames":[names],
+// {"unit":"samples"|"bytes"|"nanoseconds"|"objects","total":N,"frames":[names],
 //  ["frameDetails":[details] only when some frame has one],"frame":[...],"parent":[...],
 //  "depth":[...],"start":[...],"end":[...],"self":[...],"count":[...]
 //  [,"asyncStitching":{"state":"on"|"off"|"unavailable"[,"reason":why]} traceevent-thread-time only]}

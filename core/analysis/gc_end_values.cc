@@ -15,7 +15,9 @@ bool ValidGenData(const GcRecord& gc, int gen) { return gc.perHeapCount > 0 && g
 
 // GetGenSizeBeforeMB: the per-heap histories' SizeBefore when they cover the generation; else
 // the size after of the latest earlier GC with HeapStats — searched down to index 1 only, as
-// TraceEvent's loop returns 0 on reaching index 0 — and for Gen0 at least the allocation ticks.
+// TraceEvent's loop returns 0 on reaching index 0 — and for Gen0 at least the allocation ticks;
+// for LOH and POH at least the GC's own size after, when it has HeapStats (a background GC
+// without per-heap histories during which the LOH grew: its size before is not below it).
 double GenSizeBeforeMB(const GcRecord* gcs, size_t index, int gen) {
   const GcRecord& gc = gcs[index];
   if (ValidGenData(gc, gen)) return gc.genSizeBeforeMB[gen];
@@ -24,8 +26,10 @@ double GenSizeBeforeMB(const GcRecord* gcs, size_t index, int gen) {
   for (size_t j = index - 1;; --j) {
     if (j == 0) return 0;
     if (!gcs[j].hasHeapStats) continue;
-    const double after = static_cast<double>(gcs[j].genSizeAfter[gen]) / 1000000.0;
-    return gen == kGen0 ? std::max(after, gen0Ticks) : after;
+    const uint64_t previous = gcs[j].genSizeAfter[gen];
+    if (gen == kGen0) return std::max(static_cast<double>(previous) / 1000000.0, gen0Ticks);
+    if (gen >= kLoh && gc.hasHeapStats) return static_cast<double>(std::max(previous, gc.genSizeAfter[gen])) / 1000000.0;
+    return static_cast<double>(previous) / 1000000.0;
   }
 }
 

@@ -1,6 +1,7 @@
 #include "analysis/gc_stats.h"
 
 #include <algorithm>
+#include <iterator>
 
 #include "analysis/gc_suspension.h"
 #include "events/event_naming.h"
@@ -22,8 +23,22 @@ std::string EnumName(const char* type, uint32_t value) {
 }  // namespace
 
 std::string GcTypeName(uint32_t type) { return EnumName("GCType", type); }
-std::string GcReasonName(uint32_t reason) { return EnumName("GCReason", reason); }
-bool GcIsInduced(uint32_t reason) { return GcReasonName(reason).rfind("Induced", 0) == 0; }
+
+std::string GcReasonName(uint32_t reason) {
+  // Reasons .NET 10's GC writes beyond TraceEvent's GCReason (which ends at 13,
+  // LowMemoryHostBlocking, and so shows these as numbers): named after the runtime's gc_reason
+  // (src/coreclr/gc/gc.h: reason_bgc_tuning_soh, reason_bgc_tuning_loh, reason_bgc_stepping,
+  // reason_induced_aggressive — GC.Collect with GCCollectionMode.Aggressive) in TraceEvent's style.
+  static const char* const kBeyondTraceEvent[] = {"BGCTuningSOH", "BGCTuningLOH", "BGCStepping", "InducedAggressive"};
+  constexpr uint32_t kFirstBeyond = 14;
+  if (reason >= kFirstBeyond && reason < kFirstBeyond + std::size(kBeyondTraceEvent))
+    return kBeyondTraceEvent[reason - kFirstBeyond];
+  return EnumName("GCReason", reason);
+}
+
+// GCStats.NumInduced's rule (TraceManagedProcess.cs): Induced or InducedNotForced only; the
+// other induced reasons (InducedCompacting, InducedLowMemory, InducedAggressive) are not.
+bool GcIsInduced(uint32_t reason) { return reason == 1 || reason == 7; }
 
 GcStats::Kind GcStats::KindOf(EventKind resolved) {
   switch (resolved) {

@@ -183,7 +183,8 @@ class GcStats {
 // TraceEvent's OnEnd values of the complete GCs of one process (gcs[first, end)).
 void ComputeGcEndValues(std::vector<GcRecord>& gcs, size_t first, size_t end);
 
-// TraceEvent's enum names (GCType, GCReason) for a record's fields.
+// TraceEvent's enum names (GCType, GCReason) for a record's fields; reasons newer than
+// TraceEvent's GCReason by the runtime's own names. GcIsInduced: as GCStats.NumInduced counts.
 std::string GcTypeName(uint32_t type);
 std::string GcReasonName(uint32_t reason);
 bool GcIsInduced(uint32_t reason);

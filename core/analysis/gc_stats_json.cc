@@ -25,7 +25,7 @@ void Number(JsonWriter& w, double v) {
 
 void AddTo(Totals* t, const GcRecord& gc) {
   ++t->count;
-  if (gc.reason == 1 || gc.reason == 7) ++t->induced;  // Induced, InducedNotForced (GCStats.NumInduced)
+  if (GcIsInduced(gc.reason)) ++t->induced;  // GCStats.NumInduced
   t->totalPauseMs += gc.pauseMs;
   t->maxPauseMs = std::max(t->maxPauseMs, gc.pauseMs);
   t->maxSuspendMs = std::max(t->maxSuspendMs, gc.suspendMs);

@@ -4,11 +4,9 @@
 #include <cstring>
 #include <optional>
 
-#include "analysis/process_time_order.h"
-#include "events/event_naming.h"
-#include "events/trace_clock.h"
 #include "format/payload/clr_payload_fields.h"
 #include "format/payload_decoder.h"
+#include "events/event_naming.h"
 #include "io/byte_cursor.h"
 
 namespace nettrace {
@@ -28,8 +26,6 @@ constexpr uint64_t kMethodFlagJitted = 0x8;
 RuntimeSignals::Kind RuntimeSignals::KindOf(EventKind resolved) {
   switch (resolved) {
     case EventKind::kGcStart: return Kind::kGcStart;
-    case EventKind::kGcRestartEEStop: return Kind::kRestartEEStop;
-    case EventKind::kGcSuspendEEStart: return Kind::kSuspendEEStart;
     case EventKind::kGcAllocationTick: return Kind::kAllocationTick;
     case EventKind::kExceptionThrown: return Kind::kException;
     case EventKind::kContentionStart: return Kind::kContention;
@@ -90,25 +86,13 @@ void RuntimeSignals::CountAllocation(Named* counted, uint64_t bytes) {
 void RuntimeSignals::OnTimeOrdered(const TimeOrderedEvent& x) {
   const Kind kind = KindOf(x.kind);
   if (kind == Kind::kNone) return;
-  late_ |= x.late;
   const EventRecord& e = x.record;
-  const uint64_t processId = x.processId;
   if (kind == Kind::kContention) {  // no payload needed
     ++contentions_;
     return;
   }
   if (kind == Kind::kJittingStarted) {
     ++jittingStarted_;
-    return;
-  }
-  if (kind == Kind::kRestartEEStop) {  // no payload needed either; every GC has one
-    // Only the restart of a thread that suspended for a GC ends a pause; the many other
-    // suspensions (the sample profiler's, debugger's) are not kept.
-    const auto it = gcSuspended_.find({processId, e.thread});
-    if (it == gcSuspended_.end()) return;
-    gcSuspended_.erase(it);
-    gcSuspensionOpen_ = !gcSuspended_.empty();
-    AddGcMark({e.timestamp, processId, e.thread, kind, 0, 0, 0, x.ordinal});
     return;
   }
   // Integers and the type name are read where the template puts them (clr_payload_fields):
@@ -118,23 +102,10 @@ void RuntimeSignals::OnTimeOrdered(const TimeOrderedEvent& x) {
                      static_cast<int>(info_.formatMajor));
   switch (kind) {
     case Kind::kGcStart: {
-      GcMark m{e.timestamp, processId, e.thread, kind, 0, 0, 0, x.ordinal};
-      m.depth = static_cast<uint8_t>(std::min<uint64_t>(p.UInt(fields_.depth, 3), 3));
-      m.type = static_cast<uint8_t>(std::min<uint64_t>(p.UInt(fields_.type), 255));
-      m.reason = static_cast<uint8_t>(std::min<uint64_t>(p.UInt(fields_.gcReason), 255));
-      ++gcs_, ++genCounts_[m.depth];
-      if (m.reason == kReasonInduced || m.reason == kReasonInducedNotForced) ++induced_;
-      if (m.type == kBackgroundGC) ++background_;
-      AddGcMark(m);
-      break;
-    }
-    case Kind::kSuspendEEStart: {
-      const uint64_t reason = p.UInt(fields_.suspendReason);
-      if (IsGcSuspendReason(reason)) {
-        gcSuspended_[{processId, e.thread}] = true;
-        gcSuspensionOpen_ = true;
-        AddGcMark({e.timestamp, processId, e.thread, kind, 0, 0, 0, x.ordinal});
-      }
+      const uint64_t depth = std::min<uint64_t>(p.UInt(fields_.depth, 3), 3), reason = p.UInt(fields_.gcReason);
+      ++gcs_, ++genCounts_[depth];
+      if (reason == kReasonInduced || reason == kReasonInducedNotForced) ++induced_;
+      if (p.UInt(fields_.type) == kBackgroundGC) ++background_;
       break;
     }
     case Kind::kAllocationTick: {
@@ -163,11 +134,6 @@ void RuntimeSignals::OnTimeOrdered(const TimeOrderedEvent& x) {
   }
 }
 
-void RuntimeSignals::AddGcMark(const GcMark& m) {
-  if (gcMarks_.size() < kMaxGcMarks) gcMarks_.push_back(m);
-  else ++gcMarksDropped_;
-}
-
 void RuntimeSignals::WriteNamed(JsonWriter& w, const char* key, const std::unordered_map<std::string, Named>& map,
                                 uint64_t otherCount, uint64_t otherBytes, bool withBytes) {
   std::vector<std::pair<const std::string*, Named>> sorted;
@@ -192,64 +158,40 @@ void RuntimeSignals::WriteNamed(JsonWriter& w, const char* key, const std::unord
   if (withBytes) w.Key("otherBytes").UInt(otherBytes);
 }
 
-void RuntimeSignals::WriteJson(JsonWriter& w) const {
-  const TraceClock clock(info_);
-  auto ms = [&](uint64_t ticks) { return clock.Ms(ticks); };
-
-  // GCs and pauses: marks in time order per process (file order breaks ties).
-  const std::vector<uint32_t> marks = ProcessTimeOrder(gcMarks_, late_);
+void RuntimeSignals::WriteJson(JsonWriter& w, const GcStats* gc) const {
+  // Pauses as TraceEvent's GCStats per generation: the complete GCs' TraceGC.PauseDurationMSec
+  // (every process's; generations beyond 2 as "other").
   struct Gen {
-    uint64_t count = 0, paused = 0, totalTicks = 0, maxTicks = 0;
+    uint64_t paused = 0;
+    double totalMs = 0, maxMs = 0;
   };
   Gen gens[4];
-  for (int g = 0; g < 4; ++g) gens[g].count = genCounts_[g];
-  // A pause runs from a GC suspension to the RestartEEStop of the thread that suspended
-  // (PerfView matches the thread too: the sample profiler's own suspensions interleave).
-  bool open = false;
-  uint64_t openAt = 0, openProcess = 0, openThread = 0;
-  int attributed = -1;  // generation of the GC/Start inside the open pause
-  for (uint32_t i : marks) {
-    const GcMark& m = gcMarks_[i];
-    if (open && m.processId != openProcess) open = false;  // a pause never spans processes
-    switch (m.kind) {
-      case Kind::kSuspendEEStart:
-        open = true, openAt = m.timestamp, openProcess = m.processId, openThread = m.thread, attributed = -1;
-        break;
-      case Kind::kGcStart:
-        if (open && attributed < 0) attributed = m.depth;  // the first GC inside the pause owns it
-        break;
-      case Kind::kRestartEEStop:
-        if (!open || m.thread != openThread) break;
-        if (attributed >= 0) {
-          Gen& g = gens[attributed];
-          const uint64_t d = m.timestamp - openAt;
-          ++g.paused, g.totalTicks += d, g.maxTicks = std::max(g.maxTicks, d);
-        }
-        open = false;
-        break;
-      default: break;
+  if (gc) {
+    for (const GcRecord& r : gc->Gcs()) {
+      if (!r.isComplete) continue;
+      Gen& g = gens[r.generation >= 0 && r.generation <= 2 ? r.generation : 3];
+      ++g.paused, g.totalMs += r.pauseMs, g.maxMs = std::max(g.maxMs, r.pauseMs);
     }
   }
-
   w.Key("runtime").BeginObject();
   w.Key("gc").BeginObject();
   w.Key("count").UInt(gcs_);
   w.Key("induced").UInt(induced_);
   w.Key("background").UInt(background_);
-  // More GC events than kMaxGcMarks (a hostile or enormous file): the pauses are partial.
-  if (gcMarksDropped_ > 0) w.Key("pauseEventsNotMeasured").UInt(gcMarksDropped_);
+  // More GC events than the statistics keep (a hostile or enormous file): pauses are partial.
+  if (gc && gc->marksDropped() > 0) w.Key("pauseEventsNotMeasured").UInt(gc->marksDropped());
   w.Key("generations").BeginArray();
   for (int g = 0; g < 4; ++g) {
-    if (g == 3 && gens[3].count == 0) break;  // Depth beyond 2 (or missing): only when seen
+    if (g == 3 && genCounts_[3] == 0 && gens[3].paused == 0) break;  // Depth beyond 2: only when seen
     const Gen& s = gens[g];
     w.BeginObject();
     if (g < 3) w.Key("generation").UInt(g);
     else w.Key("generation").Null();
-    w.Key("count").UInt(s.count);
+    w.Key("count").UInt(genCounts_[g]);
     w.Key("pauses").UInt(s.paused);
-    w.Key("totalPauseMs").Fixed(ms(s.totalTicks), 6);
-    w.Key("maxPauseMs").Fixed(ms(s.maxTicks), 6);
-    w.Key("meanPauseMs").Fixed(s.paused ? ms(s.totalTicks) / static_cast<double>(s.paused) : 0.0, 6);
+    w.Key("totalPauseMs").Fixed(s.totalMs, 6);
+    w.Key("maxPauseMs").Fixed(s.maxMs, 6);
+    w.Key("meanPauseMs").Fixed(s.paused ? s.totalMs / static_cast<double>(s.paused) : 0.0, 6);
     w.EndObject();
   }
   w.EndArray();

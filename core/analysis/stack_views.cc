@@ -2,6 +2,7 @@
 
 #include <cstdio>
 
+#include "analysis/allocation_samples.h"
 #include "analysis/runtime_views.h"
 #include "analysis/stack_transform.h"
 #include "analysis/top_functions.h"
@@ -10,9 +11,12 @@
 
 namespace nettrace {
 
-StackSelection SelectRefinedStacks(const TraceModel& model, StackResolver* resolver, const StackQuery& query) {
+StackSelection SelectRefinedStacks(const TraceModel& model, StackResolver* resolver, const StackQuery& asked) {
+  // The alloc-bytes / alloc-objects weights select the allocation events themselves.
+  const StackQuery query = model.allocations().Retarget(asked);
   StackSelection sel = SelectStacks(model, model.symbols(), resolver, query);
   model.views().Refine(model, query, &sel);
+  model.allocations().Refine(model, model.symbols(), query, resolver, &sel);
   // Grouping, folding, include/exclude: PerfView's GroupPats, FoldPats, ExcPats, IncPats.
   ApplyStackTransform(query.transform, resolver, &sel);
   return sel;
@@ -99,6 +103,17 @@ std::vector<std::string> EventStackAddresses(const TraceModel& model, uint32_t r
     out.emplace_back(text);
   }
   return out;
+}
+
+StackQuery WithDefaultWeight(const TraceModel& model, StackQuery query) {
+  if (AutoMeansTraceEventThreadTime(model, query)) query.weight = WeightKind::kTraceEventThreadTime;
+  return query;
+}
+
+void ResolveDiffWeights(const TraceModel& a, StackQuery* queryA, const TraceModel& b, StackQuery* queryB) {
+  const WeightKind resolvedA = WithDefaultWeight(a, *queryA).weight, resolvedB = WithDefaultWeight(b, *queryB).weight;
+  if (resolvedA != queryA->weight) queryA->weight = queryB->weight = resolvedA;
+  else if (resolvedB != queryB->weight) queryA->weight = queryB->weight = resolvedB;
 }
 
 StackDiff BuildStackDiff(const TraceModel& a, const StackQuery& queryA, const TraceModel& b, const StackQuery& queryB) {

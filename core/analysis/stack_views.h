@@ -19,8 +19,14 @@
 
 namespace nettrace {
 
-// The one place every stack view, export and diff gets its stacks from.
+// The one place every stack view, export and diff gets its stacks from (the alloc-bytes and
+// alloc-objects weights select the allocation events: analysis/allocation_samples.h).
 StackSelection SelectRefinedStacks(const TraceModel& model, StackResolver* resolver, const StackQuery& query);
+
+// A request's query with its weight "auto" resolved as every consumer's default is: for
+// CPU samples TraceEvent's thread time, what `dotnet-trace convert` shows
+// (analysis/call_tree.h AutoMeansTraceEventThreadTime); otherwise unchanged.
+StackQuery WithDefaultWeight(const TraceModel& model, StackQuery query);
 
 FlameGraph BuildFlameGraph(const TraceModel& model, const StackQuery& query);
 std::string FlameGraphJson(const TraceModel& model, const StackQuery& query);
@@ -47,6 +53,9 @@ std::vector<std::string> EventStackAddresses(const TraceModel& model, uint32_t r
 StackDiff BuildStackDiff(const TraceModel& a, const StackQuery& queryA, const TraceModel& b, const StackQuery& queryB);
 std::string StackDiffJson(const TraceModel& a, const StackQuery& queryA, const TraceModel& b, const StackQuery& queryB,
                           size_t maxFunctions);
+// Both sides of a diff weighed alike: when either side's "auto" is TraceEvent's thread time
+// (WithDefaultWeight), both are.
+void ResolveDiffWeights(const TraceModel& a, StackQuery* queryA, const TraceModel& b, StackQuery* queryB);
 // The diff as "a;b;c weightA weightB" lines (difffolded.pl's format).
 std::string StackDiffFolded(const TraceModel& a, const StackQuery& queryA, const TraceModel& b,
                             const StackQuery& queryB);

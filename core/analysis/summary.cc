@@ -234,13 +234,13 @@ void WriteSummaryFields(JsonWriter& w, const SummaryReaderState& reader, const S
   WriteTrace(w, s.records, clock);
   WriteTimeRange(w, s.events, clock);
   w.Key("eventCount").UInt(s.events.rows());
-  w.Key("eventsWithStacks").UInt(s.events.withStack());
+  w.Key("eventsWithStacks").UInt(s.events.withFrames());
   w.Key("payloadBytes").UInt(s.records.payloadBytes());
   TypeCountsOf(s.events, s.resolver).WriteJson(s.resolver.types(), w);
   WriteThreads(w, s, v6);
   WriteDropped(w, s.records.drops(), clock, v6);
   WriteRecords(w, s.records);
-  if (s.runtime) s.runtime->WriteJson(w);
+  if (s.runtime) s.runtime->WriteJson(w, s.gc);
   WriteStats(w, s.stats);
 }
 

@@ -32,6 +32,7 @@ struct SummarySources {
   const std::vector<uint64_t>& eventsPerThread;  // EventsPerThread(events, resolver)
   const Stats& stats;
   const RuntimeSignals* runtime = nullptr;  // none: no "runtime" key
+  const GcStats* gc = nullptr;              // the runtime key's GC pauses (TraceEvent's GCStats)
 };
 
 struct SummaryReaderState {

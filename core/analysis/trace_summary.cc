@@ -16,7 +16,7 @@ std::string SummaryJson(const TraceModel& model) {
   w.BeginObject();
   const EventCounts events = model.counts();
   const std::vector<uint64_t> perThread = EventsPerThread(events, model.resolver());
-  WriteSummaryFields(w, state, {model.records(), events, model.resolver(), perThread, model.stats(), &model.runtime()});
+  WriteSummaryFields(w, state, {model.records(), events, model.resolver(), perThread, model.stats(), &model.runtime(), &model.gc()});
   // Linux-profiler traces: processes and mappings, as extra keys at the end.
   WriteUniversalSummaryFields(w, model, model.symbols(), perThread);
   w.EndObject();

@@ -11,6 +11,9 @@ Status Bad(std::string message) { return Status::Error(ErrorCode::kInvalidArgume
 
 bool IsHelp(std::string_view arg) { return arg == "--help" || arg == "-h"; }
 
+// A positional argument that takes every one left: "TRACE…" (check's traces).
+bool IsVariadic(std::string_view name) { return name.size() > 3 && name.substr(name.size() - 3) == "…"; }
+
 // "FILE ROW" → "FILE ROW"; the names joined as --help shows them.
 std::string Joined(const std::vector<std::string>& words) {
   std::string out;
@@ -41,7 +44,8 @@ std::vector<std::string> PositionalNames(const QuerySpec& query) {
   for (size_t at = 0; at < args.size();) {
     const size_t end = std::min(args.find(' ', at), args.size());
     const std::string_view word = args.substr(at, end - at);
-    if (word.empty() || !std::all_of(word.begin(), word.end(), [](char c) { return c >= 'A' && c <= 'Z'; })) break;
+    const std::string_view stem = IsVariadic(word) ? word.substr(0, word.size() - 3) : word;
+    if (stem.empty() || !std::all_of(stem.begin(), stem.end(), [](char c) { return c >= 'A' && c <= 'Z'; })) break;
     names.emplace_back(word);
     at = end + 1;
   }
@@ -65,14 +69,31 @@ Status ParseCommandLine(const QuerySpec& query, const std::vector<std::string>& 
     } else {
       options.push_back(arg);
       const OptionSpec* o = FindFlag(query, arg);
-      if (o && o->type != OptionType::kBool && i + 1 < args.size()) options.push_back(args[++i]);
+      if (o && o->type == OptionType::kFiles) {
+        // Files up to the next option: `--baseline a b c` is `--baseline a --baseline b --baseline c`.
+        bool first = true;
+        while (i + 1 < args.size() && (args[i + 1].empty() || args[i + 1][0] != '-' || args[i + 1] == "-")) {
+          if (!first) options.push_back(arg);
+          options.push_back(args[++i]), first = false;
+        }
+        if (first) return Bad(arg + " takes one file or more");
+      } else if (o && o->type != OptionType::kBool && i + 1 < args.size()) {
+        options.push_back(args[++i]);
+      }
     }
   }
   if (line->help) return Status();
   NETTRACE_RETURN_IF_ERROR(ParseCliArgs(query, options, request));
   const std::vector<std::string> names = PositionalNames(query);
+  // diff --baseline … --compare …: the files replace A B.
+  if (!request->compareFiles.empty()) {
+    if (request->baselineFiles.empty()) return Bad("--compare goes with --baseline");
+    if (!line->positional.empty()) return Bad("diff takes A B or --baseline … --compare …, not both");
+    return Status();
+  }
+  const bool variadic = !names.empty() && IsVariadic(names.back());
   if (line->positional.size() < names.size()) return Bad(std::string(query.name) + " needs " + Joined(names));
-  if (line->positional.size() > names.size())
+  if (line->positional.size() > names.size() && !variadic)
     return Bad("unexpected argument '" + line->positional[names.size()] + "' (" + query.name +
                (names.empty() ? " takes none" : " takes " + Joined(names)) + ")");
   return Status();

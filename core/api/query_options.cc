@@ -72,6 +72,7 @@ const char* TypeName(OptionType t) {
     case OptionType::kCount: return "count";
     case OptionType::kBool: return "bool";
     case OptionType::kPatterns: return "patterns";
+    case OptionType::kFiles: return "files";
   }
   return "string";
 }
@@ -108,12 +109,14 @@ Status ParseCliArgs(const QuerySpec& query, const std::vector<std::string>& args
     } else if (Status s = FromText(*o, args[++i].c_str(), &v); !s.ok()) {
       return s;
     }
-    if (o->type == OptionType::kPatterns) {
+    if (o->type == OptionType::kPatterns || o->type == OptionType::kFiles) {
       // A repeated pattern flag adds to the list, as PerfView's ';' does: one given entry.
+      // Files: each is set on its own (the request keeps the list); the given entry holds
+      // them all, NUL-separated (RequestJson writes them as an array).
       auto same = std::find_if(request->given.begin(), request->given.end(), [&](const auto& g) { return g.first == o; });
       if (same != request->given.end()) {
-        same->second.text += ";" + v.text;
-        o->set(same->second, request);
+        same->second.text += (o->type == OptionType::kFiles ? std::string(1, '\0') : std::string(";")) + v.text;
+        o->set(o->type == OptionType::kFiles ? v : same->second, request);
         continue;
       }
     }
@@ -162,14 +165,23 @@ std::string RequestJson(const Request& request) {
     if (out.size() > 1) out += ',';
     AppendJsonString(o->name, &out);
     out += ':';
-    if (o->type == OptionType::kBool) out += v.flag ? "true" : "false";
+    if (o->type == OptionType::kFiles) {
+      out += '[';
+      for (size_t from = 0, n = 0; from <= v.text.size(); ++n) {
+        const size_t end = std::min(v.text.find('\0', from), v.text.size());
+        if (n) out += ',';
+        AppendJsonString(std::string_view(v.text).substr(from, end - from), &out);
+        from = end + 1;
+      }
+      out += ']';
+    } else if (o->type == OptionType::kBool) out += v.flag ? "true" : "false";
     else if (o->type == OptionType::kNumber || o->type == OptionType::kCount) out += JsonNumber(v.number);
     else AppendJsonString(v.text, &out);
   }
   return out + "}";
 }
 
-std::string SchemaJson() {
+std::string SchemaJson(const std::string& budgetsJson) {
   JsonWriter w;
   w.BeginObject().Key("queries").BeginArray();
   for (const QuerySpec& q : Queries()) {
@@ -193,7 +205,8 @@ std::string SchemaJson() {
     w.EndArray().EndObject();
   }
   // The results after the requests, so the request part reads as it did (api/result_schema.h).
-  w.EndArray().Key("results").Raw(ResultSchemaJson()).EndObject();
+  // The budget file `check --budget` reads, after the results.
+  w.EndArray().Key("results").Raw(ResultSchemaJson()).Key("budgets").Raw(budgetsJson).EndObject();
   return w.Take();
 }
 

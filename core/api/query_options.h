@@ -26,6 +26,7 @@ enum class OptionType : uint8_t {
   kCount,   // an integer ≥ 0
   kBool,    // a flag on the command line, true/false in JSON
   kPatterns,  // a ';'-separated pattern list; a repeated flag adds to it (PerfView's ';')
+  kFiles,     // files: every argument after the flag up to the next option; a repeated flag adds
 };
 
 // One bit per query, so that one option row serves every query it applies to.
@@ -53,6 +54,10 @@ enum QueryBit : uint32_t {
   kPs = 1u << 19,
   kCollect = 1u << 20,
   kLive = 1u << 21,  // the npm CLI's collect served with the app
+  // Heap snapshots (core/heap): a .gcdump or a .nettrace with heap-dump events.
+  kHeap = 1u << 22,
+  kCheck = 1u << 23,  // budgets checked against traces (core/verdict)
+  kAllocations = 1u << 24,  // a FILE query (kFileQueries names it)
 };
 
 struct QuerySpec {
@@ -86,6 +91,12 @@ struct Request {
   HistogramGroup groupBy = HistogramGroup::kNone;  // histogram
   bool csvPayload = true;           // export csv with --event: that type's payload columns
   std::string speedscope;           // export speedscope: "" (evented) or "evented" / "sampled"
+  // diff --baseline A1 A2 … --compare B1 B2 … (many runs a side) and check --baseline.
+  std::vector<std::string> baselineFiles, compareFiles;
+  std::string budget;                  // check --budget FILE
+  std::string junitOut, markdownOut;   // check --junit OUT / --markdown OUT
+  double alpha = 0.05, minShare = 0.001;  // diff's many-run comparison (verdict/run_comparison.h)
+  std::string otlpEndpoint;         // export otlp: the collector to push to (OTLP/HTTP)
   // ps / collect / live (cli/diag_commands.cc, web/src/live/cli.ts).
   struct Live {
     bool json = false;  // ps --json
@@ -95,6 +106,13 @@ struct Request {
     uint64_t bufferMB = 256;
     uint64_t port = 0;        // live: 0 = any free port
   } live;
+  // heap (core/heap/heap_report.h).
+  struct Heap {
+    std::string baseline;  // --baseline OLD: growth from that snapshot
+    std::string pathsTo;   // --paths-to TYPE
+    uint64_t largest = 20;
+    uint64_t paths = 10;
+  } heap;
   // What was given, in order, for RequestJson (the npm CLI hands it to the JS API).
   std::vector<std::pair<const struct OptionSpec*, OptionValue>> given;
 };
@@ -142,8 +160,10 @@ bool Given(const Request& request, std::string_view name);
 // The options given to ParseCliArgs / ParseJsonRequest as a JSON object {name: value}.
 std::string RequestJson(const Request& request);
 // The whole table as JSON: {queries: [{name, args, doc, native, options: [{name, flag, …}]}], results: …}
-// (results: ResultSchemaJson(), api/result_schema.h).
-std::string SchemaJson();
+// (results: ResultSchemaJson(), api/result_schema.h), then `budgets`: the budget file's
+// description, which the caller passes (verdict/budget_file.h SchemaJson: the verdicts read
+// this table, so it cannot read theirs).
+std::string SchemaJson(const std::string& budgetsJson);
 // The "commands:" and "options:" sections of `--help`, generated from the table.
 std::string CliHelp(bool native);
 

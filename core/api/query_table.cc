@@ -10,8 +10,8 @@ namespace {
 // Option groups: the queries that share a set of options.
 constexpr uint32_t kFilter = kEvents | kHistogram;                          // EventQuery filters
 constexpr uint32_t kSelection = kFlame | kTop | kSandwich | kExport | kDiff;  // StackQuery
-constexpr uint32_t kViews = kExceptions | kContention | kActivities | kCounters | kThreadPool;
-constexpr uint32_t kFileQueries = (kWriteSample - 1);  // every query reading a FILE
+constexpr uint32_t kViews = kExceptions | kContention | kActivities | kCounters | kThreadPool | kAllocations;
+constexpr uint32_t kFileQueries = (kWriteSample - 1) | kAllocations;  // every query reading a FILE
 constexpr uint32_t kSession = kCollect | kLive;         // the options of a live session
 
 // The request field an option writes, as a captureless lambda (an OptionSetter).
@@ -29,9 +29,10 @@ Rows<QuerySpec> Queries() {
       {"flame", kFlame, "FILE", "call tree of stacks as a laid-out flame graph (json), folded stacks or speedscope", true},
       {"top", kTop, "FILE", "heaviest functions by exclusive weight, with inclusive weight", true},
       {"sandwich", kSandwich, "FILE FUNCTION", "callers and callees of one frame name, as JSON", true},
-      {"export", kExport, "FILE", "a file other tools open (speedscope, Chrome trace, CSV of events or of stacks)", true},
+      {"export", kExport, "FILE", "a file other tools open (speedscope, Chrome trace, CSV of events or of stacks, pprof, OpenTelemetry profiles)", true},
       {"convert", kConvert, "FILE OUT", "rewrite the trace as NetTrace v6 (optionally a time window of it)", true},
-      {"diff", kDiff, "A B", "stacks of B (comparison) against A (baseline); selection options apply to both", true},
+      {"diff", kDiff, "A B", "stacks of B (comparison) against A (baseline); selection options apply to both. Many runs a "
+       "side: diff --baseline A1 A2 … --compare B1 B2 … (Welch's t-test per function, Holm-corrected)", true},
       {"gc", kGc, "FILE", "one row per GC (TraceEvent's TraceGC) with totals", true},
       {"jit", kJit, "FILE", "one row per jitted method (TraceEvent's TraceJittedMethod) with totals", true},
       {"exceptions", kExceptions, "FILE", "first-chance exceptions by type and throwing method", true},
@@ -39,10 +40,19 @@ Rows<QuerySpec> Queries() {
       {"activities", kActivities, "FILE", "Start/Stop activities paired by activity id, nested", true},
       {"counters", kCounters, "FILE", "EventCounters and System.Diagnostics.Metrics time series", true},
       {"threadpool", kThreadPool, "FILE", "thread pool worker/IO counts over time, adjustments, starvation", true},
+      {"check", kCheck, "TRACE…",
+       "check a budget file's limits (--budget) against each trace: a verdict per budget; exit 0 when all pass, 1 when "
+       "any fails, 2 for bad input", true},
+      {"allocations", kAllocations, "FILE",
+       "allocated bytes and objects by type and function: AllocationSampled's estimates with 99 % intervals "
+       "(or GC/AllocationTick's amounts)", true},
       {"write-sample-universal", kWriteSample, "OUT", "write a small collect-linux-like v6 trace", true},
       {"ps", kPs, "[--json]", ".NET processes with a diagnostics port (pid, name, runtime, command line)", true},
       {"collect", kCollect, "(--pid N | --diagnostic-port PATH) -o OUT.nettrace",
        "record a live EventPipe session (Ctrl-C or --duration stops it)", true},
+      {"heap", kHeap, "FILE", "heap snapshot (.gcdump, or a .nettrace with heap-dump events): types by count, shallow, "
+       "retained and PerfView-inclusive size, root categories, largest objects; paths from roots to a type; growth "
+       "against a baseline snapshot", true},
       {"live", kLive, "(--pid N | --diagnostic-port PATH)", "collect, served with the app on 127.0.0.1 (the page grows while it runs; its Stop "
        "ends the session and offers the .nettrace)", false},
   };
@@ -94,11 +104,18 @@ Rows<OptionSpec> Options() {
        SET(r->stack.groupByProcess = v.flag)},
       // In WeightKind's order: the value's index is the enum's.
       {"weight", "--weight", nullptr, T::kEnum,
-       "auto|count|bytes|thread-time|managed-thread-time|traceevent-thread-time|wait-time", "auto", kSelection, false,
-       "auto: bytes for GC/AllocationTick, else count; thread-time: ns since the thread's previous sample; "
+       "auto|count|bytes|thread-time|managed-thread-time|traceevent-thread-time|wait-time|alloc-bytes|alloc-objects",
+       "auto", kSelection, false,
+       "auto: CPU samples (Thread/Sample) traceevent-thread-time, what dotnet-trace convert shows; bytes for "
+       "GC/AllocationTick; else count; thread-time: ns since the thread's previous sample; "
        "managed-thread-time: the same without time after a sample outside managed code; traceevent-thread-time: "
-       "dotnet-trace's, ns to the thread's next sample; wait-time: ns waited (Contention/Start)",
+       "dotnet-trace's, ns to the thread's next sample; wait-time: ns waited (Contention/Start); alloc-bytes, "
+       "alloc-objects: allocations by stack with a 'Type <name>' leaf, AllocationSampled's estimated bytes or "
+       "objects (else GC/AllocationTick's bytes or tick count)",
        SET(r->stack.weight = static_cast<WeightKind>(v.index))},
+      {"typeAsRoot", "--type-as-root", nullptr, T::kBool, nullptr, "false", kSelection, false,
+       "alloc-bytes, alloc-objects: the 'Type <name>' frame at the root instead of the leaf",
+       SET(r->stack.typeAsRoot = v.flag)},
       {"exceptionType", "--exception-type", nullptr, T::kString, "T", nullptr, kSelection, false,
        "Exception/Start only: the throws of this exception type", SET(r->stack.exceptionType = v.text)},
       {"stitchAsync", "--stitch-async", "--no-stitch-async", T::kBool, nullptr, "true", kSelection, false,
@@ -130,6 +147,14 @@ Rows<OptionSpec> Options() {
       {"csvPayload", "--csv-payload", "--no-csv-payload", T::kBool, nullptr, "true", kExport, false,
        "csv with --event: that event type only, its payload fields as columns (--no-csv-payload: every event)",
        SET(r->csvPayload = v.flag)},
+      {"dotnetTraceFrames", "--dotnet-trace-frames", "--no-dotnet-trace-frames", T::kBool, nullptr, "true", kSelection,
+       false,
+       "speedscope (evented): every stack under the frames dotnet-trace's files have, 'Process64 name (pid) Args: …', "
+       "'(Non-Activities)' or the activity frames, 'Threads', 'Thread (id)'",
+       SET(r->stack.dotnetTraceFrames = v.flag)},
+      {"otlpEndpoint", "--otlp-endpoint", nullptr, T::kString, "URL", nullptr, kExport, false,
+       "otlp: also POST the profiles to this OTLP/HTTP collector (URL ending in /v1development/profiles, or its "
+       "base; the native CLI speaks http:// only)", SET(r->otlpEndpoint = v.text)},
       {"speedscope", "--speedscope", nullptr, T::kEnum, "evented|sampled", "evented", kExport, false,
        "speedscope: a time weight as one evented profile per thread in ms, as dotnet-trace writes it; "
        "sampled: one sampled profile per thread (counts and bytes are always sampled)",
@@ -137,9 +162,11 @@ Rows<OptionSpec> Options() {
       // Output and reading (CLI only: the JS API takes these as arguments or open options).
       {"format", "--format", nullptr, T::kEnum, "json|folded|speedscope", "json", kFlame, true, "output format",
        SET(r->format = v.text)},
-      {"format", "--format", nullptr, T::kEnum, "speedscope|chrome|csv|stacks-csv", nullptr, kExport, true,
-       "output format (required)", SET(r->format = v.text)},
-      {"format", "--format", nullptr, T::kEnum, "json|folded", "json", kDiff, true, "output format",
+      {"format", "--format", nullptr, T::kEnum, "speedscope|chrome|csv|stacks-csv|pprof|otlp", nullptr, kExport, true,
+       "output format (required); pprof: gzipped profile.proto, otlp: an OpenTelemetry profiles request "
+       "(docs/exports.md)", SET(r->format = v.text)},
+      {"format", "--format", nullptr, T::kEnum, "json|folded|markdown", "json", kDiff, true,
+       "output format (markdown: --baseline/--compare only)",
        SET(r->format = v.text)},
       {"format", "--format", nullptr, T::kEnum, "json|csv", "json", kGc | kJit | kViews, true, "output format",
        SET(r->format = v.text)},
@@ -149,6 +176,24 @@ Rows<OptionSpec> Options() {
        SET(r->count = static_cast<uint64_t>(v.number))},
       {"n", "-n", nullptr, T::kCount, "N", "all", kDiff, true, "number of functions",
        SET(r->count = static_cast<uint64_t>(v.number))},
+      {"format", "--format", nullptr, T::kEnum, "text|json|junit|markdown", "text", kCheck, true, "output format",
+       SET(r->format = v.text)},
+      {"budget", "--budget", nullptr, T::kString, "FILE", nullptr, kCheck, true,
+       "the budget file (JSON: docs/ci.md; its schema is `nettrace schema --json`'s budgets)", SET(r->budget = v.text)},
+      {"baseline", "--baseline", nullptr, T::kFiles, "FILE…", nullptr, kDiff | kCheck, true,
+       "the baseline's traces, one run each (diff: with --compare, instead of A B; check: for maxIncrease budgets)",
+       SET(r->baselineFiles.push_back(v.text))},
+      {"compare", "--compare", nullptr, T::kFiles, "FILE…", nullptr, kDiff, true,
+       "the comparison's traces, one run each (with --baseline, instead of A B)", SET(r->compareFiles.push_back(v.text))},
+      {"alpha", "--alpha", nullptr, T::kNumber, "P", "0.05", kDiff, true,
+       "--baseline/--compare: the family-wise error rate of the Holm-corrected tests", SET(r->alpha = v.number)},
+      {"minShare", "--min-share", nullptr, T::kNumber, "F", "0.001", kDiff, true,
+       "--baseline/--compare: shares whose mean over all traces is below F (a fraction) are not tested",
+       SET(r->minShare = v.number)},
+      {"junitOut", "--junit", nullptr, T::kString, "OUT", nullptr, kCheck, true, "also write the verdicts as JUnit XML to OUT",
+       SET(r->junitOut = v.text)},
+      {"markdownOut", "--markdown", nullptr, T::kString, "OUT", nullptr, kCheck, true,
+       "also write the verdicts as Markdown to OUT (e.g. $GITHUB_STEP_SUMMARY)", SET(r->markdownOut = v.text)},
       {"aFromMs", "--a-from", nullptr, T::kNumber, "MS", nullptr, kDiff, true, "the baseline's own start",
        SET(r->aFromMs = v.number)},
       {"aToMs", "--a-to", nullptr, T::kNumber, "MS", nullptr, kDiff, true, "the baseline's own end",
@@ -179,7 +224,20 @@ Rows<OptionSpec> Options() {
        "the file to write (live: optional, the page offers the download)", SET(r->out = v.text)},
       {"port", "--port", nullptr, T::kCount, "P", "0", kLive, true, "the app's port on 127.0.0.1 (0: any free port)",
        SET(r->live.port = static_cast<uint64_t>(v.number))},
-      {"chunkSize", "--chunk-size", nullptr, T::kCount, "BYTES", "1048576", kFileQueries, true,
+      // Heap snapshots (core/heap).
+      {"baseline", "--baseline", nullptr, T::kString, "OLD", nullptr, kHeap, true,
+       "an older snapshot of the same process: growth by type (count, size, retained) from it to FILE",
+       SET(r->heap.baseline = v.text)},
+      {"pathsTo", "--paths-to", nullptr, T::kString, "TYPE", nullptr, kHeap, false,
+       "shortest paths from the roots to the instances of TYPE (a type name, module!name, or part of a name), "
+       "with their root kinds", SET(r->heap.pathsTo = v.text)},
+      {"largest", "--largest", nullptr, T::kCount, "N", "20", kHeap, false, "number of largest objects listed",
+       SET(r->heap.largest = static_cast<uint64_t>(v.number))},
+      {"paths", "--paths", nullptr, T::kCount, "N", "10", kHeap, false, "number of instances whose path is listed",
+       SET(r->heap.paths = static_cast<uint64_t>(v.number))},
+      {"format", "--format", nullptr, T::kEnum, "json|csv", "json", kHeap, true,
+       "output format (csv: the types table, or the growth table with --baseline)", SET(r->format = v.text)},
+      {"chunkSize", "--chunk-size", nullptr, T::kCount, "BYTES", "1048576", kFileQueries | kHeap | kCheck, true,
        "read the file in chunks of this size, 1 to 1073741824 (the output is the same)",
        SET(r->chunkSize = static_cast<uint64_t>(v.number))},
   };

@@ -25,7 +25,9 @@ bool IsShapeName(std::string_view s) {
 }
 
 // The tables in the order their shapes are printed (and generated).
-std::vector<Rows<ResultRow>> AllTables() { return {SummaryResultRows(), StackResultRows(), RuntimeResultRows(), ViewResultRows()}; }
+std::vector<Rows<ResultRow>> AllTables() {
+  return {SummaryResultRows(), StackResultRows(), RuntimeResultRows(), ViewResultRows(), VerdictResultRows()};
+}
 
 // `visit(shapeRow, firstField, fieldCount)` for each shape of every table.
 template <typename Visit>

@@ -41,7 +41,7 @@ struct ResultRow {
 // A query's JSON output: the shape it prints, and whether it prints one document per line.
 struct ResultSpec {
   const char* query;   // a query of the request table (Queries())
-  const char* format;  // the --format value that prints it ("json")
+  const char* format;  // the --format value that prints it ("json"; "runs": diff --baseline … --compare …'s json)
   const char* type;    // in the grammar above
   bool lines;          // JSON lines: one `type` per line (events)
   const char* doc;
@@ -53,6 +53,7 @@ Rows<ResultRow> SummaryResultRows();
 Rows<ResultRow> StackResultRows();
 Rows<ResultRow> RuntimeResultRows();
 Rows<ResultRow> ViewResultRows();
+Rows<ResultRow> VerdictResultRows();  // check and the many-run diff (result_table_verdict.cc)
 Rows<ResultSpec> ResultSpecs();
 
 // A parsed `type`: kind, and the shape name / enum values / element type it carries.

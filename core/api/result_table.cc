@@ -26,7 +26,11 @@ Rows<ResultSpec> ResultSpecs() {
       {"activities", "json", "ActivitiesView", false, "The activities view."},
       {"counters", "json", "CountersView", false, "The counters view."},
       {"threadpool", "json", "ThreadPoolView", false, "The thread pool view."},
+      {"allocations", "json", "AllocationsView", false, "Allocations by type and function (estimated from AllocationSampled)."},
       {"ps", "json", "DiagProcess[]", false, "`ps --json`: the processes with a diagnostics port."},
+      {"heap", "json", "HeapSnapshot", false, "The heap snapshot's views (without --baseline)."},
+      {"check", "json", "CheckResult", false, "The verdicts of a budget file."},
+      {"diff", "runs", "RunDiffResult", false, "`diff --baseline … --compare …`: many runs a side compared."},
   };
   return {specs, sizeof specs / sizeof specs[0]};
 }
@@ -111,7 +115,7 @@ Rows<ResultRow> StackResultRows() {
       {"FlameGraphJson", nullptr, S,
        "A flame graph laid out by the engine (core/analysis/flame_graph.h), struct of arrays: one entry per node in "
        "depth-first order; x runs in weight units from 0 to `total`. Entry 0 is the root."},
-      {"unit", "string", 0, "\"samples\", \"bytes\" or \"nanoseconds\"."},
+      {"unit", "string", 0, "\"samples\", \"bytes\", \"nanoseconds\" or \"objects\" (alloc-objects)."},
       {"total", "number", 0, nullptr},
       {"frames", "string[]", 0, "Frame names; `frame[i]` indexes this list."},
       {"frameDetails", "string[]", O,
@@ -179,6 +183,91 @@ Rows<ResultRow> StackResultRows() {
       {"comparison", "StackDiffSide", 0, nullptr},
       {"functions", "StackDiffFunction[]", 0, nullptr},
       {"tree", "StackDiffTree", 0, nullptr},
+
+      {"HeapSnapshot", nullptr, S,
+       "A heap snapshot (core/heap/heap_report.h; docs/format/gcdump.md): where it came from, totals, root "
+       "categories, types by count, shallow, retained (dominator tree) and PerfView-inclusive size, the largest "
+       "objects, and with --paths-to the paths from the roots to a type."},
+      {"source", "enum:gcdump|nettrace", 0, nullptr},
+      {"processName", "string", 0, nullptr},
+      {"processId", "integer", 0, nullptr},
+      {"pointerSize", "integer", 0, "4, 8, or 0 when unknown."},
+      {"creationTool", "string", 0, nullptr},
+      {"timeCollectedTicks", "integer", 0, ".NET DateTime ticks; 0: unknown."},
+      {"gcNumber", "integer", 0, "The GC the heap-dump events came from; -1 for a .gcdump."},
+      {"weakRootsIgnored", "integer", 0, nullptr},
+      {"unknownTypes", "integer", 0, nullptr},
+      {"nodeLimitReached", "boolean", 0, "The reader stopped at 10,000,000 nodes, as dotnet-gcdump does."},
+      {"totals", "HeapTotals", 0, nullptr},
+      {"roots", "HeapRootCategory[]", 0, nullptr},
+      {"types", "HeapTypeRow[]", 0, nullptr},
+      {"largest", "HeapObject[]", 0, nullptr},
+      {"pathsTo", "HeapPaths", N, "Null without --paths-to."},
+
+      {"HeapTotals", nullptr, S, "Nodes and edges of the graph (pseudo-nodes included); objects and bytes without them."},
+      {"nodes", "integer", 0, nullptr},
+      {"edges", "integer", 0, nullptr},
+      {"objects", "integer", 0, nullptr},
+      {"bytes", "integer", 0, nullptr},
+      {"types", "integer", 0, nullptr},
+      {"unreachableObjects", "integer", 0, nullptr},
+      {"unreachableBytes", "integer", 0, nullptr},
+
+      {"HeapRootCategory", nullptr, S, "A child of the root pseudo-node ([static vars], [local vars], ...)."},
+      {"node", "integer", 0, nullptr},
+      {"name", "string", 0, nullptr},
+      {"retained", "integer", 0, "Bytes only this category keeps alive (dominator tree)."},
+      {"inclusive", "integer", 0, "Bytes PerfView's spanning tree puts under it."},
+
+      {"HeapTypeRow", nullptr, S, "One type (by name and module)."},
+      {"name", "string", 0, nullptr},
+      {"module", "string", 0, nullptr},
+      {"count", "integer", 0, nullptr},
+      {"size", "integer", 0, "Shallow: the objects' own bytes."},
+      {"retained", "integer", 0, "Dominator tree: bytes the type's objects keep alive, nested objects of the type once."},
+      {"inclusive", "integer", 0, "PerfView's spanning tree (the Inc column of its By Name view)."},
+
+      {"HeapObject", nullptr, S, "One of the largest objects by retained size."},
+      {"node", "integer", 0, nullptr},
+      {"name", "string", 0, nullptr},
+      {"module", "string", 0, nullptr},
+      {"address", "string", 0, "Hexadecimal."},
+      {"size", "integer", 0, nullptr},
+      {"retained", "integer", 0, nullptr},
+      {"root", "string", 0, "The pseudo-nodes on its shortest path from the root."},
+
+      {"HeapPaths", nullptr, S, "Paths from the roots to the instances of a type (--paths-to)."},
+      {"type", "string", 0, "The text asked for."},
+      {"matched", "HeapTypeName[]", 0, nullptr},
+      {"instances", "integer", 0, nullptr},
+      {"roots", "HeapPathRoot[]", 0, nullptr},
+      {"paths", "HeapPath[]", 0, nullptr},
+
+      {"HeapTypeName", nullptr, S, nullptr},
+      {"name", "string", 0, nullptr},
+      {"module", "string", 0, nullptr},
+
+      {"HeapPathRoot", nullptr, S, "The instances per root they are reached from."},
+      {"root", "string", 0, nullptr},
+      {"kind", "string", 0, nullptr},
+      {"count", "integer", 0, nullptr},
+      {"size", "integer", 0, nullptr},
+      {"retained", "integer", 0, nullptr},
+
+      {"HeapPath", nullptr, S, "One instance (largest retained first) and its shortest path from the root."},
+      {"node", "integer", 0, nullptr},
+      {"address", "string", 0, nullptr},
+      {"size", "integer", 0, nullptr},
+      {"retained", "integer", 0, nullptr},
+      {"root", "string", 0, nullptr},
+      {"kind", "string", 0, nullptr},
+      {"steps", "HeapPathStep[]", 0, nullptr},
+
+      {"HeapPathStep", nullptr, S, nullptr},
+      {"node", "integer", 0, nullptr},
+      {"type", "string", 0, nullptr},
+      {"address", "string", O, "Absent for pseudo-nodes."},
+      {"size", "integer", 0, nullptr},
   };
   return {rows, sizeof rows / sizeof rows[0]};
 }

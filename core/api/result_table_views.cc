@@ -1,5 +1,5 @@
 // The shapes of the event views (`nettrace exceptions|contention|activities|counters|threadpool`,
-// core/analysis/runtime_views.h). Times are ms from the trace's sync time, durations in ns or
+// core/analysis/runtime_views.h; `nettrace allocations`, core/analysis/allocation_view.h). Times are ms from the trace's sync time, durations in ns or
 // ms as the key says. One row per field (api/result_schema.h).
 #include "api/result_schema.h"
 
@@ -148,6 +148,11 @@ Rows<ResultRow> ViewResultRows() {
       {"tags", "string", 0, nullptr},
       {"kind", "enum:mean|sum|rate|updown|gauge|histogram", 0, nullptr},
       {"total", "number", O | N, "sum, rate, updown: the increments added up."},
+      {"shown", "enum:mean|increment|rate|value|count", 0,
+       "The sample member dotnet-counters shows: mean or increment (EventCounters), rate (Counter, "
+       "ObservableCounter), value (UpDownCounter, ObservableUpDownCounter, gauges), count (histograms; "
+       "dotnet-counters shows their quantiles)."},
+      {"last", "number", N, "The last sample's shown value; null when it has none (an observable instrument that measured nothing)."},
       {"samples", "CounterSample[]", 0, nullptr},
 
       {"ThreadPoolPoint", nullptr, S, "A change of the thread pool's worker (or IO) thread counts, as the event after it says."},
@@ -184,6 +189,48 @@ Rows<ResultRow> ViewResultRows() {
       {"workers", "ThreadPoolPoint[]", 0, nullptr},
       {"ioThreads", "ThreadPoolPoint[]", 0, nullptr},
       {"adjustments", "ThreadPoolAdjustment[]", 0, nullptr},
+
+      {"AllocationTotal", nullptr, S,
+       "Allocations of a set of samples. From AllocationSampled: estimated bytes and objects (each sample of an "
+       "object of n bytes stands for n/(1-q^n) bytes, q = 1 - 1/102,400) and the bytes' interval; from "
+       "GC/AllocationTick: the ticks' AllocationAmount (TraceEvent's), objects and interval null."},
+      {"samples", "integer", 0, "AllocationSampled (or GC/AllocationTick) events."},
+      {"bytes", "integer", 0, nullptr},
+      {"objects", "integer", N, nullptr},
+      {"bytesLow", "integer", N, "The `confidence` interval of the bytes (negative binomial model)."},
+      {"bytesHigh", "integer", N, nullptr},
+
+      {"AllocationType", nullptr, S, "The allocations of one type (AllocationTotal's fields)."},
+      {"type", "string", 0, nullptr},
+      {"samples", "integer", 0, nullptr},
+      {"bytes", "integer", 0, nullptr},
+      {"objects", "integer", N, nullptr},
+      {"bytesLow", "integer", N, nullptr},
+      {"bytesHigh", "integer", N, nullptr},
+
+      {"AllocationFunction", nullptr, S,
+       "The allocations whose stack holds one function (inclusive; AllocationTotal's fields), and those it is the leaf of."},
+      {"name", "string", 0, nullptr},
+      {"samples", "integer", 0, nullptr},
+      {"bytes", "integer", 0, nullptr},
+      {"objects", "integer", N, nullptr},
+      {"bytesLow", "integer", N, nullptr},
+      {"bytesHigh", "integer", N, nullptr},
+      {"selfSamples", "integer", 0, nullptr},
+      {"selfBytes", "integer", 0, nullptr},
+
+      {"AllocationsView", nullptr, S,
+       "`nettrace allocations`: allocated bytes and objects by type and by function, and in total."},
+      {"source", "enum:AllocationSampled|GC/AllocationTick|none", 0,
+       "AllocationSampled (.NET 10's unbiased sampling) whenever the trace has it, else GC/AllocationTick (~100 KB stride)."},
+      {"note", "string", 0, "What the numbers are, in a sentence."},
+      {"confidence", "number", 0, "Of the intervals (0.99)."},
+      {"bytesPerSample", "integer", N, "1/p: the mean bytes between samples (AllocationSampled only)."},
+      {"notKept", "integer", 0, "Events past the kept records' cap, not in the figures."},
+      {"total", "AllocationTotal", 0, nullptr},
+      {"types", "AllocationType[]", 0, "Heaviest first."},
+      {"functions", "AllocationFunction[]", 0, "The heaviest 100, heaviest first."},
+      {"otherFunctions", "integer", 0, "Functions not listed."},
   };
   return {rows, sizeof rows / sizeof rows[0]};
 }

@@ -32,6 +32,12 @@ class JsonWriter {
 
   const std::string& str() const { return out_; }
   std::string Take() { return std::move(out_); }
+  // Appends the text written so far to *out and forgets it, the open containers kept: a
+  // document written a part at a time (export/export_stream.h).
+  void MoveTo(std::string* out) {
+    out->append(out_);
+    out_.clear();
+  }
 
  private:
   void Separator();

@@ -20,6 +20,7 @@
 #include "dataset/page_codec.h"
 #include "dataset/sample_tables.h"
 #include "dataset/sha256.h"
+#include "dataset/trace_tables.h"
 #include "dataset/traces_table.h"
 #include "trace_session.h"
 
@@ -130,19 +131,36 @@ int RunDataset(int argc, char** argv) {
         exitCode = 1;
         continue;
       }
+      nettrace::parquet::WriterOptions options;
+      options.codec = codec.get();
+      line.Key("written").BeginArray();
+      // Payloads are re-read from the file a page of event blocks at a time.
+      std::FILE* blocks = std::fopen(path, "rb");
+      nettrace::dataset::TraceTables tables(session.stackModel(), [blocks](uint64_t offset, uint64_t size, std::vector<uint8_t>* out) {
+        out->resize(size);
+        return blocks && fseeko(blocks, static_cast<off_t>(offset), SEEK_SET) == 0 &&
+               std::fread(out->data(), 1, size, blocks) == size;
+      });
+      nettrace::Status st;
+      for (const char* table : nettrace::dataset::kTraceTables) {
+        st = dir.WriteTable(table, hash.hex, [&](nettrace::parquet::ByteSink* sink) { return tables.Write(table, options, sink); });
+        if (!st.ok()) break;
+        line.String(table);
+      }
+      if (blocks) std::fclose(blocks);
       // The traces table last: its file marks the trace complete (dataset_directory.h).
       const std::vector<nettrace::dataset::TraceRow> rows = {
           nettrace::dataset::TraceRowFromSummary(session.SummaryJson(), hash.hex, BaseName(args[i]), hash.bytes)};
-      nettrace::parquet::WriterOptions options;
-      options.codec = codec.get();
-      const nettrace::Status st = dir.WriteTable("traces", hash.hex, [&](nettrace::parquet::ByteSink* sink) {
-        return nettrace::dataset::WriteTracesTable(rows, options, sink);
-      });
+      if (st.ok()) {
+        st = dir.WriteTable("traces", hash.hex, [&](nettrace::parquet::ByteSink* sink) {
+          return nettrace::dataset::WriteTracesTable(rows, options, sink);
+        });
+      }
       if (!st.ok()) {
         std::fprintf(stderr, "nettrace: %s\n", st.message().c_str());
         return 1;
       }
-      line.Key("written").BeginArray().String("traces").EndArray();
+      line.String("traces").EndArray();
     }
     line.EndObject();
     std::printf("%s\n", line.Take().c_str());

@@ -79,6 +79,7 @@ int RunDiff(const nettrace::api::Request& request, const char* pathA, const char
   ReadyHeapForTraces(pathA, same ? nullptr : pathB);
   if (!LoadTrace(pathA, chunkSize, &a) || (!same && !LoadTrace(pathB, chunkSize, &b))) return 1;
   const nettrace::TraceSession& sideB = same ? a : b;
+  nettrace::ResolveDiffWeights(a, &qa, sideB, &qb);
   const std::string out = format == "folded" ? nettrace::StackDiffFolded(a, qa, sideB, qb)
                                              : nettrace::StackDiffJson(a, qa, sideB, qb, topN) + "\n";
   std::fwrite(out.data(), 1, out.size(), stdout);

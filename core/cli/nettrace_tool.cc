@@ -15,21 +15,36 @@
 //                        managed-thread-time|traceevent-thread-time] [--format json|folded|speedscope]
 //   nettrace top FILE [-n 20] [same selection options]   heaviest functions (exclusive)
 //   nettrace sandwich FILE FUNCTION [same selection options]   callers and callees
-//   nettrace export FILE --format speedscope|chrome|csv|stacks-csv [--stack-text] -o OUT
+//   nettrace export FILE --format speedscope|chrome|csv|stacks-csv|pprof|otlp [--stack-text] -o OUT
 //                        csv: one row per event with its call-stack id (--stack-text: the
-//                        stack's frames too); stacks-csv: the frames of each id
+//                        stack's frames too); stacks-csv: the frames of each id; pprof/otlp:
+//                        the stacks as a profile (profile_export.cc), otlp also pushed with
+//                        --otlp-endpoint URL
 //   nettrace diff A B [--format json|folded] [same selection options] [--a-from MS]
 //                        [--a-to MS] [--b-from MS] [--b-to MS]   A/B stack diff (diff_command.cc)
+//   nettrace heap FILE [--baseline OLD] [--paths-to TYPE] [--format json|csv]   heap snapshot
+//                        views of a .gcdump or heap-dump .nettrace (heap_command.cc)
+//   nettrace diff --baseline A1 A2 … --compare B1 B2 … [--format json|markdown] [--alpha P]
+//                        [--min-share F] [same selection options]   many runs a side, tested
+//                        (cli/verdict_commands.cc, core/verdict)
+//   nettrace check TRACE… --budget FILE [--baseline FILE…] [--format text|json|junit|markdown]
+//                        [--junit OUT] [--markdown OUT]   budgets; exit 0 pass, 1 fail, 2 bad input
 //   nettrace dataset OUT_DIR TRACE... [--codec zstd|gzip|none]   add traces to a Parquet
 //                        dataset (dataset_command.cc; docs/dataset.md)
 //   nettrace gc FILE [--format json|csv]    one row per GC as TraceEvent's TraceGC, totals
 //   nettrace jit FILE [--format json|csv]   one row per jitted method as TraceJittedMethod
 //   nettrace exceptions|contention|activities|counters|threadpool FILE [--format json|csv]   the event
 //                        views (analysis/runtime_views.h)
+//   nettrace allocations FILE [--format json|csv]   allocated bytes and objects by type and
+//                        function (analysis/allocation_view.h); flame/top/sandwich/export/diff
+//                        take --weight alloc-bytes|alloc-objects [--type-as-root]
 //   flame/top/sandwich/export also take --weight wait-time (Contention/Start weighs the time
 //                        waited) and --exception-type T (Exception/Start throws of one type)
 //   nettrace write-sample-universal OUT   a small collect-linux-like v6 trace (two
 //                        processes, in-trace symbols, cpu and cswitch samples)
+//   nettrace write-clr-name-probe OUT   a v5 trace asking TraceEvent every CLR event name
+//                        question, and OUT.probes.tsv listing them (write/clr_name_probe.h;
+//                        scripts/oracle.sh uses both)
 //   Linux-profiler traces: --event cpu (CPU time) or --event cswitch (off-CPU time),
 //   --process PID, --by-process (a 'Process name (pid)' root frame per process)
 //
@@ -48,6 +63,8 @@
 #include <memory>
 #include <new>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 #include "api/command_line.h"
@@ -60,8 +77,13 @@
 #include "convert/convert_session.h"
 #include "cli/dataset_command.h"
 #include "cli/diff_command.h"
+#include "cli/heap_command.h"
 #include "cli/huge_page_heap.h"
+#include "cli/verdict_commands.h"
+#include "verdict/budget_file.h"
+#include "cli/profile_export.h"
 #include "trace_session.h"
+#include "write/clr_name_probe.h"
 #include "write/universal_trace_writer.h"
 
 namespace {
@@ -283,6 +305,33 @@ bool WriteEvents(nettrace::TraceSession& session, FILE* f, const char* path, con
   return true;
 }
 
+// write-clr-name-probe OUT: the probe trace (write/clr_name_probe.h) and, in OUT.probes.tsv,
+// the list of what it asks, which the oracle's TraceEvent side answers.
+int WriteClrNameProbe(int argc, char** argv) {
+  if (argc != 3) {
+    std::fprintf(stderr, "usage: nettrace write-clr-name-probe OUT\n");
+    return 2;
+  }
+  std::vector<uint8_t> bytes;
+  if (nettrace::Status st = nettrace::WriteClrNameProbeTrace(&bytes); !st.ok()) {
+    std::fprintf(stderr, "nettrace: %s\n", st.message().c_str());
+    return 1;
+  }
+  const std::string list = nettrace::ClrNameProbeList();
+  const std::pair<std::string, std::string_view> files[] = {
+      {argv[2], {reinterpret_cast<const char*>(bytes.data()), bytes.size()}},
+      {std::string(argv[2]) + ".probes.tsv", list}};
+  for (const auto& [path, data] : files) {
+    FILE* f = std::fopen(path.c_str(), "wb");
+    const bool written = f && std::fwrite(data.data(), 1, data.size(), f) == data.size();
+    if ((f && std::fclose(f) != 0) || !written) {
+      std::fprintf(stderr, "nettrace: cannot write %s\n", path.c_str());
+      return 1;
+    }
+  }
+  return 0;
+}
+
 }  // namespace
 
 int RunTool(int argc, char** argv) {
@@ -295,13 +344,15 @@ int RunTool(int argc, char** argv) {
       std::printf("usage: nettrace schema --json\nthe commands and options, and the JSON results, as JSON (the one schema)\n");
       return 0;
     }
-    std::printf("%s\n", nettrace::api::SchemaJson().c_str());
+    std::printf("%s\n", nettrace::verdict::SchemaJson().c_str());
     return 0;
   }
   // Parquet datasets of many traces and the writer's sample tables (cli/dataset_command.cc):
   // not queries of one trace, so not in the query table; they parse their own arguments.
   if (command == "dataset") return nettrace_cli::RunDataset(argc, argv);
   if (command == "parquet-sample") return nettrace_cli::RunParquetSample(argc, argv);
+  // The oracle's CLR name probe: a test tool, not a query of a trace.
+  if (command == "write-clr-name-probe") return WriteClrNameProbe(argc, argv);
   const nettrace::api::QuerySpec* spec = nettrace::api::FindQuery(command);
   if (!spec || !spec->native) return ArgumentError("unknown command '" + command + "'", nullptr);
   // Every option of every command, before or after FILE: the query table's parser
@@ -323,7 +374,13 @@ int RunTool(int argc, char** argv) {
   // argv is the options alone, which they read through the same table.
   if (command == "ps") return nettrace::cli::RunPs(argc, argv);
   if (command == "collect") return nettrace::cli::RunCollect(argc, argv);
+  if (command == "check") return nettrace_cli::RunCheck(request, line.positional);
+  if (command == "diff" && !request.compareFiles.empty()) return nettrace_cli::RunDiffRuns(request);
+  if (command == "diff" && !request.baselineFiles.empty()) return ArgumentError("--baseline goes with --compare", spec);
+  if (command == "diff" && request.format == "markdown")
+    return ArgumentError("diff --format markdown goes with --baseline/--compare", spec);
   if (command == "diff") return nettrace_cli::RunDiff(request, line.positional[0].c_str(), line.positional[1].c_str());
+  if (command == "heap") return nettrace_cli::RunHeap(request, line.positional[0].c_str());
   if (command == "write-sample-universal") {
     const char* outFile = line.positional[0].c_str();
     std::vector<uint8_t> bytes;
@@ -353,7 +410,7 @@ int RunTool(int argc, char** argv) {
   const nettrace::StackQuery& stackQuery = request.stack;
   const bool viewCommand =
       command == "exceptions" || command == "contention" || command == "activities" || command == "counters" ||
-      command == "threadpool";
+      command == "threadpool" || command == "allocations";
   const std::string format = request.format.empty() && command != "export" ? "json" : request.format;
   const size_t topN = request.count.value_or(20);
   nettrace::V6Converter::Options convertOptions;
@@ -368,9 +425,13 @@ int RunTool(int argc, char** argv) {
   if (!request.out.empty()) outPath = request.out.c_str();
   if (command == "flame" && format != "json" && format != "folded" && format != "speedscope")
     return ArgumentError("flame --format takes json, folded or speedscope", spec);
-  if (command == "export" &&
-      ((format != "speedscope" && format != "chrome" && format != "csv" && format != "stacks-csv") || !outPath))
-    return ArgumentError("export needs --format speedscope|chrome|csv|stacks-csv and -o OUT", spec);
+  const bool profileExport = command == "export" && nettrace_cli::IsProfileFormat(format);
+  const bool pushOnly = format == "otlp" && !request.otlpEndpoint.empty();  // otlp: -o is optional
+  if (command == "export" && ((format != "speedscope" && format != "chrome" && format != "csv" &&
+                               format != "stacks-csv" && !profileExport) ||
+                              (!outPath && !pushOnly)))
+    return ArgumentError("export needs --format speedscope|chrome|csv|stacks-csv|pprof|otlp and -o OUT", spec);
+  if (!request.otlpEndpoint.empty() && format != "otlp") return ArgumentError("--otlp-endpoint goes with --format otlp", spec);
   if (stackText && format != "csv")
     return ArgumentError("--stack-text goes with --format csv", spec);
   const bool statsCommand = command == "gc" || command == "jit";
@@ -413,8 +474,18 @@ int RunTool(int argc, char** argv) {
           : command == "contention" ? session.ContentionView(csv)
           : command == "activities" ? session.ActivitiesView(csv)
           : command == "threadpool" ? session.ThreadPoolView(csv)
+          : command == "allocations" ? session.AllocationsView(csv)
                                     : session.CountersView(csv);
     if (!csv) out += "\n";
+  } else if (profileExport) {
+    const int code = nettrace_cli::ExportProfile(session, request, outPath);
+    std::fclose(f);
+    if (code != 0) return code;
+    if (!status.ok()) {
+      std::fprintf(stderr, "nettrace: %s: %s\n", path, status.ToString().c_str());
+      return 1;
+    }
+    return 0;
   } else if (command == "export" && format == "chrome") {
     // Each event's payload fields as args: the blocks are read again, a page at a time.
     nettrace::Status exported = session.ExportChromeTraceWithArgs(FileRanges(f), &out);
@@ -435,7 +506,7 @@ int RunTool(int argc, char** argv) {
       return 1;
     }
   } else if (stackCommand) {
-    out = StackOutput(session, command, format, stackQuery, topN, function, path, stackText,
+    out = StackOutput(session, command, format, session.WithDefaultWeight(stackQuery), topN, function, path, stackText,
                       request.speedscope == "sampled");
   } else if (command == "stack") {
     if (stackRow >= session.model().store().size()) {

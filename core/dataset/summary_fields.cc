@@ -180,3 +180,25 @@ std::optional<int64_t> IsoUtcMicros(std::string_view t) {
 }
 
 }  // namespace nettrace::dataset
+
+namespace nettrace::dataset {
+
+std::optional<std::string> NameValueArrayAsObject(std::string_view array) {
+  Scanner s(array);
+  if (!s.Eat('[')) return std::nullopt;
+  std::string out = "{";
+  if (!s.Eat(']')) {
+    do {
+      const std::string_view element = s.Value();
+      const auto name = JsonAt(element, {"name"});
+      const auto value = JsonAt(element, {"value"});
+      if (!name || !value || name->empty() || (*name)[0] != '"') return std::nullopt;
+      if (out.size() > 1) out += ',';
+      out.append(*name).append(":").append(*value);
+    } while (s.Eat(','));
+    if (!s.Eat(']')) return std::nullopt;
+  }
+  return out + "}";
+}
+
+}  // namespace nettrace::dataset

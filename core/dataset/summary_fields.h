@@ -25,4 +25,9 @@ std::optional<bool> JsonBool(std::string_view json, std::initializer_list<std::s
 // sixth are dropped); nullopt when it is not that form.
 std::optional<int64_t> IsoUtcMicros(std::string_view text);
 
+// An array of {"name": N, "value": V} objects (an event's payload fields, analysis/event_json.h)
+// as one object {N: V, …}, the form SQL engines' JSON functions take paths into; nullopt
+// when it is not such an array.
+std::optional<std::string> NameValueArrayAsObject(std::string_view array);
+
 }  // namespace nettrace::dataset

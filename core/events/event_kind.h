@@ -19,6 +19,7 @@ enum class EventKind : uint8_t {
   kGcStart, kGcStop, kGcRestartEEStop, kGcHeapStats, kGcSuspendEEStop, kGcSuspendEEStart,
   kGcAllocationTick, kGcSampledObjectAllocationHigh, kGcSampledObjectAllocationLow, kGcDynamicEvent,
   kGcPerHeapHistory,
+  kAllocationSampled,  // .NET 10's randomized allocation sampling (id 303)
   kThreadPool,  // worker/IO thread and thread injection events, ids 44..60 (ThreadPoolView's)
   kThreadPoolEnqueue, kThreadPoolDequeue, kThreadPoolIoEnqueue, kThreadPoolIoDequeue, kThreadPoolIoPack,
   kExceptionThrown, kExceptionCatchStart, kExceptionCatchStop, kExceptionStop,

@@ -1,6 +1,7 @@
 #include "events/event_naming.h"
 
 #include <algorithm>
+#include <cstring>
 
 #include "events/start_stop.h"
 #include "format/clr_events.generated.h"
@@ -101,7 +102,10 @@ std::optional<std::string> GcDynamicEventName(const EventMetadata& m, std::span<
     const uint16_t c = static_cast<uint16_t>(payload[i] | (payload[i + 1] << 8));
     if (c == 0) {
       const clr::EventInfo* info = clr::FindGcDynamicEvent(name);
-      if (!info) return std::nullopt;
+      // TraceEvent takes a template only when DataSize (after the name) covers its fields.
+      uint32_t dataSize = 0;
+      if (i + 6 <= payload.size()) std::memcpy(&dataSize, payload.data() + i + 2, 4);
+      if (!info || i + 6 > payload.size() || dataSize < clr::GcDynamicDataSize(*info)) return std::nullopt;
       return std::string(info->name);
     }
     if (c >= 0x80) return std::nullopt;

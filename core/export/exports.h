@@ -1,5 +1,6 @@
 // core/export — formats other tools open. Each takes the model, the symbols and a stack
-// resolver (analysis/stack_frames) and returns the whole document as a string:
+// resolver (analysis/stack_frames) and returns the whole document as a string, or (the
+// *Stream functions) produces it a part at a time with bounded memory (export_stream.h):
 //   folded stacks   "a;b;c weight" per distinct stack, root first, lines sorted
 //                   (flamegraph.pl, speedscope, pyroscope read it)
 //   speedscope      https://www.speedscope.app/file-format-schema.json: one "sampled"
@@ -14,12 +15,14 @@
 #pragma once
 
 #include <functional>
+#include <memory>
 #include <set>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "analysis/call_tree.h"
+#include "export/export_stream.h"
 
 namespace nettrace {
 
@@ -38,9 +41,13 @@ std::string ExportSpeedscope(const TraceModel& model, const StackSelection& sele
 // dotnet-trace's file has them; activeProfileIndex is the thread with the most weight.
 // spansEndAtEvent: an entry's weight is the time before its event (thread-time,
 // managed-thread-time), not after it (traceevent-thread-time, wait-time).
+// dotnetTrace: every stack under the process, activity and thread frames dotnet-trace's
+// files have (export/dotnet_trace_frames.h), each profile named as dotnet-trace names it;
+// nullptr: the stacks as selected (a thread frame above them with groupByThread).
+class DotnetTraceFrames;
 std::string ExportSpeedscopeEvented(const TraceModel& model, const StackSelection& selection,
                                     StackResolver* resolver, const std::string& name, bool groupByThread,
-                                    bool spansEndAtEvent);
+                                    bool spansEndAtEvent, DotnetTraceFrames* dotnetTrace = nullptr);
 
 // A span the Chrome trace shows as a complete ("X") duration event: a Start/Stop activity
 // pair, a GC, its pause and its suspension. Times in ms from the trace's sync time; durNs
@@ -84,5 +91,18 @@ std::string ExportEventsCsv(const TraceModel& model, StackResolver* resolver, bo
 // Columns StackId,Depth,Stack: every call stack an event has, ascending id, frames root
 // first joined by ';'.
 std::string ExportStacksCsv(const TraceModel& model, StackResolver* resolver);
+
+// The same documents a part at a time: the same bytes as the functions above. They read
+// `model`, `*resolver` and `selection` as they go: those must outlive the stream.
+std::unique_ptr<ExportStream> FoldedStream(const TraceModel& model, const StackSelection& selection,
+                                           StackResolver* resolver, bool groupByThread);
+std::unique_ptr<ExportStream> SpeedscopeStream(const TraceModel& model, const StackSelection& selection,
+                                               StackResolver* resolver, const std::string& name);
+std::unique_ptr<ExportStream> SpeedscopeEventedStream(const TraceModel& model, const StackSelection& selection,
+                                                      StackResolver* resolver, const std::string& name,
+                                                      bool groupByThread, bool spansEndAtEvent,
+                                                      DotnetTraceFrames* dotnetTrace = nullptr);
+std::unique_ptr<ExportStream> EventsCsvStream(const TraceModel& model, StackResolver* resolver, bool stackText);
+std::unique_ptr<ExportStream> StacksCsvStream(const TraceModel& model, StackResolver* resolver);
 
 }  // namespace nettrace

@@ -10,15 +10,16 @@
 //   - open and close times never go back in time (intervals that overlap, such as work
 //     stitched in from other threads, begin when the previous frames have closed).
 #include <algorithm>
-#include <map>
-#include <unordered_map>
+#include <memory>
 #include <vector>
 
 #include "analysis/event_query.h"
 #include "base/json_writer.h"
 #include "base/saturating.h"
 #include "events/trace_clock.h"
+#include "export/dotnet_trace_frames.h"
 #include "export/exports.h"
+#include "export/speedscope_document.h"
 
 namespace nettrace {
 
@@ -36,12 +37,12 @@ struct OpenFrame {
   float ms;
 };
 
-// One profile's events as (open?, frame, at) triples, TraceEvent's writer's rules.
+// One profile's events as (open?, frame, at) triples, TraceEvent's writer's rules. Without
+// a JsonWriter it only follows the times (first(), last(): the profile's head needs them
+// before its events are written).
 class EventedWriter {
  public:
-  explicit EventedWriter(JsonWriter* w, std::unordered_map<uint32_t, uint32_t>* frameIndex,
-                         std::vector<uint32_t>* frames)
-      : w_(w), frameIndex_(frameIndex), frames_(frames) {}
+  EventedWriter(JsonWriter* w, SpeedscopeFrames* frames) : w_(w), frames_(frames) {}
 
   void Add(const std::vector<uint32_t>& path, double startMs, float ms) {
     size_t same = 0;
@@ -81,17 +82,15 @@ class EventedWriter {
     return l.frame == frame && !(l.startMs + static_cast<double>(l.ms) * 1.001 < startMs);
   }
   void Event(char type, uint32_t frame, double at) {
-    auto [it, added] = frameIndex_->emplace(frame, static_cast<uint32_t>(frames_->size()));
-    if (added) frames_->push_back(frame);
-    w_->BeginObject().Key("type").String(type == 'O' ? "O" : "C").Key("frame").UInt(it->second);
-    w_->Key("at").Exact(at).EndObject();
     if (!any_) first_ = at, any_ = true;
     last_ = at;
+    if (w_ == nullptr) return;
+    w_->BeginObject().Key("type").String(type == 'O' ? "O" : "C").Key("frame").UInt(frames_->Index(frame));
+    w_->Key("at").Exact(at).EndObject();
   }
 
   JsonWriter* w_;
-  std::unordered_map<uint32_t, uint32_t>* frameIndex_;
-  std::vector<uint32_t>* frames_;
+  SpeedscopeFrames* frames_;
   std::vector<OpenFrame> open_;
   double last_ = 0, first_ = 0;
   bool any_ = false;
@@ -116,58 +115,92 @@ std::vector<Span> Spans(const TraceModel& model, const StackSelection& sel, cons
   return spans;
 }
 
+// Per thread its profile's head (its first and last times from a pass over its spans that
+// writes nothing), then its events a span at a time (speedscope_document.h writes the rest).
+class SpeedscopeEvented : public SpeedscopeDocument {
+ public:
+  SpeedscopeEvented(const TraceModel& model, const StackSelection& sel, StackResolver* resolver,
+                    const std::string& name, bool groupByThread, bool spansEndAtEvent, DotnetTraceFrames* dotnetTrace)
+      : SpeedscopeDocument(model, sel, resolver, name), groupByThread_(groupByThread),
+        spansEndAtEvent_(spansEndAtEvent), dotnetTrace_(dotnetTrace) {}
+
+ protected:
+  // speedscope opens on the busiest thread: the one with the largest total weight.
+  size_t ActiveProfile() const override {
+    size_t active = 0, index = 0;
+    uint64_t most = 0;
+    for (const auto& [thread, entries] : byThread_) {
+      uint64_t total = 0;
+      for (size_t i : entries) total = SatAdd(total, sel_.weights[i]);
+      if (total > most) most = total, active = index;
+      ++index;
+    }
+    return active;
+  }
+
+  void BeginProfile(uint16_t thread, const std::vector<size_t>& entries) override {
+    thread_ = thread;
+    threadFrame_ = ThreadFrame(model_, resolver_, thread);
+    spans_ = Spans(model_, sel_, entries, spansEndAtEvent_);
+    EventedWriter times(nullptr, nullptr);
+    for (const Span& s : spans_) times.Add(PathOf(s.stack), s.startMs, s.ms);
+    times.Close();
+    w_.Key("type").String("evented");
+    w_.Key("name").String(dotnetTrace_ ? dotnetTrace_->ThreadName(thread) : resolver_->frames().name(threadFrame_));
+    w_.Key("unit").String("milliseconds");
+    w_.Key("startValue").Exact(times.first());
+    w_.Key("endValue").Exact(times.last());
+    w_.Key("events").BeginArray();
+    writer_ = std::make_unique<EventedWriter>(&w_, &frames_);
+    next_ = 0;
+  }
+
+  bool ProfileStep() override {
+    if (next_ < spans_.size()) {
+      writer_->Add(PathOf(spans_[next_].stack), spans_[next_].startMs, spans_[next_].ms);
+      ++next_;
+      return true;
+    }
+    writer_->Close();
+    w_.EndArray();
+    writer_.reset();
+    spans_.clear();
+    return false;
+  }
+
+ private:
+  std::vector<uint32_t> PathOf(uint32_t stack) {
+    std::vector<uint32_t> path = resolver_->stacks().Frames(stack);
+    // dotnet-trace's process, activity and thread frames replace the grouping frame.
+    if (dotnetTrace_) return dotnetTrace_->Wrap(thread_, path);
+    if (groupByThread_) path.insert(path.begin(), threadFrame_);
+    return path;
+  }
+
+  const bool groupByThread_, spansEndAtEvent_;
+  DotnetTraceFrames* const dotnetTrace_;  // null: the stacks as they are
+  uint16_t thread_ = 0;
+  uint32_t threadFrame_ = 0;
+  std::vector<Span> spans_;  // the current thread's
+  std::unique_ptr<EventedWriter> writer_;
+  size_t next_ = 0;
+};
+
 }  // namespace
 
+std::unique_ptr<ExportStream> SpeedscopeEventedStream(const TraceModel& model, const StackSelection& selection,
+                                                      StackResolver* resolver, const std::string& name,
+                                                      bool groupByThread, bool spansEndAtEvent,
+                                                      DotnetTraceFrames* dotnetTrace) {
+  return std::make_unique<SpeedscopeEvented>(model, selection, resolver, name, groupByThread, spansEndAtEvent,
+                                             dotnetTrace);
+}
+
 std::string ExportSpeedscopeEvented(const TraceModel& model, const StackSelection& sel, StackResolver* resolver,
-                                    const std::string& name, bool groupByThread, bool spansEndAtEvent) {
-  std::map<uint16_t, std::vector<size_t>> byThread;  // thread → selection entries
-  for (size_t i = 0; i < sel.size(); ++i) byThread[sel.threads[i]].push_back(i);
-  // speedscope opens on the busiest thread: the one with the largest total weight.
-  size_t active = 0, index = 0;
-  uint64_t most = 0;
-  for (const auto& [thread, entries] : byThread) {
-    uint64_t total = 0;
-    for (size_t i : entries) total = SatAdd(total, sel.weights[i]);
-    if (total > most) most = total, active = index;
-    ++index;
-  }
-  std::unordered_map<uint32_t, uint32_t> frameIndex;
-  std::vector<uint32_t> frames;
-  JsonWriter w;
-  w.BeginObject();
-  w.Key("$schema").String("https://www.speedscope.app/file-format-schema.json");
-  w.Key("exporter").String("nettrace-analyzer");
-  w.Key("name").String(name);
-  w.Key("activeProfileIndex").UInt(active);
-  w.Key("profiles").BeginArray();
-  for (const auto& [thread, entries] : byThread) {
-    const uint32_t threadFrame = ThreadFrame(model, resolver, thread);
-    JsonWriter events;
-    events.BeginArray();
-    EventedWriter writer(&events, &frameIndex, &frames);
-    for (const Span& s : Spans(model, sel, entries, spansEndAtEvent)) {
-      std::vector<uint32_t> path = resolver->stacks().Frames(s.stack);
-      if (groupByThread) path.insert(path.begin(), threadFrame);
-      writer.Add(path, s.startMs, s.ms);
-    }
-    writer.Close();
-    events.EndArray();
-    w.BeginObject();
-    w.Key("type").String("evented");
-    w.Key("name").String(resolver->frames().name(threadFrame));
-    w.Key("unit").String("milliseconds");
-    w.Key("startValue").Exact(writer.first());
-    w.Key("endValue").Exact(writer.last());
-    w.Key("events");
-    w.Raw(events.str());
-    w.EndObject();
-  }
-  w.EndArray();
-  w.Key("shared").BeginObject().Key("frames").BeginArray();
-  for (uint32_t f : frames) w.BeginObject().Key("name").String(resolver->frames().name(f)).EndObject();
-  w.EndArray().EndObject();
-  w.EndObject();
-  return w.Take();
+                                    const std::string& name, bool groupByThread, bool spansEndAtEvent,
+                                    DotnetTraceFrames* dotnetTrace) {
+  return DrainExport(
+      SpeedscopeEventedStream(model, sel, resolver, name, groupByThread, spansEndAtEvent, dotnetTrace).get());
 }
 
 }  // namespace nettrace

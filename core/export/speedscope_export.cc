@@ -1,60 +1,71 @@
-#include <map>
-#include <unordered_map>
-#include <vector>
-
-#include "base/json_writer.h"
+// The sampled speedscope export: per thread one "sampled" profile, its samples (each a list of
+// frame indexes, root first) then their weights (speedscope_document.h writes the rest).
 #include "base/saturating.h"
 #include "export/exports.h"
+#include "export/speedscope_document.h"
 
 namespace nettrace {
 
+namespace {
+
+class SpeedscopeSampled : public SpeedscopeDocument {
+ public:
+  SpeedscopeSampled(const TraceModel& model, const StackSelection& sel, StackResolver* resolver,
+                    const std::string& name)
+      : SpeedscopeDocument(model, sel, resolver, name) {}
+
+ protected:
+  void BeginProfile(uint16_t thread, const std::vector<size_t>& entries) override {
+    entries_ = &entries;
+    uint64_t total = 0;
+    for (size_t i : entries) total = SatAdd(total, sel_.weights[i]);
+    w_.Key("type").String("sampled");
+    w_.Key("name").String(resolver_->frames().name(ThreadFrame(model_, resolver_, thread)));
+    // Counted samples carry no duration of their own: their unit is "none" (speedscope has
+    // no unit for counts of objects either).
+    const bool counted = sel_.unit == WeightUnit::kSamples || sel_.unit == WeightUnit::kObjects;
+    w_.Key("unit").String(counted ? "none" : WeightUnitName(sel_.unit));
+    w_.Key("startValue").UInt(0);
+    w_.Key("endValue").UInt(total);
+    w_.Key("samples").BeginArray();
+    next_ = 0, weights_ = false;
+  }
+
+  bool ProfileStep() override {
+    if (next_ < entries_->size()) {
+      const size_t i = (*entries_)[next_++];
+      if (weights_) {
+        w_.UInt(sel_.weights[i]);
+      } else {
+        w_.BeginArray();
+        for (uint32_t f : resolver_->stacks().Frames(sel_.callStacks[i])) w_.UInt(frames_.Index(f));
+        w_.EndArray();
+      }
+      return true;
+    }
+    w_.EndArray();
+    if (weights_) return false;
+    w_.Key("weights").BeginArray();
+    next_ = 0, weights_ = true;
+    return true;
+  }
+
+ private:
+  const std::vector<size_t>* entries_ = nullptr;
+  size_t next_ = 0;
+  bool weights_ = false;  // samples written: now their weights
+};
+
+}  // namespace
+
+std::unique_ptr<ExportStream> SpeedscopeStream(const TraceModel& model, const StackSelection& selection,
+                                               StackResolver* resolver, const std::string& name) {
+  return std::make_unique<SpeedscopeSampled>(model, selection, resolver, name);
+}
+
 std::string ExportSpeedscope(const TraceModel& model, const StackSelection& sel, StackResolver* resolver,
                              const std::string& name) {
-  // Frames used by the selection, numbered in first-use order.
-  std::unordered_map<uint32_t, uint32_t> frameIndex;
-  std::vector<uint32_t> frames;
-  std::map<uint16_t, std::vector<size_t>> byThread;  // thread → selection entries, time order
-  for (size_t i = 0; i < sel.size(); ++i) byThread[sel.threads[i]].push_back(i);
-
-  JsonWriter w;
-  w.BeginObject();
-  w.Key("$schema").String("https://www.speedscope.app/file-format-schema.json");
-  w.Key("exporter").String("nettrace-analyzer");
-  w.Key("name").String(name);
-  w.Key("activeProfileIndex").UInt(0);
-  w.Key("profiles").BeginArray();
-  for (const auto& [thread, entries] : byThread) {
-    uint64_t total = 0;
-    for (size_t i : entries) total = SatAdd(total, sel.weights[i]);
-    w.BeginObject();
-    w.Key("type").String("sampled");
-    w.Key("name").String(resolver->frames().name(ThreadFrame(model, resolver, thread)));
-    // Counted samples carry no duration of their own: their unit is "none".
-    w.Key("unit").String(sel.unit == WeightUnit::kSamples ? "none" : WeightUnitName(sel.unit));
-    w.Key("startValue").UInt(0);
-    w.Key("endValue").UInt(total);
-    w.Key("samples").BeginArray();
-    for (size_t i : entries) {
-      w.BeginArray();
-      for (uint32_t f : resolver->stacks().Frames(sel.callStacks[i])) {
-        auto [it, added] = frameIndex.emplace(f, static_cast<uint32_t>(frames.size()));
-        if (added) frames.push_back(f);
-        w.UInt(it->second);
-      }
-      w.EndArray();
-    }
-    w.EndArray();
-    w.Key("weights").BeginArray();
-    for (size_t i : entries) w.UInt(sel.weights[i]);
-    w.EndArray();
-    w.EndObject();
-  }
-  w.EndArray();
-  w.Key("shared").BeginObject().Key("frames").BeginArray();
-  for (uint32_t f : frames) w.BeginObject().Key("name").String(resolver->frames().name(f)).EndObject();
-  w.EndArray().EndObject();
-  w.EndObject();
-  return w.Take();
+  return DrainExport(SpeedscopeStream(model, sel, resolver, name).get());
 }
 
 }  // namespace nettrace

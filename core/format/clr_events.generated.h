@@ -95,6 +95,11 @@ const EventInfo* AllEvents(size_t* count);
 // is TraceEvent's for it and whose fields are Data's; nullptr when TraceEvent has none.
 inline constexpr uint32_t kGcDynamicEventId = 39;
 const EventInfo* FindGcDynamicEvent(std::string_view name);
+// Every GC dynamic-event template, for tests and tools.
+const EventInfo* AllGcDynamicEvents(size_t* count);
+// The Data bytes a dynamic-event template reads: TraceEvent takes the template only when the
+// event's DataSize is at least this, else names the event generically.
+uint32_t GcDynamicDataSize(const EventInfo& e);
 
 // The enums fields refer to, sorted by name; FindEnum: by TraceEvent's type name, or nullptr.
 const EnumInfo* AllEnums(size_t* count);

@@ -112,8 +112,9 @@ void DecodeGcDynamicData(DecodedPayload* d, uint32_t pointerSize) {
   const PayloadValue* data = d->Find("Data");
   if (!name || !data || name->kind() != PayloadValue::Kind::kString || data->kind() != PayloadValue::Kind::kBytes) return;
   const clr::EventInfo* dynamic = clr::FindGcDynamicEvent(name->text());
-  if (!dynamic) return;
   const std::string bytes = data->text();
+  // A shorter Data keeps the generic fields, as TraceEvent names the event generically then.
+  if (!dynamic || bytes.size() < clr::GcDynamicDataSize(*dynamic)) return;
   DecodedPayload out = DecodeByTemplate(
       *dynamic, std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size()), pointerSize);
   // The event's own bytes around Data were decoded (and checked) above.

@@ -37,9 +37,10 @@ class EventCounts {
   }
 
   uint64_t rows() const { return rows_; }
-  // Rows with a stack, with or without frames (an event that names no stack, or a stack id
-  // no stack block defined, has none).
-  uint64_t withStack() const { return withStack_; }
+  // Rows whose stack has at least one frame (TraceEvent's notion of an event with a stack:
+  // TraceLog gives an event no call stack when its stack is empty), the sum of the types'
+  // withFrames. An event that names no stack, or a stack id no stack block defined, has none.
+  uint64_t withFrames() const { return withFrames_; }
   // The earliest and latest timestamps (rows() > 0).
   uint64_t firstTimestamp() const { return first_; }
   uint64_t lastTimestamp() const { return last_; }
@@ -52,10 +53,7 @@ class EventCounts {
     if (item.type >= types_.size() || item.thread >= threads_.size()) Grow(item);
     PerType& type = types_[item.type];
     ++type.rows;
-    if (item.stack != 0) {
-      ++withStack_;
-      if (item.stack != emptyStack) ++type.withFrames;
-    }
+    if (item.stack != 0 && item.stack != emptyStack) ++withFrames_, ++type.withFrames;
     ++threads_[item.thread];
     ++rows_;
   }
@@ -65,7 +63,7 @@ class EventCounts {
   }
   std::vector<PerType> types_;
   std::vector<uint64_t> threads_;
-  uint64_t rows_ = 0, withStack_ = 0;
+  uint64_t rows_ = 0, withFrames_ = 0;
   uint64_t first_ = UINT64_MAX, last_ = 0;
 };
 

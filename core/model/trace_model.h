@@ -9,8 +9,8 @@
 //   - what the resolver told apart per event that rows cannot say (TraceLog's bookkeeping,
 //     events of undefined threads) and the events counted as the store keeps them;
 //   - the results built while the file streamed: the records as written (blocks, drops),
-//     the anomaly counters, the runtime signals, GC and JIT statistics, the event views and
-//     the symbols stacks are named with. These are classes of later stages, named here and
+//     the anomaly counters, the runtime signals, GC and JIT statistics, the event views, the
+//     allocation records and the symbols stacks are named with. These are classes of later stages, named here and
 //     not included: a query includes the header of what it reads.
 // Nothing writes through it. While a trace is still being read (a live session), it shows
 // what the session's last Snapshot sealed; after Finish it is frozen.
@@ -28,6 +28,7 @@
 
 namespace nettrace {
 
+class AllocationSamples;
 class GcStats;
 class JitStats;
 class RecordFacts;
@@ -55,6 +56,7 @@ struct TraceReadResults {
   const GcStats* gc = nullptr;
   const JitStats* jit = nullptr;
   const RuntimeViews* views = nullptr;
+  const AllocationSamples* allocations = nullptr;
   const SymbolCollector* symbols = nullptr;
 };
 
@@ -84,6 +86,9 @@ class TraceModel {
   const GcStats& gc() const { return *results_.gc; }
   const JitStats& jit() const { return *results_.jit; }
   const RuntimeViews& views() const { return *results_.views; }
+  // The allocation records (AllocationSampled, else GC/AllocationTick) the alloc-bytes and
+  // alloc-objects weights and the allocations view read.
+  const AllocationSamples& allocations() const { return *results_.allocations; }
   // Method ranges, modules and per-event payload facts stacks are named with. A session
   // keeping method names in the file reads them back before a query that names frames.
   const SymbolCollector& symbols() const { return *results_.symbols; }

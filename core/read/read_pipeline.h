@@ -9,13 +9,14 @@
 // threads and drops), the StoreBuilder (stack and label tables, sorter, columnar store) and the
 // SymbolCollector. Behind the store's sorter the events are counted as the store keeps them,
 // and the analyses that need time order (runtime signals, GC and JIT statistics, the event
-// views) read the sorted tap (model/sorted_tap.h).
+// views, the allocation records) read the sorted tap (model/sorted_tap.h).
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <vector>
 
+#include "analysis/allocation_samples.h"
 #include "analysis/clr_stats_sink.h"
 #include "analysis/names_from_source.h"
 #include "analysis/record_facts.h"
@@ -72,7 +73,8 @@ class ReadPipeline {
   RuntimeSignals runtime_;  // the summary's "runtime" key
   ClrStatsSink clrStats_;   // GC and JIT statistics
   RuntimeViews views_;      // exceptions, contention, activities, counters, thread pool
-  SortedTap tap_{{&runtime_, &clrStats_, &views_}};
+  AllocationSamples allocations_;  // AllocationSampled / AllocationTick records: the alloc weights, `allocations`
+  SortedTap tap_{{&runtime_, &clrStats_, &views_, &allocations_}};
   RecordFacts records_{&stats_};
   StoreBuilder store_{&stats_, &resolver_, &tap_};
   SymbolCollector symbols_{&resolver_};  // method ranges and payload facts for stacks
@@ -80,7 +82,8 @@ class ReadPipeline {
   TypeResolver resolver_{&fanOut_, &stats_};
   TraceReader reader_{&resolver_, &stats_};
   TraceModel model_{store_, resolver_,
-                    {&reader_, &records_, &stats_, &runtime_, &clrStats_.gc(), &clrStats_.jit(), &views_, &symbols_}};
+                    {&reader_, &records_, &stats_, &runtime_, &clrStats_.gc(), &clrStats_.jit(), &views_, &allocations_,
+                     &symbols_}};
   bool flushed_ = false;
   bool methodsSorted_ = false;
   BlockReader namesReader_;  // how method names kept in the file are read back (native)

@@ -24,6 +24,10 @@ Status SymbolCollector::OnTraceInfo(const TraceInfo& info) {
 Status SymbolCollector::OnMetadata(const EventMetadata& m) {
   universal_.OnMetadataKind(types_->KindOf(m.id));
   tpl_.OnMetadata(m);
+  // The runtime's ProcessInfo (id 1): CommandLine first.
+  if (ClassifyProvider(m.providerName) == KnownProvider::kEventPipe && m.eventId == 1 && !m.fields.empty() &&
+      m.fields[0].type.code == TypeCode::kNullTerminatedUTF16String)
+    processInfoTypes_.insert(m.id);
   // Start events that begin start-stop activities (the resolver's kind says which): an
   // EventSource's whose first field is a string, and the runtime's ExceptionCatch/Start.
   const StartStopRule rule = StartStopRuleOf(types_->KindOf(m.id));
@@ -53,6 +57,13 @@ void SymbolCollector::DecodeStartInfo(const EventRecord& e, uint32_t ordinal) {
   startInfo_.emplace_back(ordinal, at->second);
 }
 
+const std::string& SymbolCollector::CommandLine(std::optional<uint64_t> pid) const {
+  static const std::string kNone;
+  if (auto it = commandLines_.find(pid); it != commandLines_.end()) return it->second;
+  if (auto it = commandLines_.find(std::nullopt); it != commandLines_.end()) return it->second;
+  return commandLines_.size() == 1 ? commandLines_.begin()->second : kNone;
+}
+
 const std::string* SymbolCollector::StartInfo(uint32_t ordinal) const {
   auto it = std::lower_bound(startInfo_.begin(), startInfo_.end(), std::make_pair(ordinal, uint32_t{0}));
   if (it == startInfo_.end() || it->first != ordinal) return nullptr;
@@ -68,6 +79,11 @@ Status SymbolCollector::Collect(const EventRecord& e) {
     ++malformed_;
   if (!tpl_.idle() && !tpl_.OnEvent(e, ordinal)) ++malformed_;  // idle: a rundown's records skip the call
   if (!startTypes_.empty() && startInfo_.size() < kMaxStartInfo) DecodeStartInfo(e, ordinal);
+  if (!processInfoTypes_.empty() && processInfoTypes_.count(e.metadataId)) {
+    const DecodedPayload p = DecodePayload(types_->MetadataOf(e.metadataId), e.payload, pointerSize_, 5);
+    if (!p.fields.empty() && p.fields[0].value.kind() == PayloadValue::Kind::kString)
+      commandLines_.try_emplace(ProcessOfCurrent(), p.fields[0].value.text());  // the first one, as TraceLog keeps
+  }
   const ResolvedType& t = *types_->current().definition;
   bool ok = true;
   switch (RoleByTable(t.kind)) {

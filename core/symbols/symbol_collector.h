@@ -10,9 +10,11 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "base/chunked_vector.h"
@@ -36,7 +38,7 @@ class SymbolCollector final : public RecordSink {
   // Inline: most events are of no kind read here and no TPL, Universal or start-info reader
   // is active, so they cost a test, not a call.
   Status OnEvent(const EventRecord& e) override {
-    if (universal_.idle() && tpl_.idle() && startTypes_.empty()) {
+    if (universal_.idle() && tpl_.idle() && startTypes_.empty() && processInfoTypes_.empty()) {
       // Nothing but the kind's own role to read (no Linux tables, TPL or Start events): a
       // rundown's method records go straight to DecodeMethod, not through Collect's frame
       // (20 instructions a record, HeartRateMonitor, callgrind).
@@ -72,6 +74,10 @@ class SymbolCollector final : public RecordSink {
   // GC/AllocationTick: its bytes by format/payload/allocation_tick.h's rule (clamped after a
   // bad tick, in file order); nullopt for other events.
   std::optional<uint64_t> AllocationBytes(uint32_t ordinal) const;
+  // The command line of a process (Microsoft-DotNETCore-EventPipe ProcessInfo, which the
+  // runtime writes once per session: TraceEvent's TraceProcess.CommandLine); "" when the trace
+  // has none. pid: the process's id; the trace's one process when the event named none.
+  const std::string& CommandLine(std::optional<uint64_t> pid) const;
   // SampleProfiler Thread/Sample with type 1 ("external": not in managed code).
   bool IsExternalSample(uint32_t ordinal) const;
   // Runtime ThreadPool/Enqueue, /Dequeue (WorkID) and ThreadPool/IOEnqueue, /IODequeue,
@@ -180,6 +186,8 @@ class SymbolCollector final : public RecordSink {
   // Start events with extra information: their metadata ids (the definitions are the
   // resolver's) → whether it is an ExceptionCatch/Start, then (ordinal, text) per event.
   std::unordered_map<uint32_t, bool> startTypes_;
+  std::unordered_set<uint32_t> processInfoTypes_;          // metadata ids of ProcessInfo
+  std::map<std::optional<uint64_t>, std::string> commandLines_;  // by process (none: unknown)
   std::vector<std::pair<uint32_t, uint32_t>> startInfo_;  // (ordinal, index in startTexts_), ascending
   std::vector<std::string> startTexts_;                   // distinct texts
   std::unordered_map<std::string, uint32_t> startTextIndex_;

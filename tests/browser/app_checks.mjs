@@ -13,6 +13,7 @@ import { diffChecks } from './app_diff_checks.mjs';
 import { partialChecks } from './app_partial_checks.mjs';
 import { weightChecks } from './app_weight_checks.mjs';
 import { groupingChecks } from './app_grouping_checks.mjs';
+import { profileExportChecks } from './app_profile_checks.mjs';
 import { uxChecks } from './app_ux_checks.mjs';
 import { clickExport } from './harness.mjs';
 
@@ -504,6 +505,7 @@ export async function appChecks({ browser, server, check, assert, traces, byName
   await diffChecks(context);
   await weightChecks(context);
   await groupingChecks(context);
+  await profileExportChecks(context);
 
   await check('app: no page errors', async () => {
     assert(pageErrors.length === 0, `page errors:\n  ${pageErrors.join('\n  ')}`);

@@ -118,7 +118,7 @@ export async function uxChecks({ page, server, check, assert, byName, nativeSumm
 
   await check('app flame graph: Top functions show counts next to shares (samples, named in the header), never 0.00% for a non-zero count, "—" for none', async () => {
     const objver4 = byName('eventpipe-dotnetcore3.0-win-x64-objver4');
-    const top = JSON.parse(runNative('top', objver4.path, ['-n', '100']).stdout.toString('utf8'));
+    const top = JSON.parse(runNative('top', objver4.path, ['-n', '100', '--weight', 'count']).stdout.toString('utf8'));
     const tiny = top.functions.find((f) => f.inclusive > 0 && f.inclusive * 20000 < top.total);
     assert(tiny, 'a function whose share rounds to 0.00%');
     await open(objver4.path, '#tab=flame&weight=count');

@@ -103,6 +103,24 @@ try {
     assert(total('orders [region=eu]') === '13' && total('orders [region=us]') === '12', `${total('orders [region=eu]')}`);
   });
 
+  // Every Metrics instrument kind (MANIFEST.md "instruments"): Last is what dotnet-counters shows
+  // (an UpDownCounter's value, not its last change), and a series whose first sample has no value
+  // (an ObservableCounter's first rate) draws its line without it: no NaN, no console error.
+  const consoleErrors = [];
+  page.on('console', (m) => m.type() === 'error' && consoleErrors.push(m.text()));
+  const instrumentsTrace = join(testdata, 'dotnet10/net10-servergc-instruments-gcverbose.nettrace');
+  const instruments = await diagnosticsOf(instrumentsTrace);
+  await check('Diagnostics: counters Last = dotnet-counters\' value per instrument kind, sparklines without NaN (net10-servergc-instruments)', async () => {
+    const rows = instruments.counters.tables[0];
+    const last = (name) => rows.find((r) => r[0] === 'TraceScenarios.Instruments' && r[1] === name)?.[5];
+    assert(last('in-flight') === '40' && last('connections') === '10' && last('queue-depth') === '6' && last('temperature') === '30',
+      `${last('in-flight')} ${last('connections')} ${last('queue-depth')} ${last('temperature')}`);
+    const lines = await page.evaluate(() =>
+      [...appRoot().querySelectorAll('#diagnostics-box section[data-view="counters"] svg.sparkline polyline')].map((l) => l.getAttribute('points')));
+    assert(lines.length > 0 && lines.every((p) => !p.includes('NaN')), `${lines.filter((p) => p.includes('NaN')).length} lines with NaN`);
+    assert(consoleErrors.length === 0, consoleErrors.join('\n'));
+  });
+
   // The thread pool section where the program forced starvation (MANIFEST.md "threadpool").
   const httpTrace = join(testdata, 'dotnet10/net10-cpu-async-http.nettrace');
   const http = await diagnosticsOf(httpTrace);

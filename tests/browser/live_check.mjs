@@ -4,11 +4,10 @@
 // mid-session, Stop sends StopTracing, and afterwards the page's summary equals the native
 // CLI's summary of the .nettrace the page offers for download (which is the runtime's bytes).
 // Prints the page's update latency: from the runtime writing a byte to a snapshot including it.
-import { spawn } from 'node:child_process';
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { root, testdata } from '../node/helpers.mjs';
-import { sessionOk, withFakeRuntime } from '../node/fake_runtime.mjs';
+import { testdata } from '../node/helpers.mjs';
+import { sessionOk, startLive, withFakeRuntime } from '../node/fake_runtime.mjs';
 
 const TRACE = join(testdata, 'dotnet10/net10-cpu-async-http.nettrace');
 const PIECE = 16 * 1024;
@@ -54,38 +53,20 @@ function slowRuntime(trace, written) {
   return { answer, allow: (bytes) => void (limit = Math.min(BEFORE_STOP, bytes)) };
 }
 
-function startLive(dir) {
-  const child = spawn(process.execPath, [join(root, 'dist/bin/nettrace-analyzer.mjs'), 'live', '--pid', String(process.pid), '--port', '0'], {
-    env: { ...process.env, TMPDIR: dir },
-  });
-  let stderr = '';
-  const exited = new Promise((resolve) => child.on('close', resolve));
-  const url = new Promise((resolve, reject) => {
-    child.stderr.on('data', (d) => {
-      stderr += d;
-      const m = /serving (http:\/\/127\.0\.0\.1:\d+\/)/.exec(stderr);
-      if (m) resolve(m[1]);
-    });
-    child.on('close', () => reject(new Error(`live exited: ${stderr}`)));
-  });
-  url.catch(() => undefined);
-  return { child, url, exited, stderr: () => stderr };
-}
-
 export async function liveChecks({ browser, check, assert, runNative, screenshots }) {
   await check('live page: counts grow while the session runs; Stop; the download = the runtime bytes; summary = native', async () => {
     const trace = readFileSync(TRACE);
     const written = [];
     const runtime = slowRuntime(trace, written);
     await withFakeRuntime(runtime.answer, async (dir, requests) => {
-      const live = startLive(dir);
+      const live = startLive(dir, ['--pid', String(process.pid), '--port', '0']);
       const page = await browser.newPage({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
       const pageErrors = [];
       page.on('pageerror', (e) => pageErrors.push(String(e)));
       // Event details are re-read from the server (Range requests on /live/stream), not from a
       // copy of the stream the page would keep.
       let rangeRequests = 0;
-      page.on('request', (r) => void (r.url().endsWith('/live/stream') && r.headers()['range'] !== undefined && rangeRequests++));
+      page.on('request', (r) => void (new URL(r.url()).pathname === '/live/stream' && r.headers()['range'] !== undefined && rangeRequests++));
       try {
         const base = await live.url;
         await page.addInitScript(() => {

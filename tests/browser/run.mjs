@@ -13,6 +13,7 @@ import { appChecks } from './app_checks.mjs';
 import { engineShareChecks } from './engine_share_check.mjs';
 import { gcViewChecks } from './gc_view_check.mjs';
 import { liveChecks } from './live_check.mjs';
+import { liveGuardChecks } from './live_guard_check.mjs';
 import { readAheadChecks } from './read_ahead_check.mjs';
 import { timelineChecks } from './timeline_check.mjs';
 import { assert, checkRunner, launchChromium } from './harness.mjs';
@@ -307,6 +308,7 @@ try {
   await appChecks({ browser, server, check, assert, traces, byName, nativeSummary, runNative, screenshots });
   await gcViewChecks({ browser, server, check, assert, byName, runNative, screenshots });
   await liveChecks({ browser, check, assert, runNative, screenshots });
+  await liveGuardChecks({ check, assert });
   await timelineChecks({ browser, server, check, assert, runNative, screenshots });
   await readAheadChecks({ browser, repoServer, check, assert, byName, runNative });
   await engineShareChecks({ browser, repoServer, check, assert, byName, runNative });

@@ -10,6 +10,9 @@
 //                       input of its decoder target (decoder_fuzzer.cc's mode byte), the
 //                       metadata records with a payload of their events, CLR payloads
 //                       with their template index
+//     OUT_DIR/heap/     heap_fuzzer seeds: each real .gcdump whole, in chunks of 13 and cut
+//                       at 3, 12 and 40 KB; the heap-dump .nettrace files whole; seeded
+//                       random heaps of 0 to 1,000 objects (tests/bench/random_heap.h)
 //
 // Deterministic: the same data gives the same files.
 #include <algorithm>
@@ -25,6 +28,8 @@
 #include "format/provider_family.h"
 #include "format/trace_reader.h"
 #include "seed_traces.h"
+#include "../bench/gcdump_writer.h"
+#include "../bench/random_heap.h"
 
 namespace fs = std::filesystem;
 using namespace nettrace;
@@ -82,6 +87,7 @@ class Generator {
   explicit Generator(fs::path out) : out_(std::move(out)) {
     fs::create_directories(out_ / "trace");
     fs::create_directories(out_ / "decoder");
+    fs::create_directories(out_ / "heap");
   }
 
   // A whole trace: its small cuts (real traces) or itself (writer-made), and its blocks.
@@ -116,6 +122,26 @@ class Generator {
       ok &= Emit("trace", name + "-chunk13", Cat({U16(12), file}));
     }
     return ok && Blocks(name, head, r, v6, reader.formatMajor() == 3);
+  }
+
+  // heap_fuzzer's seeds (its input format is read_fuzzer's: raw, or a chunk header first).
+  bool HeapFile(const std::string& name, const Bytes& file, bool gcdump) {
+    bool ok = Emit("heap", name, file);
+    if (!gcdump) return ok;
+    ok &= Emit("heap", name + "-chunk13", Cat({U16(12), file}));
+    for (size_t kb : {3, 12, 40}) {
+      if (kb * 1024 < file.size()) ok &= Emit("heap", name + "-cut" + std::to_string(kb) + "k", Bytes(file.begin(), file.begin() + kb * 1024));
+    }
+    return ok;
+  }
+
+  bool RandomHeaps() {
+    bool ok = true;
+    for (uint32_t objects : {0u, 1u, 10u, 100u, 1000u}) {
+      const Bytes file = bench::GcdumpWriter().Write(bench::RandomHeap(objects, objects + 1));
+      ok &= HeapFile("random-heap-" + std::to_string(objects) + ".gcdump", file, objects == 100);
+    }
+    return ok;
   }
 
   bool Misc() {
@@ -220,13 +246,20 @@ int main(int argc, char** argv) {
     return 2;
   }
   Generator g(argv[2]);
-  std::vector<fs::path> traces;
+  std::vector<fs::path> traces, heaps;
   for (const auto& e : fs::recursive_directory_iterator(argv[1])) {
     const std::string ext = e.path().extension().string();
     if (e.is_regular_file() && (ext == ".nettrace" || ext == ".netperf")) traces.push_back(e.path());
+    // The heap snapshots (tests/data/heap/): the small ones, which replay fast.
+    if (e.is_regular_file() && e.path().parent_path().filename() == "heap" && e.path().stem().string().ends_with("-small") &&
+        (ext == ".gcdump" || ext == ".nettrace"))
+      heaps.push_back(e.path());
   }
   std::sort(traces.begin(), traces.end());
+  std::sort(heaps.begin(), heaps.end());
   bool ok = true;
+  for (const fs::path& p : heaps) ok &= g.HeapFile(p.filename().string(), ReadFile(p), p.extension() == ".gcdump");
+  ok &= g.RandomHeaps();
   for (const fs::path& p : traces) ok &= g.Trace(p.stem().string(), ReadFile(p), /*cut=*/true);
   std::vector<fuzz::SeedTrace> written;
   Status s = fuzz::WriterSeedTraces(&written);

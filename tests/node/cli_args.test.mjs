@@ -19,7 +19,7 @@ const TOOLS = [
 test('options go before or after FILE: `top -n 3 FILE` is `top FILE -n 3`, in both CLIs', async () => {
   const outputs = [];
   for (const tool of TOOLS) {
-    for (const args of [['top', '-n', '3', TRACE], ['top', TRACE, '-n', '3'], ['top', '-n', '3', '--weight', 'count', '--', TRACE]]) {
+    for (const args of [['top', '-n', '3', TRACE], ['top', TRACE, '-n', '3'], ['top', '-n', '3', '--weight', 'auto', '--', TRACE]]) {
       const r = await tool.run(args);
       assert.equal(r.status, 0, `${tool.name} ${args.join(' ')}: ${r.stderr}`);
       outputs.push(r.stdout);
@@ -54,7 +54,7 @@ test('a command line neither CLI can take: one line, then the command\'s usage l
       [['summary', TRACE, 'extra'], "unexpected argument 'extra' (summary takes FILE)",
         `usage: ${p} summary FILE [options]   (${p} summary --help: the options)`],
       [['flame', TRACE, '--weight', 'bogus'],
-        "--weight takes auto, count, bytes, thread-time, managed-thread-time, traceevent-thread-time or wait-time, not 'bogus'",
+        "--weight takes auto, count, bytes, thread-time, managed-thread-time, traceevent-thread-time, wait-time, alloc-bytes or alloc-objects, not 'bogus'",
         `usage: ${p} flame FILE [options]   (${p} flame --help: the options)`],
       [['export', TRACE, '--format', 'speedscope', '--stack-text', '-o', '/dev/null'], '--stack-text goes with --format csv',
         `usage: ${p} export FILE [options]   (${p} export --help: the options)`],

@@ -4,7 +4,7 @@
 // of a partition key), each row equal to the trace's Summary, read by
 // DuckDB over the whole folder and by hyparquet file by file; a re-run skips every trace and
 // touches no file; an added trace rewrites no other; leftovers of a crashed run are ignored
-// by readers and replaced. (Only `traces` is written so far: docs/dataset.md.)
+// by readers and replaced. The tables' rows: dataset_tables.test.mjs.
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
@@ -31,6 +31,7 @@ const traces = [
   join(testdata, 'truncated/dotnet-trace-netcore3.0-preview-truncated.nettrace'),
 ];
 const added = join(testdata, 'pyroscope-net5-single-thread.nettrace');
+const TABLES = ['events', 'samples', 'stacks', 'frames', 'gcs', 'jit', 'exceptions', 'contention', 'activities', 'counters', 'traces'];
 const sha256 = (path) => createHash('sha256').update(readFileSync(path)).digest('hex');
 const part = (path) => join(out, 'traces', `trace_id=${sha256(path)}`, 'part-0.parquet');
 
@@ -47,7 +48,7 @@ async function dataset(files) {
 const first = await dataset(traces);
 
 test('each trace is written once, to traces/trace_id=<its SHA-256>/part-0.parquet', () => {
-  assert.deepEqual(first, traces.map((file) => ({ file, traceId: sha256(file), written: ['traces'] })));
+  assert.deepEqual(first, traces.map((file) => ({ file, traceId: sha256(file), written: TABLES })));
   for (const file of traces) assert.ok(existsSync(part(file)), part(file));
 });
 
@@ -115,7 +116,7 @@ test('adding a trace rewrites no other; a crashed run\'s leftover is ignored, th
   writeFileSync(join(partition, '.part-0.parquet.partial'), 'half a file');
   assert.equal((await sql(`SELECT count(*) AS n FROM read_parquet('${out}/traces/*/*.parquet')`))[0].n, BigInt(traces.length));
   assert.deepEqual(await dataset([added, traces[0]]), [
-    { file: added, traceId: sha256(added), written: ['traces'] },
+    { file: added, traceId: sha256(added), written: TABLES },
     { file: traces[0], traceId: sha256(traces[0]), skipped: 'present' },
   ]);
   assert.ok(!existsSync(join(partition, '.part-0.parquet.partial')));
@@ -125,7 +126,7 @@ test('adding a trace rewrites no other; a crashed run\'s leftover is ignored, th
 
 test('a trace whose traces file is missing (a run stopped before it) is written again', async () => {
   rmSync(part(traces[1]));
-  assert.deepEqual(await dataset([traces[1]]), [{ file: traces[1], traceId: sha256(traces[1]), written: ['traces'] }]);
+  assert.deepEqual(await dataset([traces[1]]), [{ file: traces[1], traceId: sha256(traces[1]), written: TABLES }]);
   assert.ok(existsSync(part(traces[1])));
 });
 

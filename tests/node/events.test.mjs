@@ -147,8 +147,10 @@ test('flame graph and top functions equal the native tool', { skip: !nativeHasFl
       const g = await trace.flameGraph();
       const nativeGraph = JSON.parse(runNative('flame', t.path).stdout);
       assert.ok(g.frame instanceof Uint32Array && g.start instanceof Float64Array);
+      // The default weight of CPU samples is dotnet-trace's thread time: its stitching state too.
       assert.deepEqual(
-        { unit: g.unit, total: g.total, frames: g.frameNames, ...Object.fromEntries(['frame', 'parent', 'depth', 'start', 'end', 'self', 'count'].map((k) => [k, Array.from(g[k])])) },
+        { unit: g.unit, total: g.total, frames: g.frameNames, ...Object.fromEntries(['frame', 'parent', 'depth', 'start', 'end', 'self', 'count'].map((k) => [k, Array.from(g[k])])),
+          ...(g.asyncStitching ? { asyncStitching: g.asyncStitching } : {}) },
         nativeGraph,
         t.name,
       );
@@ -171,8 +173,13 @@ test('flame graph and top functions equal the native tool', { skip: !nativeHasFl
       const top = runNative('top', t.path, ['-n', '20']);
       if (top.status === 0) assert.deepEqual(await trace.topFunctions({}, 20), JSON.parse(top.stdout), t.name);
       const name = basename(t.path);
-      const speedscope = runNative('flame', t.path, ['--format', 'speedscope']).stdout.toString('utf8');
-      assert.equal((await trace.export('speedscope', { name })) + '\n', speedscope, t.name);
+      // The export's default weight is the native export's (CPU samples: dotnet-trace's thread
+      // time, evented); flame --format speedscope stays sampled, as export's sampled profile.
+      const ssFile = join(tmp, 'speedscope.json');
+      assert.equal(runNative('export', t.path, ['--format', 'speedscope', '-o', ssFile]).status, 0);
+      assert.equal((await trace.export('speedscope', { name })) + '\n', readFileSync(ssFile, 'utf8'), t.name);
+      const sampled = runNative('flame', t.path, ['--format', 'speedscope']).stdout.toString('utf8');
+      assert.equal((await trace.export('speedscope', { name, speedscope: 'sampled' })) + '\n', sampled, `${t.name} sampled`);
       const out = join(tmp, 'export');
       for (const [format, ...args] of [['chrome'], ['csv'], ['csv', '--stack-text'], ['stacks-csv']]) {
         assert.equal(runNative('export', t.path, ['--format', format, ...args, '-o', out]).status, 0);

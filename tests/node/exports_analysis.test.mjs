@@ -45,7 +45,8 @@ for (const name of threadTimeTraces) {
     const trace = traceFile(name);
     assert.ok(trace, `${name}: no unpacked trace under build/native/testdata`);
     const file = join(out, `${name}.speedscope.json`);
-    const doc = JSON.parse(exportFile(trace, 'speedscope', ['--weight', 'traceevent-thread-time'], file));
+    // The stacks as selected: dotnet-trace's root frames are speedscope_dotnet_trace.test.mjs's.
+    const doc = JSON.parse(exportFile(trace, 'speedscope', ['--weight', 'traceevent-thread-time', '--no-dotnet-trace-frames'], file));
     assert.deepEqual(validate(schema, doc), []);
     const names = doc.shared.frames.map((f) => f.name);
     assert.equal(new Set(names).size, names.length, 'each frame once in shared.frames');
@@ -85,7 +86,7 @@ for (const name of threadTimeTraces) {
 
 test('speedscope export of counts stays sampled; flame --format speedscope stays sampled', () => {
   const trace = join(testdata, 'only_managed_samples.nettrace');
-  const doc = JSON.parse(exportFile(trace, 'speedscope', [], join(out, 'count.speedscope.json')));
+  const doc = JSON.parse(exportFile(trace, 'speedscope', ['--weight', 'count'], join(out, 'count.speedscope.json')));
   assert.ok(doc.profiles.every((p) => p.type === 'sampled' && p.unit === 'none'));
   const flame = JSON.parse(runNative('flame', trace, ['--weight', 'thread-time', '--format', 'speedscope']).stdout);
   assert.ok(flame.profiles.every((p) => p.type === 'sampled' && p.unit === 'nanoseconds'));
@@ -93,7 +94,7 @@ test('speedscope export of counts stays sampled; flame --format speedscope stays
 
 test('speedscope evented thread-time (pyroscope style): each interval ends at its sample', () => {
   const trace = join(testdata, 'pyroscope-net5-single-thread.nettrace');
-  const doc = JSON.parse(exportFile(trace, 'speedscope', ['--weight', 'thread-time'], join(out, 'tt.speedscope.json')));
+  const doc = JSON.parse(exportFile(trace, 'speedscope', ['--weight', 'thread-time', '--no-dotnet-trace-frames'], join(out, 'tt.speedscope.json')));
   assert.deepEqual(validate(schema, doc), []);
   const summary = JSON.parse(runNative('summary', trace).stdout);
   const toMs = (ts) => ((ts - summary.trace.syncTimeTicks) * 1000.0) / summary.trace.tickFrequency;

@@ -83,3 +83,65 @@ export function streamThenEnd(socket, id, bytes) {
   socket.end();
 }
 
+
+/**
+ * Starts `nettrace-analyzer live ARGS` with TMPDIR = dir.
+ * @returns {child, url (a promise of its base URL), exited (a promise of its status), stderr()}
+ */
+export function startLive(dir, args) {
+  const child = spawn(process.execPath, [join(root, 'dist/bin/nettrace-analyzer.mjs'), 'live', ...args], { env: { ...process.env, TMPDIR: dir } });
+  let stderr = '';
+  const exited = new Promise((resolve) => child.on('close', (status) => resolve(status)));
+  const url = new Promise((resolve, reject) => {
+    child.stderr.on('data', (d) => {
+      stderr += d;
+      const m = /serving (http:\/\/127\.0\.0\.1:\d+\/)/.exec(stderr);
+      if (m) resolve(m[1]);
+    });
+    child.on('close', () => reject(new Error(`live exited: ${stderr}`)));
+  });
+  url.catch(() => undefined); // a run expected to fail never serves
+  return { child, url, exited, stderr: () => stderr };
+}
+
+/**
+ * What the live page's own requests carry (web/src/live/local_guard.ts): the session's token
+ * from the page's HTML, and its origin.
+ * @returns {token, origin, headers (the token header), stop() (the page's Stop: a POST with both)}
+ */
+export async function livePage(base) {
+  const html = await (await fetch(base)).text();
+  const token = /<meta name="nettrace-live-token" content="([^"]+)">/.exec(html)?.[1];
+  if (token === undefined) throw new Error('the live page carries no token');
+  const origin = new URL(base).origin;
+  const headers = { 'x-nettrace-token': token };
+  const stop = () => fetch(new URL('live/stop', base), { method: 'POST', headers: { ...headers, origin } });
+  return { token, origin, headers, stop };
+}
+
+/**
+ * A runtime that streams the first `first` bytes of `trace` at once and the rest only after
+ * StopTracing (the rundown), then ends; its session id is `id`.
+ */
+export function stopAware(trace, first, id) {
+  let stream = null;
+  return (req, socket) => {
+    if (req[16] === 0x02 && req[17] === 0x01) {
+      socket.end(sessionOk(id));
+      stream.end(trace.subarray(first));
+    } else {
+      stream = socket;
+      socket.write(sessionOk(id));
+      for (let i = 0; i < first; i += 4096) socket.write(trace.subarray(i, Math.min(first, i + 4096)));
+    }
+  };
+}
+
+/** Resolves once `condition()` (maybe async) holds; fails after `ms`. */
+export async function until(condition, what, ms = 10000) {
+  const end = Date.now() + ms;
+  while (!(await condition())) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}

@@ -10,7 +10,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { root, testdata } from './helpers.mjs';
-import { sessionOk, withFakeRuntime } from './fake_runtime.mjs';
+import { livePage, sessionOk, withFakeRuntime } from './fake_runtime.mjs';
 // The tools write a size as the package's helper does (web/src/ui/units.ts; the native FormatBytes too).
 const { formatBytes } = await import(join(root, 'dist/ui/units.js'));
 
@@ -76,20 +76,22 @@ test('live: a 29.6 MB session leaves the server\'s memory bounded; every reader 
     try {
       await until(() => /serving http/.test(run.stderr), 'the server');
       const base = /serving (http:\/\/127\.0\.0\.1:\d+\/)/.exec(run.stderr)[1];
-      const info = async () => (await fetch(new URL('live/info', base))).json();
+      const own = await livePage(base);
+      const get = (path, init = {}) => fetch(new URL(path, base), { ...init, headers: { ...own.headers, ...init.headers } });
+      const info = async () => (await get('live/info')).json();
       await until(async () => (await info()).bytes === 65536, 'the first bytes');
       const spools = readdirSync(dir).filter((f) => f.startsWith('nettrace-live-'));
       assert.equal(spools.length, 1, 'one private spool directory in TMPDIR');
       const before = await memory();
 
       // A page following the session from its start, reading as the bytes arrive.
-      const following = fetch(new URL('live/stream', base)).then(async (r) => {
+      const following = get('live/stream').then(async (r) => {
         assert.equal(r.headers.get('accept-ranges'), 'bytes');
         return Buffer.from(await r.arrayBuffer());
       });
       session.release();
       await until(async () => (await info()).bytes === trace.length, 'the whole session', 120000);
-      assert.equal((await fetch(new URL('live/stop', base), { method: 'POST' })).status, 202);
+      assert.equal((await own.stop()).status, 202);
       await until(() => /session ended/.test(run.stderr), 'the end line', 120000);
       const served = await following;
       assert.ok(served.equals(trace), `the following page got ${served.length} bytes of ${trace.length}`);
@@ -102,15 +104,15 @@ test('live: a 29.6 MB session leaves the server\'s memory bounded; every reader 
       assert.ok(jsGrowth < trace.length / 10, `JS memory grew by ${jsGrowth} B for a session of ${trace.length} B`);
 
       // A page that opens after the end, a range re-read (event details), the download, -o.
-      assert.ok(Buffer.from(await (await fetch(new URL('live/stream', base))).arrayBuffer()).equals(trace));
-      const range = await fetch(new URL('live/stream', base), { headers: { range: 'bytes=1000000-1099999' } });
+      assert.ok(Buffer.from(await (await get('live/stream')).arrayBuffer()).equals(trace));
+      const range = await get('live/stream', { headers: { range: 'bytes=1000000-1099999' } });
       assert.equal(range.status, 206);
       assert.equal(range.headers.get('content-range'), `bytes 1000000-1099999/${trace.length}`);
       assert.ok(Buffer.from(await range.arrayBuffer()).equals(trace.subarray(1000000, 1100000)));
-      const beyond = await fetch(new URL('live/stream', base), { headers: { range: `bytes=${trace.length}-${trace.length + 10}` } });
+      const beyond = await get('live/stream', { headers: { range: `bytes=${trace.length}-${trace.length + 10}` } });
       assert.equal(beyond.status, 416);
       await beyond.arrayBuffer();
-      const download = await fetch(new URL('live/trace.nettrace', base));
+      const download = await get('live/trace.nettrace');
       assert.equal(Number(download.headers.get('content-length')), trace.length);
       assert.ok(Buffer.from(await download.arrayBuffer()).equals(trace));
       assert.ok(readFileSync(out).equals(trace));

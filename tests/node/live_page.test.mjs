@@ -3,59 +3,17 @@
 // them; the page's Stop sends StopTracing; the download and the -o file are those bytes too.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { root, testdata } from './helpers.mjs';
-import { sessionOk, withFakeRuntime } from './fake_runtime.mjs';
+import { livePage, startLive, stopAware, until, withFakeRuntime } from './fake_runtime.mjs';
 // The tools write a size as the package's helper does (web/src/ui/units.ts; the native FormatBytes too).
 const { formatBytes } = await import(join(root, 'dist/ui/units.js'));
 
-const cli = join(root, 'dist/bin/nettrace-analyzer.mjs');
 const trace = readFileSync(join(testdata, 'dotnet10/net10-gc-verbose.nettrace'));
 
-/** Streams `first` bytes at once, the rest only after StopTracing (the rundown), then ends. */
-function stopAware(first) {
-  let stream = null;
-  return (req, socket) => {
-    if (req[16] === 0x02 && req[17] === 0x01) {
-      socket.end(sessionOk(42));
-      stream.end(trace.subarray(first));
-    } else {
-      stream = socket;
-      socket.write(sessionOk(42));
-      for (let i = 0; i < first; i += 4096) socket.write(trace.subarray(i, Math.min(first, i + 4096)));
-    }
-  };
-}
-
-/** Starts `live`; resolves with the child, its base URL and a getter of its stderr. */
-function startLive(dir, args) {
-  const child = spawn(process.execPath, [cli, 'live', ...args], { env: { ...process.env, TMPDIR: dir } });
-  let stderr = '';
-  const exited = new Promise((resolve) => child.on('close', (status) => resolve(status)));
-  const url = new Promise((resolve, reject) => {
-    child.stderr.on('data', (d) => {
-      stderr += d;
-      const m = /serving (http:\/\/127\.0\.0\.1:\d+\/)/.exec(stderr);
-      if (m) resolve(m[1]);
-    });
-    child.on('close', () => reject(new Error(`live exited: ${stderr}`)));
-  });
-  url.catch(() => undefined); // a run expected to fail never serves
-  return { child, url, exited, stderr: () => stderr };
-}
-
-async function until(condition, what, ms = 10000) {
-  const end = Date.now() + ms;
-  while (!(await condition())) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
-
 test('live: the stream served equals what the runtime sent; Stop, download and -o give the same file', async () => {
-  await withFakeRuntime(stopAware(300000), async (dir, requests) => {
+  await withFakeRuntime(stopAware(trace, 300000, 42), async (dir, requests) => {
     const out = join(dir, 'live.nettrace');
     const live = startLive(dir, ['--pid', String(process.pid), '--profile', 'gc-verbose', '-o', out, '--port', '0']);
     try {
@@ -69,10 +27,12 @@ test('live: the stream served equals what the runtime sent; Stop, download and -
       assert.equal((await fetch(new URL('engine/file_reader_worker.js', base))).status, 200);
       assert.equal((await fetch(new URL('nettrace_wasm.wasm', base))).headers.get('content-type'), 'application/wasm');
       assert.equal((await fetch(new URL('%2e%2e/package.json', base))).status, 404);
-      assert.equal((await fetch(new URL('live/trace.nettrace', base))).status, 409, 'no download while it runs');
+      const own = await livePage(base);
+      const get = (path, init = {}) => fetch(new URL(path, base), { ...init, headers: { ...own.headers, ...init.headers } });
+      assert.equal((await get('live/trace.nettrace')).status, 409, 'no download while it runs');
 
-      await until(async () => (await (await fetch(new URL('live/info', base))).json()).sessionId === '42', 'the session');
-      const stream = await fetch(new URL('live/stream', base));
+      await until(async () => (await (await get('live/info')).json()).sessionId === '42', 'the session');
+      const stream = await fetch(new URL(`live/stream?token=${own.token}`, base));
       assert.equal(stream.headers.get('content-length'), null);
       const reader = stream.body.getReader();
       const received = [];
@@ -87,7 +47,7 @@ test('live: the stream served equals what the runtime sent; Stop, download and -
       }
       assert.equal(bytes, 300000);
       assert.equal(requests.length, 1, 'no StopTracing yet');
-      const stop = await fetch(new URL('live/stop', base), { method: 'POST' });
+      const stop = await own.stop();
       assert.equal(stop.status, 202);
       for (;;) {
         const { value, done } = await reader.read();
@@ -99,14 +59,14 @@ test('live: the stream served equals what the runtime sent; Stop, download and -
       assert.equal(requests[1].subarray(16, 18).toString('hex'), '0201', 'the second request is StopTracing');
 
       await until(() => /session ended/.test(live.stderr()), 'the end line');
-      const download = await fetch(new URL('live/trace.nettrace', base));
+      const download = await fetch(new URL(`live/trace.nettrace?token=${own.token}`, base));
       assert.equal(download.status, 200);
       assert.match(download.headers.get('content-disposition'), /attachment; filename="pid-\d+-live\.nettrace"/);
       assert.ok(Buffer.from(await download.arrayBuffer()).equals(trace));
       // A page that opens after the end gets the whole session too.
-      assert.ok(Buffer.from(await (await fetch(new URL('live/stream', base))).arrayBuffer()).equals(trace));
+      assert.ok(Buffer.from(await (await get('live/stream')).arrayBuffer()).equals(trace));
       assert.ok(readFileSync(out).equals(trace));
-      const events = (await (await fetch(new URL('live/info', base))).json()).events;
+      const events = (await (await get('live/info')).json()).events;
       assert.match(live.stderr(), new RegExp(`session ended: ${events} events, ${formatBytes(trace.length)} \\(${trace.length} bytes\\), 0 dropped`));
     } finally {
       live.child.kill('SIGINT');

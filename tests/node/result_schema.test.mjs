@@ -17,7 +17,9 @@ import { validateResult } from './result_schema.mjs';
 import { captured, error, runTool, withFakeRuntime } from './fake_runtime.mjs';
 
 const schema = JSON.parse(spawnSync(nativeTool, ['schema', '--json'], { encoding: 'utf8' }).stdout);
-const resultOf = new Map(schema.results.commands.map((c) => [c.query, c]));
+// Per query, its document as --format json prints it; diff --baseline … --compare … ("runs") apart.
+const resultOf = new Map(schema.results.commands.filter((c) => c.format === 'json').map((c) => [c.query, c]));
+const runsResult = schema.results.commands.find((c) => c.query === 'diff' && c.format === 'runs');
 const npmTool = join(root, 'dist/bin/nettrace-analyzer.mjs');
 const seen = new Set();  // shapes and "Shape.field"s the corpus reached
 
@@ -94,6 +96,7 @@ for (const trace of traces) {
       ['flame', '--event', 'cpu'], ['sandwich', topName, '--event', 'cpu'],
       ['sandwich', topName], ['diff', trace.path], ['gc'], ['jit'],
       ['exceptions'], ['contention'], ['activities'], ['counters'], ['threadpool'],
+      ['allocations'], ['top', '--weight', 'alloc-objects', '--type-as-root'],
     ].map(([query, ...args]) => ({ query, tool: nativeTool, args: [query, trace.path, ...args] }));
     cases.push({ query: 'histogram', tool: process.execPath, args: [npmTool, 'histogram', trace.path, '--group-by', 'eventType'] });
     let next = 0;
@@ -123,7 +126,7 @@ test('the generated result types accept the outputs (tsc, strict, exact optional
     const path = join(testdata, name);
     const cases = [['summary'], ['events', '--limit', '300'], ['stack', '0'], ['flame', '--weight', 'traceevent-thread-time'],
       ['top'], ['sandwich', 'Main'], ['diff', path], ['gc'], ['jit'], ['exceptions'], ['contention'], ['activities'],
-      ['counters'], ['threadpool']];
+      ['counters'], ['threadpool'], ['allocations']];
     for (const [query, ...args] of cases) {
       const r = await run(nativeTool, [query, path, ...args]);
       assert.equal(r.status, 0, r.stderr);
@@ -146,6 +149,26 @@ test('the generated result types accept the outputs (tsc, strict, exact optional
   assert.match(bad.stdout, /bogus"' does not exist in type 'GcProcessStats'/);
 });
 
+// check --format json and diff --baseline … --compare … on .NET 10 traces, every limit kind
+// and a relative budget against a baseline of two traces.
+test('check and the many-run diff have their shapes', async () => {
+  const t = (n) => join(testdata, 'dotnet10', `net10-${n}.nettrace`);
+  const budgets = join(dir, 'budgets.json');
+  writeFileSync(budgets, JSON.stringify({ budgets: [
+    { metric: 'gc.pauseP99Ms', max: 20, min: 0 }, { metric: 'activity.p99Ms', activity: 'System.Net.Http/Request', max: 1 },
+    { metric: 'exceptions.count', maxIncrease: 5 }, { metric: 'gc.allocatedMB', maxIncreasePercent: 10 },
+    { metric: 'functions.inclusivePercent', maxIncrease: 2 },
+  ] }));
+  const check = await run(nativeTool, ['check', t('web-exceptions'), t('cpu-async-http'), '--budget', budgets, '--format', 'json',
+    '--baseline', t('web-exceptions-env'), t('web-exceptions-nettrace')]);
+  assert.equal(check.status, 1, check.stderr);
+  validateOutput('check', 'check --format json', check.stdout);
+  const diff = await run(nativeTool, ['diff', '--baseline', t('web-exceptions'), t('web-exceptions-env'), '--compare',
+    t('web-exceptions-nettrace'), t('web-exceptions-clrevents')]);
+  assert.equal(diff.status, 0, diff.stderr);
+  assert.deepEqual(validateResult(schema, runsResult.type, JSON.parse(diff.stdout), '$', seen), []);
+});
+
 test('ps --json has its shape, native and npm CLI, with a runtime answering (the fake one) and without', async () => {
   const r = await run(nativeTool, ['ps', '--json']);
   assert.equal(r.status, 0, r.stderr);
@@ -160,6 +183,15 @@ test('ps --json has its shape, native and npm CLI, with a runtime answering (the
       validateOutput('ps', 'ps --json (fake runtime)', listed.stdout);
     }
   });
+});
+
+// heap: a .gcdump and a .nettrace with heap-dump events, each with the paths to a type.
+test('heap has its shape on a .gcdump and on heap-dump events', async () => {
+  for (const file of ['heapgraphs-small.gcdump', 'heapgraphs-small.nettrace']) {
+    const r = await run(nativeTool, ['heap', join(testdata, 'heap', file), '--paths-to', 'HeapGraphs']);
+    assert.equal(r.status, 0, r.stderr);
+    validateOutput('heap', `heap ${file} --paths-to HeapGraphs`, r.stdout);
+  }
 });
 
 // What the corpus does not reach is named here, with why, so a shape nobody checks cannot hide:

@@ -2,12 +2,13 @@
 // wasm module and the npm CLI read the same table; the TypeScript request types are what
 // scripts/gen-api-types.mjs writes from it; and every option of every query is accepted by
 // the native CLI, the npm CLI and the wasm bindings alike, with the same output.
-import { test } from 'node:test';
+import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { nativeTool, root, runAsync, testdata } from './helpers.mjs';
 import { generateResultTypes, generateTypes, generatedPath, generatedResultsPath } from '../../scripts/gen-api-types.mjs';
 
@@ -17,6 +18,16 @@ const schema = JSON.parse(engine.querySchemaJson());
 const npmTool = join(root, 'dist/bin/nettrace-analyzer.mjs');
 const TRACE = join(testdata, 'only_managed_samples.nettrace');
 const LIVE = ['ps', 'collect', 'live'];  // the live-session commands: no FILE
+// check's budget file (a limit TRACE passes), and diff's options of many runs a side, which go
+// with --baseline … --compare … instead of A B.
+const BUDGETS = join(mkdtempSync(join(tmpdir(), 'schema-budgets-')), 'budgets.json');
+writeFileSync(BUDGETS, JSON.stringify({ budgets: [{ metric: 'stacks.total', min: 1 }] }));
+process.on('exit', () => rmSync(dirname(BUDGETS), { recursive: true, force: true }));
+const RUNS_OPTIONS = ['baseline', 'compare', 'alpha', 'minShare'];
+// export --otlp-endpoint: a local OTLP/HTTP receiver that takes every push.
+const collector = createServer((req, res) => req.resume().on('end', () => res.end()));
+await new Promise((resolve) => collector.listen(0, '127.0.0.1', resolve));
+after(() => collector.close());
 
 test('the native tool and the wasm module print the same schema, and the TS types are generated from it', () => {
   const native = spawnSync(nativeTool, ['schema', '--json'], { encoding: 'utf8' });
@@ -28,21 +39,23 @@ test('the native tool and the wasm module print the same schema, and the TS type
   assert.equal(readFileSync(generatedResultsPath, 'utf8'), generateResultTypes(schema),
     'web/src/api/generated/results.ts is stale: run node scripts/gen-api-types.mjs');
   // Every weight of the engine is in the generated type (the option that drifted before).
-  assert.match(readFileSync(generatedPath, 'utf8'), /weight\?: "auto" \| "count" \| "bytes" \| "thread-time" \| "managed-thread-time" \| "traceevent-thread-time" \| "wait-time";/);
+  assert.match(readFileSync(generatedPath, 'utf8'), /weight\?: "auto" \| "count" \| "bytes" \| "thread-time" \| "managed-thread-time" \| "traceevent-thread-time" \| "wait-time" \| "alloc-bytes" \| "alloc-objects";/);
 });
 
 // A valid value of an option, as command-line text and as a JS value.
 function sample(q, o, value) {
   if (o.type === 'enum') return [value, value];
   if (o.type === 'bool') return [undefined, o.negation === undefined];  // --no-x: the non-default false
+  if (o.type === 'files') return [TRACE, [TRACE]];
   if (o.type === 'string' || o.type === 'patterns') {
     const text = { provider: 'Microsoft-DotNETCore-SampleProfiler', name: 'Thread/Sample', event: 'Thread/Sample',
       text: 'Sample', exceptionType: 'System.Exception', groupPats: 'System.Private.CoreLib!->CORELIB',
       foldPats: 'System.Threading.*', excludePats: 'UNMANAGED_CODE_TIME', includePats: 'Program',
-      profile: 'gc-verbose', providers: 'Microsoft-Windows-DotNETRuntime:0x1:5', duration: '2s' }[o.name] ?? 'x';
+      profile: 'gc-verbose', providers: 'Microsoft-Windows-DotNETRuntime:0x1:5', duration: '2s', budget: BUDGETS,
+      otlpEndpoint: `http://127.0.0.1:${collector.address().port}` }[o.name] ?? 'x';
     return [text, text];
   }
-  const n = { chunkSize: 65536, buckets: 10, fromMs: 100, toMs: 2000, aToMs: 1000, bFromMs: 1000 }[o.name] ?? 3;
+  const n = { chunkSize: 65536, buckets: 10, fromMs: 100, toMs: 2000, aToMs: 1000, bFromMs: 1000, alpha: 0.01, minShare: 0.01 }[o.name] ?? 3;
   return [String(n), n];
 }
 
@@ -79,10 +92,14 @@ test('every option of every query is accepted by the native CLI, the npm CLI and
       const optionArgs = o.type === 'bool' ? [o.flag] : [o.flag, text];
       const outOf = (who) => join(dir, `${i}-${who}.out`);
       const argsFor = (who) => {
+        const option = ['junitOut', 'markdownOut'].includes(o.name) ? [o.flag, outOf(who)] : optionArgs;
+        if (q.name === 'check') return ['check', TRACE, ...(o.name === 'budget' ? [] : ['--budget', BUDGETS]), ...option];
+        if (q.name === 'diff' && (RUNS_OPTIONS.includes(o.name) || text === 'markdown'))
+          return ['diff', '--baseline', TRACE, '--compare', TRACE, ...option];
         const positional = { stack: ['0'], sandwich: ['System.Threading.Thread.Sleep'], convert: [outOf(who)], diff: [TRACE] }[q.name] ?? [];
         // export needs a format and an output file: csv and OUT, unless the option is one of them.
-        // (--speedscope: the speedscope format, where it applies.)
-        const exportFormat = o.name === 'speedscope' ? 'speedscope' : 'csv';
+        // (--speedscope, --otlp-endpoint: the format they apply to.)
+        const exportFormat = { speedscope: 'speedscope', otlpEndpoint: 'otlp' }[o.name] ?? 'csv';
         const base = q.name !== 'export' ? [] : o.name === 'format' ? ['-o', outOf(who)] : o.name === 'out' ? ['--format', exportFormat]
           : ['--format', exportFormat, '-o', outOf(who)];
         return [q.name, TRACE, ...positional, ...base, ...(o.name === 'out' ? [o.flag, outOf(who)] : optionArgs)];
@@ -94,6 +111,16 @@ test('every option of every query is accepted by the native CLI, the npm CLI and
         assert.deepEqual(JSON.parse(parsed.request), { [o.name]: js }, label);
       }
       if (LIVE.includes(q.name)) return checkLive(q, o, optionArgs, label, outOf);
+      // heap snapshots are the native tool's only (no wasm reader yet): the engine's parser
+      // takes the option, and the npm CLI says that it has no heap command.
+      if (q.name === 'heap') {
+        const parsed = engine.parseCliArgs(q.name, [...optionArgs, TRACE]);
+        assert.ok(parsed.ok && o.name in JSON.parse(parsed.request), `${label}: ${parsed.message}`);
+        const npm = await runAsync(process.execPath, [npmTool, ...argsFor('npm')]);
+        assert.equal(npm.status, 2, `npm ${label}: ${npm.stderr}`);
+        assert.match(npm.stderr.toString(), /^nettrace-analyzer: heap snapshots are read by the native `nettrace heap` only/);
+        return;
+      }
       const npm = await runAsync(process.execPath, [npmTool, ...argsFor('npm')]);
       assert.equal(npm.status, 0, `npm ${label}: ${npm.stderr}`);
       if (!q.native) return;
@@ -148,7 +175,7 @@ test('every option of every query is accepted by the native CLI, the npm CLI and
 
 test('a bad option is refused with the same message by the native CLI, the npm CLI and the wasm parser', () => {
   for (const [args, message] of [
-    [['flame', TRACE, '--weight', 'bogus'], "--weight takes auto, count, bytes, thread-time, managed-thread-time, traceevent-thread-time or wait-time, not 'bogus'"],
+    [['flame', TRACE, '--weight', 'bogus'], "--weight takes auto, count, bytes, thread-time, managed-thread-time, traceevent-thread-time, wait-time, alloc-bytes or alloc-objects, not 'bogus'"],
     [['events', TRACE, '--limit', '-2'], "--limit takes a number ≥ 0, not '-2'"],
     [['top', TRACE, '--from', 'soon'], "--from takes a number, not 'soon'"],
     [['flame', TRACE, '--fold-pats'], "--fold-pats takes a ';'-separated pattern list"],

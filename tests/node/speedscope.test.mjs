@@ -14,8 +14,12 @@ const out = mkdtempSync(join(tmpdir(), 'speedscope-'));
 
 for (const name of ['only_managed_samples.nettrace', 'HeartRateMonitor.10068.nettrace', 'pyroscope-net5-single-thread.nettrace']) {
   test(`speedscope export of ${name} validates against speedscope's schema and keeps the total weight`, () => {
+    // The default export of CPU samples (thread time, evented, as dotnet-trace's) validates too.
+    const evented = join(out, `${name}.evented.speedscope.json`);
+    assert.equal(runNative('export', join(testdata, name), ['--format', 'speedscope', '-o', evented]).status, 0);
+    assert.deepEqual(validate(schema, JSON.parse(readFileSync(evented, 'utf8'))), []);
     const file = join(out, `${name}.speedscope.json`);
-    const r = runNative('export', join(testdata, name), ['--format', 'speedscope', '-o', file]);
+    const r = runNative('export', join(testdata, name), ['--format', 'speedscope', '--speedscope', 'sampled', '-o', file]);
     assert.equal(r.status, 0, r.stderr);
     const profile = JSON.parse(readFileSync(file, 'utf8'));
     assert.deepEqual(validate(schema, profile), []);

@@ -79,3 +79,31 @@ test('worker handle: eventStack and text search equal the in-thread handle; prog
     local.close();
   }
 });
+
+test('worker handle: exportStream, exportTo and export cross the protocol a part at a time, the in-thread bytes', async () => {
+  const blob = new Blob([readFileSync(objver4.path)]);
+  const worker = await openTraceInWorker(blob, { workerUrl: 'unused' });
+  const local = await openTraceInThread(blob);
+  try {
+    for (const [format, options] of [['csv', { stackText: true }], ['chrome', {}], ['speedscope', { speedscope: 'sampled' }]]) {
+      const want = Buffer.from(await local.export(format, options));
+      const parts = [];
+      for await (const part of worker.exportStream(format, options)) parts.push(part);
+      assert.ok(Buffer.concat(parts).equals(want), `${format}: exportStream differs`);
+      if (want.length > 2 << 20) assert.ok(parts.length >= 2, `${format}: ${parts.length} part(s)`);
+      const chunks = [];
+      assert.equal(await worker.exportTo(format, new WritableStream({ write: (c) => void chunks.push(c) }), options), want.length);
+      assert.ok(Buffer.concat(chunks).equals(want), `${format}: exportTo differs`);
+      assert.equal(await worker.export(format, options), want.toString());
+    }
+    // A reader that stops early ends the worker's export; the handle goes on answering.
+    const reader = worker.exportStream('csv', { stackText: true }).getReader();
+    assert.ok((await reader.read()).value.length > 0);
+    await reader.cancel();
+    assert.equal(await worker.export('stacks-csv'), await local.export('stacks-csv'));
+  } finally {
+    worker.close();
+    local.close();
+  }
+  await assert.rejects(worker.exportTo('csv', new WritableStream()), (e) => e instanceof NetTraceError && e.code === 'closed');
+});

@@ -1,6 +1,7 @@
 // The oracle: writes what TraceEvent sees in each trace as the files described in README.md.
 //
 //   oracle [--dotnet-trace <version text>] <out-root> <trace>...
+//   oracle --clr-names <probe trace> <probe list> <out>   (ClrNames.cs)
 //
 // For each trace, writes <out-root>/<trace file name>/: counts.txt, events.jsonl, stacks.jsonl,
 // cpu.folded (only with SampleProfiler samples), runtime.json, meta.json, or error.txt when
@@ -21,6 +22,7 @@ internal static class Program
 {
     private static int Main(string[] args)
     {
+        if (args.Length == 4 && args[0] == "--clr-names") return ClrNames.Run(args[1], args[2], args[3]);
         var traces = new List<string>();
         string outRoot = null, dotnetTrace = null;
         for (int i = 0; i < args.Length; i++)

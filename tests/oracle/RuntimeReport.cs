@@ -99,9 +99,9 @@ internal static class RuntimeReport
             .Prop("generation", gc.Generation)
             .Prop("type", gc.Type.ToString())
             .Prop("reason", gc.Reason.ToString())
-            // TraceGC has no IsInduced: derived from the reason (Induced, InducedNotForced,
-            // InducedCompacting, InducedLowMemory, ...), as GCStats.NumInduced counts them.
-            .Prop("isInduced", gc.Reason.ToString().StartsWith("Induced", StringComparison.Ordinal))
+            // TraceGC has no IsInduced: derived from the reason as GCStats.NumInduced counts
+            // (TraceManagedProcess.cs): Induced or InducedNotForced, no other reason.
+            .Prop("isInduced", gc.Reason == GCReason.Induced || gc.Reason == GCReason.InducedNotForced)
             .Prop("isComplete", gc.IsComplete)
             .PropR("startRelativeMSec", gc.StartRelativeMSec)
             .PropR("durationMSec", gc.DurationMSec)

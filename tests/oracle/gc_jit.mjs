@@ -11,9 +11,17 @@
 //     same name); GCs whose GC/Start comes after the last event TraceEvent delivered are ours
 //     only. They must be last, and TraceEvent's totals must equal GCStats recomputed here over
 //     our other GCs.
+//   reason-beyond-traceevent: TraceEvent's GCReason enum ends at 13 (LowMemoryHostBlocking), so
+//     a reason .NET writes beyond it prints as its number ("17"); we name it after the runtime's
+//     gc_reason (src/coreclr/gc/gc.h; core/analysis/gc_stats.cc GcReasonName). Applies only
+//     where TraceEvent's reason is a number and ours is the runtime's name for that number.
 export const GC_JIT_RULES = {
   'truncated-tail': 'GCs after the last event TraceEvent delivered from a truncated trace (ContinueOnError)',
+  'reason-beyond-traceevent': "a GC reason TraceEvent's GCReason lacks: its number there, the runtime's name here",
 };
+
+// The runtime's gc_reason values beyond TraceEvent's GCReason, as we name them.
+const RUNTIME_GC_REASONS = { 14: 'BGCTuningSOH', 15: 'BGCTuningLOH', 16: 'BGCStepping', 17: 'InducedAggressive' };
 
 // GCStats as TraceGarbageCollector.Calculate sums them (complete GCs, in list order).
 export function gcTotals(gcs) {
@@ -149,8 +157,14 @@ export function compareGcJit(runtime, gc, jit, { truncated = false, lastDelivere
           compared.pausedPercent = (compared.pausedPercent ?? 0) + 1;
         }
         if (ours.length !== theirGcs.length) differences.push(`${where}: ${theirGcs.length} GCs in TraceEvent, ${ours.length} here`);
-        for (let i = 0; i < Math.min(theirGcs.length, ours.length); i++, compared.gcs++)
-          compareFields(GC_FIELDS, theirGcs[i], ours[i], `${where} GC #${theirGcs[i].number}`, differences);
+        for (let i = 0; i < Math.min(theirGcs.length, ours.length); i++, compared.gcs++) {
+          let theirs = theirGcs[i];
+          if (/^\d+$/.test(theirs.reason) && RUNTIME_GC_REASONS[theirs.reason] === ours[i].reason) {
+            rules['reason-beyond-traceevent'] = (rules['reason-beyond-traceevent'] ?? 0) + 1;
+            theirs = { ...theirs, reason: ours[i].reason };
+          }
+          compareFields(GC_FIELDS, theirs, ours[i], `${where} GC #${theirGcs[i].number}`, differences);
+        }
         compareFields(TOTAL_FIELDS, proc.gcTotals, totals, `${where} totals`, differences);
         for (const g of proc.gcGenerations)
           compareFields(TOTAL_FIELDS, g.stats, generations[g.generation], `${where} gen${g.generation} totals`, differences);

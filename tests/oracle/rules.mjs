@@ -21,24 +21,21 @@ export const RULES = {
   'derived-field':
     'TraceEvent adds fields computed from the payload, not in it: ModuleILFileName = Path.GetFileName(' +
     'ModuleILPath) on the machine running TraceEvent (Linux: only "/" separates), GC/HeapStats TotalHeapSize, ' +
-    'TotalPromoted and Depth, sums over the generations; Method/*Verbose OptimizationTier, bits 7-9 of MethodFlags. Each is checked against its derivation from our fields.',
+    'TotalPromoted and Depth, sums over the generations; Method/*Verbose OptimizationTier, bits 7-9 of MethodFlags; ' +
+    'Type/BulkType TypeID_0 and TypeName_0, the first element of its Values array (GCBulkTypeTraceData). Each is checked against its derivation from our fields.',
   'later-version-field':
     'TraceEvent\'s templates list every field of the newest version of an event and read the ones an older ' +
     'version lacks as 0, null or empty (GC/AllocationTick ObjectSize in version 2, GC/HeapStats GenerationSize4); ' +
     'we list only the fields of the event\'s own version. Checked: the value is the type\'s empty value and the ' +
     'field is absent from our decoding of that version.',
   'field-alias':
-    'TraceEvent names a few manifest fields differently: GC/MarkWithType "Bytes" is TraceEvent\'s "Promoted".',
+    'TraceEvent names a few manifest fields differently: GC/MarkWithType "Bytes" is TraceEvent\'s "Promoted", ' +
+    'GC/Join (version 2, Server GC) "JoinID" its "ID".',
   'loaded-module-lowercase':
     'TraceLog names a module that a runtime Loader/ModuleLoad event describes (loaded while tracing) by its ' +
     'file name in lower case ("heartratemonitor", "system.private.xml"), and a module known only from rundown ' +
     'by its own case ("System.Private.CoreLib"); we keep the case of the path for both. Compared ' +
     'case-insensitively for exactly the modules a ModuleLoad event names.',
-  'no-template-name':
-    'An event TraceEvent has no template for (runtime IncreaseMemoryPressure 200, DecreaseMemoryPressure 201) ' +
-    'is named "EventID(200)" by TraceEvent on Linux; on Windows, with the manifest registered, TraceEvent names ' +
-    'it by its manifest task, "GC" (TraceEvent\'s own 2020 baseline for objver4). We name it from the manifest ' +
-    'as TraceEvent on Windows does.',
   'truncated-tail':
     'On a trace that ends inside a block, TraceEvent (ContinueOnError, as dotnet-trace reads it) delivers ' +
     'fewer of the last events than we do: we keep every whole event read before the fault. Checked: the trace ' +
@@ -157,8 +154,20 @@ export function missingFieldRule(event, tf, ourFields) {
   if (tf.n === 'OptimizationTier' && ourFields.has('MethodFlags')) {
     return 'derived-field';  // TraceEvent decodes it from MethodFlags bits 7-9, which are compared themselves
   }
+  if (event.n === 'Type/BulkType' && ['TypeID_0', 'TypeName_0'].includes(tf.n)) {
+    // TraceEvent's GCBulkTypeTraceData names its payload Count, ClrInstanceID, TypeID_0 and
+    // TypeName_0: the first element of the Values array, which we show whole.
+    const first = (v('Values') ?? [])[0];
+    if (first === undefined) return null;
+    if (tf.n === 'TypeName_0') return first.Name === tf.v ? 'derived-field' : null;
+    return BigInt(first.TypeID) === BigInt(tf.v) ? 'derived-field' : null;
+  }
   if (event.n === 'GC/MarkWithType' && tf.n === 'Promoted') {
     return ourFields.has('Bytes') && String(v('Bytes')) === tf.v ? 'field-alias' : null;
+  }
+  if (event.n === 'GC/Join' && tf.n === 'ID') {
+    // TraceEvent reads it as an Int32 (GCID), the manifest declares a UInt32: -1 is 4294967295 here.
+    return ourFields.has('JoinID') && String(Number(v('JoinID')) | 0) === tf.v ? 'field-alias' : null;
   }
   if (tf.v === null || EMPTY_VALUES.has(tf.v)) return 'later-version-field';
   return null;
@@ -174,14 +183,10 @@ export function normaliseOurFrames(e, hit) {
   return frames;
 }
 
-// Rule no-template-name: TraceEvent's "EventID(N)" for our manifest name of event N.
+// Rule opcode-name: TraceEvent's "X/Transfer" and "X/240" for our "X/Send" and "X/Receive".
 export function sameEventName(t, o, hit) {
   if (o.provider !== t.p) return false;
   if (o.name === t.n) return true;
-  if (t.n === `EventID(${o.eventId})` && t.id === o.eventId) {
-    hit('no-template-name');
-    return true;
-  }
   const opcodeNames = { 9: ['Transfer', 'Send'], 240: ['240', 'Receive'] };
   const names = opcodeNames[t.op];
   if (names && t.n === o.name.replace(new RegExp(`/${names[1]}$`), `/${names[0]}`)) {

@@ -5,7 +5,8 @@
 // an error that names a byte offset inside the input, within 20 × input size + 40 MB.
 //
 //   nettrace_mutation_study [--full] [--jobs N] [--timeout S] [--seed N] [--failures DIR] PATH...
-//     PATH: trace files or directories searched recursively for *.nettrace / *.netperf
+//     PATH: trace files or directories searched recursively for *.nettrace / *.netperf,
+//           and heap snapshots (*.gcdump), read along `nettrace heap`'s path
 //     default: the CI subset — per trace the first inputs of the full plan, as many as fit a
 //              fixed byte budget (at least 40 byte changes and 10 cuts, at most the full plan)
 //     --full:  2,000 single-byte changes and 500 truncations per trace
@@ -71,7 +72,8 @@ uint64_t LimitBytes(uint64_t inputSize) { return 20 * inputSize + (40ull << 20);
   std::set_new_handler([] { _exit(kExitOutOfMemory); });
   const int fd = open(trace.c_str(), O_RDONLY);
   if (fd < 0) _exit(4);
-  const ChildResult r = RunReleasePath(MutatedFile(fd, size, m));
+  const MutatedFile file(fd, size, m);
+  const ChildResult r = trace.extension() == ".gcdump" ? RunHeapPath(file) : RunReleasePath(file);
   if (write(pipeFd, &r, sizeof r) != static_cast<ssize_t>(sizeof r)) _exit(5);
   _exit(0);
 }
@@ -84,7 +86,7 @@ void SaveFailure(const Options& o, const fs::path& trace, uint64_t size, const M
   MutatedFile(fd, size, m).Read(0, size, &bytes);
   close(fd);
   const std::string name = trace.stem().string() + (m.kind == Mutation::Kind::kTruncate ? "-cut" : "-byte") +
-                           std::to_string(m.offset) + ".nettrace";
+                           std::to_string(m.offset) + trace.extension().string();
   if (FILE* f = std::fopen((fs::path(o.failures) / name).c_str(), "wb")) {
     std::fwrite(bytes.data(), 1, bytes.size(), f);
     std::fclose(f);
@@ -177,7 +179,7 @@ bool ParseArgs(int argc, char** argv, Options* o) {
     else if (fs::is_directory(a)) {
       for (const auto& e : fs::recursive_directory_iterator(a)) {
         const std::string ext = e.path().extension().string();
-        if (e.is_regular_file() && (ext == ".nettrace" || ext == ".netperf")) o->traces.push_back(e.path());
+        if (e.is_regular_file() && (ext == ".nettrace" || ext == ".netperf" || ext == ".gcdump")) o->traces.push_back(e.path());
       }
     } else if (fs::is_regular_file(a)) {
       o->traces.push_back(a);

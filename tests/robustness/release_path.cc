@@ -8,6 +8,7 @@
 #include "analysis/call_tree.h"
 #include "analysis/event_query.h"
 #include "base/status.h"
+#include "heap/heap_session.h"
 #include "trace_session.h"
 
 namespace nettrace::robustness {
@@ -55,6 +56,35 @@ ChildResult RunReleasePath(const MutatedFile& file) {
   for (uint32_t row : rows) sink = sink + session.EventJson(row).size();
   sink = sink + session.FlameGraphJson(StackQuery{}).size();
   (void)sink;
+  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return r;
+}
+
+ChildResult RunHeapPath(const MutatedFile& file) {
+  const auto start = std::chrono::steady_clock::now();
+  ChildResult r;
+  heap::HeapSession session;
+  std::vector<uint8_t> buffer;
+  Status status;
+  for (uint64_t at = 0;; at += kChunk) {
+    if (!file.Read(at, kChunk, &buffer)) {
+      SetError(Status::Error(ErrorCode::kInvalidArgument, kNoOffset, "the study could not read its input"), &r);
+      return r;
+    }
+    if (!buffer.empty() && !(status = session.PushChunk(buffer.data(), buffer.size())).ok()) break;
+    if (buffer.size() < kChunk) break;
+  }
+  status = session.Finish();  // the first error again, or the end of the read
+  r.complete = status.ok();
+  if (!status.ok()) SetError(status, &r);
+  if (session.hasGraph()) {
+    r.events = session.graph().nodeCount();
+    session.Analyze();
+    heap::HeapQuery query;
+    query.pathsTo = "System";
+    volatile size_t sink = heap::HeapJson(session.snapshot(), query).size();
+    (void)sink;
+  }
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return r;
 }

@@ -24,4 +24,9 @@ struct ChildResult {
 // study itself are reported as an error without offset.
 ChildResult RunReleasePath(const MutatedFile& file);
 
+// A heap snapshot along `nettrace heap`'s path (core/cli/heap_command.cc): the file in 1 MiB
+// chunks into a HeapSession, finish, the analyses and the heap view with a paths-to query;
+// `events` is the graph's node count.
+ChildResult RunHeapPath(const MutatedFile& file);
+
 }  // namespace nettrace::robustness

@@ -12,23 +12,36 @@
 //   nettrace-analyzer histogram FILE [--buckets N] [--group-by none|provider|eventType] [filters]
 //   nettrace-analyzer flame FILE [--event NAME] [--provider P] [--thread T] [--from MS] [--to MS]
 //                                [--inverted] [--by-thread] [--process PID] [--by-process]
-//                                [--weight count|bytes|thread-time|managed-thread-time|traceevent-thread-time]
+//                                [--weight count|bytes|thread-time|managed-thread-time|traceevent-thread-time|
+//                                          wait-time|alloc-bytes|alloc-objects] [--type-as-root]
 //                                [--format json|folded|speedscope]
 //   nettrace-analyzer top FILE [-n 20] [same selection options]
 //   nettrace-analyzer sandwich FILE FUNCTION [same selection options]   callers and callees of
 //                                 one frame name, as JSON
-//   nettrace-analyzer export FILE --format speedscope|chrome|csv|stacks-csv [--stack-text] [-o OUT]
+//   nettrace-analyzer export FILE --format speedscope|chrome|csv|stacks-csv|pprof|otlp [--stack-text] [-o OUT]
+//                                [--otlp-endpoint URL]   pprof: gzipped profile.proto; otlp: an
+//                                OpenTelemetry profiles request, POSTed to URL too
 //   nettrace-analyzer convert FILE OUT [--from MS] [--to MS]   rewrite as NetTrace v6 (a time window)
 //   nettrace-analyzer diff A B [--format json|folded] [-n N] [same selection options]
 //                                [--a-from MS] [--a-to MS] [--b-from MS] [--b-to MS]   A/B stack diff
+//   nettrace-analyzer diff --baseline A1 A2 … --compare B1 B2 … [--format json|markdown] [--alpha P]
+//                                [--min-share F] [-n N] [same selection options]   many runs a side
+//   nettrace-analyzer check TRACE… --budget FILE [--baseline FILE…] [--format text|json|junit|markdown]
+//                                [--junit OUT] [--markdown OUT]   budgets; exit 0 pass, 1 fail, 2 bad input
 //   nettrace-analyzer gc FILE [--format json|csv]   one row per GC (TraceEvent's TraceGC), totals
 //   nettrace-analyzer jit FILE [--format json|csv]  one row per jitted method, totals
 //   nettrace-analyzer exceptions|contention|activities|counters|threadpool FILE [--format json|csv]   the
 //                                 event views, as the native tool prints them
+//   nettrace-analyzer allocations FILE [--format json|csv]   allocated bytes and objects by type and
+//                                 function (AllocationSampled's estimates with intervals)
 //   nettrace-analyzer write-sample-universal OUT   a small collect-linux-like v6 trace
 //   nettrace-analyzer ps [--json]                  .NET processes with a diagnostics port
 //   nettrace-analyzer collect --pid N [--providers SPEC,…|--profile NAME,…] [--duration D]
 //                             [--buffer-mb 256] -o OUT   record a live session (Ctrl-C stops)
+//   nettrace-analyzer dataset OUT_DIR TRACE… [--codec gzip|none]   add traces to a Parquet
+//                             dataset (docs/dataset.md), one JSON line per trace
+//   nettrace-analyzer sql DATASET_DIR|TRACE… "SELECT …" [--format table|csv|json]   DuckDB over
+//                             a dataset, or over the dataset of traces built in a temporary folder
 //   nettrace-analyzer live --pid N [collect's options] [-o OUT] [--port P]   the same, served
 //                             with the app on localhost: the page grows while it runs
 // Every command takes --chunk-size BYTES (how much is read at a time; the output is the same).
@@ -36,9 +49,9 @@
 // after FILE by the engine's own command-line parser through the wasm module (parseCliArgs),
 // listed by --help and COMMAND --help, printed by `nettrace-analyzer schema --json`.
 // FILE may be a path, an http(s) URL, or "-" for standard input.
-import { closeSync, openSync, writeFileSync, writeSync } from 'node:fs';
+import { appendFileSync, closeSync, openSync, readFileSync, writeFileSync, writeSync } from 'node:fs';
 import { basename } from 'node:path';
-import { convertTrace, diffStacksFolded, diffStacksJson, openTrace, NetTraceError } from '../index.js';
+import { checkBudgetsText, compareRunsText, convertTrace, diffStacksFolded, diffStacksJson, openTrace, NetTraceError } from '../index.js';
 
 // A reader that stops early (`| head`) wants no more output: end quietly, as the native tool
 // does (SIGPIPE), not with an unhandled EPIPE 'error' event and its stack trace.
@@ -48,11 +61,18 @@ process.stdout.on('error', (e) => {
 });
 
 const [command, ...args] = process.argv.slice(2);
-const VIEWS = ['exceptions', 'contention', 'activities', 'counters', 'threadpool'];
+const VIEWS = ['exceptions', 'contention', 'activities', 'counters', 'threadpool', 'allocations'];
 // Live sessions: web/src/live, Node's Unix sockets, the protocol through the engine.
 if (command === 'ps' || command === 'collect' || command === 'live') {
   const { runLiveCommand } = await import('../live/index.js');
   process.exit(await runLiveCommand(command, args));
+}
+// The dataset of many traces and SQL over it (web/src/dataset): not in the query table yet.
+if (command === 'dataset' || command === 'sql') process.exit(await datasetCommand(command, args));
+// Heap snapshots: the engine's reader (core/heap) is built into the native tool only so far.
+if (command === 'heap' && !args.includes('--help') && !args.includes('-h')) {
+  process.stderr.write('nettrace-analyzer: heap snapshots are read by the native `nettrace heap` only (the npm package has no .gcdump reader yet)\n');
+  process.exit(2);
 }
 // The commands and options are the engine's query table (core/api/query_table.cc), read
 // through the wasm module: the same parser as the native tool, the same --help lines.
@@ -101,7 +121,7 @@ if (command === 'write-sample-universal') await writeSampleUniversal(file);
 if (command === 'stack' && !/^\d+$/.test(positional)) fail(`stack takes FILE ROW (an event index), not '${positional}'`);
 const opts = JSON.parse(parsed.request);
 const pick = (...keys) => Object.fromEntries(keys.filter((k) => opts[k] !== undefined).map((k) => [k, opts[k]]));
-const profileName = file === '-' ? 'stdin' : basename(file);
+const profileName = file === undefined ? '' : file === '-' ? 'stdin' : basename(file);
 if (VIEWS.includes(command) && opts.format !== undefined && !['json', 'csv'].includes(opts.format)) fail(`${command} --format takes json or csv`);
 if (opts.chunkSize !== undefined && !(Number.isInteger(opts.chunkSize) && opts.chunkSize >= 1 && opts.chunkSize <= 2 ** 30))
   fail('--chunk-size takes a number of bytes from 1 to 1073741824');
@@ -117,6 +137,10 @@ const stackKeys = schema.queries.find((q) => q.name === 'flame').options.filter(
 const stackQuery = () => pick(...stackKeys);
 
 if (command === 'convert') await convert();
+if (command === 'check') await check();
+if (command === 'diff' && opts.compare !== undefined) await diffRuns();
+if (command === 'diff' && opts.baseline !== undefined) fail('--baseline goes with --compare');
+if (command === 'diff' && opts.format === 'markdown') fail('diff --format markdown goes with --baseline/--compare');
 if (command === 'diff') await diff();
 if ((command === 'gc' || command === 'jit') && !['json', 'csv', undefined].includes(opts.format)) fail(`${command} --format takes json or csv`);
 
@@ -138,7 +162,8 @@ try {
     case 'contention':
     case 'activities':
     case 'counters':
-    case 'threadpool': {
+    case 'threadpool':
+    case 'allocations': {
       const format = opts.format ?? 'json';
       out = await trace.eventView(command, format);
       if (format === 'json') out += '\n';
@@ -197,16 +222,31 @@ try {
     }
     case 'export': {
       const format = opts.format;
-      if (!['speedscope', 'chrome', 'csv', 'stacks-csv'].includes(format)) fail('export needs --format speedscope|chrome|csv|stacks-csv');
+      if (format === 'pprof' || format === 'otlp') {
+        out = await exportProfile(format);
+        break;
+      }
+      if (opts.otlpEndpoint !== undefined) fail('--otlp-endpoint goes with --format otlp');
+      if (!['speedscope', 'chrome', 'csv', 'stacks-csv'].includes(format)) fail('export needs --format speedscope|chrome|csv|stacks-csv|pprof|otlp');
       if (opts.stackText && format !== 'csv') fail('--stack-text goes with --format csv');
-      // As the native tool writes them: JSON formats end with a newline.
-      let text = await trace.export(format, { ...stackQuery(), ...pick('speedscope', 'csvPayload'), name: profileName, stackText: opts.stackText === true });
-      if (!format.endsWith('csv')) text += '\n';
-      if (opts.out !== undefined) {
-        writeFileSync(opts.out, text);
-        process.stderr.write(`nettrace-analyzer: wrote ${opts.out}\n`);
-        out = '';
-      } else out = text;
+      // Written a part at a time (any size, bounded memory), as the native tool writes them:
+      // JSON formats end with a newline.
+      const options = { ...stackQuery(), ...pick('speedscope', 'csvPayload'), name: profileName, stackText: opts.stackText === true };
+      const newline = format.endsWith('csv') ? '' : '\n';
+      try {
+        if (opts.out !== undefined) {
+          const bytes = (await trace.exportTo(format, opts.out, options)) + newline.length;
+          if (newline) appendFileSync(opts.out, newline);
+          process.stderr.write(`nettrace-analyzer: wrote ${opts.out} (${bytes} bytes)\n`);
+        } else {
+          await trace.exportTo(format, process.stdout, { ...options, keepOpen: true });
+          process.stdout.write(newline);
+        }
+      } catch (e) {
+        if (!(e instanceof NetTraceError)) throw e;
+        fail(`export: ${e.message}`, 1);
+      }
+      out = '';
       break;
     }
   }
@@ -220,6 +260,28 @@ try {
   trace.close();
 }
 if (trace.error) fail(`${file}: ${trace.error.message}`, 1);
+
+// export --format pprof|otlp: the profile's bytes (pprof gzipped) to -o OUT or standard output;
+// otlp with --otlp-endpoint also POSTed to the collector (fetch: http and https).
+async function exportProfile(format) {
+  if (opts.stackText) fail('--stack-text goes with --format csv');
+  if (opts.otlpEndpoint !== undefined && format !== 'otlp') fail('--otlp-endpoint goes with --format otlp');
+  let bytes;
+  try {
+    bytes = await trace.export(format, { ...stackQuery(), ...pick('otlpEndpoint') });
+  } catch (e) {
+    if (!(e instanceof NetTraceError)) throw e;
+    fail(e.message, 1);
+  }
+  const what = format === 'pprof' ? 'pprof' : 'OTLP profiles';
+  if (opts.otlpEndpoint !== undefined) process.stderr.write(`nettrace-analyzer: pushed ${bytes.length} bytes to ${opts.otlpEndpoint}\n`);
+  if (opts.out !== undefined) {
+    writeFileSync(opts.out, bytes);
+    process.stderr.write(`nettrace-analyzer: wrote ${opts.out} (${bytes.length} bytes, ${what})\n`);
+    return '';
+  }
+  return opts.otlpEndpoint !== undefined ? '' : bytes;
+}
 
 // As `nettrace convert`: v6 bytes written as produced; on a damaged input the output keeps
 // what was read before the fault, and the error goes to stderr with exit status 1.
@@ -274,6 +336,63 @@ async function diff() {
   process.exit(0);
 }
 
+// As `nettrace check`: the budget file, then each trace read whole in turn (a trace that cannot
+// be read to its end, like a bad budget file, is bad input: exit status 2, no verdict), then
+// the report; --junit / --markdown also write those forms. Exit 0 when every budget passed, 1
+// when one failed.
+async function check() {
+  const badInput = (message) => {
+    process.stderr.write(`nettrace-analyzer: ${message}\n`);
+    process.exit(2);
+  };
+  if (opts.budget === undefined) badInput('check needs --budget FILE');
+  let budgets;
+  try {
+    budgets = readFileSync(opts.budget, 'utf8');
+  } catch {
+    badInput(`cannot read ${opts.budget}`);
+  }
+  const format = opts.format ?? 'text';
+  const files = [[opts.junitOut, 'junit'], [opts.markdownOut, 'markdown']].filter(([out]) => out !== undefined);
+  const options = { baseline: opts.baseline ?? [], budgetName: opts.budget, alsoFormats: files.map(([, f]) => f), ...pick('chunkSize') };
+  let outcome;
+  try {
+    outcome = await checkBudgetsText(budgets, parsed.positional, format, options);
+  } catch (e) {
+    if (!(e instanceof NetTraceError)) throw e;
+    badInput(e.message);
+  }
+  await new Promise((resolve) => process.stdout.write(outcome.text, resolve));
+  for (const [out, form] of files) {
+    try {
+      writeFileSync(out, outcome.also[form]);
+    } catch {
+      badInput(`cannot write ${out}`);
+    }
+  }
+  process.exit(outcome.passed ? 0 : 1);
+}
+
+// As `nettrace diff --baseline … --compare …`: each run read whole in turn, then the engine's
+// document (json) or summary (markdown).
+async function diffRuns() {
+  const format = opts.format ?? 'json';
+  if (format === 'folded') fail('diff --baseline/--compare writes json or markdown');
+  if (opts.baseline === undefined) fail('--compare goes with --baseline');
+  const options = { query: stackQuery(), ...pick('alpha', 'minShare', 'chunkSize') };
+  if (opts.n !== undefined) options.maxFunctions = opts.n;
+  let text;
+  try {
+    text = await compareRunsText(opts.baseline, opts.compare, format, options);
+  } catch (e) {
+    if (!(e instanceof NetTraceError)) throw e;
+    process.stderr.write(`nettrace-analyzer: ${e.message}\n`);
+    process.exit(2);
+  }
+  await new Promise((resolve) => process.stdout.write(text, resolve));
+  process.exit(0);
+}
+
 async function writeSampleUniversal(out) {
   const { status, bytes } = engine.writeSampleUniversal();
   if (!status.ok) fail(status.message, 1);
@@ -283,4 +402,39 @@ async function writeSampleUniversal(out) {
     fail(`cannot write ${out}: ${e.message}`, 1);
   }
   process.exit(0);
+}
+
+// `dataset OUT_DIR TRACE… [--codec gzip|none]`, `sql DIR_OR_TRACE… QUERY [--format table|csv|json]`.
+async function datasetCommand(name, argv) {
+  const usage = name === 'dataset'
+    ? 'usage: nettrace-analyzer dataset OUT_DIR TRACE... [--codec gzip|none]'
+    : 'usage: nettrace-analyzer sql DATASET_DIR|TRACE... "SELECT ..." [--format table|csv|json]';
+  const positional = [];
+  const options = {};
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === '--help' || a === '-h') return console.log(usage), 0;
+    if (a === (name === 'dataset' ? '--codec' : '--format') && i + 1 < argv.length) options[a.slice(2)] = argv[++i];
+    else if (a.startsWith('--')) return process.stderr.write(`nettrace-analyzer: unknown option '${a}'\n${usage}\n`), 2;
+    else positional.push(a);
+  }
+  const codecs = ['gzip', 'none'], formats = ['table', 'csv', 'json'];
+  if (positional.length < 2 || (options.codec && !codecs.includes(options.codec)) || (options.format && !formats.includes(options.format))) {
+    process.stderr.write(`${usage}\n`);
+    return 2;
+  }
+  const { writeDataset } = await import('../dataset/index.js');
+  const { runSql, formatSql } = await import('../dataset/sql.js');
+  try {
+    if (name === 'dataset') {
+      for (const line of await writeDataset(positional[0], positional.slice(1), { codec: options.codec ?? 'gzip' })) console.log(JSON.stringify(line));
+    } else {
+      const result = await runSql(positional.slice(0, -1), positional[positional.length - 1]);
+      process.stdout.write(formatSql(result, options.format ?? 'table'));
+    }
+    return 0;
+  } catch (e) {
+    process.stderr.write(`nettrace-analyzer: ${e instanceof Error ? e.message : String(e)}\n`);
+    return 1;
+  }
 }

@@ -20,10 +20,12 @@ import { PREWARM_HEAP_BYTES, diffTracesInWorker, openTraceInWorker, prewarmEngin
 import type { WorkerOptions } from './engine/worker_client.js';
 
 export type { ExportFormat, ExportOptions, OpenTraceOptions, StackQuery, TraceHandle } from './api/handle.js';
+export type { ExportDestination, ExportToOptions, NodeWritableLike } from './api/export_sink.js';
 // Every JSON result type, generated from the engine's result tables (core/api/result_table*.cc).
 export type * from './api/generated/results.js';
 export type {
   ActivitiesView,
+  AllocationsView,
   ContentionView,
   CounterSample,
   CountersView,
@@ -80,6 +82,8 @@ export type {
 export { convertTrace } from './api/convert.js';
 export { diffStacks, diffStacksFolded, diffStacksJson } from './api/diff.js';
 export type { DiffOptions } from './api/diff.js';
+export { checkBudgets, checkBudgetsText, compareRuns, compareRunsText } from './api/verdict.js';
+export type { CheckFormat, CheckOptions, CheckOutcome, RunDiffOptions } from './api/verdict.js';
 export type { ConvertOptions, ConvertResult } from './api/convert.js';
 export { DEFAULT_CHUNK_SIZE, DEFAULT_READ_AHEAD, PREWARM_HEAP_BYTES, PUSH_SIZE, diffTracesInWorker, openTraceInThread, openTraceInWorker, prewarmEngine };
 

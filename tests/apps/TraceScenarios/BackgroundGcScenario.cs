@@ -28,23 +28,35 @@ internal static class BackgroundGcScenario
         {
             throw new InvalidOperationException("not workstation GC with concurrent GC on: no background GC can run");
         }
-        List<byte[]> survivors = new(MaxSurvivors);
+        long lastBackground = AllocateUntilBackgroundGcs(BackgroundGcs, ChunkObjects, ObjectBytes, MaxSurvivors);
+        Console.Error.WriteLine($"TraceScenarios: {BackgroundGcs} background GCs, last GC index {lastBackground}");
+    }
+
+    /// <summary>
+    /// Allocates byte[objectBytes] in chunks, all kept in a list of at most maxSurvivors (the
+    /// oldest half dropped when full), until exactly `count` background GCs have completed
+    /// (GC.GetGCMemoryInfo(GCKind.Background).Index changed that often, checked after every
+    /// chunk); throws after 60 s. Returns the last background GC's index.
+    /// </summary>
+    public static long AllocateUntilBackgroundGcs(int count, int chunkObjects, int objectBytes, int maxSurvivors)
+    {
+        List<byte[]> survivors = new(maxSurvivors);
         long lastBackground = GC.GetGCMemoryInfo(GCKind.Background).Index;
         int completed = 0;
         var deadline = DateTime.UtcNow + TimeSpan.FromSeconds(60);
-        while (completed < BackgroundGcs)
+        while (completed < count)
         {
             if (DateTime.UtcNow > deadline)
             {
-                throw new InvalidOperationException($"only {completed} of {BackgroundGcs} background GCs in 60 s");
+                throw new InvalidOperationException($"only {completed} of {count} background GCs in 60 s");
             }
-            for (int j = 0; j < ChunkObjects; j++)
+            for (int j = 0; j < chunkObjects; j++)
             {
-                survivors.Add(new byte[ObjectBytes]);
+                survivors.Add(new byte[objectBytes]);
             }
-            if (survivors.Count >= MaxSurvivors)
+            if (survivors.Count >= maxSurvivors)
             {
-                survivors.RemoveRange(0, MaxSurvivors / 2);
+                survivors.RemoveRange(0, maxSurvivors / 2);
             }
             long background = GC.GetGCMemoryInfo(GCKind.Background).Index;
             if (background != lastBackground)
@@ -54,6 +66,6 @@ internal static class BackgroundGcScenario
             }
         }
         GC.KeepAlive(survivors);
-        Console.Error.WriteLine($"TraceScenarios: {completed} background GCs, last GC index {lastBackground}");
+        return lastBackground;
     }
 }

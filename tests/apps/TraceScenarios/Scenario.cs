@@ -40,5 +40,11 @@ internal static class Scenarios
             () => { BackgroundGcScenario.Run(); return Task.CompletedTask; }, BackgroundGcScenario.Facts),
         new("waits", "wait-handle waits (.NET 9+ WaitHandleWait events) of an exact number, each really blocking",
             () => { WaitHandleScenario.Run(); return Task.CompletedTask; }, WaitHandleScenario.Facts),
+        new("servergc", "Server GC with DATAS: memory pressure, background GCs, an aggressive and an ordinary induced GC",
+            () => { ServerGcScenario.Run(); return Task.CompletedTask; }, ServerGcScenario.Facts),
+        new("instruments", "every System.Diagnostics.Metrics instrument kind and the four EventCounter kinds, with known values",
+            InstrumentsScenario.RunAsync, InstrumentsScenario.Facts),
+        new("allocations", "known bytes per type and call site for AllocationSampled (.NET 10 randomized allocation sampling)",
+            () => { AllocationScenario.Run(); return Task.CompletedTask; }, AllocationScenario.Facts),
     ];
 }

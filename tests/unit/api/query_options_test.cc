@@ -59,18 +59,18 @@ TEST_CASE("argv and JSON give the same stack query", "[schema]") {
 TEST_CASE("bad options are errors naming the option", "[schema]") {
   Request r;
   CHECK(ParseCliArgs(Query("flame"), {"--weight", "bogus"}, &r).message() ==
-        "--weight takes auto, count, bytes, thread-time, managed-thread-time, traceevent-thread-time or wait-time, not 'bogus'");
+        "--weight takes auto, count, bytes, thread-time, managed-thread-time, traceevent-thread-time, wait-time, alloc-bytes or alloc-objects, not 'bogus'");
   CHECK(ParseCliArgs(Query("events"), {"--from", "x"}, &r).message() == "--from takes a number, not 'x'");
   CHECK(ParseCliArgs(Query("events"), {"--limit", "-1"}, &r).message() == "--limit takes a number ≥ 0, not '-1'");
   CHECK(ParseCliArgs(Query("events"), {"--limit"}, &r).message() == "--limit takes a value");
   CHECK(ParseCliArgs(Query("summary"), {"--weight", "count"}, &r).message() == "unknown option '--weight'");
   CHECK(ParseCliArgs(Query("export"), {"--format", "folded"}, &r).message() ==
-        "--format takes speedscope, chrome, csv or stacks-csv, not 'folded'");
+        "--format takes speedscope, chrome, csv, stacks-csv, pprof or otlp, not 'folded'");
   // JSON: the bad member is left out, the others applied, the first error returned.
   Request j;
   Status s = ParseJsonRequest(Query("flame"), R"({"weight":"nope","thread":"12","inverted":true})", &j);
   CHECK(s.code() == ErrorCode::kInvalidArgument);
-  CHECK(s.message() == "weight takes auto, count, bytes, thread-time, managed-thread-time, traceevent-thread-time or wait-time, not 'nope'");
+  CHECK(s.message() == "weight takes auto, count, bytes, thread-time, managed-thread-time, traceevent-thread-time, wait-time, alloc-bytes or alloc-objects, not 'nope'");
   CHECK(j.stack.weight == WeightKind::kAuto);
   CHECK_FALSE(j.stack.thread.has_value());
   CHECK(j.stack.inverted);

@@ -393,7 +393,9 @@ TEST_CASE("first event of each type: decoded fields equal TraceEvent's baseline"
     TraceTally tally;
     for (const BaselineLine& line : ParseBaseline(std::string(baselineBytes.begin(), baselineBytes.end()))) {
       INFO("type " << line.key);
-      auto it = sink.first.find(line.key);
+      // The original baseline's "GC" is runtime event 200, which TraceEvent 4.0.0 and we name
+      // EventID(200) (baseline_counts_test.cc says why).
+      auto it = sink.first.find(line.key == "Microsoft-Windows-DotNETRuntime/GC" ? "Microsoft-Windows-DotNETRuntime/EventID(200)" : line.key);
       REQUIRE(it != sink.first.end());
       const FirstEvent& ev = it->second;
       ++tally.types;

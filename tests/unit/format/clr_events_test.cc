@@ -29,8 +29,11 @@ constexpr BaselineName kBaselineNames[] = {
     {Provider::kRuntime, 85, 0, "AppDomainResourceManagement/ThreadCreated"},
     {Provider::kRuntime, 81, 1, "Contention/Start"},
     {Provider::kRuntime, 91, 1, "Contention/Stop"},
-    {Provider::kRuntime, 200, 0, "GC"},  // IncreaseMemoryPressure: no TraceEvent template
-    {Provider::kRuntime, 201, 0, "GC"},  // DecreaseMemoryPressure: no TraceEvent template
+    // IncreaseMemoryPressure, DecreaseMemoryPressure: no TraceEvent template. The original
+    // baseline (Windows, manifest registered) says "GC"; TraceEvent 4.0.0 on EventPipe says
+    // EventID(N) (tests/data/clr-names).
+    {Provider::kRuntime, 200, 0, "EventID(200)"},
+    {Provider::kRuntime, 201, 0, "EventID(201)"},
     {Provider::kRuntime, 10, 3, "GC/AllocationTick"},
     {Provider::kRuntime, 22, 0, "GC/BulkMovedObjectRanges"},
     {Provider::kRuntime, 14, 1, "GC/FinalizersStart"},
@@ -120,20 +123,27 @@ TEST_CASE("CLR names: TraceEvent renames, bookkeeping events and fallbacks", "[c
   CHECK(NameOf(Provider::kRuntime, 270, 0) == "EventSourceEvent");
   // Info opcode: the task name alone.
   CHECK(NameOf(Provider::kRuntime, 58, 0) == "YieldProcessorMeasurement");
-  // No TraceEvent template: task name alone, opcode name empty.
+  // No TraceEvent template: EventID(N), as TraceEvent names it; the layout is the manifest's.
   const EventInfo* pressure = FindEvent(Provider::kRuntime, 200, 0);
   REQUIRE(pressure);
-  CHECK(std::string(pressure->task) == "GC");
+  CHECK(std::string(pressure->name) == "EventID(200)");
   CHECK(std::string(pressure->opcodeName).empty());
   CHECK(std::string(pressure->symbol) == "IncreaseMemoryPressure");
   CHECK(pressure->opcode == 200);
-  CHECK(NameOf(Provider::kRuntime, 191, 0) == "Method");
+  CHECK(pressure->fieldCount == 2);
+  CHECK(NameOf(Provider::kRuntime, 191, 0) == "EventID(191)");
   // Name-only entries: TraceEvent knows the id, we hold no layout.
+  const EventInfo* pinPlug = FindEvent(Provider::kRuntime, 34, 0);
+  REQUIRE(pinPlug);
+  CHECK(std::string(pinPlug->name) == "GC/PinPlugAtGCTime");
+  CHECK_FALSE(pinPlug->layoutKnown);
+  CHECK(pinPlug->fieldCount == 0);
+  // GC/LOHCompact (.NET 7+): the two fields TraceEvent's template shows.
   const EventInfo* lohCompact = FindEvent(Provider::kRuntime, 208, 0);
   REQUIRE(lohCompact);
   CHECK(std::string(lohCompact->name) == "GC/LOHCompact");
-  CHECK_FALSE(lohCompact->layoutKnown);
-  CHECK(lohCompact->fieldCount == 0);
+  CHECK(lohCompact->layoutKnown);
+  CHECK(lohCompact->fieldCount == 2);
   // Events newer than the manifest (scripts/clr_newer_events.py): TraceEvent's opcode 11
   // where the newer manifest says Info.
   const EventInfo* lockCreated = FindEvent(Provider::kRuntime, 90, 0);

@@ -19,7 +19,7 @@ import type { AnalyzerSelection } from './context.js';
 
 /** Event types offered first for stacks, in this order (CPU samples of the sample profiler
  *  and of Linux profilers first); the other types follow, most events first. */
-const PREFERRED_STACKS = ['Thread/Sample', 'cpu', 'GC/AllocationTick', 'Exception/Start', 'Contention/Start'];
+const PREFERRED_STACKS = ['Thread/Sample', 'cpu', 'AllocationSampling', 'GC/AllocationTick', 'Exception/Start', 'Contention/Start'];
 
 /** The stack types in the picker's order: PREFERRED_STACKS, then by count. */
 export function stackTypeOrder(counts: Map<string, number>): [string, number][] {

@@ -141,6 +141,8 @@ function exportsBar(): HTMLElement {
       exportButton('folded', 'folded', 'The selected stacks as folded lines'),
       exportButton('csv', 'CSV', 'Every event as CSV with the id of its stack (frames: Stacks CSV); with an event type filtered in Events, that type with its payload fields as columns'),
       exportButton('stacks-csv', 'Stacks CSV', 'Each stack id of the CSV with its frames, root first'),
+      exportButton('pprof', 'pprof', "The stacks as a gzipped pprof profile (go tool pprof, Pyroscope), one sample type per weight, with the flame graph's thread, time range and grouping"),
+      exportButton('otlp', 'OpenTelemetry profile', "The same profile as an OTLP profiles request (an OpenTelemetry collector's /v1development/profiles)"),
     ),
   );
 }

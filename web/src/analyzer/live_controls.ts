@@ -5,7 +5,9 @@
 // writes the rundown, which names the methods, and ends the stream; the one control that ends
 // the session: the analyzer shows no progress bar or Cancel of its own for a live read), and
 // once the stream has ended, the .nettrace to download.
-// The server's answers are data: shown with textContent only.
+// The server's answers are data: shown with textContent only. The server serves the
+// session's data and Stop only with the session's token (web/src/live/local_guard.ts), which
+// it puts in this page's HTML: a header on fetches, the query of the stream and download URLs.
 import './element.js';
 import { h } from '../ui/dom.js';
 
@@ -13,6 +15,9 @@ const found = document.querySelector('nettrace-analyzer');
 const bar = document.getElementById('live-bar');
 if (found === null || bar === null) throw new Error('the live page needs #live-bar and <nettrace-analyzer>');
 const analyzer = found;
+const token = document.querySelector<HTMLMetaElement>('meta[name="nettrace-live-token"]')?.content ?? '';
+const withToken = (path: string) => `${path}?token=${encodeURIComponent(token)}`;
+const tokenHeader = { 'x-nettrace-token': token };
 
 const stateText = h('span', { attrs: { 'data-role': 'state' } });
 const stop = h('button', {
@@ -21,7 +26,7 @@ const stop = h('button', {
 });
 const refresh = h('button', { attrs: { type: 'button', 'data-role': 'refresh-flame' } });
 refresh.textContent = 'Refresh flame graph';
-const download = h('a', { attrs: { 'data-role': 'download', href: '/live/trace.nettrace' } });
+const download = h('a', { attrs: { 'data-role': 'download', href: withToken('/live/trace.nettrace') } });
 download.hidden = true;
 bar.replaceChildren(h('strong', { text: 'Live session' }), stateText, stop, refresh, download);
 
@@ -32,7 +37,7 @@ interface LiveInfo {
 }
 
 async function info(): Promise<LiveInfo> {
-  const response = await fetch('/live/info', { cache: 'no-store' });
+  const response = await fetch('/live/info', { cache: 'no-store', headers: tokenHeader });
   if (!response.ok) throw new Error(`/live/info: HTTP ${response.status}`);
   return (await response.json()) as LiveInfo;
 }
@@ -40,7 +45,9 @@ async function info(): Promise<LiveInfo> {
 stop.addEventListener('click', () => {
   stop.disabled = true;
   stateText.textContent = 'Stopping: the runtime writes the rundown…';
-  void fetch('/live/stop', { method: 'POST' }).catch((e: unknown) => {
+  void fetch('/live/stop', { method: 'POST', headers: tokenHeader }).then((response) => {
+    if (!response.ok) throw new Error(`HTTP ${response.status}`);
+  }).catch((e: unknown) => {
     stop.disabled = false;
     stateText.textContent = `Stop failed: ${e instanceof Error ? e.message : String(e)}`;
   });
@@ -58,7 +65,7 @@ async function run(): Promise<void> {
   const name = `pid ${session.pid} (live session ${session.sessionId})`;
   stateText.textContent = `Recording pid ${session.pid}…`;
   document.body.dataset['live'] = 'running';
-  await analyzer.openLive('/live/stream', name);
+  await analyzer.openLive(withToken('/live/stream'), name);
   // The stream has ended (Stop, the duration, or the program exited): the file is complete.
   stop.disabled = true;
   stateText.textContent = `Session ended (pid ${session.pid}).`;

@@ -2,12 +2,16 @@
 // `nettrace exceptions|contention|activities|counters FILE` prints, typed. Times are ms from
 // the trace's sync time (as `timeMs` elsewhere), durations in ns or ms as the key says.
 
-export type EventViewName = 'exceptions' | 'contention' | 'activities' | 'counters' | 'threadpool';
+export type EventViewName = 'exceptions' | 'contention' | 'activities' | 'counters' | 'threadpool' | 'allocations';
 
 // The documents are typed by the engine's result tables (core/api/result_table_views.cc →
 // api/generated/results.ts; tests/node/result_schema.test.mjs checks every committed trace's
 // views against them).
 export type {
+  AllocationFunction,
+  AllocationsView,
+  AllocationTotal,
+  AllocationType,
   ActivitiesView,
   Activity,
   ActivityName,
@@ -29,7 +33,15 @@ export type {
   WaitByThread,
   WaitSummary,
 } from './generated/results.js';
-import type { ActivitiesView, ContentionView, CountersView, ExceptionsView, ThreadPoolView, WaitByThread } from './generated/results.js';
+import type {
+  ActivitiesView,
+  AllocationsView,
+  ContentionView,
+  CountersView,
+  ExceptionsView,
+  ThreadPoolView,
+  WaitByThread,
+} from './generated/results.js';
 
 /** The count, total and longest of a set of waits (what every `by…` row of a WaitSummary has). */
 export type WaitAggregate = Pick<WaitByThread, 'count' | 'totalNs' | 'maxNs'>;
@@ -58,5 +70,8 @@ export abstract class ParsedEventViews {
   }
   threadPool(): Promise<ThreadPoolView> {
     return this.parsed('threadpool');
+  }
+  allocations(): Promise<AllocationsView> {
+    return this.parsed('allocations');
   }
 }

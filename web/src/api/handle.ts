@@ -17,10 +17,11 @@ import type {
 } from './types.js';
 import type { GcStats, JitStats } from './types.js';
 import type { ExportRequest, FlameRequest } from './generated/requests.js';
+import type { ExportDestination, ExportToOptions } from './export_sink.js';
 
 /** The statistics `runtimeStatsText` gives. */
 export type RuntimeStatsKind = 'gc' | 'jit';
-import type { ActivitiesView, ContentionView, CountersView, EventViewName, ExceptionsView, ThreadPoolView } from './event_views.js';
+import type { ActivitiesView, AllocationsView, ContentionView, CountersView, EventViewName, ExceptionsView, ThreadPoolView } from './event_views.js';
 
 export interface OpenTraceOptions {
   /** Called after every ≤ 1 MiB decoded (PUSH_SIZE; ~25 ms apart in Chromium), while method names
@@ -77,7 +78,11 @@ export interface OpenTraceOptions {
  */
 export type StackQuery = FlameRequest;
 
-export type ExportFormat = 'speedscope' | 'chrome' | 'csv' | 'stacks-csv' | 'folded';
+/** The exports that are text. */
+export type TextExportFormat = 'speedscope' | 'chrome' | 'csv' | 'stacks-csv' | 'folded';
+/** The exports that are bytes: pprof (gzipped profile.proto), otlp (an OpenTelemetry profiles request). */
+export type ProfileExportFormat = 'pprof' | 'otlp';
+export type ExportFormat = TextExportFormat | ProfileExportFormat;
 
 /**
  * The stacks to export (speedscope, folded), `stackText` and `csvPayload` (csv), `speedscope`
@@ -126,19 +131,60 @@ export interface TraceHandle {
   /** Callers and callees of the function named `functionName` (a frame name) in the stacks of `query`. */
   sandwich(query: StackQuery, functionName: string): Promise<Sandwich>;
   /**
-   * The trace in another tool's format, as text: "speedscope" (the stacks of `options`, one
-   * sampled profile per thread), "chrome" (every event, Chrome trace JSON), "csv" (every event
-   * with its call-stack id; `stackText` adds the frames), "stacks-csv" (each id's frames),
-   * "folded" (the stacks of `options` as "a;b;c weight" lines).
+   * The trace in another tool's format, as text: "speedscope" (the stacks of `options`: for
+   * time weights one evented profile per thread, else, or with `speedscope: 'sampled'`, one
+   * sampled profile per thread), "chrome" (every event, Chrome trace JSON, payload fields as
+   * args), "csv" (every event with its call-stack id; `stackText` adds the frames; with
+   * `event`, that type's events with their payload fields as columns), "stacks-csv" (each
+   * id's frames), "folded" (the stacks of `options` as "a;b;c weight" lines). The bytes of
+   * `nettrace export` (whose JSON formats end with one more newline).
+   * For a small document: the whole text is held at once. A document of any size goes to
+   * exportTo() or exportStream() (docs/exports.md).
+   * @throws NetTraceError code "too-large" when the text is longer than a JavaScript string
+   *   can be (2^29 − 24 characters in V8), "closed" when the handle is closed meanwhile
    */
-  export(format: ExportFormat, options?: ExportOptions): Promise<string>;
+  export(format: TextExportFormat, options?: ExportOptions): Promise<string>;
+  /**
+   * The stacks as one profile with a sample type per (event, weight) pair (docs/exports.md):
+   * "pprof" (gzipped profile.proto, the bytes `go tool pprof` and Pyroscope read; they gunzip to
+   * the native CLI's bytes), "otlp" (an OpenTelemetry profiles ExportProfilesServiceRequest, the
+   * native CLI's bytes). `event` / `weight` narrow the sample types when given; the other
+   * selection options apply as for flameGraph. With `otlpEndpoint` (otlp) the request is also
+   * POSTed to that OTLP/HTTP collector (fetch; https works).
+   * @throws NetTraceError code "invalid-argument" when there is nothing to profile, "output"
+   *   when the collector refuses the push (its status and answer in the message)
+   */
+  export(format: ProfileExportFormat, options?: ExportOptions): Promise<Uint8Array>;
+  export(format: ExportFormat, options?: ExportOptions): Promise<string | Uint8Array>;
+  /**
+   * The same document written to `destination` a part at a time (about 1 MiB each), each
+   * part produced only once the previous one is written: the memory held is one part's,
+   * whatever the document's size.
+   * @param destination a file path (Node: created or truncated; removed again if the export
+   *   fails), a Node Writable (waits for 'drain' when it is full) or a WHATWG WritableStream
+   *   (waits for its `ready`)
+   * @param options the export's options, and `signal` (stops between two parts), `keepOpen`
+   *   (a stream is otherwise ended or closed at the end, as pipeTo() does)
+   * @returns the number of bytes written
+   * @throws NetTraceError code "output" when the destination cannot be created or written
+   *   (its `reason` says why: a missing folder, a closed stream…), "cancelled" when `signal`
+   *   aborted, "closed" when the handle is closed meanwhile, "invalid-argument" for an
+   *   unknown format or destination
+   */
+  exportTo(format: TextExportFormat, destination: ExportDestination, options?: ExportOptions & ExportToOptions): Promise<number>;
+  /**
+   * The same document as a stream of its UTF-8 bytes, a part produced each time the reader
+   * asks for one (nothing is made ahead). Cancelling the stream ends the export. Errors come
+   * through the stream as NetTraceError (codes as for exportTo).
+   */
+  exportStream(format: TextExportFormat, options?: ExportOptions): ReadableStream<Uint8Array>;
   /** One record per GC as TraceEvent's TraceGC, with GCStats totals, per process (docs/views.md). */
   gc(): Promise<GcStats>;
   /** One record per jitted method as TraceEvent's TraceJittedMethod, with JITStats totals (docs/views.md). */
   jit(): Promise<JitStats>;
   /** The same statistics exactly as the native `nettrace gc|jit FILE --format json|csv` prints them (without its final newline). */
   runtimeStatsText(kind: RuntimeStatsKind, format: 'json' | 'csv'): Promise<string>;
-  /** An event view (issue 14) exactly as the native `nettrace VIEW FILE [--format csv]` prints it (JSON without the newline). */
+  /** An event view exactly as the native `nettrace VIEW FILE [--format csv]` prints it (JSON without the newline). */
   eventView(view: EventViewName, format?: 'json' | 'csv'): Promise<string>;
   /** First-chance exceptions by type and throwing method (`nettrace exceptions`), parsed. */
   exceptions(): Promise<ExceptionsView>;
@@ -150,6 +196,11 @@ export interface TraceHandle {
   counters(): Promise<CountersView>;
   /** Thread pool counts, adjustments and starvation (`nettrace threadpool`), parsed. */
   threadPool(): Promise<ThreadPoolView>;
+  /**
+   * Allocated bytes and objects by type and function (`nettrace allocations`), parsed: from .NET
+   * 10's AllocationSampled, estimates with 99 % intervals; else GC/AllocationTick's amounts.
+   */
+  allocations(): Promise<AllocationsView>;
   /** Frees the engine's memory; the handle is unusable afterwards. */
   close(): void;
 }

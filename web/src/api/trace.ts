@@ -7,7 +7,8 @@ import type { TraceInput, TraceSource } from '../reader/chunk_source.js';
 import { HeapBuffer, isOutOfMemory, provideNames, readIntoSession, ReadCancelled } from '../reader/read_trace.js';
 import { discardEngine, loadNetTraceModule } from '../reader/wasm_loader.js';
 import type { WasmOptions } from '../reader/wasm_loader.js';
-import type { ExportFormat, ExportOptions, OpenTraceOptions, RuntimeStatsKind, StackQuery, TraceHandle } from './handle.js';
+import type { ExportFormat, ExportOptions, OpenTraceOptions, ProfileExportFormat, RuntimeStatsKind, StackQuery, TextExportFormat, TraceHandle } from './handle.js';
+import { collectParts, gzipParts, profileParts, pushOtlp } from './profile_export.js';
 import type { GcStats, JitStats } from './types.js';
 import type {
   EventPage,
@@ -23,9 +24,13 @@ import type {
 } from './types.js';
 import { NetTraceError } from './types.js';
 import { ParsedEventViews } from './event_views.js';
+import { exportParts } from './export_parts.js';
+import type { ExportEngine } from './export_parts.js';
+import { partsAsStream, partsAsText, writeParts } from './export_sink.js';
+import type { ExportDestination, ExportToOptions } from './export_sink.js';
 import type { EventViewName } from './event_views.js';
 
-const EVENT_VIEWS: readonly EventViewName[] = ['exceptions', 'contention', 'activities', 'counters', 'threadpool'];
+const EVENT_VIEWS: readonly EventViewName[] = ['exceptions', 'contention', 'activities', 'counters', 'threadpool', 'allocations'];
 
 /** Rows a text-search step examines at most (each step also re-reads at most 32 blocks). */
 const SEARCH_ROWS_PER_STEP = 32768;
@@ -193,6 +198,13 @@ class InThreadTrace extends ParsedEventViews implements TraceHandle {
     this.summaryText = summaryText;
     this.bytes = session.bytesConsumed();
     this.eventCount = session.eventCount();
+    this.exports = {
+      M,
+      session: () => this.live(),
+      withBlocks: (rows, use) => this.withBlocks(rows, use),
+      openStreams: new Set(),
+      pagedExports: Promise.resolve(),
+    };
   }
 
   engine(): { M: NetTraceModule; session: RawTraceSession } {
@@ -355,67 +367,32 @@ class InThreadTrace extends ParsedEventViews implements TraceHandle {
     return this.live().sandwich(query, functionName);
   }
 
-  /**
-   * The Chrome trace with each event's payload fields as args (TraceSession::ChromeTrace*):
-   * pages of store rows in order, each page's blocks re-read (as withBlocks). The same bytes
-   * as `nettrace export --format chrome` (without its final newline).
-   */
-  private async chromeTrace(): Promise<string> {
-    const parts = [this.live().chromeTraceBegin()];
-    try {
-      // A page ends where its blocks would overflow the engine's cache; past the last row it is empty.
-      for (let begin = 0; ; ) {
-        const end = this.live().chromeTracePageEnd(begin);
-        if (end === begin) break;
-        const page = new Uint32Array(end - begin);
-        for (let i = 0; i < page.length; i++) page[i] = begin + i;
-        parts.push(await this.withBlocks(page, (s) => s.chromeTraceEvents(begin, end)));
-        begin = end;
-      }
-    } finally {
-      parts.push(this.live().chromeTraceEnd());
-    }
-    return parts.join('');
+  /** What the export's parts are made from (api/export_parts.ts). */
+  private readonly exports: ExportEngine;
+
+  /** pprof (gzipped here) or OTLP (pushed too with otlpEndpoint): api/profile_export.ts. */
+  private async profile(format: ProfileExportFormat, options: ExportOptions): Promise<Uint8Array> {
+    const parts = profileParts(this.M, this.live(), format, options);
+    const bytes = await collectParts(format === 'pprof' ? gzipParts(parts) : parts);
+    if (format === 'otlp' && options.otlpEndpoint) await pushOtlp(options.otlpEndpoint, bytes);
+    return bytes;
   }
 
-  /**
-   * CSV of one event type with its payload fields as columns (TraceSession::PayloadCsv*): two
-   * passes over the type's rows a page at a time, each page's blocks re-read (as withBlocks):
-   * the columns, then the lines. The same bytes as `nettrace export --format csv --event NAME`.
-   */
-  private async payloadCsv(event: string, provider?: string): Promise<string> {
-    const { rows } = this.live().queryEvents({ name: event, provider: provider ?? '', limit: 0xffffffff });
-    const pages: Uint32Array[] = [];
-    for (let begin = 0; begin < rows.length; ) {
-      const end = begin + this.live().payloadCsvPageEnd(rows.subarray(begin, begin + 4096));
-      pages.push(rows.subarray(begin, end));
-      begin = end;
-    }
-    let columns: string[] = [];
-    for (const page of pages) columns = await this.withBlocks(page, (s) => s.payloadCsvColumns(page, columns));
-    const lines: string[] = [];
-    for (const page of pages) lines.push(await this.withBlocks(page, (s) => s.payloadCsvLines(page, columns)));
-    return this.M.payloadCsvHeader(columns) + lines.join('');
+  export(format: TextExportFormat, options?: ExportOptions): Promise<string>;
+  export(format: ProfileExportFormat, options?: ExportOptions): Promise<Uint8Array>;
+  export(format: ExportFormat, options?: ExportOptions): Promise<string | Uint8Array>;
+  async export(format: ExportFormat, options: ExportOptions = {}): Promise<string | Uint8Array> {
+    if (format === 'pprof' || format === 'otlp') return this.profile(format, options);
+    return partsAsText(exportParts(this.exports, format, options));
   }
 
-  async export(format: ExportFormat, options: ExportOptions = {}): Promise<string> {
-    const session = this.live();
-    const { name = 'trace', stackText = false, speedscope = 'evented', csvPayload: _csvPayload, ...query } = options;
-    switch (format) {
-      case 'speedscope':
-        return speedscope === 'sampled' ? session.exportSpeedscope(query, name) : session.exportSpeedscopeEvented(query, name);
-      case 'chrome':
-        return this.chromeTrace();
-      case 'csv':
-        if (options.event !== undefined && options.csvPayload !== false) return this.payloadCsv(options.event, options.provider);
-        return session.exportEventsCsv(stackText);
-      case 'stacks-csv':
-        return session.exportStacksCsv();
-      case 'folded':
-        return session.foldedStacks(query);
-      default:
-        throw new NetTraceError('invalid-argument', null, `unknown export format ${String(format)}`);
-    }
+  exportStream(format: TextExportFormat, options: ExportOptions = {}): ReadableStream<Uint8Array> {
+    return partsAsStream(() => exportParts(this.exports, format, options));
+  }
+
+  async exportTo(format: TextExportFormat, destination: ExportDestination, options: ExportOptions & ExportToOptions = {}): Promise<number> {
+    const { signal, keepOpen, ...exportOptions } = options;
+    return writeParts(exportParts(this.exports, format, exportOptions), destination, { ...(signal ? { signal } : {}), ...(keepOpen ? { keepOpen } : {}) });
   }
 
   override async eventView(view: EventViewName, format: 'json' | 'csv' = 'json'): Promise<string> {
@@ -424,6 +401,9 @@ class InThreadTrace extends ParsedEventViews implements TraceHandle {
   }
 
   close(): void {
+    // Exports in progress read the session: they end first (their next part fails "closed").
+    for (const stream of this.exports.openStreams) stream.delete();
+    this.exports.openStreams.clear();
     this.session?.delete();
     this.session = null;
     this.input.close();

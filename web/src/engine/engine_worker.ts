@@ -26,6 +26,8 @@ const PROGRESS_INTERVAL_MS = 50;
 
 const traces = new Map<RequestId, TraceHandle>();
 const running = new Map<RequestId, AbortController>();
+/** Exports read a part at a time by the page (WorkerTrace.exportStream), by their 'exportOpen' id. */
+const exports = new Map<RequestId, ReadableStreamDefaultReader<Uint8Array>>();
 /** Live opens still reading (OpenRequest.live): their queries bypass the queue. */
 const reading = new Set<RequestId>();
 
@@ -124,6 +126,25 @@ async function query(request: QueryRequest): Promise<unknown> {
       return t.sandwich(request.query, request.functionName);
     case 'export':
       return t.export(request.format, request.options);
+    case 'exportOpen':
+      exports.set(request.id, t.exportStream(request.format, request.options).getReader());
+      return null;
+    case 'exportNext': {
+      const reader = exports.get(request.stream);
+      if (reader === undefined) throw new NetTraceError('closed', null, 'the export was cancelled or has ended');
+      try {
+        const { value, done } = await reader.read();
+        if (done) exports.delete(request.stream);
+        return { bytes: done ? null : value };
+      } catch (e) {
+        exports.delete(request.stream);
+        throw e;
+      }
+    }
+    case 'exportCancel':
+      await exports.get(request.stream)?.cancel();
+      exports.delete(request.stream);
+      return null;
     case 'eventView':
       return t.eventView(request.view, request.format);
   }

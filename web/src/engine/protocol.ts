@@ -3,7 +3,7 @@
 // 'progress' messages with the same id before that. Bulk results (event rows, histogram
 // counts) travel in transfer lists, never copied by structured clone.
 import type { DiffOptions } from '../api/diff.js';
-import type { ExportFormat, ExportOptions, RuntimeStatsKind, StackQuery } from '../api/handle.js';
+import type { ExportFormat, ExportOptions, TextExportFormat, RuntimeStatsKind, StackQuery } from '../api/handle.js';
 import type { EventQuery, HistogramQuery } from '../api/types.js';
 import type { EventViewName } from '../api/event_views.js';
 import type { Progress } from '../reader/errors.js';
@@ -53,6 +53,11 @@ export type QueryRequest = { id: RequestId; trace: RequestId } & (
   | { kind: 'topFunctions'; query: StackQuery; count: number }
   | { kind: 'sandwich'; query: StackQuery; functionName: string }
   | { kind: 'export'; format: ExportFormat; options: ExportOptions }
+  /** An export a part at a time: this request's id names it in 'exportNext' / 'exportCancel'. */
+  | { kind: 'exportOpen'; format: TextExportFormat; options: ExportOptions }
+  /** The next part of export `stream`: {bytes} (transferred), bytes null at the end. */
+  | { kind: 'exportNext'; stream: RequestId }
+  | { kind: 'exportCancel'; stream: RequestId }
   | { kind: 'eventView'; view: EventViewName; format: 'json' | 'csv' }
 );
 /** Drop the trace opened by 'open' request `trace`, and its memory. */

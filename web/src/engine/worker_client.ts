@@ -3,7 +3,7 @@
 // one promise each). Progress goes to the caller's callback; an AbortSignal becomes a
 // 'cancel' request; close() frees the trace and ends the worker.
 import type { DiffOptions } from '../api/diff.js';
-import type { ExportFormat, ExportOptions, OpenTraceOptions, RuntimeStatsKind, StackQuery, TraceHandle } from '../api/handle.js';
+import type { ExportFormat, ExportOptions, OpenTraceOptions, ProfileExportFormat, RuntimeStatsKind, StackQuery, TextExportFormat, TraceHandle } from '../api/handle.js';
 import type { GcStats, JitStats } from '../api/types.js';
 import type {
   EventPage,
@@ -23,6 +23,8 @@ import type {
 import { NetTraceError } from '../api/types.js';
 import { MAX_READY_HEAP_BYTES, isReadyHeapSize } from '../reader/heap_ready.js';
 import { ParsedEventViews } from '../api/event_views.js';
+import { streamParts, writeParts } from '../api/export_sink.js';
+import type { ExportDestination, ExportToOptions } from '../api/export_sink.js';
 import type { EventViewName } from '../api/event_views.js';
 import type { EngineInit, EngineRequest, EngineResponse, OpenResult, QueryRequest, RequestId } from './protocol.js';
 
@@ -358,8 +360,38 @@ class WorkerTrace extends ParsedEventViews implements TraceHandle {
   sandwich(query: StackQuery, functionName: string): Promise<Sandwich> {
     return this.ask({ kind: 'sandwich', query, functionName });
   }
-  export(format: ExportFormat, options: ExportOptions = {}): Promise<string> {
+  export(format: TextExportFormat, options?: ExportOptions): Promise<string>;
+  export(format: ProfileExportFormat, options?: ExportOptions): Promise<Uint8Array>;
+  export(format: ExportFormat, options?: ExportOptions): Promise<string | Uint8Array>;
+  export(format: ExportFormat, options: ExportOptions = {}): Promise<string | Uint8Array> {
     return this.ask({ kind: 'export', format, options });
+  }
+  /** The worker's export stream, a part asked for (and transferred) each time the reader wants one. */
+  exportStream(format: TextExportFormat, options: ExportOptions = {}): ReadableStream<Uint8Array> {
+    let stream: RequestId | null = null;
+    return new ReadableStream<Uint8Array>(
+      {
+        pull: async (controller) => {
+          if (stream === null) {
+            if (this.closed) throw new NetTraceError('closed', null, 'the trace handle was closed');
+            const opened = this.connection.send({ kind: 'exportOpen', format, options, trace: this.id });
+            await opened.done;
+            stream = opened.id;
+          }
+          const { bytes } = await this.ask<{ bytes: Uint8Array | null }>({ kind: 'exportNext', stream });
+          if (bytes === null) controller.close();
+          else controller.enqueue(bytes);
+        },
+        cancel: async () => {
+          if (stream !== null) await this.ask({ kind: 'exportCancel', stream }).catch(() => undefined);
+        },
+      },
+      { highWaterMark: 0 },
+    );
+  }
+  exportTo(format: TextExportFormat, destination: ExportDestination, options: ExportOptions & ExportToOptions = {}): Promise<number> {
+    const { signal, keepOpen, ...exportOptions } = options;
+    return writeParts(streamParts(this.exportStream(format, exportOptions)), destination, { ...(signal ? { signal } : {}), ...(keepOpen ? { keepOpen } : {}) });
   }
   override eventView(view: EventViewName, format: 'json' | 'csv' = 'json'): Promise<string> {
     return this.ask({ kind: 'eventView', view, format });

@@ -15,9 +15,12 @@
 //   POST /live/stop            StopTracing (as Ctrl-C): the runtime writes the rundown, then ends
 //   GET  /live/trace.nettrace  the whole file once the session ended (409 before)
 //   GET  /…                    the package's files (dist/), read-only
+// Only for this server's own Host, and only for its page (local_guard.ts): the session's data
+// and Stop need the session's token, which the page's HTML carries.
 import { collect, LiveError } from './collect.js';
 import type { LiveTrace } from './collect.js';
-import { liveLine, parseCollect, sizeText } from './cli.js';
+import { liveLine, parseCollect, sizeText } from './collect_args.js';
+import { LocalGuard } from './local_guard.js';
 import { Spool } from './spool.js';
 import type { SpoolSink } from './spool.js';
 
@@ -33,6 +36,7 @@ interface Request {
   headers: Record<string, string | string[] | undefined>;
 }
 interface Response {
+  setHeader(name: string, value: string): void;
   writeHead(status: number, headers: Record<string, string | number>): void;
   write(bytes: Uint8Array | string): boolean;
   end(bytes?: Uint8Array | string): void;
@@ -40,6 +44,7 @@ interface Response {
   removeListener(event: 'drain' | 'close', listener: () => void): void;
 }
 interface HttpServer {
+  on(event: 'request', handler: (req: Request, res: Response) => void): void;
   listen(port: number, host: string, callback: () => void): void;
   once(event: 'error', listener: (e: Error) => void): void;
   address(): { port: number };
@@ -47,7 +52,7 @@ interface HttpServer {
   closeAllConnections?(): void;
 }
 interface NodeHttp {
-  createServer(handler: (req: Request, res: Response) => void): HttpServer;
+  createServer(): HttpServer;
 }
 interface NodeFs {
   readFileSync(path: URL): Uint8Array;
@@ -76,7 +81,8 @@ const TYPES: Record<string, string> = {
 };
 
 // The same policy as the site's index.html: no inline script or style; traces stay data.
-const PAGE = `<!doctype html>
+// The session's token (local_guard.ts) goes to the page here, where no other origin reads it.
+const page = (token: string) => `<!doctype html>
 <html lang="en">
 <head>
   <meta charset="utf-8">
@@ -84,6 +90,7 @@ const PAGE = `<!doctype html>
   <meta name="color-scheme" content="light dark">
   <meta http-equiv="Content-Security-Policy"
         content="default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data:; connect-src 'self'; worker-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'">
+  <meta name="nettrace-live-token" content="${token}">
   <title>NetTrace Analyzer — live session</title>
   <link rel="icon" href="data:,">
   <link rel="stylesheet" href="/live/page.css">
@@ -180,13 +187,35 @@ function serveFile(fs: NodeFs, path: string, res: Response): void {
   res.end(bytes);
 }
 
-function handler(fs: NodeFs, state: LiveState) {
+/** Paths of the session's data: they need the token (local_guard.ts). */
+const SESSION_DATA = new Set(['/live/info', '/live/stream', '/live/trace.nettrace']);
+
+function handler(fs: NodeFs, state: LiveState, guard: LocalGuard) {
   return (req: Request, res: Response): void => {
+    // On every answer: never framed by another page (a framed page's Stop could be clicked
+    // through it), never loaded by another origin, the token in a URL never sent on.
+    res.setHeader('x-frame-options', 'DENY');
+    res.setHeader('content-security-policy', "frame-ancestors 'none'");
+    res.setHeader('cross-origin-resource-policy', 'same-origin');
+    res.setHeader('referrer-policy', 'no-referrer');
     const path = new URL(req.url ?? '/', 'http://localhost').pathname;
+    const method = req.method ?? 'GET';
+    const stop = path === '/live/stop';
+    const refused = guard.refusal(req, stop || (method !== 'GET' && method !== 'HEAD'), SESSION_DATA.has(path));
+    if (refused !== null) {
+      res.writeHead(refused.status, { 'content-type': 'text/plain; charset=utf-8' });
+      res.end(`${refused.reason}\n`);
+      return;
+    }
+    if (stop !== (method === 'POST') || (method !== 'GET' && method !== 'HEAD' && method !== 'POST')) {
+      res.writeHead(405, { 'content-type': 'text/plain', allow: stop ? 'POST' : 'GET' });
+      res.end('method not allowed\n');
+      return;
+    }
     const { spool, live } = state;
     if (path === '/' || path === '/index.html') {
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
-      res.end(PAGE);
+      res.end(page(guard.token));
     } else if (path === '/live/page.css') {
       res.writeHead(200, { 'content-type': 'text/css' });
       res.end(PAGE_CSS);
@@ -195,7 +224,7 @@ function handler(fs: NodeFs, state: LiveState) {
       res.end(JSON.stringify({ pid: live?.pid ?? 0, sessionId: live?.sessionId ?? '', ended: spool.ended, bytes: spool.bytes, events: live?.eventCount ?? 0 }));
     } else if (path === '/live/stream') {
       serveStream(spool, req, res);
-    } else if (path === '/live/stop' && req.method === 'POST') {
+    } else if (stop) {
       state.stop();
       res.writeHead(202, { 'content-type': 'application/json' });
       res.end('{"stopping":true}');
@@ -227,6 +256,7 @@ export async function runLive(args: string[]): Promise<number> {
   const fs = (await import(/* @vite-ignore */ 'node:fs' as string)) as NodeFs & SpoolFs;
   const http = (await import(/* @vite-ignore */ 'node:http' as string)) as NodeHttp;
   const os = (await import(/* @vite-ignore */ 'node:os' as string)) as { tmpdir(): string };
+  const crypto = (await import(/* @vite-ignore */ 'node:crypto' as string)) as { randomBytes(n: number): { toString(encoding: 'base64url'): string } };
   const stopper = new AbortController();
   let quit: () => void = () => undefined;
   const quitting = new Promise<void>((resolve) => (quit = resolve));
@@ -244,13 +274,15 @@ export async function runLive(args: string[]): Promise<number> {
   const onSignal = () => (spool.ended ? quit() : stopper.abort());
   proc().on('SIGINT', onSignal);
   proc().on('SIGTERM', onSignal);
-  const server = http.createServer(handler(fs, state));
+  const server = http.createServer();
   let fd = -1;
   try {
     await new Promise<void>((resolve, reject) => {
       server.once('error', (e) => reject(new LiveError(`cannot serve on 127.0.0.1:${taken.port}: ${e.message}`)));
       server.listen(taken.port, '127.0.0.1', resolve);
     });
+    // Served from here on (no request is read before this line runs): the guard knows the port.
+    server.on('request', handler(fs, state, new LocalGuard(server.address().port, crypto.randomBytes(32).toString('base64url'))));
     say(`serving http://127.0.0.1:${server.address().port}/ (the page's Stop or Ctrl-C ends the session)`);
     if (o.diagnosticPort !== '') say(`waiting for a runtime on ${o.diagnosticPort} (start it with DOTNET_DiagnosticPorts=${o.diagnosticPort})`);
     if (o.output !== '') {

@@ -22,8 +22,11 @@ export interface Progress {
 /** Why reading stopped: a fatal input error, a cancel, or a failure to start the engine. */
 export class NetTraceError extends Error {
   /** An engine error code ("truncated", "corrupt", …), "cancelled", "closed", "source"
-   *  (the source could not be read or re-read), "engine", or "out-of-memory" (the engine's heap
-   *  could not grow: `offset` is how far the source was read; nothing is kept). */
+   *  (the source could not be read or re-read), "engine", "invalid-argument", "out-of-memory"
+   *  (the engine's heap could not grow: `offset` is how far the source was read; nothing is
+   *  kept), or for exports "output" (the destination cannot be created or written) and
+   *  "too-large" (export()'s text would pass a JavaScript string's length: exportTo /
+   *  exportStream have no such limit). */
   readonly code: string;
   /** Absolute file offset of the fault, when the fault is about a position. */
   readonly offset: number | null;

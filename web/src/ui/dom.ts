@@ -38,9 +38,9 @@ export function fillSelect(select: HTMLSelectElement, anyLabel: string, options:
   for (const o of options) select.append(h('option', { text: o.label, attrs: { value: o.value } }));
 }
 
-/** Offers text as a file download (a Blob URL on an <a download>). */
-export function download(text: string, fileName: string, type: string): void {
-  const url = URL.createObjectURL(new Blob([text], { type }));
+/** Offers text, bytes (ArrayBuffer-backed, not shared) or a Blob as a file download (a Blob URL on an <a download>). */
+export function download(data: string | Uint8Array | Blob, fileName: string, type: string): void {
+  const url = URL.createObjectURL(new Blob([data as string | Uint8Array<ArrayBuffer> | Blob], { type }));
   const a = h('a', { attrs: { href: url, download: fileName } });
   document.body.append(a);
   a.click();

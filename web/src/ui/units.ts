@@ -67,6 +67,7 @@ export function formatCount(count: number, noun: string): string {
 export function formatWeight(value: number, unit: WeightUnit, event: string): string {
   if (unit === 'nanoseconds') return formatDurationNs(value);
   if (unit === 'bytes') return formatBytes(value);
+  if (unit === 'objects') return formatCount(value, 'objects');
   return formatCount(value, countNoun(event));
 }
 
@@ -74,5 +75,6 @@ export function formatWeight(value: number, unit: WeightUnit, event: string): st
 export function weightName(unit: WeightUnit, event: string): string {
   if (unit === 'nanoseconds') return 'time';
   if (unit === 'bytes') return 'bytes';
+  if (unit === 'objects') return 'objects';
   return countNoun(event);
 }

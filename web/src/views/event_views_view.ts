@@ -142,7 +142,10 @@ function sparkline(values: number[]): SVGSVGElement {
   if (finite.length > 0) {
     const lo = Math.min(...finite);
     const hi = Math.max(...finite);
-    const points = values.map((y, i) => `${values.length > 1 ? (i / (values.length - 1)) * 120 : 60},${hi > lo ? 22 - ((y - lo) / (hi - lo)) * 20 : 12}`);
+    // A sample without a value (an observable counter's first rate) keeps its place on the
+    // time axis but draws no point: never a NaN coordinate.
+    const points = values.flatMap((y, i) =>
+      Number.isFinite(y) ? [`${values.length > 1 ? (i / (values.length - 1)) * 120 : 60},${hi > lo ? 22 - ((y - lo) / (hi - lo)) * 20 : 12}`] : []);
     const line = document.createElementNS(SVG, 'polyline');
     line.setAttribute('points', points.join(' '));
     svg.append(line);
@@ -153,8 +156,8 @@ function sparkline(values: number[]): SVGSVGElement {
 function countersSection(text: string): HTMLElement {
   const v = JSON.parse(text) as CountersView;
   if (v.series.length === 0) return section('counters', 'Counters', text, h('p', { class: 'muted', text: 'No EventCounters or Metrics in this trace.' }));
-  const valueOf = (s: CountersView['series'][number], x: CountersView['series'][number]['samples'][number]): number =>
-    (s.kind === 'mean' ? x.mean : s.kind === 'sum' ? x.increment : s.kind === 'histogram' ? x.count : s.kind === 'gauge' ? x.value : x.rate) ?? NaN;
+  // The member dotnet-counters shows for the series' kind (the engine names it: `shown`).
+  const valueOf = (s: CountersView['series'][number], x: CountersView['series'][number]['samples'][number]): number => x[s.shown] ?? NaN;
   const rows = v.series.map((s) => ({ s, values: s.samples.map((x) => valueOf(s, x)) }));
   return section(
     'counters',
@@ -169,7 +172,7 @@ function countersSection(text: string): HTMLElement {
         { label: 'Kind', text: (r) => r.s.kind, key: (r) => r.s.kind },
         { label: 'Units', text: (r) => r.s.units, key: (r) => r.s.units },
         { label: 'Samples', text: (r) => fmt(r.s.samples.length), key: (r) => r.s.samples.length, numeric: true },
-        { label: 'Last', text: (r) => num(r.values[r.values.length - 1]), key: (r) => r.values[r.values.length - 1] ?? 0, numeric: true },
+        { label: 'Last', text: (r) => num(r.s.last), key: (r) => r.s.last ?? 0, numeric: true },
         { label: 'Total', text: (r) => num(r.s.total), key: (r) => r.s.total ?? 0, numeric: true },
         { label: 'Over time', text: (r) => r.values.join(' '), key: (r) => r.s.samples.length, cell: (r) => sparkline(r.values), width: 'calc(120px + 1rem)' },
       ],

@@ -50,6 +50,8 @@ const OPTIONAL = new Set(['Induced', 'Gen0 MB', 'Gen1 MB', 'Gen2 MB', 'LOH MB', 
 const TITLES: Record<string, string> = {
   'Pause ms': 'SuspendEEStart of the GC → RestartEEStop of the suspending thread (background GCs: their pauses summed)',
   'Suspend ms': 'SuspendEEStart → SuspendEEStop',
+  'Reason': 'The GC/Start Reason by TraceEvent\'s name; newer ones by the runtime\'s (InducedAggressive: GC.Collect with GCCollectionMode.Aggressive)',
+  'Induced': 'Reason Induced or InducedNotForced: the GCs TraceEvent\'s GCStats counts as induced',
   'Before MB': 'Heap size before: the per-heap histories, else an estimate from the previous GC (as TraceEvent)',
   'After MB': 'Heap size after (GC/HeapStats)',
 };

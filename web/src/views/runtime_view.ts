@@ -1,8 +1,8 @@
 // web/src/views — the Summary's runtime signals: headline numbers (GCs and their pause time,
 // exceptions, allocation ticks, JIT'd methods, contentions, CPU samples) and the tables behind
 // them — GCs and pauses by generation, exceptions by type, allocations by type — from the
-// engine's `runtime` summary key (core/analysis/runtime_signals.h: pauses as PerfView's GCStats
-// measures them), typed by reader/summary.ts.
+// engine's `runtime` summary key (core/analysis/runtime_signals.h: pauses are TraceEvent's
+// GCStats totals, the GC view's numbers), typed by reader/summary.ts.
 import type { Summary } from '../api/types.js';
 import { fmt, h, percent } from '../ui/dom.js';
 import { formatBytes, formatDurationMs } from '../ui/units.js';
@@ -70,7 +70,7 @@ export function renderRuntime(
   if (gcCount > 0) {
     runtimeTables.push(
       tagged('gc', sortableTable({
-        caption: `GCs by generation (pauses: suspend → restart)`,
+        caption: `GCs by generation (pauses of complete GCs, as TraceEvent's GCStats and the GC view)`,
         rows: gens,
         columns: [
           { label: 'Gen', text: (g) => (g.generation === null ? 'other' : String(g.generation)), key: (g) => g.generation ?? 3, numeric: true },

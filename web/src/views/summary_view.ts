@@ -107,9 +107,9 @@ function renderHeadline(summary: Summary, headline: HTMLElement, options: Summar
   if (rate !== undefined && rate > 0) add('CPU sampling interval', `${(rate / 1e6).toFixed(3)} ms`);
   add('Events', fmt(summary.eventCount));
   // Stack frames, not stack references: runtimes attach an empty stack to many events
-  // (rundown), which `eventsWithStacks` counts; the per-type `withStacks` does not. One
-  // wording everywhere ("with stack frames"), for the one count a flame graph can show.
-  add(STACK_FRAMES_LABEL, fmt(summary.types.reduce((sum, t) => sum + t.withStacks, 0)));
+  // (rundown), which neither `eventsWithStacks` nor the per-type `withStacks` counts (they
+  // agree). One wording everywhere ("with stack frames"), for the one count a flame graph can show.
+  add(STACK_FRAMES_LABEL, fmt(summary.eventsWithStacks));
   const dropped = summary.dropped.events;
   add('Dropped events', fmt(dropped), dropped > 0 ? 'warn' : '');
   for (const kv of trace.keyValues ?? []) add(kv.key, kv.value);

@@ -60,8 +60,10 @@ export interface FlameRequest {
   groupByThread?: boolean;
   /** A 'Process name (pid)' root frame per process, above the thread frames. Default: false. CLI: `--by-process`. */
   groupByProcess?: boolean;
-  /** Auto: bytes for GC/AllocationTick, else count; thread-time: ns since the thread's previous sample; managed-thread-time: the same without time after a sample outside managed code; traceevent-thread-time: dotnet-trace's, ns to the thread's next sample; wait-time: ns waited (Contention/Start). Default: auto. CLI: `--weight`. */
-  weight?: "auto" | "count" | "bytes" | "thread-time" | "managed-thread-time" | "traceevent-thread-time" | "wait-time";
+  /** Auto: CPU samples (Thread/Sample) traceevent-thread-time, what dotnet-trace convert shows; bytes for GC/AllocationTick; else count; thread-time: ns since the thread's previous sample; managed-thread-time: the same without time after a sample outside managed code; traceevent-thread-time: dotnet-trace's, ns to the thread's next sample; wait-time: ns waited (Contention/Start); alloc-bytes, alloc-objects: allocations by stack with a 'Type <name>' leaf, AllocationSampled's estimated bytes or objects (else GC/AllocationTick's bytes or tick count). Default: auto. CLI: `--weight`. */
+  weight?: "auto" | "count" | "bytes" | "thread-time" | "managed-thread-time" | "traceevent-thread-time" | "wait-time" | "alloc-bytes" | "alloc-objects";
+  /** Alloc-bytes, alloc-objects: the 'Type <name>' frame at the root instead of the leaf. Default: false. CLI: `--type-as-root`. */
+  typeAsRoot?: boolean;
   /** Exception/Start only: the throws of this exception type. CLI: `--exception-type`. */
   exceptionType?: string;
   /** Traceevent-thread-time: thread-pool work under the stack that queued it ('STARTING TASK'). Default: true. CLI: `--stitch-async / --no-stitch-async`. */
@@ -80,6 +82,8 @@ export interface FlameRequest {
   excludePats?: string;
   /** PerfView's IncPats: only stacks on which every pattern matches a frame. Patterns separated by ';'. CLI: `--include-pats`. */
   includePats?: string;
+  /** Speedscope (evented): every stack under the frames dotnet-trace's files have, 'Process64 name (pid) Args: …', '(Non-Activities)' or the activity frames, 'Threads', 'Thread (id)'. Default: true. CLI: `--dotnet-trace-frames / --no-dotnet-trace-frames`. */
+  dotnetTraceFrames?: boolean;
 }
 
 /** The options of `top`: heaviest functions by exclusive weight, with inclusive weight. */
@@ -102,8 +106,10 @@ export interface TopRequest {
   groupByThread?: boolean;
   /** A 'Process name (pid)' root frame per process, above the thread frames. Default: false. CLI: `--by-process`. */
   groupByProcess?: boolean;
-  /** Auto: bytes for GC/AllocationTick, else count; thread-time: ns since the thread's previous sample; managed-thread-time: the same without time after a sample outside managed code; traceevent-thread-time: dotnet-trace's, ns to the thread's next sample; wait-time: ns waited (Contention/Start). Default: auto. CLI: `--weight`. */
-  weight?: "auto" | "count" | "bytes" | "thread-time" | "managed-thread-time" | "traceevent-thread-time" | "wait-time";
+  /** Auto: CPU samples (Thread/Sample) traceevent-thread-time, what dotnet-trace convert shows; bytes for GC/AllocationTick; else count; thread-time: ns since the thread's previous sample; managed-thread-time: the same without time after a sample outside managed code; traceevent-thread-time: dotnet-trace's, ns to the thread's next sample; wait-time: ns waited (Contention/Start); alloc-bytes, alloc-objects: allocations by stack with a 'Type <name>' leaf, AllocationSampled's estimated bytes or objects (else GC/AllocationTick's bytes or tick count). Default: auto. CLI: `--weight`. */
+  weight?: "auto" | "count" | "bytes" | "thread-time" | "managed-thread-time" | "traceevent-thread-time" | "wait-time" | "alloc-bytes" | "alloc-objects";
+  /** Alloc-bytes, alloc-objects: the 'Type <name>' frame at the root instead of the leaf. Default: false. CLI: `--type-as-root`. */
+  typeAsRoot?: boolean;
   /** Exception/Start only: the throws of this exception type. CLI: `--exception-type`. */
   exceptionType?: string;
   /** Traceevent-thread-time: thread-pool work under the stack that queued it ('STARTING TASK'). Default: true. CLI: `--stitch-async / --no-stitch-async`. */
@@ -122,6 +128,8 @@ export interface TopRequest {
   excludePats?: string;
   /** PerfView's IncPats: only stacks on which every pattern matches a frame. Patterns separated by ';'. CLI: `--include-pats`. */
   includePats?: string;
+  /** Speedscope (evented): every stack under the frames dotnet-trace's files have, 'Process64 name (pid) Args: …', '(Non-Activities)' or the activity frames, 'Threads', 'Thread (id)'. Default: true. CLI: `--dotnet-trace-frames / --no-dotnet-trace-frames`. */
+  dotnetTraceFrames?: boolean;
 }
 
 /** The options of `sandwich`: callers and callees of one frame name, as JSON. */
@@ -144,8 +152,10 @@ export interface SandwichRequest {
   groupByThread?: boolean;
   /** A 'Process name (pid)' root frame per process, above the thread frames. Default: false. CLI: `--by-process`. */
   groupByProcess?: boolean;
-  /** Auto: bytes for GC/AllocationTick, else count; thread-time: ns since the thread's previous sample; managed-thread-time: the same without time after a sample outside managed code; traceevent-thread-time: dotnet-trace's, ns to the thread's next sample; wait-time: ns waited (Contention/Start). Default: auto. CLI: `--weight`. */
-  weight?: "auto" | "count" | "bytes" | "thread-time" | "managed-thread-time" | "traceevent-thread-time" | "wait-time";
+  /** Auto: CPU samples (Thread/Sample) traceevent-thread-time, what dotnet-trace convert shows; bytes for GC/AllocationTick; else count; thread-time: ns since the thread's previous sample; managed-thread-time: the same without time after a sample outside managed code; traceevent-thread-time: dotnet-trace's, ns to the thread's next sample; wait-time: ns waited (Contention/Start); alloc-bytes, alloc-objects: allocations by stack with a 'Type <name>' leaf, AllocationSampled's estimated bytes or objects (else GC/AllocationTick's bytes or tick count). Default: auto. CLI: `--weight`. */
+  weight?: "auto" | "count" | "bytes" | "thread-time" | "managed-thread-time" | "traceevent-thread-time" | "wait-time" | "alloc-bytes" | "alloc-objects";
+  /** Alloc-bytes, alloc-objects: the 'Type <name>' frame at the root instead of the leaf. Default: false. CLI: `--type-as-root`. */
+  typeAsRoot?: boolean;
   /** Exception/Start only: the throws of this exception type. CLI: `--exception-type`. */
   exceptionType?: string;
   /** Traceevent-thread-time: thread-pool work under the stack that queued it ('STARTING TASK'). Default: true. CLI: `--stitch-async / --no-stitch-async`. */
@@ -164,9 +174,11 @@ export interface SandwichRequest {
   excludePats?: string;
   /** PerfView's IncPats: only stacks on which every pattern matches a frame. Patterns separated by ';'. CLI: `--include-pats`. */
   includePats?: string;
+  /** Speedscope (evented): every stack under the frames dotnet-trace's files have, 'Process64 name (pid) Args: …', '(Non-Activities)' or the activity frames, 'Threads', 'Thread (id)'. Default: true. CLI: `--dotnet-trace-frames / --no-dotnet-trace-frames`. */
+  dotnetTraceFrames?: boolean;
 }
 
-/** The options of `export`: a file other tools open (speedscope, Chrome trace, CSV of events or of stacks). */
+/** The options of `export`: a file other tools open (speedscope, Chrome trace, CSV of events or of stacks, pprof, OpenTelemetry profiles). */
 export interface ExportRequest {
   /** Provider name, case-insensitive exact match. CLI: `--provider`. */
   provider?: string;
@@ -186,8 +198,10 @@ export interface ExportRequest {
   groupByThread?: boolean;
   /** A 'Process name (pid)' root frame per process, above the thread frames. Default: false. CLI: `--by-process`. */
   groupByProcess?: boolean;
-  /** Auto: bytes for GC/AllocationTick, else count; thread-time: ns since the thread's previous sample; managed-thread-time: the same without time after a sample outside managed code; traceevent-thread-time: dotnet-trace's, ns to the thread's next sample; wait-time: ns waited (Contention/Start). Default: auto. CLI: `--weight`. */
-  weight?: "auto" | "count" | "bytes" | "thread-time" | "managed-thread-time" | "traceevent-thread-time" | "wait-time";
+  /** Auto: CPU samples (Thread/Sample) traceevent-thread-time, what dotnet-trace convert shows; bytes for GC/AllocationTick; else count; thread-time: ns since the thread's previous sample; managed-thread-time: the same without time after a sample outside managed code; traceevent-thread-time: dotnet-trace's, ns to the thread's next sample; wait-time: ns waited (Contention/Start); alloc-bytes, alloc-objects: allocations by stack with a 'Type <name>' leaf, AllocationSampled's estimated bytes or objects (else GC/AllocationTick's bytes or tick count). Default: auto. CLI: `--weight`. */
+  weight?: "auto" | "count" | "bytes" | "thread-time" | "managed-thread-time" | "traceevent-thread-time" | "wait-time" | "alloc-bytes" | "alloc-objects";
+  /** Alloc-bytes, alloc-objects: the 'Type <name>' frame at the root instead of the leaf. Default: false. CLI: `--type-as-root`. */
+  typeAsRoot?: boolean;
   /** Exception/Start only: the throws of this exception type. CLI: `--exception-type`. */
   exceptionType?: string;
   /** Traceevent-thread-time: thread-pool work under the stack that queued it ('STARTING TASK'). Default: true. CLI: `--stitch-async / --no-stitch-async`. */
@@ -210,6 +224,10 @@ export interface ExportRequest {
   stackText?: boolean;
   /** Csv with --event: that event type only, its payload fields as columns (--no-csv-payload: every event). Default: true. CLI: `--csv-payload / --no-csv-payload`. */
   csvPayload?: boolean;
+  /** Speedscope (evented): every stack under the frames dotnet-trace's files have, 'Process64 name (pid) Args: …', '(Non-Activities)' or the activity frames, 'Threads', 'Thread (id)'. Default: true. CLI: `--dotnet-trace-frames / --no-dotnet-trace-frames`. */
+  dotnetTraceFrames?: boolean;
+  /** Otlp: also POST the profiles to this OTLP/HTTP collector (URL ending in /v1development/profiles, or its base; the native CLI speaks http:// only). CLI: `--otlp-endpoint`. */
+  otlpEndpoint?: string;
   /** Speedscope: a time weight as one evented profile per thread in ms, as dotnet-trace writes it; sampled: one sampled profile per thread (counts and bytes are always sampled). Default: evented. CLI: `--speedscope`. */
   speedscope?: "evented" | "sampled";
 }
@@ -222,7 +240,7 @@ export interface ConvertRequest {
   toMs?: number;
 }
 
-/** The options of `diff`: stacks of B (comparison) against A (baseline); selection options apply to both. */
+/** The options of `diff`: stacks of B (comparison) against A (baseline); selection options apply to both. Many runs a side: diff --baseline A1 A2 … --compare B1 B2 … (Welch's t-test per function, Holm-corrected). */
 export interface DiffRequest {
   /** Provider name, case-insensitive exact match. CLI: `--provider`. */
   provider?: string;
@@ -242,8 +260,10 @@ export interface DiffRequest {
   groupByThread?: boolean;
   /** A 'Process name (pid)' root frame per process, above the thread frames. Default: false. CLI: `--by-process`. */
   groupByProcess?: boolean;
-  /** Auto: bytes for GC/AllocationTick, else count; thread-time: ns since the thread's previous sample; managed-thread-time: the same without time after a sample outside managed code; traceevent-thread-time: dotnet-trace's, ns to the thread's next sample; wait-time: ns waited (Contention/Start). Default: auto. CLI: `--weight`. */
-  weight?: "auto" | "count" | "bytes" | "thread-time" | "managed-thread-time" | "traceevent-thread-time" | "wait-time";
+  /** Auto: CPU samples (Thread/Sample) traceevent-thread-time, what dotnet-trace convert shows; bytes for GC/AllocationTick; else count; thread-time: ns since the thread's previous sample; managed-thread-time: the same without time after a sample outside managed code; traceevent-thread-time: dotnet-trace's, ns to the thread's next sample; wait-time: ns waited (Contention/Start); alloc-bytes, alloc-objects: allocations by stack with a 'Type <name>' leaf, AllocationSampled's estimated bytes or objects (else GC/AllocationTick's bytes or tick count). Default: auto. CLI: `--weight`. */
+  weight?: "auto" | "count" | "bytes" | "thread-time" | "managed-thread-time" | "traceevent-thread-time" | "wait-time" | "alloc-bytes" | "alloc-objects";
+  /** Alloc-bytes, alloc-objects: the 'Type <name>' frame at the root instead of the leaf. Default: false. CLI: `--type-as-root`. */
+  typeAsRoot?: boolean;
   /** Exception/Start only: the throws of this exception type. CLI: `--exception-type`. */
   exceptionType?: string;
   /** Traceevent-thread-time: thread-pool work under the stack that queued it ('STARTING TASK'). Default: true. CLI: `--stitch-async / --no-stitch-async`. */
@@ -262,6 +282,8 @@ export interface DiffRequest {
   excludePats?: string;
   /** PerfView's IncPats: only stacks on which every pattern matches a frame. Patterns separated by ';'. CLI: `--include-pats`. */
   includePats?: string;
+  /** Speedscope (evented): every stack under the frames dotnet-trace's files have, 'Process64 name (pid) Args: …', '(Non-Activities)' or the activity frames, 'Threads', 'Thread (id)'. Default: true. CLI: `--dotnet-trace-frames / --no-dotnet-trace-frames`. */
+  dotnetTraceFrames?: boolean;
 }
 
 /** The options of `collect`: record a live EventPipe session (Ctrl-C or --duration stops it). */
@@ -276,6 +298,16 @@ export interface CollectRequest {
   profile?: string;
   /** The runtime's session buffer. Default: 256. An integer ≥ 0. CLI: `--buffer-mb`. */
   bufferMB?: number;
+}
+
+/** The options of `heap`: heap snapshot (.gcdump, or a .nettrace with heap-dump events): types by count, shallow, retained and PerfView-inclusive size, root categories, largest objects; paths from roots to a type; growth against a baseline snapshot. */
+export interface HeapRequest {
+  /** Shortest paths from the roots to the instances of TYPE (a type name, module!name, or part of a name), with their root kinds. CLI: `--paths-to`. */
+  pathsTo?: string;
+  /** Number of largest objects listed. Default: 20. An integer ≥ 0. CLI: `--largest`. */
+  largest?: number;
+  /** Number of instances whose path is listed. Default: 10. An integer ≥ 0. CLI: `--paths`. */
+  paths?: number;
 }
 
 /** The options of `live`: collect, served with the app on 127.0.0.1 (the page grows while it runs; its Stop ends the session and offers the .nettrace). */

@@ -355,7 +355,7 @@ export interface AsyncStitching {
 
 /** A flame graph laid out by the engine (core/analysis/flame_graph.h), struct of arrays: one entry per node in depth-first order; x runs in weight units from 0 to `total`. Entry 0 is the root. */
 export interface FlameGraphJson {
-  /** "samples", "bytes" or "nanoseconds". */
+  /** "samples", "bytes", "nanoseconds" or "objects" (alloc-objects). */
   unit: string;
   total: number;
   /** Frame names; `frame[i]` indexes this list. */
@@ -439,6 +439,120 @@ export interface StackDiffResult {
   comparison: StackDiffSide;
   functions: StackDiffFunction[];
   tree: StackDiffTree;
+}
+
+/** A heap snapshot (core/heap/heap_report.h; docs/format/gcdump.md): where it came from, totals, root categories, types by count, shallow, retained (dominator tree) and PerfView-inclusive size, the largest objects, and with --paths-to the paths from the roots to a type. */
+export interface HeapSnapshot {
+  source: "gcdump" | "nettrace";
+  processName: string;
+  processId: number;
+  /** 4, 8, or 0 when unknown. */
+  pointerSize: number;
+  creationTool: string;
+  /** .NET DateTime ticks; 0: unknown. */
+  timeCollectedTicks: number;
+  /** The GC the heap-dump events came from; -1 for a .gcdump. */
+  gcNumber: number;
+  weakRootsIgnored: number;
+  unknownTypes: number;
+  /** The reader stopped at 10,000,000 nodes, as dotnet-gcdump does. */
+  nodeLimitReached: boolean;
+  totals: HeapTotals;
+  roots: HeapRootCategory[];
+  types: HeapTypeRow[];
+  largest: HeapObject[];
+  /** Null without --paths-to. */
+  pathsTo: HeapPaths | null;
+}
+
+/** Nodes and edges of the graph (pseudo-nodes included); objects and bytes without them. */
+export interface HeapTotals {
+  nodes: number;
+  edges: number;
+  objects: number;
+  bytes: number;
+  types: number;
+  unreachableObjects: number;
+  unreachableBytes: number;
+}
+
+/** A child of the root pseudo-node ([static vars], [local vars], ...). */
+export interface HeapRootCategory {
+  node: number;
+  name: string;
+  /** Bytes only this category keeps alive (dominator tree). */
+  retained: number;
+  /** Bytes PerfView's spanning tree puts under it. */
+  inclusive: number;
+}
+
+/** One type (by name and module). */
+export interface HeapTypeRow {
+  name: string;
+  module: string;
+  count: number;
+  /** Shallow: the objects' own bytes. */
+  size: number;
+  /** Dominator tree: bytes the type's objects keep alive, nested objects of the type once. */
+  retained: number;
+  /** PerfView's spanning tree (the Inc column of its By Name view). */
+  inclusive: number;
+}
+
+/** One of the largest objects by retained size. */
+export interface HeapObject {
+  node: number;
+  name: string;
+  module: string;
+  /** Hexadecimal. */
+  address: string;
+  size: number;
+  retained: number;
+  /** The pseudo-nodes on its shortest path from the root. */
+  root: string;
+}
+
+/** Paths from the roots to the instances of a type (--paths-to). */
+export interface HeapPaths {
+  /** The text asked for. */
+  type: string;
+  matched: HeapTypeName[];
+  instances: number;
+  roots: HeapPathRoot[];
+  paths: HeapPath[];
+}
+
+export interface HeapTypeName {
+  name: string;
+  module: string;
+}
+
+/** The instances per root they are reached from. */
+export interface HeapPathRoot {
+  root: string;
+  kind: string;
+  count: number;
+  size: number;
+  retained: number;
+}
+
+/** One instance (largest retained first) and its shortest path from the root. */
+export interface HeapPath {
+  node: number;
+  address: string;
+  size: number;
+  retained: number;
+  root: string;
+  kind: string;
+  steps: HeapPathStep[];
+}
+
+export interface HeapPathStep {
+  node: number;
+  type: string;
+  /** Absent for pseudo-nodes. */
+  address?: string;
+  size: number;
 }
 
 /** Sizes after a GC by generation (HeapStats GenerationSize0..4), bytes. */
@@ -754,6 +868,10 @@ export interface CounterSeries {
   kind: "mean" | "sum" | "rate" | "updown" | "gauge" | "histogram";
   /** sum, rate, updown: the increments added up. */
   total?: number | null;
+  /** The sample member dotnet-counters shows: mean or increment (EventCounters), rate (Counter, ObservableCounter), value (UpDownCounter, ObservableUpDownCounter, gauges), count (histograms; dotnet-counters shows their quantiles). */
+  shown: "mean" | "increment" | "rate" | "value" | "count";
+  /** The last sample's shown value; null when it has none (an observable instrument that measured nothing). */
+  last: number | null;
   samples: CounterSample[];
 }
 
@@ -802,6 +920,192 @@ export interface ThreadPoolView {
   adjustments: ThreadPoolAdjustment[];
 }
 
+/** Allocations of a set of samples. From AllocationSampled: estimated bytes and objects (each sample of an object of n bytes stands for n/(1-q^n) bytes, q = 1 - 1/102,400) and the bytes' interval; from GC/AllocationTick: the ticks' AllocationAmount (TraceEvent's), objects and interval null. */
+export interface AllocationTotal {
+  /** AllocationSampled (or GC/AllocationTick) events. */
+  samples: number;
+  bytes: number;
+  objects: number | null;
+  /** The `confidence` interval of the bytes (negative binomial model). */
+  bytesLow: number | null;
+  bytesHigh: number | null;
+}
+
+/** The allocations of one type (AllocationTotal's fields). */
+export interface AllocationType {
+  type: string;
+  samples: number;
+  bytes: number;
+  objects: number | null;
+  bytesLow: number | null;
+  bytesHigh: number | null;
+}
+
+/** The allocations whose stack holds one function (inclusive; AllocationTotal's fields), and those it is the leaf of. */
+export interface AllocationFunction {
+  name: string;
+  samples: number;
+  bytes: number;
+  objects: number | null;
+  bytesLow: number | null;
+  bytesHigh: number | null;
+  selfSamples: number;
+  selfBytes: number;
+}
+
+/** `nettrace allocations`: allocated bytes and objects by type and by function, and in total. */
+export interface AllocationsView {
+  /** AllocationSampled (.NET 10's unbiased sampling) whenever the trace has it, else GC/AllocationTick (~100 KB stride). */
+  source: "AllocationSampled" | "GC/AllocationTick" | "none";
+  /** What the numbers are, in a sentence. */
+  note: string;
+  /** Of the intervals (0.99). */
+  confidence: number;
+  /** 1/p: the mean bytes between samples (AllocationSampled only). */
+  bytesPerSample: number | null;
+  /** Events past the kept records' cap, not in the figures. */
+  notKept: number;
+  total: AllocationTotal;
+  /** Heaviest first. */
+  types: AllocationType[];
+  /** The heaviest 100, heaviest first. */
+  functions: AllocationFunction[];
+  /** Functions not listed. */
+  otherFunctions: number;
+}
+
+/** A budget's limits, as its file gives them. */
+export interface CheckLimit {
+  max?: number;
+  min?: number;
+  /** Relative: the most the mean may grow (the metric's unit; points for shares). */
+  maxIncrease?: number;
+  /** Relative: the most the mean may grow, in % of the baseline's mean. */
+  maxIncreasePercent?: number;
+}
+
+/** One budget checked on one trace (absolute limits) or against the baseline (relative). */
+export interface CheckVerdict {
+  /** Index of the budget in its file. */
+  budget: number;
+  name: string;
+  metric: string;
+  unit: string;
+  /** Checked against the baseline's traces (trace is null). */
+  relative: boolean;
+  trace: string | null;
+  /** missing: the trace has nothing to measure (counts as a failure). */
+  verdict: "pass" | "fail" | "missing";
+  /** The measured value; relative: the increase of the mean (maxIncreasePercent: in %). */
+  value: number | null;
+  limit: CheckLimit;
+  baselineMean: number | null;
+  mean: number | null;
+  /** Relative: the Holm-adjusted p-value of Welch's test (null: one trace a side). */
+  pAdjusted: number | null;
+  detail: string;
+}
+
+/** A budget file checked against traces (core/verdict/budget_check.h). */
+export interface CheckResult {
+  /** Every verdict passed (the exit status is 0). */
+  passed: boolean;
+  passes: number;
+  failures: number;
+  alpha: number;
+  traces: string[];
+  baseline: string[];
+  /** By budget, then trace. */
+  verdicts: CheckVerdict[];
+}
+
+/** How the runs were compared. */
+export interface RunDiffMethod {
+  test: "welch-t";
+  correction: "holm";
+  alpha: number;
+  confidence: number;
+  minShare: number;
+}
+
+/** One side's traces, their weight unit and each trace's total weight. */
+export interface RunDiffSide {
+  traces: string[];
+  unit: string;
+  totals: number[];
+}
+
+/** One quantity compared: per-trace values of A and B, means, the difference (B − A) with its confidence interval, Welch's test and the Holm-adjusted p-value within its family. */
+export interface RunDiffCompared {
+  a: number[];
+  b: number[];
+  meanA: number;
+  meanB: number;
+  difference: number;
+  ciLow: number;
+  ciHigh: number;
+  df: number;
+  p: number;
+  pAdjusted: number;
+  /** Both sides have 2 traces or more and the mean share reaches minShare. */
+  tested: boolean;
+  significant: boolean;
+}
+
+/** A function's shares (fractions of each trace's total) and weights on both sides. */
+export interface RunDiffFunction {
+  name: string;
+  change: "unchanged" | "grown" | "shrunk" | "appeared" | "disappeared" | "untested";
+  inclusive: RunDiffCompared;
+  exclusive: RunDiffCompared;
+  /** Reported, not tested. */
+  inclusiveWeight: RunDiffCompared;
+  exclusiveWeight: RunDiffCompared;
+}
+
+/** A runtime view's total per trace (the check metrics marked total). */
+export interface RunDiffTotal {
+  metric: string;
+  unit: string;
+  change: "unchanged" | "grown" | "shrunk" | "appeared" | "disappeared" | "untested";
+  values: RunDiffCompared;
+}
+
+/** The merged call tree of every trace (depth-first, children by name), laid out on B's mean inclusive weights. */
+export interface RunDiffTree {
+  layout: string;
+  frames: string[];
+  frame: number[];
+  parent: number[];
+  depth: number[];
+  meanInclusiveA: number[];
+  meanInclusiveB: number[];
+  meanExclusiveA: number[];
+  meanExclusiveB: number[];
+  start: number[];
+  end: number[];
+  /** Per node: mean inclusive share in B minus that in A. */
+  delta: number[];
+  /** Per node: Holm-adjusted p-value over the tree's tested nodes. */
+  pAdjusted: number[];
+  /** Per node: the change is significant (a view greys the others). */
+  significant: boolean[];
+}
+
+/** Many runs a side compared (core/verdict/run_comparison.h): functions (flagged first), runtime totals, the tree. */
+export interface RunDiffResult {
+  method: RunDiffMethod;
+  baseline: RunDiffSide;
+  comparison: RunDiffSide;
+  unitsAgree: boolean;
+  testedShares: number;
+  flaggedFunctions: number;
+  flaggedTotals: number;
+  functions: RunDiffFunction[];
+  totals: RunDiffTotal[];
+  tree: RunDiffTree;
+}
+
 /** The document each query prints as JSON (events: each line). */
 export interface QueryResults {
   /** The summary document. */
@@ -834,6 +1138,12 @@ export interface QueryResults {
   "counters": CountersView;
   /** The thread pool view. */
   "threadpool": ThreadPoolView;
+  /** Allocations by type and function (estimated from AllocationSampled). */
+  "allocations": AllocationsView;
   /** `ps --json`: the processes with a diagnostics port. */
   "ps": DiagProcess[];
+  /** The heap snapshot's views (without --baseline). */
+  "heap": HeapSnapshot;
+  /** The verdicts of a budget file. */
+  "check": CheckResult;
 }
