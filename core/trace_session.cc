@@ -6,6 +6,7 @@
 
 #include "analysis/activity_view.h"
 #include "analysis/clr_stats_sink.h"
+#include "analysis/event_index.h"
 #include "analysis/event_json.h"
 #include "analysis/event_query.h"
 #include "analysis/histogram.h"
@@ -70,6 +71,8 @@ struct TraceSession::Pipeline {
   std::unique_ptr<StackResolver> csvResolver;
   // The current text search's per-type decisions (analysis/text_search.h), kept between steps.
   std::unique_ptr<TextSearchPlan> textPlan;
+  // The event table's (type, thread) index, built by the first page filtered by either.
+  std::unique_ptr<EventIndex> eventIndex;
   uint32_t csvNextRow = 0;
 
   bool methodsSorted = false;
@@ -181,7 +184,11 @@ std::string TraceSession::TraceEventCounts() const {
 }
 
 std::vector<uint32_t> TraceSession::QueryEvents(const EventQuery& query, uint64_t* totalMatches) const {
-  EventPage page = nettrace::QueryEvents(pipeline_->store, query);
+  std::unique_ptr<EventIndex>& index = pipeline_->eventIndex;
+  const bool filtered = !query.provider.empty() || !query.name.empty() || query.thread;
+  if (filtered && (!index || index->storeRows() != pipeline_->store.store().size()))
+    index = std::make_unique<EventIndex>(pipeline_->store.store());
+  EventPage page = nettrace::QueryEvents(pipeline_->store, query, index.get());
   if (totalMatches) *totalMatches = page.totalMatches;
   return std::move(page.rows);
 }

@@ -28,9 +28,15 @@ struct EventQuery {
 struct EventPage {
   uint64_t totalMatches = 0;
   std::vector<uint32_t> rows;
+  // The work the page took: rows, index entries and index groups looked at.
+  uint64_t examined = 0;
 };
 
-EventPage QueryEvents(const StoreBuilder& model, const EventQuery& query);
+class EventIndex;
+
+// Without a type or thread filter a page is O(page). With one, O(the index's groups + page)
+// given an index of this store (analysis/event_index.h), else a pass over the rows in range.
+EventPage QueryEvents(const StoreBuilder& model, const EventQuery& query, const EventIndex* index = nullptr);
 
 // Milliseconds from the sync time ↔ ticks (timestamps are ticks of tickFrequency).
 double TicksToMs(const TraceInfo& info, uint64_t ticks);
