@@ -187,7 +187,8 @@ std::vector<uint32_t> TraceSession::QueryEvents(const EventQuery& query, uint64_
   std::unique_ptr<EventIndex>& index = pipeline_->eventIndex;
   const bool filtered = !query.provider.empty() || !query.name.empty() || query.thread;
   if (filtered && (!index || index->storeRows() != pipeline_->store.store().size()))
-    index = std::make_unique<EventIndex>(pipeline_->store.store());
+    index = std::make_unique<EventIndex>(pipeline_->store.store(), pipeline_->store.types().size(),
+                                         pipeline_->store.threads().size());
   EventPage page = nettrace::QueryEvents(pipeline_->store, query, index.get());
   if (totalMatches) *totalMatches = page.totalMatches;
   return std::move(page.rows);

@@ -4,33 +4,41 @@
 
 namespace nettrace {
 
-EventIndex::EventIndex(const EventStore& store) : storeRows_(store.size()) {
-  // Group ids by first appearance; consecutive rows mostly share their group (a thread's
-  // bursts), so the last one is tried before the map.
+EventIndex::EventIndex(const EventStore& store, size_t types, size_t threads) : storeRows_(store.size()) {
+  // Group ids by first appearance: from a table of every (type, thread) when it is small,
+  // else from a map (a row beyond the counts given goes to the map too).
+  const bool dense = types * threads <= kDenseGroupsMax;
+  std::vector<uint32_t> slots(dense ? types * threads : 0, UINT32_MAX);
   FlatU64Map ids;
   std::vector<uint32_t> count;
-  auto groupOf = [&](size_t row, uint64_t* lastKey, uint32_t* lastId) {
-    const uint64_t key = (uint64_t{store.type(row).value} << 16) | store.thread(row).value;
-    if (key == *lastKey) return *lastId;
-    const auto [id, added] = ids.Emplace(key, static_cast<uint32_t>(groups_.size()));
-    if (added) {
-      groups_.push_back({store.type(row).value, store.thread(row).value, 0, 0});
-      count.push_back(0);
-    }
-    *lastKey = key, *lastId = id;
-    return id;
+  auto added = [&](uint16_t type, uint16_t thread) {
+    groups_.push_back({type, thread, 0, 0});
+    count.push_back(0);
+    return static_cast<uint32_t>(groups_.size() - 1);
   };
-  uint64_t lastKey = ~uint64_t{0};
-  uint32_t lastId = 0;
-  for (size_t row = 0; row < storeRows_; ++row) ++count[groupOf(row, &lastKey, &lastId)];
+  auto slowGroupOf = [&](uint16_t type, uint16_t thread) {
+    if (dense && type < types && thread < threads) return slots[type * threads + thread] = added(type, thread);
+    const auto [id, fresh] = ids.Emplace((uint64_t{type} << 16) | thread, static_cast<uint32_t>(groups_.size()));
+    return fresh ? added(type, thread) : id;
+  };
+  // Inline: the table's look-up is a few instructions a row.
+  auto groupOf = [&](size_t row) {
+    const uint16_t type = store.type(row).value, thread = store.thread(row).value;
+    if (dense && type < types && thread < threads) {
+      const uint32_t slot = slots[type * threads + thread];
+      if (slot != UINT32_MAX) return slot;
+    }
+    return slowGroupOf(type, thread);
+  };
+  for (size_t row = 0; row < storeRows_; ++row) ++count[groupOf(row)];
   uint32_t at = 0;
   for (size_t g = 0; g < groups_.size(); ++g) {
     groups_[g].begin = groups_[g].end = at;
     at += count[g];
   }
+  // The second pass finds every group in the table or the map: none is added.
   rows_.resize(storeRows_);
-  lastKey = ~uint64_t{0};
-  for (size_t row = 0; row < storeRows_; ++row) rows_[groups_[groupOf(row, &lastKey, &lastId)].end++] = static_cast<uint32_t>(row);
+  for (size_t row = 0; row < storeRows_; ++row) rows_[groups_[groupOf(row)].end++] = static_cast<uint32_t>(row);
 }
 
 }  // namespace nettrace

@@ -19,8 +19,9 @@ class EventIndex {
     uint32_t begin = 0, end = 0;    // its rows: rows_[begin, end)
   };
 
-  // Two passes over the store's type and thread columns.
-  explicit EventIndex(const EventStore& store);
+  // Two passes over the store's type and thread columns; types and threads: how many the
+  // model has (a row with a type or thread beyond them is still indexed).
+  EventIndex(const EventStore& store, size_t types, size_t threads);
 
   // The store's row count when built: a grown (live) store needs a new index.
   size_t storeRows() const { return storeRows_; }
@@ -28,6 +29,7 @@ class EventIndex {
   std::span<const uint32_t> Rows(const Group& g) const { return {rows_.data() + g.begin, g.end - g.begin}; }
 
  private:
+  static constexpr size_t kDenseGroupsMax = size_t{1} << 22;  // a 16 MiB table while building
   size_t storeRows_ = 0;
   std::vector<Group> groups_;
   std::vector<uint32_t> rows_;
