@@ -16,13 +16,14 @@ EventIndex::EventIndex(const EventStore& store, size_t types, size_t threads) : 
     count.push_back(0);
     return static_cast<uint32_t>(groups_.size() - 1);
   };
-  auto slowGroupOf = [&](uint16_t type, uint16_t thread) {
+  // Out of line, so that the look-up below is inlined into the passes over the rows.
+  auto slowGroupOf = [&](uint16_t type, uint16_t thread) __attribute__((noinline)) {
     if (dense && type < types && thread < threads) return slots[type * threads + thread] = added(type, thread);
     const auto [id, fresh] = ids.Emplace((uint64_t{type} << 16) | thread, static_cast<uint32_t>(groups_.size()));
     return fresh ? added(type, thread) : id;
   };
-  // Inline: the table's look-up is a few instructions a row.
-  auto groupOf = [&](size_t row) {
+  // The table's look-up: a few instructions a row.
+  auto groupOf = [&](size_t row) __attribute__((always_inline)) {
     const uint16_t type = store.type(row).value, thread = store.thread(row).value;
     if (dense && type < types && thread < threads) {
       const uint32_t slot = slots[type * threads + thread];
