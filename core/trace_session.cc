@@ -185,8 +185,10 @@ std::string TraceSession::TraceEventCounts() const {
 
 std::vector<uint32_t> TraceSession::QueryEvents(const EventQuery& query, uint64_t* totalMatches) const {
   std::unique_ptr<EventIndex>& index = pipeline_->eventIndex;
+  // Built once reading has ended: a live store grows between pages, and a pass over its rows
+  // is cheaper than an index built again for each.
   const bool filtered = !query.provider.empty() || !query.name.empty() || query.thread;
-  if (filtered && (!index || index->storeRows() != pipeline_->store.store().size()))
+  if (filtered && pipeline_->flushed && (!index || index->storeRows() != pipeline_->store.store().size()))
     index = std::make_unique<EventIndex>(pipeline_->store.store(), pipeline_->store.types().size(),
                                          pipeline_->store.threads().size());
   EventPage page = nettrace::QueryEvents(pipeline_->store, query, index.get());
