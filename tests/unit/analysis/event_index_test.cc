@@ -27,7 +27,7 @@ Busiest BusiestOf(const EventStore& store) {
   return {most(types), most(threads)};
 }
 
-std::vector<EventQuery> FilteredQueries(const StoreBuilder& model) {
+std::vector<EventQuery> FilteredQueries(const TraceModel& model) {
   const Busiest b = BusiestOf(model.store());
   const EventType& type = model.types()[EventTypeIndex(b.type)];
   const ThreadEntry& thread = model.threads()[ThreadIndex(b.thread)];
@@ -43,7 +43,7 @@ std::vector<EventQuery> FilteredQueries(const StoreBuilder& model) {
   return out;
 }
 
-EventPage Page(const StoreBuilder& model, EventQuery q, uint64_t offset, const EventIndex* index) {
+EventPage Page(const TraceModel& model, EventQuery q, uint64_t offset, const EventIndex* index) {
   q.offset = offset, q.limit = 200;
   return QueryEvents(model, q, index);
 }
@@ -53,7 +53,7 @@ TEST_CASE("Filtered event pages from the index equal the scan's", "[analysis][ev
                            "sentry-net6-profile-with-task.nettrace"}) {
     INFO(name);
     auto session = test::LoadCorpus(name);
-    const StoreBuilder& model = session->model();
+    const TraceModel& model = session->model();
     const EventIndex index(model.store(), model.types().size(), model.threads().size());
     // Counts too large for the table of every (type, thread): the groups come from the map.
     const EventIndex mapped(model.store(), 65536, 65536);
@@ -82,7 +82,7 @@ TEST_CASE("Filtered event pages from the index equal the scan's", "[analysis][ev
 
 TEST_CASE("An event page costs the same wherever it is", "[analysis][event-index]") {
   auto session = test::LoadCorpus("HeartRateMonitor.10068.nettrace");
-  const StoreBuilder& model = session->model();
+  const TraceModel& model = session->model();
   const size_t rows = model.store().size();
   REQUIRE(rows > 100'000);
   const EventIndex index(model.store(), model.types().size(), model.threads().size());

@@ -51,7 +51,7 @@ struct Copying {
   size_t elements = 0;
 };
 
-Copying AppendAll(const StoreBuilder& model) {
+Copying AppendAll(const TraceModel& model) {
   Copying c;
   std::vector<uint64_t> out;
   for (uint32_t i = 1; i < model.stacks().size(); ++i) {
