@@ -3,7 +3,7 @@
 #include <cstring>
 
 #include "format/clr_events.generated.h"
-#include "format/payload_decoder.h"
+#include "format/provider_family.h"
 #include "io/byte_cursor.h"
 
 namespace nettrace {
@@ -23,7 +23,7 @@ bool IsUnicodeString(const clr::EventInfo& info, uint16_t i, const char* name) {
 bool ReadExceptionThrownStrings(const EventMetadata& m, std::span<const uint8_t> payload, uint32_t pointerSize,
                                 std::string* type, std::string* message) {
   if (!m.fields.empty() || m.eventId != kExceptionThrownId) return false;
-  if (TemplateProviderOf(m.providerName) != clr::Provider::kRuntime) return false;
+  if (ClrProviderOf(m.providerName) != clr::Provider::kRuntime) return false;
   // DecodePayload's template choice: version 0 has no fields, yet runtimes send version 1's
   // layout under it.
   const clr::EventInfo* info = clr::FindEvent(clr::Provider::kRuntime, kExceptionThrownId, m.version);
