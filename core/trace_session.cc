@@ -1,6 +1,7 @@
 #include "trace_session.h"
 
 #include "analysis/allocation_view.h"
+#include "analysis/event_index.h"
 #include "analysis/event_query.h"
 #include "analysis/histogram.h"
 #include "analysis/model_views.h"
@@ -17,6 +18,8 @@ namespace nettrace {
 struct TraceSession::Parts {
   ReadPipeline read;
   PagedReader paged{read.model()};
+  // The event table's (type, thread) index, built by the first page filtered by either.
+  std::unique_ptr<EventIndex> eventIndex;
 };
 
 TraceSession::TraceSession() : parts_(std::make_unique<Parts>()) {}
@@ -55,7 +58,13 @@ std::string TraceSession::SummaryJson(const std::function<void(const std::string
 }
 std::string TraceSession::TraceEventCounts() const { return nettrace::TraceEventCounts(model()); }
 std::vector<uint32_t> TraceSession::QueryEvents(const EventQuery& query, uint64_t* totalMatches) const {
-  EventPage page = nettrace::QueryEvents(model(), query);
+  // Built once reading has ended: a live store grows between pages, and a pass over its rows
+  // is cheaper than an index built again for each.
+  std::unique_ptr<EventIndex>& index = parts_->eventIndex;
+  const bool filtered = !query.provider.empty() || !query.name.empty() || query.thread;
+  if (filtered && parts_->read.finished() && (!index || index->storeRows() != model().store().size()))
+    index = std::make_unique<EventIndex>(model().store(), model().types().size(), model().threads().size());
+  EventPage page = nettrace::QueryEvents(model(), query, index.get());
   if (totalMatches) *totalMatches = page.totalMatches;
   return std::move(page.rows);
 }
