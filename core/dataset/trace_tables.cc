@@ -93,6 +93,7 @@ Status TraceTables::Write(const std::string& table, parquet::WriterOptions optio
   options = Stamped(std::move(options), table);
   if (table == "events") return WriteEvents(std::move(options), sink);
   if (table == "samples") return WriteSamples(std::move(options), sink);
+  if (table == "thread_time") return WriteThreadTime(std::move(options), sink);
   if (table == "stacks") return WriteStacks(std::move(options), sink);
   if (table == "frames") return WriteFrames(std::move(options), sink);
   return WriteViewTable(*session_, table, std::move(options), sink);
@@ -227,6 +228,47 @@ Status TraceTables::WriteSamples(parquet::WriterOptions options, parquet::ByteSi
     NETTRACE_RETURN_IF_ERROR(w->AppendInt64(4, weight.data(), nullptr, n));
     NETTRACE_RETURN_IF_ERROR(w->AppendInt64(5, threadTime.data() + begin, threadValid.data() + begin, n));
     NETTRACE_RETURN_IF_ERROR(w->AppendInt64(6, managedTime.data() + begin, managedValid.data() + begin, n));
+    NETTRACE_RETURN_IF_ERROR(w->EndBatch());
+  }
+  return w->Finish();
+}
+
+// dotnet-trace's thread time (TraceEvent's, analysis/traceevent_thread_time.h): one row per
+// interval it charges, with the stack the interval is charged to as `top` and the flame graph
+// show it for CPU samples by default (TraceSession::WithDefaultWeight): a CPU_TIME,
+// UNMANAGED_CODE_TIME or AWAIT_TIME leaf, thread-pool work under the stack that queued it.
+// The interval's weight is its nanoseconds; its time is that of the event that began it.
+Status TraceTables::WriteThreadTime(parquet::WriterOptions options, parquet::ByteSink* sink) {
+  const StoreBuilder& m = session_->model();
+  const parquet::Schema schema = {I64("time_ns"), I64("thread_id"), I64("process_id", true), I64("stack_id", true),
+                                  I64("thread_time_ns")};
+  std::unique_ptr<parquet::TableWriter> w;
+  NETTRACE_RETURN_IF_ERROR(parquet::TableWriter::Open(schema, std::move(options), sink, &w));
+  StackQuery query;
+  query.weight = WeightKind::kTraceEventThreadTime;
+  const StackSelection sel = Select(*session_, resolver_.get(), query);
+  EventStore::RowCursor cursor(m.store());
+  std::vector<int64_t> timeNs, thread, pid, stack, weight;
+  std::vector<uint8_t> pidValid, stackValid;
+  for (size_t begin = 0; begin < sel.size(); begin += kBatchRows) {
+    const size_t n = std::min(kBatchRows, sel.size() - begin);
+    for (auto* v : {&timeNs, &thread, &pid, &stack, &weight}) v->resize(n);
+    pidValid.resize(n), stackValid.resize(n);
+    for (size_t i = 0; i < n; ++i) {
+      const size_t e = begin + i;
+      const ThreadEntry& t = m.threads()[ThreadIndex(sel.threads[e])];
+      timeNs[i] = TicksToNs(m.info(), cursor.timestamp(sel.rows[e]));
+      thread[i] = static_cast<int64_t>(OsThreadId(t));
+      pid[i] = static_cast<int64_t>(t.processId.value_or(0)), pidValid[i] = t.processId.has_value();
+      stack[i] = sel.callStacks[e], stackValid[i] = sel.callStacks[e] != 0;
+      if (sel.callStacks[e]) Use(sel.callStacks[e]);
+      weight[i] = static_cast<int64_t>(sel.weights[e]);
+    }
+    NETTRACE_RETURN_IF_ERROR(w->AppendInt64(0, timeNs.data(), nullptr, n));
+    NETTRACE_RETURN_IF_ERROR(w->AppendInt64(1, thread.data(), nullptr, n));
+    NETTRACE_RETURN_IF_ERROR(w->AppendInt64(2, pid.data(), pidValid.data(), n));
+    NETTRACE_RETURN_IF_ERROR(w->AppendInt64(3, stack.data(), stackValid.data(), n));
+    NETTRACE_RETURN_IF_ERROR(w->AppendInt64(4, weight.data(), nullptr, n));
     NETTRACE_RETURN_IF_ERROR(w->EndBatch());
   }
   return w->Finish();

@@ -3,7 +3,8 @@
 // decodes them, re-read from the file a page of blocks at a time), `samples` from the stack
 // selections the flame graph weighs (one per weight), `stacks` and `frames` from the one
 // stack resolver the events and samples were resolved with (so their ids join), and the
-// GC, JIT and view tables from the CSV the engine writes for them (view_tables.h).
+// GC, JIT and view tables from the CSV the engine writes for them (view_tables.h);
+// `thread_time` from dotnet-trace's thread time, the selection `top` weighs CPU samples by.
 //
 //   TraceTables t(session, read);
 //   for (const char* table : kTraceTables) t.Write(table, options, sink);  // in this order
@@ -27,8 +28,8 @@ class StackResolver;
 namespace nettrace::dataset {
 
 // Every table of a trace but `traces`, which is written last (traces_table.h).
-inline constexpr std::array<const char*, 10> kTraceTables = {
-    "events", "samples", "stacks", "frames", "gcs", "jit", "exceptions", "contention", "activities", "counters"};
+inline constexpr std::array<const char*, 11> kTraceTables = {
+    "events", "samples", "thread_time", "stacks", "frames", "gcs", "jit", "exceptions", "contention", "activities", "counters"};
 
 // The writer options a table's file gets: created_by and the schema version and table name
 // as key/values (docs/parquet-writer.md "What it writes").
@@ -44,6 +45,7 @@ class TraceTables {
  private:
   Status WriteEvents(parquet::WriterOptions options, parquet::ByteSink* sink);
   Status WriteSamples(parquet::WriterOptions options, parquet::ByteSink* sink);
+  Status WriteThreadTime(parquet::WriterOptions options, parquet::ByteSink* sink);
   Status WriteStacks(parquet::WriterOptions options, parquet::ByteSink* sink);
   Status WriteFrames(parquet::WriterOptions options, parquet::ByteSink* sink);
   void Use(uint32_t stack);

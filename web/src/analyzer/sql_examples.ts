@@ -16,6 +16,10 @@ export const SQL_EXAMPLES: readonly SqlExample[] = [
     sql: 'SELECT f.name, SUM(s.samples) AS exclusive_samples\nFROM samples s\nJOIN stacks st ON st.stack_id = s.stack_id AND st.position = st.depth - 1\nJOIN frames f ON f.frame_id = st.frame_id\nGROUP BY f.name\nORDER BY exclusive_samples DESC, f.name\nLIMIT 20',
   },
   {
+    label: 'Top functions (dotnet-trace thread time, as the flame graph)',
+    sql: 'SELECT f.name, SUM(t.thread_time_ns) / 1e6 AS exclusive_ms\nFROM thread_time t\nJOIN stacks st ON st.stack_id = t.stack_id AND st.position = st.depth - 1\nJOIN frames f ON f.frame_id = st.frame_id\nGROUP BY f.name\nORDER BY exclusive_ms DESC, f.name\nLIMIT 20',
+  },
+  {
     label: 'GC pauses per process (p50, p99)',
     sql: 'SELECT process_id, COUNT(*) AS gcs,\n  quantile_cont(pause_ms, 0.5) AS pause_p50_ms, quantile_cont(pause_ms, 0.99) AS pause_p99_ms\nFROM gcs\nGROUP BY process_id\nORDER BY pause_p99_ms DESC',
   },

@@ -26,7 +26,7 @@ export function sqlParts(): { box: HTMLElement; parts: SqlParts } {
   const spacer = h('div', { class: 'vt-spacer' });
   const rows = h('div', { class: 'sql-rows', attrs: { id: 'sql-rows' } });
   const scroller = h('div', { class: 'sql-scroller', attrs: { id: 'sql-scroller', tabindex: '0', role: 'grid', 'aria-label': 'Query result' } }, head, spacer, rows);
-  const tables = h('p', { class: 'muted', text: 'Tables: events, samples, stacks, frames, gcs, jit, exceptions, contention, activities, counters, traces, with the columns the dataset command writes (DuckDB SQL).' });
+  const tables = h('p', { class: 'muted', text: 'Tables: events, samples, thread_time, stacks, frames, gcs, jit, exceptions, contention, activities, counters, traces, with the columns the dataset command writes (DuckDB SQL).' });
   const box = h('div', { class: 'sql-box', attrs: { id: 'sql-box' } },
     h('div', { class: 'sql-form' }, examples, run), editor, tables, status, chart, scroller);
   return { box, parts: { examples, editor, run, status, chart, head, spacer, rows, scroller } };
