@@ -13,6 +13,7 @@
 #include "dataset/summary_fields.h"
 #include "dataset/traces_table.h"
 #include "dataset/view_tables.h"
+#include "export/dotnet_trace_frames.h"
 
 namespace nettrace::dataset {
 namespace {
@@ -231,6 +232,51 @@ Status TraceTables::WriteSamples(parquet::WriterOptions options, parquet::ByteSi
     NETTRACE_RETURN_IF_ERROR(w->EndBatch());
   }
   return w->Finish();
+}
+
+void TraceTables::AddTraceFacts(TraceRow* row) {
+  const StoreBuilder& m = session_->model();
+  const EventStore& store = m.store();
+  const std::optional<uint64_t> pid =
+      row->processId ? std::optional<uint64_t>(static_cast<uint64_t>(*row->processId)) : std::nullopt;
+  std::string commandLine = session_->symbols().CommandLine(pid);
+  // The runtime's RuntimeInformation, at startup and at rundown: TraceLog keeps the first
+  // version, replaced by a later one that has a QFE number, and takes the command line from it
+  // when ProcessInfo gave none.
+  std::vector<uint32_t> rows;
+  for (uint32_t r = 0; r < store.size(); ++r) {
+    const EventType& type = m.types()[store.type(r)];
+    if (type.name == "Runtime/Start" && (type.metadata.providerName == kRuntimeProvider ||
+                                         type.metadata.providerName == "Microsoft-Windows-DotNETRuntimeRundown"))
+      rows.push_back(r);
+  }
+  std::optional<std::string> version;
+  std::vector<uint8_t> bytes;
+  for (const uint32_t r : rows) {
+    if (!read_) break;
+    bool provided = true;
+    for (const ByteRange& range : session_->BlocksNeeded({r})) {
+      provided = read_(range.offset, range.size, &bytes) && bytes.size() == range.size;
+      if (!provided) break;
+      session_->ProvideBlock(range.offset, bytes.data(), bytes.size());
+    }
+    if (!provided) continue;
+    const std::string json = session_->EventJson(r);
+    const std::optional<std::string_view> array = JsonAt(json, {"payload", "fields"});
+    const std::optional<std::string> fields = array ? NameValueArrayAsObject(*array) : std::nullopt;
+    if (!fields) continue;
+    const auto major = JsonInt(*fields, {"VMMajorVersion"}), minor = JsonInt(*fields, {"VMMinorVersion"});
+    const auto build = JsonInt(*fields, {"VMBuildNumber"}), qfe = JsonInt(*fields, {"VMQfeNumber"});
+    if (major && minor && build && qfe && (!version || *qfe > 0)) {
+      version = std::to_string(*major) + "." + std::to_string(*minor) + "." + std::to_string(*build) + "." + std::to_string(*qfe);
+    }
+    if (commandLine.empty()) commandLine = JsonString(*fields, {"CommandLine"}).value_or("");
+  }
+  row->runtimeVersion = version;
+  if (!commandLine.empty()) {
+    row->commandLine = commandLine;
+    row->processName = DotnetTraceFrames::ProcessName(commandLine, pid.value_or(0));
+  }
 }
 
 // dotnet-trace's thread time (TraceEvent's, analysis/traceevent_thread_time.h): one row per

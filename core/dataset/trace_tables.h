@@ -19,6 +19,7 @@
 #include "base/status.h"
 #include "dataset/byte_sink.h"
 #include "dataset/table_writer.h"
+#include "dataset/traces_table.h"
 #include "trace_session.h"
 
 namespace nettrace {
@@ -41,6 +42,11 @@ class TraceTables {
   TraceTables(TraceSession* session, TraceSession::BlockReader read);
   ~TraceTables();
   Status Write(const std::string& table, parquet::WriterOptions options, parquet::ByteSink* sink);
+  // The traces row's facts from the trace's events: the runtime version of its RuntimeInformation
+  // events (Runtime/Start), its command line (EventPipe ProcessInfo, else the runtime's) and the
+  // process name TraceEvent gives it. Re-reads those few events' blocks; without `read`, only
+  // the ProcessInfo command line (kept while reading) is known.
+  void AddTraceFacts(TraceRow* row);
 
  private:
   Status WriteEvents(parquet::WriterOptions options, parquet::ByteSink* sink);

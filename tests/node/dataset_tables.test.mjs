@@ -55,6 +55,29 @@ test('every table of every trace is written, traces last', () => {
   assert.deepEqual(firstRun, traces.map((file) => ({ file, traceId: sha256(file), written: TABLES })));
 });
 
+// traces.runtime_version / command_line / process_name by another path: the Runtime/Start and
+// ProcessInfo events as `nettrace events` decodes them, with TraceLog's rules (the first
+// version, replaced by one with a QFE number; ProcessInfo's command line, else the runtime's;
+// the name is the image's file name without .exe/.dll).
+test('traces: runtime version, command line and process name from the trace\'s events', async () => {
+  let known = 0;
+  for (const file of traces) {
+    const fields = (name) => runNative('events', file, ['--name', name, '--limit', '1000']).stdout.toString().trim().split('\n')
+      .filter(Boolean).map((l) => JSON.parse(l)).filter((e) => name !== 'Runtime/Start' || /DotNETRuntime(Rundown)?$/.test(e.provider))
+      .map((e) => Object.fromEntries(e.payload.fields.map((f) => [f.name, f.value])));
+    let version = null;
+    for (const f of fields('Runtime/Start')) {
+      if (version === null || f.VMQfeNumber > 0) version = `${f.VMMajorVersion}.${f.VMMinorVersion}.${f.VMBuildNumber}.${f.VMQfeNumber}`;
+    }
+    const commandLine = fields('ProcessInfo')[0]?.CommandLine || fields('Runtime/Start').find((f) => f.CommandLine)?.CommandLine || null;
+    const image = commandLine?.split(' ')[0].split(/[\\/]/).at(-1) ?? null;
+    const [row] = await sql(`SELECT runtime_version, command_line, process_name FROM traces WHERE trace_id = '${sha256(file)}'`);
+    assert.deepEqual(row, { runtime_version: version, command_line: commandLine, process_name: image?.replace(/\.(dll|exe)$/i, '') ?? null }, file);
+    if (version !== null && commandLine !== null) known++;
+  }
+  assert.ok(known >= 3, `${known} traces with a runtime version and a command line`);
+});
+
 test('events: per trace, the Summary\'s count of every event type', async () => {
   for (const file of traces) {
     const summary = json('summary', file);

@@ -43,7 +43,7 @@ export const SQL_EXAMPLES: readonly SqlExample[] = [
     label: 'JIT time by tier',
     sql: 'SELECT tier, COUNT(*) AS methods, SUM(jit_time_ms) AS jit_ms, SUM(il_size) AS il_bytes\nFROM jit\nGROUP BY tier\nORDER BY jit_ms DESC',
   },
-  { label: 'The trace', sql: 'SELECT * FROM traces' },
+  { label: 'The trace (process, runtime version, …)', sql: 'SELECT * FROM traces' },
   {
     label: 'Tables and columns',
     sql: "SELECT table_name, column_name, data_type\nFROM information_schema.columns\nWHERE table_schema = 'main'\nORDER BY table_name, ordinal_position",

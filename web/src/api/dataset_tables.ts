@@ -12,10 +12,11 @@ export interface DatasetBindings {
   traceTableNames(): string[];
   TraceTables: new (session: RawTraceSession, read: ((offset: number, size: number) => Uint8Array) | undefined) => {
     write(table: string, codec: string, write: (bytes: Uint8Array) => void, compress?: (bytes: Uint8Array) => Uint8Array): RawStatus;
+    /** The traces row: the summary's facts and those read from the trace's events. */
+    writeTraces(summaryJson: string, traceId: string, fileName: string, fileBytes: number, codec: string,
+      write: (bytes: Uint8Array) => void, compress?: (bytes: Uint8Array) => Uint8Array): RawStatus;
     delete(): void;
   };
-  writeTracesTable(summaryJson: string, traceId: string, fileName: string, fileBytes: number, codec: string,
-    write: (bytes: Uint8Array) => void, compress?: (bytes: Uint8Array) => Uint8Array): RawStatus;
   Sha256: new () => { update(pointer: number, size: number): void; hex(): string; delete(): void };
 }
 
@@ -77,9 +78,9 @@ export async function datasetTables(M: NetTraceModule, session: RawTraceSession,
   const writer = new D.TraceTables(session, read);
   try {
     for (const table of D.traceTableNames()) tables[table] = collect((write) => writer.write(table, 'none', write, undefined), table);
+    tables['traces'] = collect((write) => writer.writeTraces(summaryJson, traceId, fileName, size, 'none', write, undefined), 'traces');
   } finally {
     writer.delete();
   }
-  tables['traces'] = collect((write) => D.writeTracesTable(summaryJson, traceId, fileName, size, 'none', write, undefined), 'traces');
   return { traceId, tables };
 }

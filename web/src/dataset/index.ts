@@ -105,11 +105,11 @@ export async function writeDataset(root: string, files: string[], options: Datas
           writeTableFile(fs, root, table, id, (write) => tables.write(table, codec, write, compress));
           written.push(table);
         }
+        writeTableFile(fs, root, 'traces', id, (write) => tables.writeTraces(trace.summaryJson(), id, baseName(file), bytes, codec, write, compress));
       } finally {
         tables.delete();
         fs.closeSync(fd);
       }
-      writeTableFile(fs, root, 'traces', id, (write) => M.writeTracesTable(trace.summaryJson(), id, baseName(file), bytes, codec, write, compress));
       results.push({ file, traceId: id, written: [...written, 'traces'] });
     } finally {
       trace.close();
