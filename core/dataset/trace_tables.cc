@@ -189,10 +189,33 @@ Status TraceTables::WriteEvents(parquet::WriterOptions options, parquet::ByteSin
   return w->Finish();
 }
 
+// Columns 0-4 of `samples` and `thread_time` for entries [begin, begin + n) of a selection:
+// time_ns, thread_id, process_id, stack_id (marked used, for `stacks`) and the entry's weight.
+Status TraceTables::AppendSelection(const StackSelection& sel, size_t begin, size_t n, parquet::TableWriter* w) {
+  const StoreBuilder& m = session_->model();
+  EventStore::RowCursor cursor(m.store());
+  std::vector<int64_t> timeNs(n), thread(n), pid(n), stack(n), weight(n);
+  std::vector<uint8_t> pidValid(n), stackValid(n);
+  for (size_t i = 0; i < n; ++i) {
+    const size_t e = begin + i;
+    const ThreadEntry& t = m.threads()[ThreadIndex(sel.threads[e])];
+    timeNs[i] = TicksToNs(m.info(), cursor.timestamp(sel.rows[e]));
+    thread[i] = static_cast<int64_t>(OsThreadId(t));
+    pid[i] = static_cast<int64_t>(t.processId.value_or(0)), pidValid[i] = t.processId.has_value();
+    stack[i] = sel.callStacks[e], stackValid[i] = sel.callStacks[e] != 0;
+    if (sel.callStacks[e]) Use(sel.callStacks[e]);
+    weight[i] = static_cast<int64_t>(sel.weights[e]);
+  }
+  NETTRACE_RETURN_IF_ERROR(w->AppendInt64(0, timeNs.data(), nullptr, n));
+  NETTRACE_RETURN_IF_ERROR(w->AppendInt64(1, thread.data(), nullptr, n));
+  NETTRACE_RETURN_IF_ERROR(w->AppendInt64(2, pid.data(), pidValid.data(), n));
+  NETTRACE_RETURN_IF_ERROR(w->AppendInt64(3, stack.data(), stackValid.data(), n));
+  return w->AppendInt64(4, weight.data(), nullptr, n);
+}
+
 // The sample profiler's samples with the stacks the flame graph shows for them (external
 // samples end in UNMANAGED_CODE_TIME) and each weight the flame graph offers for them.
 Status TraceTables::WriteSamples(parquet::WriterOptions options, parquet::ByteSink* sink) {
-  const StoreBuilder& m = session_->model();
   const parquet::Schema schema = {I64("time_ns"), I64("thread_id"), I64("process_id", true), I64("stack_id", true),
                                   I64("samples"), I64("thread_time_ns", true), I64("managed_thread_time_ns", true)};
   std::unique_ptr<parquet::TableWriter> w;
@@ -205,28 +228,9 @@ Status TraceTables::WriteSamples(parquet::WriterOptions options, parquet::ByteSi
   WeightsByRow(count, Select(*session_, resolver_.get(), query), &threadTime, &threadValid);
   query.weight = WeightKind::kManagedThreadTime;
   WeightsByRow(count, Select(*session_, resolver_.get(), query), &managedTime, &managedValid);
-  EventStore::RowCursor cursor(m.store());
-  std::vector<int64_t> timeNs, thread, pid, stack, weight;
-  std::vector<uint8_t> pidValid, stackValid;
   for (size_t begin = 0; begin < count.size(); begin += kBatchRows) {
     const size_t n = std::min(kBatchRows, count.size() - begin);
-    for (auto* v : {&timeNs, &thread, &pid, &stack, &weight}) v->resize(n);
-    pidValid.resize(n), stackValid.resize(n);
-    for (size_t i = 0; i < n; ++i) {
-      const size_t e = begin + i;
-      const ThreadEntry& t = m.threads()[ThreadIndex(count.threads[e])];
-      timeNs[i] = TicksToNs(m.info(), cursor.timestamp(count.rows[e]));
-      thread[i] = static_cast<int64_t>(OsThreadId(t));
-      pid[i] = static_cast<int64_t>(t.processId.value_or(0)), pidValid[i] = t.processId.has_value();
-      stack[i] = count.callStacks[e], stackValid[i] = count.callStacks[e] != 0;
-      if (count.callStacks[e]) Use(count.callStacks[e]);
-      weight[i] = static_cast<int64_t>(count.weights[e]);
-    }
-    NETTRACE_RETURN_IF_ERROR(w->AppendInt64(0, timeNs.data(), nullptr, n));
-    NETTRACE_RETURN_IF_ERROR(w->AppendInt64(1, thread.data(), nullptr, n));
-    NETTRACE_RETURN_IF_ERROR(w->AppendInt64(2, pid.data(), pidValid.data(), n));
-    NETTRACE_RETURN_IF_ERROR(w->AppendInt64(3, stack.data(), stackValid.data(), n));
-    NETTRACE_RETURN_IF_ERROR(w->AppendInt64(4, weight.data(), nullptr, n));
+    NETTRACE_RETURN_IF_ERROR(AppendSelection(count, begin, n, w.get()));
     NETTRACE_RETURN_IF_ERROR(w->AppendInt64(5, threadTime.data() + begin, threadValid.data() + begin, n));
     NETTRACE_RETURN_IF_ERROR(w->AppendInt64(6, managedTime.data() + begin, managedValid.data() + begin, n));
     NETTRACE_RETURN_IF_ERROR(w->EndBatch());
@@ -285,7 +289,6 @@ void TraceTables::AddTraceFacts(TraceRow* row) {
 // UNMANAGED_CODE_TIME or AWAIT_TIME leaf, thread-pool work under the stack that queued it.
 // The interval's weight is its nanoseconds; its time is that of the event that began it.
 Status TraceTables::WriteThreadTime(parquet::WriterOptions options, parquet::ByteSink* sink) {
-  const StoreBuilder& m = session_->model();
   const parquet::Schema schema = {I64("time_ns"), I64("thread_id"), I64("process_id", true), I64("stack_id", true),
                                   I64("thread_time_ns")};
   std::unique_ptr<parquet::TableWriter> w;
@@ -293,28 +296,8 @@ Status TraceTables::WriteThreadTime(parquet::WriterOptions options, parquet::Byt
   StackQuery query;
   query.weight = WeightKind::kTraceEventThreadTime;
   const StackSelection sel = Select(*session_, resolver_.get(), query);
-  EventStore::RowCursor cursor(m.store());
-  std::vector<int64_t> timeNs, thread, pid, stack, weight;
-  std::vector<uint8_t> pidValid, stackValid;
   for (size_t begin = 0; begin < sel.size(); begin += kBatchRows) {
-    const size_t n = std::min(kBatchRows, sel.size() - begin);
-    for (auto* v : {&timeNs, &thread, &pid, &stack, &weight}) v->resize(n);
-    pidValid.resize(n), stackValid.resize(n);
-    for (size_t i = 0; i < n; ++i) {
-      const size_t e = begin + i;
-      const ThreadEntry& t = m.threads()[ThreadIndex(sel.threads[e])];
-      timeNs[i] = TicksToNs(m.info(), cursor.timestamp(sel.rows[e]));
-      thread[i] = static_cast<int64_t>(OsThreadId(t));
-      pid[i] = static_cast<int64_t>(t.processId.value_or(0)), pidValid[i] = t.processId.has_value();
-      stack[i] = sel.callStacks[e], stackValid[i] = sel.callStacks[e] != 0;
-      if (sel.callStacks[e]) Use(sel.callStacks[e]);
-      weight[i] = static_cast<int64_t>(sel.weights[e]);
-    }
-    NETTRACE_RETURN_IF_ERROR(w->AppendInt64(0, timeNs.data(), nullptr, n));
-    NETTRACE_RETURN_IF_ERROR(w->AppendInt64(1, thread.data(), nullptr, n));
-    NETTRACE_RETURN_IF_ERROR(w->AppendInt64(2, pid.data(), pidValid.data(), n));
-    NETTRACE_RETURN_IF_ERROR(w->AppendInt64(3, stack.data(), stackValid.data(), n));
-    NETTRACE_RETURN_IF_ERROR(w->AppendInt64(4, weight.data(), nullptr, n));
+    NETTRACE_RETURN_IF_ERROR(AppendSelection(sel, begin, std::min(kBatchRows, sel.size() - begin), w.get()));
     NETTRACE_RETURN_IF_ERROR(w->EndBatch());
   }
   return w->Finish();

@@ -24,6 +24,7 @@
 
 namespace nettrace {
 class StackResolver;
+struct StackSelection;
 }
 
 namespace nettrace::dataset {
@@ -54,6 +55,7 @@ class TraceTables {
   Status WriteThreadTime(parquet::WriterOptions options, parquet::ByteSink* sink);
   Status WriteStacks(parquet::WriterOptions options, parquet::ByteSink* sink);
   Status WriteFrames(parquet::WriterOptions options, parquet::ByteSink* sink);
+  Status AppendSelection(const StackSelection& sel, size_t begin, size_t n, parquet::TableWriter* w);
   void Use(uint32_t stack);
 
   TraceSession* session_;
