@@ -5,9 +5,8 @@
 #include <cmath>
 
 #include "analysis/call_tree.h"
-#include "analysis/runtime_views.h"
 #include "analysis/stack_frames.h"
-#include "analysis/stack_transform.h"
+#include "analysis/stack_views.h"
 #include "analysis/utc_time.h"
 #include "dataset/payload_columns.h"
 #include "dataset/summary_fields.h"
@@ -51,14 +50,6 @@ const char* FrameKindName(FrameKind k) {
   return "";
 }
 
-// A stack selection as the flame graph and `top` take it (trace_session_stacks.cc).
-StackSelection Select(const TraceSession& session, StackResolver* resolver, const StackQuery& query) {
-  StackSelection sel = SelectStacks(session.model(), session.symbols(), resolver, query);
-  session.views().Refine(session.model(), query, &sel);
-  ApplyStackTransform(query.transform, resolver, &sel);
-  return sel;
-}
-
 // Each entry's weight in `other`, by store row (both in time order); null where absent.
 void WeightsByRow(const StackSelection& sel, const StackSelection& other, std::vector<int64_t>* out,
                   std::vector<uint8_t>* valid) {
@@ -79,9 +70,9 @@ parquet::WriterOptions Stamped(parquet::WriterOptions options, const std::string
   return options;
 }
 
-TraceTables::TraceTables(TraceSession* session, TraceSession::BlockReader read)
-    : session_(session), read_(std::move(read)),
-      resolver_(std::make_unique<StackResolver>(session->model(), session->symbols())) {}
+TraceTables::TraceTables(const TraceModel& model, BlockReader read)
+    : model_(model), read_(std::move(read)), paged_(model),
+      resolver_(std::make_unique<StackResolver>(model, model.symbols())) {}
 
 TraceTables::~TraceTables() = default;
 
@@ -97,11 +88,11 @@ Status TraceTables::Write(const std::string& table, parquet::WriterOptions optio
   if (table == "thread_time") return WriteThreadTime(std::move(options), sink);
   if (table == "stacks") return WriteStacks(std::move(options), sink);
   if (table == "frames") return WriteFrames(std::move(options), sink);
-  return WriteViewTable(*session_, table, std::move(options), sink);
+  return WriteViewTable(model_, table, std::move(options), sink);
 }
 
 Status TraceTables::WriteEvents(parquet::WriterOptions options, parquet::ByteSink* sink) {
-  const StoreBuilder& m = session_->model();
+  const TraceModel& m = model_;
   const EventStore& store = m.store();
   const TraceInfo& info = m.info();
   parquet::Schema schema = {I64("time_ns"),
@@ -131,14 +122,14 @@ Status TraceTables::WriteEvents(parquet::WriterOptions options, parquet::ByteSin
   EventStore::RowCursor cursor(store);
   const uint32_t size = static_cast<uint32_t>(store.size());
   for (uint32_t begin = 0; begin < size;) {
-    const uint32_t end = read_ ? session_->ChromeTracePageEnd(begin) : std::min<uint32_t>(size, begin + kBatchRows);
+    const uint32_t end = read_ ? paged_.ChromeTracePageEnd(begin, 32) : std::min<uint32_t>(size, begin + kBatchRows);
     page.clear();
     for (uint32_t r = begin; r < end; ++r) page.push_back(r);
     if (read_) {
-      for (const ByteRange& r : session_->BlocksNeeded(page)) {
+      for (const ByteRange& r : paged_.blocks().Needed(page)) {
         if (!read_(r.offset, r.size, &bytes) || bytes.size() != r.size)
           return Status::Error(ErrorCode::kTruncated, r.offset, "cannot re-read an event block");
-        session_->ProvideBlock(r.offset, bytes.data(), bytes.size());
+        paged_.blocks().Provide(r.offset, bytes.data(), bytes.size());
       }
     }
     const size_t n = page.size();
@@ -165,7 +156,7 @@ Status TraceTables::WriteEvents(parquet::WriterOptions options, parquet::ByteSin
       if (s) Use(s);
       payloadValid[i] = 0;
       if (read_) {
-        const std::string json = session_->EventJson(row);
+        const std::string json = paged_.EventJson(row);
         if (auto fields = JsonAt(json, {"payload", "fields"})) {
           if (auto object = NameValueArrayAsObject(*fields)) payloadText[i] = std::move(*object), payloadValid[i] = 1;
         }
@@ -192,7 +183,7 @@ Status TraceTables::WriteEvents(parquet::WriterOptions options, parquet::ByteSin
 // Columns 0-4 of `samples` and `thread_time` for entries [begin, begin + n) of a selection:
 // time_ns, thread_id, process_id, stack_id (marked used, for `stacks`) and the entry's weight.
 Status TraceTables::AppendSelection(const StackSelection& sel, size_t begin, size_t n, parquet::TableWriter* w) {
-  const StoreBuilder& m = session_->model();
+  const TraceModel& m = model_;
   EventStore::RowCursor cursor(m.store());
   std::vector<int64_t> timeNs(n), thread(n), pid(n), stack(n), weight(n);
   std::vector<uint8_t> pidValid(n), stackValid(n);
@@ -221,13 +212,13 @@ Status TraceTables::WriteSamples(parquet::WriterOptions options, parquet::ByteSi
   std::unique_ptr<parquet::TableWriter> w;
   NETTRACE_RETURN_IF_ERROR(parquet::TableWriter::Open(schema, std::move(options), sink, &w));
   StackQuery query;  // Thread/Sample, one per sample: `top`'s default
-  const StackSelection count = Select(*session_, resolver_.get(), query);
+  const StackSelection count = SelectRefinedStacks(model_, resolver_.get(), query);
   std::vector<int64_t> threadTime, managedTime;
   std::vector<uint8_t> threadValid, managedValid;
   query.weight = WeightKind::kThreadTime;
-  WeightsByRow(count, Select(*session_, resolver_.get(), query), &threadTime, &threadValid);
+  WeightsByRow(count, SelectRefinedStacks(model_, resolver_.get(), query), &threadTime, &threadValid);
   query.weight = WeightKind::kManagedThreadTime;
-  WeightsByRow(count, Select(*session_, resolver_.get(), query), &managedTime, &managedValid);
+  WeightsByRow(count, SelectRefinedStacks(model_, resolver_.get(), query), &managedTime, &managedValid);
   for (size_t begin = 0; begin < count.size(); begin += kBatchRows) {
     const size_t n = std::min(kBatchRows, count.size() - begin);
     NETTRACE_RETURN_IF_ERROR(AppendSelection(count, begin, n, w.get()));
@@ -239,11 +230,11 @@ Status TraceTables::WriteSamples(parquet::WriterOptions options, parquet::ByteSi
 }
 
 void TraceTables::AddTraceFacts(TraceRow* row) {
-  const StoreBuilder& m = session_->model();
+  const TraceModel& m = model_;
   const EventStore& store = m.store();
   const std::optional<uint64_t> pid =
       row->processId ? std::optional<uint64_t>(static_cast<uint64_t>(*row->processId)) : std::nullopt;
-  std::string commandLine = session_->symbols().CommandLine(pid);
+  std::string commandLine = m.symbols().CommandLine(pid);
   // The runtime's RuntimeInformation, at startup and at rundown: TraceLog keeps the first
   // version, replaced by a later one that has a QFE number, and takes the command line from it
   // when ProcessInfo gave none.
@@ -259,13 +250,13 @@ void TraceTables::AddTraceFacts(TraceRow* row) {
   for (const uint32_t r : rows) {
     if (!read_) break;
     bool provided = true;
-    for (const ByteRange& range : session_->BlocksNeeded({r})) {
+    for (const ByteRange& range : paged_.blocks().Needed({r})) {
       provided = read_(range.offset, range.size, &bytes) && bytes.size() == range.size;
       if (!provided) break;
-      session_->ProvideBlock(range.offset, bytes.data(), bytes.size());
+      paged_.blocks().Provide(range.offset, bytes.data(), bytes.size());
     }
     if (!provided) continue;
-    const std::string json = session_->EventJson(r);
+    const std::string json = paged_.EventJson(r);
     const std::optional<std::string_view> array = JsonAt(json, {"payload", "fields"});
     const std::optional<std::string> fields = array ? NameValueArrayAsObject(*array) : std::nullopt;
     if (!fields) continue;
@@ -285,7 +276,7 @@ void TraceTables::AddTraceFacts(TraceRow* row) {
 
 // dotnet-trace's thread time (TraceEvent's, analysis/traceevent_thread_time.h): one row per
 // interval it charges, with the stack the interval is charged to as `top` and the flame graph
-// show it for CPU samples by default (TraceSession::WithDefaultWeight): a CPU_TIME,
+// show it for CPU samples by default (WithDefaultWeight, analysis/stack_views.h): a CPU_TIME,
 // UNMANAGED_CODE_TIME or AWAIT_TIME leaf, thread-pool work under the stack that queued it.
 // The interval's weight is its nanoseconds; its time is that of the event that began it.
 Status TraceTables::WriteThreadTime(parquet::WriterOptions options, parquet::ByteSink* sink) {
@@ -295,7 +286,7 @@ Status TraceTables::WriteThreadTime(parquet::WriterOptions options, parquet::Byt
   NETTRACE_RETURN_IF_ERROR(parquet::TableWriter::Open(schema, std::move(options), sink, &w));
   StackQuery query;
   query.weight = WeightKind::kTraceEventThreadTime;
-  const StackSelection sel = Select(*session_, resolver_.get(), query);
+  const StackSelection sel = SelectRefinedStacks(model_, resolver_.get(), query);
   for (size_t begin = 0; begin < sel.size(); begin += kBatchRows) {
     NETTRACE_RETURN_IF_ERROR(AppendSelection(sel, begin, std::min(kBatchRows, sel.size() - begin), w.get()));
     NETTRACE_RETURN_IF_ERROR(w->EndBatch());
