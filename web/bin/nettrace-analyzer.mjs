@@ -32,6 +32,8 @@
 //   nettrace-analyzer jit FILE [--format json|csv]  one row per jitted method, totals
 //   nettrace-analyzer exceptions|contention|activities|counters|threadpool FILE [--format json|csv]   the
 //                                 event views, as the native tool prints them
+//   nettrace-analyzer heap FILE [--baseline OLD] [--paths-to TYPE] [--largest N] [--paths N] [--format json|csv]
+//                                 a heap snapshot (.gcdump, or a .nettrace with heap-dump events)
 //   nettrace-analyzer allocations FILE [--format json|csv]   allocated bytes and objects by type and
 //                                 function (AllocationSampled's estimates with intervals)
 //   nettrace-analyzer write-sample-universal OUT   a small collect-linux-like v6 trace
@@ -51,7 +53,7 @@
 // FILE may be a path, an http(s) URL, or "-" for standard input.
 import { appendFileSync, closeSync, openSync, readFileSync, writeFileSync, writeSync } from 'node:fs';
 import { basename } from 'node:path';
-import { checkBudgetsText, compareRunsText, convertTrace, diffStacksFolded, diffStacksJson, openTrace, NetTraceError } from '../index.js';
+import { checkBudgetsText, compareRunsText, convertTrace, diffStacksFolded, diffStacksJson, openHeap, openTrace, NetTraceError } from '../index.js';
 
 // A reader that stops early (`| head`) wants no more output: end quietly, as the native tool
 // does (SIGPIPE), not with an unhandled EPIPE 'error' event and its stack trace.
@@ -69,11 +71,6 @@ if (command === 'ps' || command === 'collect' || command === 'live') {
 }
 // The dataset of many traces and SQL over it (web/src/dataset): not in the query table yet.
 if (command === 'dataset' || command === 'sql') process.exit(await datasetCommand(command, args));
-// Heap snapshots: the engine's reader (core/heap) is built into the native tool only so far.
-if (command === 'heap' && !args.includes('--help') && !args.includes('-h')) {
-  process.stderr.write('nettrace-analyzer: heap snapshots are read by the native `nettrace heap` only (the npm package has no .gcdump reader yet)\n');
-  process.exit(2);
-}
 // The commands and options are the engine's query table (core/api/query_table.cc), read
 // through the wasm module: the same parser as the native tool, the same --help lines.
 const { loadNetTraceModule } = await import('../reader/wasm_loader.js');
@@ -142,6 +139,7 @@ if (command === 'diff' && opts.compare !== undefined) await diffRuns();
 if (command === 'diff' && opts.baseline !== undefined) fail('--baseline goes with --compare');
 if (command === 'diff' && opts.format === 'markdown') fail('diff --format markdown goes with --baseline/--compare');
 if (command === 'diff') await diff();
+if (command === 'heap') await heap();
 if ((command === 'gc' || command === 'jit') && !['json', 'csv', undefined].includes(opts.format)) fail(`${command} --format takes json or csv`);
 
 let trace;
@@ -304,6 +302,30 @@ async function convert() {
   }
   if (result.error) fail(`${file}: ${result.error.message} (the output is incomplete: ${result.eventsWritten} events written)`, 1);
   process.stderr.write(`nettrace-analyzer: wrote ${result.eventsWritten} events to ${positional} (NetTrace v6)\n`);
+  process.exit(0);
+}
+
+// As `nettrace heap FILE [--baseline OLD]`: the snapshot's views, or the growth from OLD, printed
+// as the engine writes them. A fault after which the graph stayed whole: the views, then the
+// error and exit status 1; no graph: the error alone.
+async function heap() {
+  const open = async (path) => {
+    try {
+      return await openHeap(path === '-' ? process.stdin : path, pick('chunkSize'));
+    } catch (e) {
+      if (!(e instanceof NetTraceError)) throw e;
+      fail(`${path}: ${e.message}`, 1);
+    }
+  };
+  const current = await open(file);
+  const baseline = opts.baseline === undefined ? undefined : await open(opts.baseline);
+  try {
+    process.stdout.write(current.text(opts.format ?? 'json', pick('pathsTo', 'largest', 'paths'), baseline));
+  } finally {
+    current.close();
+    baseline?.close();
+  }
+  for (const [path, h] of [[file, current], [opts.baseline, baseline]]) if (h?.error) fail(`${path}: ${h.error.message}`, 1);
   process.exit(0);
 }
 
