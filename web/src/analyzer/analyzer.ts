@@ -51,6 +51,8 @@ export interface AnalyzerInstance {
    *  showing what was read so far every 500 ms ("live" events), then the whole trace. The
    *  host's page ends the session (its Stop): the analyzer shows no progress bar or Cancel. */
   openLive(url: string, name: string): Promise<void>;
+  /** Shows a heap snapshot in the Heap tab, the trace shown (if any) kept in the other tabs. */
+  showHeap(source: Blob, name: string): Promise<void>;
   /** Computes the flame graph again over what has been read (a live session's grows). */
   refreshFlame(): void;
   /** Opens a trace: a File/Blob, or a URL to fetch. Resolves when it has been read (or has
@@ -374,6 +376,15 @@ class Analyzer implements Coordinator {
     return {
       open: (source, name) => this.open(source, name).catch((e: unknown) => this.reportUnexpected(e)),
       openLive: (url, name) => this.openLive(url, name).catch((e: unknown) => this.reportUnexpected(e)),
+      showHeap: async (source, name) => {
+        this.heap.reset();
+        const { layout } = this;
+        layout.landing.landing.hidden = true;
+        layout.tabList.hidden = false;
+        layout.tabButtons.get('heap')!.hidden = false;
+        this.showTab('heap');
+        await this.heap.read(source, name);
+      },
       refreshFlame: () => {
         this.flame.traceGrew();
         this.showTab('flame');

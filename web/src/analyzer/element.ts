@@ -80,6 +80,13 @@ export class NetTraceAnalyzerElement extends HTMLElement {
     return this.instance.openLive(url, name);
   }
 
+  /** Shows a heap snapshot (a .gcdump, or a .nettrace of heap-dump events) in the Heap tab,
+   *  beside the trace shown (a live session's page: its snapshot of the running process). */
+  showHeap(source: Blob, name: string): Promise<void> {
+    if (this.instance === null) return Promise.reject(new Error('nettrace-analyzer: showHeap() before the element is in the document'));
+    return this.instance.showHeap(source, name);
+  }
+
   /** Computes the flame graph again over what has been read so far. */
   refreshFlame(): void {
     this.instance?.refreshFlame();
