@@ -111,14 +111,14 @@ test('every option of every query is accepted by the native CLI, the npm CLI and
         assert.deepEqual(JSON.parse(parsed.request), { [o.name]: js }, label);
       }
       if (LIVE.includes(q.name)) return checkLive(q, o, optionArgs, label, outOf);
-      // heap snapshots are the native tool's only (no wasm reader yet): the engine's parser
-      // takes the option, and the npm CLI says that it has no heap command.
+      // heap reads a heap snapshot (--baseline another one): both CLIs print the same.
       if (q.name === 'heap') {
-        const parsed = engine.parseCliArgs(q.name, [...optionArgs, TRACE]);
-        assert.ok(parsed.ok && o.name in JSON.parse(parsed.request), `${label}: ${parsed.message}`);
-        const npm = await runAsync(process.execPath, [npmTool, ...argsFor('npm')]);
-        assert.equal(npm.status, 2, `npm ${label}: ${npm.stderr}`);
-        assert.match(npm.stderr.toString(), /^nettrace-analyzer: heap snapshots are read by the native `nettrace heap` only/);
+        const snapshot = join(testdata, 'heap', 'heapgraphs-small.gcdump');
+        const args = ['heap', snapshot, ...(o.name === 'baseline' ? [o.flag, join(testdata, 'heap', 'heapgraphs-small.nettrace')] : optionArgs)];
+        const [npm, native] = await Promise.all([runAsync(process.execPath, [npmTool, ...args]), runAsync(nativeTool, args)]);
+        assert.equal(native.status, 0, `native ${label}: ${native.stderr}`);
+        assert.equal(npm.status, 0, `npm ${label}: ${npm.stderr}`);
+        assert.ok(npm.stdout.equals(native.stdout), `${label}: npm output differs from native`);
         return;
       }
       const npm = await runAsync(process.execPath, [npmTool, ...argsFor('npm')]);
