@@ -13,6 +13,7 @@
 // bubbling): load {name, summary}, error {name, code, offset, message, partial},
 // selection {kind: 'range' | 'event' | 'frame', …}, live {name, summary} (openLive's snapshots).
 import type { TraceHandle } from '../api/handle.js';
+import type { HeapHandle } from '../api/heap.js';
 import type { Summary } from '../api/types.js';
 import { h } from '../ui/dom.js';
 import { createAnalyzer } from './analyzer.js';
@@ -95,6 +96,11 @@ export class NetTraceAnalyzerElement extends HTMLElement {
   /** The trace shown (the engine handle: events, flame graphs, exports), or null. */
   get trace(): TraceHandle | null {
     return this.instance?.trace ?? null;
+  }
+
+  /** The heap snapshot the Heap tab shows (api/heap.ts: its views as `nettrace heap` prints them), or null. */
+  get heap(): HeapHandle | null {
+    return this.instance?.heap ?? null;
   }
 
   /** The summary of the trace shown, or null. */
