@@ -118,5 +118,26 @@ export async function heapChecks({ browser, server, check, assert, runNative, sc
     assert(await page.isHidden('#tab-heap'), 'a Heap tab for a trace without heap-dump events');
     assert(pageErrors.length === 0, `page errors: ${pageErrors.join('; ')}`);
   });
+  await check('Heap tab: reading shows its progress, and Cancel stops it ("Cancelled.", no snapshot kept)', async () => {
+    await page.goto(server.url);
+    const outcome = await page.evaluate(async (b64) => {
+      const element = document.querySelector('nettrace-analyzer');
+      const root = appRoot();
+      const seen = [];
+      // The first progress report shows the bar: Cancel is clicked then, before the next push.
+      const observer = new MutationObserver(() => {
+        if (root.getElementById('progress').hidden) return;
+        seen.push(root.getElementById('progress-text').textContent);
+        if (seen.length === 1) root.getElementById('cancel').click();
+      });
+      observer.observe(root.getElementById('progress'), { attributes: true });
+      await element.open(new File([Uint8Array.from(atob(b64), (c) => c.charCodeAt(0))], 'heapgraphs-big.gcdump'));
+      observer.disconnect();
+      return { seen, state: root.getElementById('heap-box').dataset.heap, status: root.getElementById('status').textContent, heap: element.heap };
+    }, readFileSync(big).toString('base64'));
+    assert(/^Reading: .* of .*\(\d+(\.\d+)?%\)$/.test(outcome.seen[0] ?? ''), `first progress: ${outcome.seen[0]}`);
+    assert(outcome.state === 'cancelled' && outcome.status === 'Cancelled.' && outcome.heap === null, JSON.stringify(outcome));
+    assert(pageErrors.length === 0, `page errors: ${pageErrors.join('; ')}`);
+  });
   await page.close();
 }
