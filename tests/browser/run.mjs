@@ -15,6 +15,7 @@ import { gcViewChecks } from './gc_view_check.mjs';
 import { heapChecks } from './heap_check.mjs';
 import { allocFlameChecks } from './alloc_flame_check.mjs';
 import { liveChecks } from './live_check.mjs';
+import { liveHeapChecks } from './live_heap_check.mjs';
 import { liveGuardChecks } from './live_guard_check.mjs';
 import { readAheadChecks } from './read_ahead_check.mjs';
 import { timelineChecks } from './timeline_check.mjs';
@@ -312,6 +313,7 @@ try {
   await heapChecks({ browser, server, check, assert, runNative, screenshots });
   await allocFlameChecks({ browser, server, check, assert, runNative });
   await liveChecks({ browser, check, assert, runNative, screenshots });
+  await liveHeapChecks({ browser, check, assert, runNative });
   await liveGuardChecks({ check, assert });
   await timelineChecks({ browser, server, check, assert, runNative, screenshots });
   await readAheadChecks({ browser, repoServer, check, assert, byName, runNative });
