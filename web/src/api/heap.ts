@@ -101,7 +101,7 @@ export async function openHeap(source: TraceSource, options: OpenHeapOptions = {
     heap.free();
     if (options.signal?.aborted) throw cancelled();
     status = session.finish();
-    if (!session.hasGraph()) throw toError(status);
+    if (!session.hasGraph()) throw status.ok ? new NetTraceError('corrupt', null, 'no heap graph could be built from the file') : toError(status);
     session.analyze((step) => options.onProgress?.({ bytes: offset, total, phase: 'analysis', step }));
     options.onProgress?.({ bytes: offset, total, phase: 'done' });
     keep = true;
