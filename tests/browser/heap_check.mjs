@@ -4,9 +4,11 @@
 // largest objects, the paths from the roots to a type clicked in the table (root kinds named)
 // and the growth against a baseline chosen in the tab; a .nettrace with heap-dump events opens in
 // the usual tabs and its Heap tab reads the same events as `nettrace heap` does.
-import { readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { testdata } from '../node/helpers.mjs';
+import { root, testdata } from '../node/helpers.mjs';
 
 const fmt = (n) => new Intl.NumberFormat('en-US').format(n);
 const typeCells = (t) => [t.name, t.module, fmt(t.count), fmt(t.size), fmt(t.retained), fmt(t.inclusive)];
@@ -138,6 +140,28 @@ export async function heapChecks({ browser, server, check, assert, runNative, sc
     assert(/^Reading: .* of .*\(\d+(\.\d+)?%\)$/.test(outcome.seen[0] ?? ''), `first progress: ${outcome.seen[0]}`);
     assert(outcome.state === 'cancelled' && outcome.status === 'Cancelled.' && outcome.heap === null, JSON.stringify(outcome));
     assert(pageErrors.length === 0, `page errors: ${pageErrors.join('; ')}`);
+  });
+  // A generated 1,000,000-object snapshot (tests/bench/heap_gen, built with the native tests):
+  // its analyses take seconds, in the heap worker, while the page answers.
+  const generator = join(root, 'build/native/tests/heap_gen');
+  if (!existsSync(generator)) console.log('skip Heap tab: Cancel during the analyses (build/native/tests/heap_gen is not built)');
+  else await check('Heap tab: while a 1,000,000-object snapshot is analysed the page answers, and Cancel ends it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'heap-gen-'));
+    try {
+      const file = join(dir, 'gen.gcdump');
+      assert(spawnSync(generator, ['--objects', '1000000', '--seed', '7', '-o', file]).status === 0, 'heap_gen');
+      await page.goto(server.url);
+      await page.setInputFiles('#file', file);
+      await page.waitForFunction(() => /^Analysing the graph: /.test(appRoot().getElementById('progress-text').textContent), null, { timeout: 60_000, polling: 20 });
+      // The page's thread is free: a script runs at once, and Cancel is taken.
+      const step = await page.evaluate(() => appRoot().getElementById('progress-text').textContent);
+      await page.click('#cancel');
+      await page.waitForSelector('#heap-box[data-heap="cancelled"]', { timeout: 10_000 });
+      assert(await page.textContent('#status') === 'Cancelled.', `status after Cancel during "${step}"`);
+      assert(pageErrors.length === 0, `page errors: ${pageErrors.join('; ')}`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
   await page.close();
 }

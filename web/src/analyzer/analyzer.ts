@@ -27,7 +27,7 @@ import { DiagnosticsController } from './diagnostics_controller.js';
 import { EventsController } from './events_controller.js';
 import { FlameController, stackQueryOf } from './flame_controller.js';
 import { HeapController, hasHeapDump, isGcdump } from './heap_controller.js';
-import type { HeapHandle } from '../api/heap.js';
+import type { WorkerHeap } from '../engine/heap_client.js';
 import { LoadController } from './load_controller.js';
 import { SideController } from './side_controller.js';
 import { SummaryController } from './summary_controller.js';
@@ -61,7 +61,7 @@ export interface AnalyzerInstance {
   /** The trace shown (also a partial one: its `error` set), or null. */
   readonly trace: TraceHandle | null;
   /** The heap snapshot the Heap tab shows (a .gcdump, or a trace's heap-dump events once the tab was opened), or null. */
-  readonly heap: HeapHandle | null;
+  readonly heap: WorkerHeap | null;
   /** Its summary (the partial one after a fatal error), or null. */
   readonly summary: Summary | null;
   /** Ends the worker and removes listeners outside the shadow root. */

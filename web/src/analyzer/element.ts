@@ -13,7 +13,7 @@
 // bubbling): load {name, summary}, error {name, code, offset, message, partial},
 // selection {kind: 'range' | 'event' | 'frame', …}, live {name, summary} (openLive's snapshots).
 import type { TraceHandle } from '../api/handle.js';
-import type { HeapHandle } from '../api/heap.js';
+import type { WorkerHeap } from '../engine/heap_client.js';
 import type { Summary } from '../api/types.js';
 import { h } from '../ui/dom.js';
 import { createAnalyzer } from './analyzer.js';
@@ -98,8 +98,9 @@ export class NetTraceAnalyzerElement extends HTMLElement {
     return this.instance?.trace ?? null;
   }
 
-  /** The heap snapshot the Heap tab shows (api/heap.ts: its views as `nettrace heap` prints them), or null. */
-  get heap(): HeapHandle | null {
+  /** The heap snapshot the Heap tab shows (held by its worker: its views, as `nettrace heap`
+   *  prints them, come as promises), or null. */
+  get heap(): WorkerHeap | null {
     return this.instance?.heap ?? null;
   }
 

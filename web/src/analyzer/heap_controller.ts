@@ -1,10 +1,11 @@
-// web/src/analyzer — the Heap tab: a heap snapshot read with the engine's heap reader
-// (api/heap.ts, in this thread: the snapshot's views are small documents, asked for on a click)
-// with progress and Cancel, shown by views/heap_view.ts. Either a .gcdump opened on its own
+// web/src/analyzer — the Heap tab: a heap snapshot read with the engine's heap reader in a
+// worker of its own (engine/heap_client.ts: the page answers while a big snapshot is read and
+// analysed, and Cancel ends the worker at any point) with progress, shown by views/heap_view.ts. Either a .gcdump opened on its own
 // (the other tabs, which need events, are hidden), or the heap-dump events of a trace opened
 // in the other tabs, read again as a heap when the tab is first shown.
-import { openHeap } from '../api/heap.js';
-import type { HeapHandle, HeapProgress } from '../api/heap.js';
+import type { HeapProgress } from '../api/heap.js';
+import { HeapWorker } from '../engine/heap_client.js';
+import type { WorkerHeap } from '../engine/heap_client.js';
 import type { Summary } from '../api/types.js';
 import { NetTraceError } from '../api/types.js';
 import { h, percent } from '../ui/dom.js';
@@ -30,7 +31,9 @@ export function hasHeapDump(summary: Summary): boolean {
 }
 
 export class HeapController {
-  private heap: HeapHandle | null = null;
+  private heap: WorkerHeap | null = null;
+  /** The worker of the snapshot shown (and of the baselines compared with it). */
+  private worker: HeapWorker | null = null;
   private view: HeapView | null = null;
   private current: AbortController | null = null;
   /** A trace's heap-dump events, read when the tab is first shown. */
@@ -43,7 +46,7 @@ export class HeapController {
   }
 
   /** The heap shown, or null (the analyzer instance's `heap`). */
-  get handle(): HeapHandle | null {
+  get handle(): WorkerHeap | null {
     return this.heap;
   }
 
@@ -54,8 +57,9 @@ export class HeapController {
     this.pending = null;
     this.view?.dispose();
     this.view = null;
-    this.heap?.close();
     this.heap = null;
+    this.worker?.end();
+    this.worker = null;
     this.box.replaceChildren();
     delete this.box.dataset['heap'];
     const button = this.ctx.layout.tabButtons.get('heap')!;
@@ -82,20 +86,24 @@ export class HeapController {
    */
   async read(source: Blob | string, name: string): Promise<boolean> {
     this.current?.abort();
+    this.worker?.end();
     const controller = new AbortController();
     this.current = controller;
+    const worker = new HeapWorker();
+    this.worker = worker;
     const { loading } = this.ctx.layout;
     loading.cancel.hidden = false;
     this.status(`Reading the heap snapshot in ${name}…`, false);
     this.box.dataset['heap'] = 'reading';
     try {
-      const heap = await openHeap(source, { signal: controller.signal, onProgress: (p) => this.progress(p) });
+      const heap = await worker.open(source, { signal: controller.signal, onProgress: (p) => this.progress(p) });
+      const view = await HeapView.create(heap, name, { openBaseline: (file) => this.openBaseline(worker, file) });
       if (this.current !== controller) {
-        heap.close();
+        view.dispose();
         return false;
       }
       this.heap = heap;
-      this.view = new HeapView(heap, name, { openBaseline: (file) => this.openBaseline(file) });
+      this.view = view;
       this.box.replaceChildren(this.view.root);
       const m = heap.memory;
       const warning = heap.error === null ? '' : ` The file ends in a fault (${heap.error.message}): the graph read before it is shown.`;
@@ -104,6 +112,8 @@ export class HeapController {
       return true;
     } catch (e) {
       if (this.current !== controller) return false;
+      worker.end();
+      if (this.worker === worker) this.worker = null;
       const cancelled = e instanceof NetTraceError && e.code === 'cancelled';
       this.status(cancelled ? 'Cancelled.' : `${name} holds no heap snapshot that can be read: ${e instanceof Error ? e.message : String(e)}`, !cancelled);
       this.box.replaceChildren(h('p', { class: 'muted', text: cancelled ? 'Reading the heap snapshot was cancelled.' : 'No heap snapshot.' }));
@@ -119,9 +129,9 @@ export class HeapController {
     }
   }
 
-  private async openBaseline(file: File): Promise<HeapHandle | null> {
+  private async openBaseline(worker: HeapWorker, file: File): Promise<WorkerHeap | null> {
     try {
-      return await openHeap(file);
+      return await worker.open(file);
     } catch (e) {
       this.status(`${file.name} cannot be compared: ${e instanceof Error ? e.message : String(e)}`, true);
       return null;

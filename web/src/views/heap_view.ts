@@ -1,10 +1,11 @@
-// web/src/views — the Heap tab's content for one snapshot (api/heap.ts): what it is, the types
+// web/src/views — the Heap tab's content for one snapshot (read in the heap worker,
+// engine/heap_client.ts): what it is, the types
 // by count, shallow, retained (dominator tree) and PerfView-inclusive size in a virtualized
 // table sortable by any column, the largest objects, the paths from the roots to a type picked
 // in the table (with their root kinds), and the growth by type against a baseline snapshot.
 // Every figure is the engine's document as `nettrace heap` prints it; trace strings are data:
 // they reach the DOM through textContent only.
-import type { HeapHandle } from '../api/heap.js';
+import type { WorkerHeap } from '../engine/heap_client.js';
 import type { HeapDiff, HeapDiffRow, HeapObject, HeapPaths, HeapSnapshot, HeapTypeRow } from '../api/generated/results.js';
 import { fmt, h } from '../ui/dom.js';
 import { sortableTable } from '../ui/sortable_table.js';
@@ -43,7 +44,7 @@ const typeKey = (row: { name: string; module: string }): string => (row.module =
 
 export interface HeapViewHooks {
   /** A baseline snapshot to compare with, from a file the user chose or dropped. */
-  openBaseline(file: File): Promise<HeapHandle | null>;
+  openBaseline(file: File): Promise<WorkerHeap | null>;
 }
 
 export class HeapView {
@@ -61,12 +62,17 @@ export class HeapView {
   private frame = 0;
   private readonly resizeObserver = new ResizeObserver(() => this.schedule());
 
-  constructor(
-    private readonly heap: HeapHandle,
+  /** The view of `heap` once its views have come from the worker. */
+  static async create(heap: WorkerHeap, name: string, hooks: HeapViewHooks): Promise<HeapView> {
+    return new HeapView(heap, name, hooks, await heap.snapshot());
+  }
+
+  private constructor(
+    private readonly heap: WorkerHeap,
     private readonly name: string,
     private readonly hooks: HeapViewHooks,
+    snapshot: HeapSnapshot,
   ) {
-    const snapshot = heap.snapshot();
     this.rows = snapshot.types.slice();
     this.head = h('div', { class: 'vt-head', attrs: { role: 'row' } });
     this.spacer = h('div', { class: 'vt-spacer' });
@@ -167,7 +173,7 @@ export class HeapView {
       const key = typeKey(row);
       const tr = h('div', { class: key === this.selected ? 'vt-row selected' : 'vt-row', attrs: { role: 'row', 'data-row': String(i), title: key } });
       for (const c of TYPE_COLUMNS) tr.append(h('span', { text: typeCellText(row, c.key), class: c.numeric ? 'num' : '', attrs: { role: 'gridcell' } }));
-      tr.addEventListener('click', () => this.select(row));
+      tr.addEventListener('click', () => void this.select(row));
       out.push(tr);
     }
     this.rowsLayer.replaceChildren(...out);
@@ -177,10 +183,12 @@ export class HeapView {
   // ---- paths from the roots -----------------------------------------------------------------
 
   /** Shows the paths from the roots to `row`'s instances. */
-  select(row: HeapTypeRow): void {
-    this.selected = typeKey(row);
+  async select(row: HeapTypeRow): Promise<void> {
+    const key = typeKey(row);
+    this.selected = key;
     this.draw();
-    this.showPaths(this.heap.paths(this.selected), row);
+    const paths = await this.heap.paths(key).catch(() => null);
+    if (paths !== null && this.selected === key) this.showPaths(paths, row);
   }
 
   private showPaths(p: HeapPaths, row: HeapTypeRow): void {
@@ -240,10 +248,10 @@ export class HeapView {
       h('label', { text: 'choose one', attrs: { for: 'heap-baseline-file', class: 'link' } }), input);
     const take = (file: File | undefined): void => {
       if (file === undefined) return;
-      void this.hooks.openBaseline(file).then((baseline) => {
+      void this.hooks.openBaseline(file).then(async (baseline) => {
         if (baseline === null) return;
         try {
-          this.showDiff(this.heap.diff(baseline), file.name);
+          this.showDiff(await this.heap.diff(baseline), file.name);
         } finally {
           baseline.close();
         }
