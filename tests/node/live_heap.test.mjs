@@ -50,6 +50,17 @@ test('a heap snapshot of a running process: its own types as in the committed sn
     assert.ok(ownTypes(snapshot).length >= 8, `own types: ${JSON.stringify(ownTypes(snapshot))}`);
     assert.deepEqual(ownTypes(snapshot), ownTypes(committed));
 
+    // The npm CLI: heap-snapshot --pid N -o OUT.
+    const cliOut = join(dir, 'cli.nettrace');
+    const cli = await new Promise((resolve) => {
+      const child = spawn(process.execPath, [join(root, 'dist/bin/nettrace-analyzer.mjs'), 'heap-snapshot', '--pid', String(program.pid), '-o', cliOut], { env: { ...process.env, TMPDIR: dir } });
+      let stderr = '';
+      child.stderr.on('data', (d) => (stderr += d));
+      child.on('close', (status) => resolve({ status, stderr }));
+    });
+    assert.equal(cli.status, 0, cli.stderr);
+    assert.deepEqual(ownTypes(JSON.parse((await runAsync(nativeTool, ['heap', cliOut])).stdout)), ownTypes(committed));
+
     // The live page's button: the server takes one, answers its bytes and writes them as a file.
     const out = join(dir, 'live.nettrace');
     const live = startLive(dir, ['--pid', String(program.pid), '--providers', 'Microsoft-Windows-DotNETRuntime:0x1:4', '-o', out, '--port', '0']);

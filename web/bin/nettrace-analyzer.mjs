@@ -44,6 +44,8 @@
 //                             dataset (docs/dataset.md), one JSON line per trace
 //   nettrace-analyzer sql DATASET_DIR|TRACE… "SELECT …" [--format table|csv|json]   DuckDB over
 //                             a dataset, or over the dataset of traces built in a temporary folder
+//   nettrace-analyzer heap-snapshot --pid N -o OUT [--timeout S]   a heap snapshot of a running
+//                             process (dotnet-gcdump's session), as a .nettrace `heap` reads
 //   nettrace-analyzer live --pid N [collect's options] [-o OUT] [--port P]   the same, served
 //                             with the app on localhost: the page grows while it runs
 // Every command takes --chunk-size BYTES (how much is read at a time; the output is the same).
@@ -65,6 +67,11 @@ process.stdout.on('error', (e) => {
 const [command, ...args] = process.argv.slice(2);
 const VIEWS = ['exceptions', 'contention', 'activities', 'counters', 'threadpool', 'allocations'];
 // Live sessions: web/src/live, Node's Unix sockets, the protocol through the engine.
+// A heap snapshot of a running process (web/src/live/heap_snapshot.ts): not in the query table yet.
+if (command === 'heap-snapshot') {
+  const { runHeapSnapshot } = await import('../live/index.js');
+  process.exit(await runHeapSnapshot(args));
+}
 if (command === 'ps' || command === 'collect' || command === 'live') {
   const { runLiveCommand } = await import('../live/index.js');
   process.exit(await runLiveCommand(command, args));

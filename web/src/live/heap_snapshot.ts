@@ -79,3 +79,38 @@ export async function takeHeapSnapshot(options: HeapSnapshotOptions): Promise<{ 
   for (const c of chunks) bytes.set(c, at), (at += c.length);
   return { bytes, ended };
 }
+
+const HEAP_SNAPSHOT_USAGE = 'usage: nettrace-analyzer heap-snapshot --pid N -o OUT.nettrace [--timeout SECONDS]';
+
+/**
+ * `nettrace-analyzer heap-snapshot --pid N -o OUT [--timeout S]`: takes a heap snapshot of the
+ * process and writes it as a .nettrace (`nettrace heap OUT` reads it). @returns the exit status:
+ * 0, 1 (no such process, a refusal, an unwritable file, a dump that did not end), 2 (usage).
+ */
+export async function runHeapSnapshot(args: string[]): Promise<number> {
+  const proc = (globalThis as unknown as { process: { stdout: { write(s: string): void }; stderr: { write(s: string): void } } }).process;
+  const say = (line: string) => proc.stderr.write(`nettrace-analyzer: ${line}\n`);
+  let pid = 0;
+  let out = '';
+  let timeout = 60;
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    const value = args[i + 1];
+    if (a === '--help' || a === '-h') return proc.stdout.write(`${HEAP_SNAPSHOT_USAGE}\n`), 0;
+    if ((a === '--pid' || a === '--timeout') && value !== undefined && /^\d+$/.test(value)) (a === '--pid' ? (pid = Number(value)) : (timeout = Number(value))), i++;
+    else if ((a === '-o' || a === '--out') && value !== undefined) (out = value), i++;
+    else return say(`heap-snapshot: unexpected '${a}'`), proc.stderr.write(`${HEAP_SNAPSHOT_USAGE}\n`), 2;
+  }
+  if (pid === 0 || out === '' || timeout === 0) return proc.stderr.write(`${HEAP_SNAPSHOT_USAGE}\n`), 2;
+  const fs = (await import(/* @vite-ignore */ 'node:fs' as string)) as { writeFileSync(path: string, bytes: Uint8Array): void };
+  try {
+    const { bytes, ended } = await takeHeapSnapshot({ pid, timeoutMs: timeout * 1000, onMessage: say });
+    fs.writeFileSync(out, bytes);
+    if (!ended) return say(`wrote ${out} (${bytes.length} bytes), but the heap dump had not ended after ${timeout} s`), 1;
+    say(`wrote ${out} (${bytes.length} bytes): a heap snapshot of pid ${pid} (nettrace heap ${out})`);
+    return 0;
+  } catch (e) {
+    say(e instanceof Error ? e.message : String(e));
+    return 1;
+  }
+}
