@@ -44,7 +44,7 @@
 //                             dataset (docs/dataset.md), one JSON line per trace
 //   nettrace-analyzer sql DATASET_DIR|TRACE… "SELECT …" [--format table|csv|json]   DuckDB over
 //                             a dataset, or over the dataset of traces built in a temporary folder
-//   nettrace-analyzer heap-snapshot --pid N -o OUT [--timeout S]   a heap snapshot of a running
+//   nettrace-analyzer heap-snapshot --pid N -o OUT [--duration D]   a heap snapshot of a running
 //                             process (dotnet-gcdump's session), as a .nettrace `heap` reads
 //   nettrace-analyzer live --pid N [collect's options] [-o OUT] [--port P]   the same, served
 //                             with the app on localhost: the page grows while it runs

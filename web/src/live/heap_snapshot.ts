@@ -6,6 +6,8 @@
 import type { WasmOptions } from '../reader/wasm_loader.js';
 import type { Summary } from '../api/types.js';
 import { collect, LiveError } from './collect.js';
+import { parseDuration } from './collect_args.js';
+import { loadNetTraceModule } from '../reader/wasm_loader.js';
 
 /**
  * GC 0x1 | Type 0x80000 | GCHeapDump 0x100000 | GCHeapCollect 0x800000 | GCHeapAndTypeNames
@@ -80,34 +82,33 @@ export async function takeHeapSnapshot(options: HeapSnapshotOptions): Promise<{ 
   return { bytes, ended };
 }
 
-const HEAP_SNAPSHOT_USAGE = 'usage: nettrace-analyzer heap-snapshot --pid N -o OUT.nettrace [--timeout SECONDS]';
-
 /**
- * `nettrace-analyzer heap-snapshot --pid N -o OUT [--timeout S]`: takes a heap snapshot of the
- * process and writes it as a .nettrace (`nettrace heap OUT` reads it). @returns the exit status:
- * 0, 1 (no such process, a refusal, an unwritable file, a dump that did not end), 2 (usage).
+ * `nettrace-analyzer heap-snapshot --pid N -o OUT [--duration D]` (the query table's options,
+ * through the engine's parser): takes a heap snapshot of the process and writes it as a .nettrace
+ * (`nettrace heap OUT` reads it). @returns the exit status: 0; 1 (no such process, a refusal, an
+ * unwritable file, a dump that did not end within D, default 60 s); 2 (usage).
  */
 export async function runHeapSnapshot(args: string[]): Promise<number> {
   const proc = (globalThis as unknown as { process: { stdout: { write(s: string): void }; stderr: { write(s: string): void } } }).process;
   const say = (line: string) => proc.stderr.write(`nettrace-analyzer: ${line}\n`);
-  let pid = 0;
-  let out = '';
-  let timeout = 60;
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i]!;
-    const value = args[i + 1];
-    if (a === '--help' || a === '-h') return proc.stdout.write(`${HEAP_SNAPSHOT_USAGE}\n`), 0;
-    if ((a === '--pid' || a === '--timeout') && value !== undefined && /^\d+$/.test(value)) (a === '--pid' ? (pid = Number(value)) : (timeout = Number(value))), i++;
-    else if ((a === '-o' || a === '--out') && value !== undefined) (out = value), i++;
-    else return say(`heap-snapshot: unexpected '${a}'`), proc.stderr.write(`${HEAP_SNAPSHOT_USAGE}\n`), 2;
+  const M = await loadNetTraceModule();
+  const parsed = M.parseCliArgs('heap-snapshot', args);
+  if (parsed.help) return proc.stdout.write(M.commandHelp('heap-snapshot', 'nettrace-analyzer')), 0;
+  const usage = () => (proc.stderr.write(`${M.commandUsage('heap-snapshot', 'nettrace-analyzer')}\n`), 2);
+  if (!parsed.ok) return say(parsed.message), usage();
+  const o = JSON.parse(parsed.request) as { pid?: number; out?: string; duration?: string };
+  if (!o.pid || !o.out) return say('heap-snapshot needs --pid N and -o OUT.nettrace'), usage();
+  let seconds = 60;
+  if (o.duration !== undefined) {
+    seconds = parseDuration(o.duration);
+    if (!(seconds > 0)) return say(`--duration: '${o.duration}' is not a duration (10, 10s, 500ms, 2m or hh:mm:ss)`), usage();
   }
-  if (pid === 0 || out === '' || timeout === 0) return proc.stderr.write(`${HEAP_SNAPSHOT_USAGE}\n`), 2;
   const fs = (await import(/* @vite-ignore */ 'node:fs' as string)) as { writeFileSync(path: string, bytes: Uint8Array): void };
   try {
-    const { bytes, ended } = await takeHeapSnapshot({ pid, timeoutMs: timeout * 1000, onMessage: say });
-    fs.writeFileSync(out, bytes);
-    if (!ended) return say(`wrote ${out} (${bytes.length} bytes), but the heap dump had not ended after ${timeout} s`), 1;
-    say(`wrote ${out} (${bytes.length} bytes): a heap snapshot of pid ${pid} (nettrace heap ${out})`);
+    const { bytes, ended } = await takeHeapSnapshot({ pid: o.pid, timeoutMs: seconds * 1000, onMessage: say });
+    fs.writeFileSync(o.out, bytes);
+    if (!ended) return say(`wrote ${o.out} (${bytes.length} bytes), but the heap dump had not ended after ${seconds} s`), 1;
+    say(`wrote ${o.out} (${bytes.length} bytes): a heap snapshot of pid ${o.pid} (nettrace heap ${o.out})`);
     return 0;
   } catch (e) {
     say(e instanceof Error ? e.message : String(e));
