@@ -5,6 +5,7 @@
 #   3. Catch2             unit and end-to-end tests on the real corpus (with
 #                         NETTRACE_SANITIZE=1, again under ASan + UBSan)
 #   4. oracle.sh --check  TraceEvent's baselines (tests/data/oracle) regenerated and compared
+#      heap-oracle.sh --check  PerfView's graph code on the heap snapshots (tests/data/heap/oracle)
 #      node --test        wasm vs native byte-for-byte, the JS API, and our reader vs TraceEvent
 #      fuzz.sh --ci       fuzz regression inputs + a short fuzz run, the reading path's Catch2
 #                         tests under ASan + UBSan; the mutation study subset; the shape study
@@ -51,6 +52,10 @@ fi
 # TraceEvent's view of every committed trace, regenerated where dotnet exists (one line and
 # skipped where it does not): the baselines the differential tests use must still be TraceEvent's.
 suite "TraceEvent baselines" bash scripts/oracle.sh --check
+# PerfView's graph code (as dotnet-gcdump ships it) on the committed heap snapshots and on
+# generated 1,000,000-object graphs, regenerated where dotnet exists (one line and skipped where
+# it does not): the heap baselines the Catch2 tests compare with must still be its reading.
+suite "heap reference (PerfView's graph code)" bash scripts/heap-oracle.sh --check
 # nettrace ps / collect against live .NET 10 processes (skipped, one line, without dotnet).
 suite "live sessions" bash scripts/live-test.sh
 suite "node tests" node --test tests/node/

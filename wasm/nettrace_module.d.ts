@@ -260,8 +260,41 @@ export interface RawProfileExport {
   delete(): void;
 }
 
+/**
+ * core/heap/heap_session.h (wasm/heap_bindings.cc): a heap snapshot, a .gcdump or a .nettrace with
+ * heap-dump events (told from the first bytes), read chunk by chunk. An embind handle: `delete()`.
+ */
+export interface RawHeapSession {
+  /** The file's size, when known: the reader allocates its arrays once. */
+  setFileSize(size: number): void;
+  /** The first fatal error (again on later calls), or ok. */
+  pushChunk(pointer: number, size: number): RawStatus;
+  /** End of input: builds the graph. */
+  finish(): RawStatus;
+  status(): RawStatus;
+  /** Spanning tree, dominators, paths: once, after finish() with a graph; onPhase gets each phase's name. */
+  analyze(onPhase?: (phase: string) => void): void;
+  hasGraph(): boolean;
+  analyzed(): boolean;
+  bytesReceived(): number;
+  /** "gcdump", "nettrace", or "" before the first bytes. */
+  kind(): string;
+  /** {kind, bytesReceived, error, graph, analyzed, memory?: {graphBytes, analysisBytes, nodes, edges}}. */
+  statusJson(): string;
+  /** `nettrace heap --format json` without its final newline ("" before analyze()). */
+  json(pathsTo: string, largest: number, paths: number): string;
+  /** The pathsTo part alone: {type, matched, instances, roots, paths}. */
+  pathsJson(pathsTo: string, paths: number): string;
+  /** `nettrace heap --format csv`. */
+  typesCsv(): string;
+  delete(): void;
+}
+
 export interface NetTraceModule {
   TraceSession: { new (): RawTraceSession };
+  HeapSession: { new (): RawHeapSession };
+  /** `nettrace heap CURRENT --baseline BASELINE` (json without its final newline, or csv); both analysed. */
+  heapDiffText(baseline: RawHeapSession, current: RawHeapSession, csv: boolean): string;
   BudgetCheck: { new (): RawBudgetCheck };
   RunDiff: { new (): RawRunDiff };
   /** format "pprof" | "otlp"; requestJson: the export's options as JSON (ExportRequest). */

@@ -58,6 +58,7 @@ enum QueryBit : uint32_t {
   kHeap = 1u << 22,
   kCheck = 1u << 23,  // budgets checked against traces (core/verdict)
   kAllocations = 1u << 24,  // a FILE query (kFileQueries names it)
+  kHeapSnapshot = 1u << 25,  // the npm CLI's heap snapshot of a running process (web/src/live/heap_snapshot.ts)
 };
 
 struct QuerySpec {

@@ -55,6 +55,8 @@ Rows<QuerySpec> Queries() {
        "against a baseline snapshot", true},
       {"live", kLive, "(--pid N | --diagnostic-port PATH)", "collect, served with the app on 127.0.0.1 (the page grows while it runs; its Stop "
        "ends the session and offers the .nettrace)", false},
+      {"heap-snapshot", kHeapSnapshot, "--pid N -o OUT.nettrace", "a heap snapshot of a running process (a short session "
+       "with dotnet-gcdump's heap-dump keywords), written as a .nettrace that heap reads", false},
   };
   return {queries, sizeof queries / sizeof queries[0]};
 }
@@ -205,7 +207,7 @@ Rows<OptionSpec> Options() {
       // Live sessions (cli/diag_commands.cc, web/src/live).
       {"json", "--json", nullptr, T::kBool, nullptr, "false", kPs, true, "one JSON array instead of lines",
        SET(r->live.json = v.flag)},
-      {"pid", "--pid", nullptr, T::kCount, "N", nullptr, kSession, false, "the process to trace",
+      {"pid", "--pid", nullptr, T::kCount, "N", nullptr, kSession | kHeapSnapshot, false, "the process to trace",
        SET(r->live.pid = static_cast<uint64_t>(v.number))},
       {"diagnosticPort", "--diagnostic-port", nullptr, T::kString, "PATH", nullptr, kSession, false,
        "instead of --pid: start-up tracing, listen on PATH for a runtime started with DOTNET_DiagnosticPorts=PATH",
@@ -215,12 +217,13 @@ Rows<OptionSpec> Options() {
       {"profile", "--profile", nullptr, T::kString, "NAME,…", nullptr, kSession, false,
        "dotnet-trace profile names, comma-separated (neither: dotnet-common + dotnet-sampled-thread-time)",
        SET(r->live.profile = v.text)},
-      {"duration", "--duration", nullptr, T::kString, "D", nullptr, kSession, true,
-       "stop after D: 10, 10s, 500ms, 2m or hh:mm:ss (default: Ctrl-C or the process's end)",
+      {"duration", "--duration", nullptr, T::kString, "D", nullptr, kSession | kHeapSnapshot, true,
+       "stop after D: 10, 10s, 500ms, 2m or hh:mm:ss (default: Ctrl-C or the process's end; heap-snapshot: the "
+       "dump's end, at most 60 s)",
        SET(r->live.duration = v.text)},
       {"bufferMB", "--buffer-mb", nullptr, T::kCount, "MB", "256", kSession, false, "the runtime's session buffer",
        SET(r->live.bufferMB = static_cast<uint64_t>(v.number))},
-      {"out", "-o", nullptr, T::kString, "OUT.nettrace", nullptr, kSession, true,
+      {"out", "-o", nullptr, T::kString, "OUT.nettrace", nullptr, kSession | kHeapSnapshot, true,
        "the file to write (live: optional, the page offers the download)", SET(r->out = v.text)},
       {"port", "--port", nullptr, T::kCount, "P", "0", kLive, true, "the app's port on 127.0.0.1 (0: any free port)",
        SET(r->live.port = static_cast<uint64_t>(v.number))},

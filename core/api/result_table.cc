@@ -29,6 +29,7 @@ Rows<ResultSpec> ResultSpecs() {
       {"allocations", "json", "AllocationsView", false, "Allocations by type and function (estimated from AllocationSampled)."},
       {"ps", "json", "DiagProcess[]", false, "`ps --json`: the processes with a diagnostics port."},
       {"heap", "json", "HeapSnapshot", false, "The heap snapshot's views (without --baseline)."},
+      {"heap", "baseline", "HeapDiff", false, "`heap FILE --baseline OLD`: growth by type from OLD to FILE."},
       {"check", "json", "CheckResult", false, "The verdicts of a budget file."},
       {"diff", "runs", "RunDiffResult", false, "`diff --baseline … --compare …`: many runs a side compared."},
   };
@@ -268,6 +269,31 @@ Rows<ResultRow> StackResultRows() {
       {"type", "string", 0, nullptr},
       {"address", "string", O, "Absent for pseudo-nodes."},
       {"size", "integer", 0, nullptr},
+
+      {"HeapDiff", nullptr, S,
+       "Growth by type between two snapshots (core/heap/heap_diff.cc): rows matched by name and module, the "
+       "changed ones only, by size growth, then count growth, then retained growth."},
+      {"baseline", "HeapDiffSide", 0, "The older snapshot (--baseline)."},
+      {"current", "HeapDiffSide", 0, "FILE."},
+      {"changedTypes", "integer", 0, nullptr},
+      {"types", "HeapDiffRow[]", 0, nullptr},
+
+      {"HeapDiffSide", nullptr, S, "One snapshot's totals (pseudo-nodes not counted)."},
+      {"source", "enum:gcdump|nettrace", 0, nullptr},
+      {"objects", "integer", 0, nullptr},
+      {"bytes", "integer", 0, nullptr},
+
+      {"HeapDiffRow", nullptr, S, "One type (by name and module) whose count, shallow or retained size changed."},
+      {"name", "string", 0, nullptr},
+      {"module", "string", 0, nullptr},
+      {"count", "HeapDelta", 0, nullptr},
+      {"size", "HeapDelta", 0, "Shallow bytes."},
+      {"retained", "HeapDelta", 0, "Dominator-tree retained bytes."},
+
+      {"HeapDelta", nullptr, S, "A figure in both snapshots; 0 where the type is absent."},
+      {"baseline", "integer", 0, nullptr},
+      {"current", "integer", 0, nullptr},
+      {"delta", "integer", 0, "current - baseline."},
   };
   return {rows, sizeof rows / sizeof rows[0]};
 }

@@ -12,7 +12,10 @@ import { corpusTraces, root, runNative } from '../node/helpers.mjs';
 import { appChecks } from './app_checks.mjs';
 import { engineShareChecks } from './engine_share_check.mjs';
 import { gcViewChecks } from './gc_view_check.mjs';
+import { heapChecks } from './heap_check.mjs';
+import { allocFlameChecks } from './alloc_flame_check.mjs';
 import { liveChecks } from './live_check.mjs';
+import { liveHeapChecks } from './live_heap_check.mjs';
 import { liveGuardChecks } from './live_guard_check.mjs';
 import { readAheadChecks } from './read_ahead_check.mjs';
 import { sqlChecks } from './sql_check.mjs';
@@ -308,7 +311,10 @@ try {
 
   await appChecks({ browser, server, check, assert, traces, byName, nativeSummary, runNative, screenshots });
   await gcViewChecks({ browser, server, check, assert, byName, runNative, screenshots });
+  await heapChecks({ browser, server, check, assert, runNative, screenshots });
+  await allocFlameChecks({ browser, server, check, assert, runNative });
   await liveChecks({ browser, check, assert, runNative, screenshots });
+  await liveHeapChecks({ browser, check, assert, runNative });
   await liveGuardChecks({ check, assert });
   await timelineChecks({ browser, server, check, assert, runNative, screenshots });
   await readAheadChecks({ browser, repoServer, check, assert, byName, runNative });

@@ -192,6 +192,12 @@ test('heap has its shape on a .gcdump and on heap-dump events', async () => {
     assert.equal(r.status, 0, r.stderr);
     validateOutput('heap', `heap ${file} --paths-to HeapGraphs`, r.stdout);
   }
+  // --baseline: the growth by type (HeapDiff), from the small snapshot to the big one.
+  const diffResult = schema.results.commands.find((c) => c.query === 'heap' && c.format === 'baseline');
+  assert.ok(diffResult, 'no result schema for heap --baseline');
+  const diff = await run(nativeTool, ['heap', join(testdata, 'heap', 'heapgraphs-big.gcdump'), '--baseline', join(testdata, 'heap', 'heapgraphs-small.nettrace')]);
+  assert.equal(diff.status, 0, diff.stderr);
+  assert.deepEqual(validateResult(schema, diffResult.type, JSON.parse(diff.stdout), '$', seen), []);
 });
 
 // What the corpus does not reach is named here, with why, so a shape nobody checks cannot hide:

@@ -17,7 +17,7 @@ const engine = await loadNetTraceModule();
 const schema = JSON.parse(engine.querySchemaJson());
 const npmTool = join(root, 'dist/bin/nettrace-analyzer.mjs');
 const TRACE = join(testdata, 'only_managed_samples.nettrace');
-const LIVE = ['ps', 'collect', 'live'];  // the live-session commands: no FILE
+const LIVE = ['ps', 'collect', 'live', 'heap-snapshot'];  // the live-session commands: no FILE
 // check's budget file (a limit TRACE passes), and diff's options of many runs a side, which go
 // with --baseline … --compare … instead of A B.
 const BUDGETS = join(mkdtempSync(join(tmpdir(), 'schema-budgets-')), 'budgets.json');
@@ -111,14 +111,14 @@ test('every option of every query is accepted by the native CLI, the npm CLI and
         assert.deepEqual(JSON.parse(parsed.request), { [o.name]: js }, label);
       }
       if (LIVE.includes(q.name)) return checkLive(q, o, optionArgs, label, outOf);
-      // heap snapshots are the native tool's only (no wasm reader yet): the engine's parser
-      // takes the option, and the npm CLI says that it has no heap command.
+      // heap reads a heap snapshot (--baseline another one): both CLIs print the same.
       if (q.name === 'heap') {
-        const parsed = engine.parseCliArgs(q.name, [...optionArgs, TRACE]);
-        assert.ok(parsed.ok && o.name in JSON.parse(parsed.request), `${label}: ${parsed.message}`);
-        const npm = await runAsync(process.execPath, [npmTool, ...argsFor('npm')]);
-        assert.equal(npm.status, 2, `npm ${label}: ${npm.stderr}`);
-        assert.match(npm.stderr.toString(), /^nettrace-analyzer: heap snapshots are read by the native `nettrace heap` only/);
+        const snapshot = join(testdata, 'heap', 'heapgraphs-small.gcdump');
+        const args = ['heap', snapshot, ...(o.name === 'baseline' ? [o.flag, join(testdata, 'heap', 'heapgraphs-small.nettrace')] : optionArgs)];
+        const [npm, native] = await Promise.all([runAsync(process.execPath, [npmTool, ...args]), runAsync(nativeTool, args)]);
+        assert.equal(native.status, 0, `native ${label}: ${native.stderr}`);
+        assert.equal(npm.status, 0, `npm ${label}: ${npm.stderr}`);
+        assert.ok(npm.stdout.equals(native.stdout), `${label}: npm output differs from native`);
         return;
       }
       const npm = await runAsync(process.execPath, [npmTool, ...argsFor('npm')]);
@@ -139,6 +139,13 @@ test('every option of every query is accepted by the native CLI, the npm CLI and
       assert.ok(parsed.ok, `${label}: ${parsed.message}`);
       assert.ok(o.name in JSON.parse(parsed.request), label);
       if (q.name === 'live' || o.name === 'diagnosticPort') return;
+      if (q.name === 'heap-snapshot') {
+        // npm only: it gets past its options to the process, which is not there.
+        const npm = await runAsync(process.execPath, [npmTool, q.name, ...args]);
+        assert.equal(npm.status, 1, `${label}: ${npm.stderr}`);
+        assert.match(npm.stderr.toString(), /no process with pid 999999999/, label);
+        return;
+      }
       const native = await runAsync(nativeTool, [q.name, ...args]);
       const npm = await runAsync(process.execPath, [npmTool, q.name, ...args]);
       assert.equal(npm.status, native.status, `${label}: ${npm.stderr} / ${native.stderr}`);

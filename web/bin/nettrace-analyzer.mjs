@@ -32,6 +32,8 @@
 //   nettrace-analyzer jit FILE [--format json|csv]  one row per jitted method, totals
 //   nettrace-analyzer exceptions|contention|activities|counters|threadpool FILE [--format json|csv]   the
 //                                 event views, as the native tool prints them
+//   nettrace-analyzer heap FILE [--baseline OLD] [--paths-to TYPE] [--largest N] [--paths N] [--format json|csv]
+//                                 a heap snapshot (.gcdump, or a .nettrace with heap-dump events)
 //   nettrace-analyzer allocations FILE [--format json|csv]   allocated bytes and objects by type and
 //                                 function (AllocationSampled's estimates with intervals)
 //   nettrace-analyzer write-sample-universal OUT   a small collect-linux-like v6 trace
@@ -42,6 +44,8 @@
 //                             dataset (docs/dataset.md), one JSON line per trace
 //   nettrace-analyzer sql DATASET_DIR|TRACE… "SELECT …" [--format table|csv|json]   DuckDB over
 //                             a dataset, or over the dataset of traces built in a temporary folder
+//   nettrace-analyzer heap-snapshot --pid N -o OUT [--duration D]   a heap snapshot of a running
+//                             process (dotnet-gcdump's session), as a .nettrace `heap` reads
 //   nettrace-analyzer live --pid N [collect's options] [-o OUT] [--port P]   the same, served
 //                             with the app on localhost: the page grows while it runs
 // Every command takes --chunk-size BYTES (how much is read at a time; the output is the same).
@@ -51,7 +55,7 @@
 // FILE may be a path, an http(s) URL, or "-" for standard input.
 import { appendFileSync, closeSync, openSync, readFileSync, writeFileSync, writeSync } from 'node:fs';
 import { basename } from 'node:path';
-import { checkBudgetsText, compareRunsText, convertTrace, diffStacksFolded, diffStacksJson, openTrace, NetTraceError } from '../index.js';
+import { checkBudgetsText, compareRunsText, convertTrace, diffStacksFolded, diffStacksJson, openHeap, openTrace, NetTraceError } from '../index.js';
 
 // A reader that stops early (`| head`) wants no more output: end quietly, as the native tool
 // does (SIGPIPE), not with an unhandled EPIPE 'error' event and its stack trace.
@@ -63,17 +67,17 @@ process.stdout.on('error', (e) => {
 const [command, ...args] = process.argv.slice(2);
 const VIEWS = ['exceptions', 'contention', 'activities', 'counters', 'threadpool', 'allocations'];
 // Live sessions: web/src/live, Node's Unix sockets, the protocol through the engine.
+// A heap snapshot of a running process (web/src/live/heap_snapshot.ts): not in the query table yet.
+if (command === 'heap-snapshot') {
+  const { runHeapSnapshot } = await import('../live/index.js');
+  process.exit(await runHeapSnapshot(args));
+}
 if (command === 'ps' || command === 'collect' || command === 'live') {
   const { runLiveCommand } = await import('../live/index.js');
   process.exit(await runLiveCommand(command, args));
 }
 // The dataset of many traces and SQL over it (web/src/dataset): not in the query table yet.
 if (command === 'dataset' || command === 'sql') process.exit(await datasetCommand(command, args));
-// Heap snapshots: the engine's reader (core/heap) is built into the native tool only so far.
-if (command === 'heap' && !args.includes('--help') && !args.includes('-h')) {
-  process.stderr.write('nettrace-analyzer: heap snapshots are read by the native `nettrace heap` only (the npm package has no .gcdump reader yet)\n');
-  process.exit(2);
-}
 // The commands and options are the engine's query table (core/api/query_table.cc), read
 // through the wasm module: the same parser as the native tool, the same --help lines.
 const { loadNetTraceModule } = await import('../reader/wasm_loader.js');
@@ -142,6 +146,7 @@ if (command === 'diff' && opts.compare !== undefined) await diffRuns();
 if (command === 'diff' && opts.baseline !== undefined) fail('--baseline goes with --compare');
 if (command === 'diff' && opts.format === 'markdown') fail('diff --format markdown goes with --baseline/--compare');
 if (command === 'diff') await diff();
+if (command === 'heap') await heap();
 if ((command === 'gc' || command === 'jit') && !['json', 'csv', undefined].includes(opts.format)) fail(`${command} --format takes json or csv`);
 
 let trace;
@@ -304,6 +309,30 @@ async function convert() {
   }
   if (result.error) fail(`${file}: ${result.error.message} (the output is incomplete: ${result.eventsWritten} events written)`, 1);
   process.stderr.write(`nettrace-analyzer: wrote ${result.eventsWritten} events to ${positional} (NetTrace v6)\n`);
+  process.exit(0);
+}
+
+// As `nettrace heap FILE [--baseline OLD]`: the snapshot's views, or the growth from OLD, printed
+// as the engine writes them. A fault after which the graph stayed whole: the views, then the
+// error and exit status 1; no graph: the error alone.
+async function heap() {
+  const open = async (path) => {
+    try {
+      return await openHeap(path === '-' ? process.stdin : path, pick('chunkSize'));
+    } catch (e) {
+      if (!(e instanceof NetTraceError)) throw e;
+      fail(`${path}: ${e.message}`, 1);
+    }
+  };
+  const current = await open(file);
+  const baseline = opts.baseline === undefined ? undefined : await open(opts.baseline);
+  try {
+    process.stdout.write(current.text(opts.format ?? 'json', pick('pathsTo', 'largest', 'paths'), baseline));
+  } finally {
+    current.close();
+    baseline?.close();
+  }
+  for (const [path, h] of [[file, current], [opts.baseline, baseline]]) if (h?.error) fail(`${path}: ${h.error.message}`, 1);
   process.exit(0);
 }
 

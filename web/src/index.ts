@@ -86,6 +86,8 @@ export type { DiffOptions } from './api/diff.js';
 export { checkBudgets, checkBudgetsText, compareRuns, compareRunsText } from './api/verdict.js';
 export type { CheckFormat, CheckOptions, CheckOutcome, RunDiffOptions } from './api/verdict.js';
 export type { ConvertOptions, ConvertResult } from './api/convert.js';
+export { openHeap } from './api/heap.js';
+export type { HeapFormat, HeapHandle, HeapMemory, HeapProgress, OpenHeapOptions } from './api/heap.js';
 export { DEFAULT_CHUNK_SIZE, DEFAULT_READ_AHEAD, PREWARM_HEAP_BYTES, PUSH_SIZE, diffTracesInWorker, openTraceInThread, openTraceInWorker, prewarmEngine };
 
 export interface OpenOptions extends OpenTraceOptions, WasmOptions, WorkerOptions {

@@ -27,6 +27,8 @@ import type { AnalyzerSelection, ControllerContext, Coordinator, EventFilters } 
 import { DiagnosticsController } from './diagnostics_controller.js';
 import { EventsController } from './events_controller.js';
 import { FlameController, stackQueryOf } from './flame_controller.js';
+import { HeapController, hasHeapDump, isGcdump } from './heap_controller.js';
+import type { WorkerHeap } from '../engine/heap_client.js';
 import { LoadController } from './load_controller.js';
 import { SideController } from './side_controller.js';
 import { SqlController } from './sql_controller.js';
@@ -51,6 +53,8 @@ export interface AnalyzerInstance {
    *  showing what was read so far every 500 ms ("live" events), then the whole trace. The
    *  host's page ends the session (its Stop): the analyzer shows no progress bar or Cancel. */
   openLive(url: string, name: string): Promise<void>;
+  /** Shows a heap snapshot in the Heap tab, the trace shown (if any) kept in the other tabs. */
+  showHeap(source: Blob, name: string): Promise<void>;
   /** Computes the flame graph again over what has been read (a live session's grows). */
   refreshFlame(): void;
   /** Opens a trace: a File/Blob, or a URL to fetch. Resolves when it has been read (or has
@@ -58,6 +62,8 @@ export interface AnalyzerInstance {
   open(source: Blob | URL | string, name?: string): Promise<void>;
   /** The trace shown (also a partial one: its `error` set), or null. */
   readonly trace: TraceHandle | null;
+  /** The heap snapshot the Heap tab shows (a .gcdump, or a trace's heap-dump events once the tab was opened), or null. */
+  readonly heap: WorkerHeap | null;
   /** Its summary (the partial one after a fatal error), or null. */
   readonly summary: Summary | null;
   /** Ends the worker and removes listeners outside the shadow root. */
@@ -88,6 +94,7 @@ class Analyzer implements Coordinator {
   private readonly side: SideController;
   private readonly timeline: TimelineController;
   private readonly loader: LoadController;
+  private readonly heap: HeapController;
   private readonly showResult: () => void;
 
   constructor(
@@ -107,6 +114,7 @@ class Analyzer implements Coordinator {
     this.side = new SideController(ctx, workerOptions);
     this.flame.onDrawn = () => this.side.show();
     this.timeline = new TimelineController(ctx);
+    this.heap = new HeapController(ctx);
     wireTabs(layout.tabButtons, (tab, focus) => this.showTab(tab, focus));
     wireMenus(layout.root);
     this.showResult = this.wireHome();
@@ -120,6 +128,7 @@ class Analyzer implements Coordinator {
       opened: (trace, source) => {
         this.state.trace = trace;
         this.side.setComparison(source);
+        if (hasHeapDump(trace.summary())) this.heap.offer(source);
       },
       snapshot: (trace, summary, facts, first) => {
         this.state.trace = trace;
@@ -199,6 +208,7 @@ class Analyzer implements Coordinator {
     if (tab === 'flame') this.flame.refresh();
     if (tab === 'diagnostics') this.diagnostics.show();
     if (tab === 'sql') this.sql.show();
+    if (tab === 'heap') this.heap.show();
   }
 
   rangeChanged(): void {
@@ -284,6 +294,8 @@ class Analyzer implements Coordinator {
     this.side.reset();
     this.summary.reset();
     this.sql.reset();
+    this.heap.reset();
+    for (const button of layout.tabButtons.values()) if (button.dataset['tab'] !== 'heap') button.hidden = false;
     layout.partialBanner.hidden = true;
     layout.partialBanner.textContent = '';
     delete layout.result.dataset['partial'];
@@ -311,7 +323,9 @@ class Analyzer implements Coordinator {
     this.summary.show(summary, facts);
     this.events.setUp(summary);
     this.flame.setUp(summary);
-    if (showView || state.view.tab !== 'flame') this.showTab(open ? state.view.tab : 'summary');
+    // A link's Heap tab, for a trace without a heap dump: its summary instead.
+    const tab = state.view.tab === 'heap' && layout.tabButtons.get('heap')!.hidden ? 'summary' : state.view.tab;
+    if (showView || state.view.tab !== 'flame') this.showTab(open ? tab : 'summary');
     this.timeline.refresh();
   }
 
@@ -326,10 +340,29 @@ class Analyzer implements Coordinator {
       } catch {
         throw new Error(`not a URL: ${String(source)}`);
       }
+      if (await isGcdump(absolute.href)) return this.openHeapFile(absolute.href, name ?? nameOfUrl(absolute));
       return this.loader.load(absolute.href, name ?? nameOfUrl(absolute), 0);
     }
     const fileName = name ?? (source instanceof File ? source.name : 'trace.nettrace');
+    if (await isGcdump(source)) return this.openHeapFile(source, fileName);
     return this.loader.load(source, fileName, source.size);
+  }
+
+  /** A .gcdump: the Heap tab alone (the other tabs need events). */
+  private async openHeapFile(source: Blob | string, name: string): Promise<void> {
+    const { layout, state } = this;
+    this.loader.stop();
+    this.resetViews();
+    this.showResult();
+    state.name = name;
+    layout.landing.landing.hidden = true;
+    layout.result.dataset['state'] = 'reading';
+    layout.fileName.textContent = name;
+    layout.tabList.hidden = false;
+    for (const button of layout.tabButtons.values()) button.hidden = button.dataset['tab'] !== 'heap';
+    this.showTab('heap');
+    const shown = await this.heap.read(source, name);
+    if (layout.result.dataset['state'] === 'reading') layout.result.dataset['state'] = shown ? 'done' : 'error';
   }
 
   /** A trace read to its end (or to a fault) is shown: the timeline's lanes follow it. */
@@ -349,6 +382,15 @@ class Analyzer implements Coordinator {
     return {
       open: (source, name) => this.open(source, name).catch((e: unknown) => this.reportUnexpected(e)),
       openLive: (url, name) => this.openLive(url, name).catch((e: unknown) => this.reportUnexpected(e)),
+      showHeap: async (source, name) => {
+        this.heap.reset();
+        const { layout } = this;
+        layout.landing.landing.hidden = true;
+        layout.tabList.hidden = false;
+        layout.tabButtons.get('heap')!.hidden = false;
+        this.showTab('heap');
+        await this.heap.read(source, name);
+      },
       refreshFlame: () => {
         this.flame.traceGrew();
         this.showTab('flame');
@@ -359,8 +401,12 @@ class Analyzer implements Coordinator {
       get summary() {
         return self.state.summary;
       },
+      get heap() {
+        return self.heap.handle;
+      },
       destroy: () => {
         this.loader.stop();
+        this.heap.reset();
         this.state.trace?.close();
         this.state.trace = null;
         this.lifetime.abort();

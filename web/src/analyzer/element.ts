@@ -13,6 +13,7 @@
 // bubbling): load {name, summary}, error {name, code, offset, message, partial},
 // selection {kind: 'range' | 'event' | 'frame', …}, live {name, summary} (openLive's snapshots).
 import type { TraceHandle } from '../api/handle.js';
+import type { WorkerHeap } from '../engine/heap_client.js';
 import type { Summary } from '../api/types.js';
 import { h } from '../ui/dom.js';
 import { createAnalyzer } from './analyzer.js';
@@ -80,6 +81,13 @@ export class NetTraceAnalyzerElement extends HTMLElement {
     return this.instance.openLive(url, name);
   }
 
+  /** Shows a heap snapshot (a .gcdump, or a .nettrace of heap-dump events) in the Heap tab,
+   *  beside the trace shown (a live session's page: its snapshot of the running process). */
+  showHeap(source: Blob, name: string): Promise<void> {
+    if (this.instance === null) return Promise.reject(new Error('nettrace-analyzer: showHeap() before the element is in the document'));
+    return this.instance.showHeap(source, name);
+  }
+
   /** Computes the flame graph again over what has been read so far. */
   refreshFlame(): void {
     this.instance?.refreshFlame();
@@ -88,6 +96,12 @@ export class NetTraceAnalyzerElement extends HTMLElement {
   /** The trace shown (the engine handle: events, flame graphs, exports), or null. */
   get trace(): TraceHandle | null {
     return this.instance?.trace ?? null;
+  }
+
+  /** The heap snapshot the Heap tab shows (held by its worker: its views, as `nettrace heap`
+   *  prints them, come as promises), or null. */
+  get heap(): WorkerHeap | null {
+    return this.instance?.heap ?? null;
   }
 
   /** The summary of the trace shown, or null. */

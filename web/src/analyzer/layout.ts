@@ -26,7 +26,7 @@ const checkLabel = (input: HTMLInputElement, label: string): HTMLLabelElement =>
 
 const muted = (id: string): HTMLSpanElement => h('span', { class: 'muted', attrs: { id } });
 
-const TAB_LABELS: Record<Tab, string> = { summary: 'Summary', events: 'Events', flame: 'Flame graph', diagnostics: 'Diagnostics', sql: 'SQL' };
+const TAB_LABELS: Record<Tab, string> = { summary: 'Summary', events: 'Events', flame: 'Flame graph', diagnostics: 'Diagnostics', sql: 'SQL', heap: 'Heap' };
 const SIDE_LABELS: Record<Side, string> = { top: 'Top functions', sandwich: 'Sandwich', diff: 'Diff' };
 
 /** The landing area: drop zone, file picker, sample, open from URL. */
@@ -126,6 +126,8 @@ export interface Layout {
   flame: FlameParts;
   diagnostics: HTMLElement;
   sql: SqlParts;
+  /** The Heap tab's content (analyzer/heap_controller.ts). */
+  heap: HTMLElement;
 }
 
 /** The exports: one "Export" menu, so the header keeps its room at any width. */
@@ -152,7 +154,7 @@ function exportsBar(): HTMLElement {
 
 function landing(): LandingParts {
   const choose = button('choose', 'Choose a file…', { class: 'primary' });
-  const fileInput = h('input', { attrs: { type: 'file', id: 'file', accept: '.nettrace,.netperf', hidden: '' } });
+  const fileInput = h('input', { attrs: { type: 'file', id: 'file', accept: '.nettrace,.netperf,.gcdump', hidden: '' } });
   const sampleButton = button('sample', 'Try the sample trace', { hidden: '' });
   // Shown by Home while a trace is open: the way back to it without reading it again.
   const back = button('back', 'Back to the open trace', { hidden: '' });
@@ -167,7 +169,7 @@ function landing(): LandingParts {
   const drop = h(
     'div',
     { class: 'drop', attrs: { id: 'drop', tabindex: '0', 'aria-label': 'Drop a trace file here' } },
-    h('p', {}, 'Drop a ', h('code', { text: '.nettrace' }), ' or ', h('code', { text: '.netperf' }), ' file here, or'),
+    h('p', {}, 'Drop a ', h('code', { text: '.nettrace' }), ', ', h('code', { text: '.netperf' }), ' or ', h('code', { text: '.gcdump' }), ' file here, or'),
     h('p', { class: 'actions' }, choose, fileInput, sampleButton),
     h('p', { class: 'actions' }, back),
     urlForm,
@@ -175,7 +177,7 @@ function landing(): LandingParts {
   const section = h(
     'section',
     { class: 'landing', attrs: { id: 'landing' } },
-    h('p', { class: 'intro' }, 'Reads .NET EventPipe traces (', h('code', { text: '.nettrace' }), ', and ', h('code', { text: '.netperf' }), ' from .NET Core 2.x) in your browser. The file never leaves this page.'),
+    h('p', { class: 'intro' }, 'Reads .NET EventPipe traces (', h('code', { text: '.nettrace' }), ', and ', h('code', { text: '.netperf' }), ' from .NET Core 2.x) and heap snapshots (', h('code', { text: '.gcdump' }), ') in your browser. The file never leaves this page.'),
     drop,
   );
   return { landing: section, drop, choose, fileInput, sampleButton, back, urlForm, urlInput };
@@ -352,12 +354,14 @@ export function buildLayout(): Layout {
   // Exceptions, contention, activities, counters (issue 14): filled by views/event_views_view.ts.
   const diagnostics = h('div', { class: 'event-views', attrs: { id: 'diagnostics-box' } });
   const sql = sqlParts();
+  const heap = h('div', { class: 'heap-box', attrs: { id: 'heap-box' } });
   const panels = new Map<Tab, HTMLElement>([
     ['summary', summary.panel],
     ['events', events.panel],
     ['flame', flame.panel],
     ['diagnostics', panel('diagnostics', false, diagnostics)],
     ['sql', panel('sql', true, sql.box)],
+    ['heap', panel('heap', false, heap)],
   ]);
   const result = h('section', { attrs: { id: 'result', 'data-state': 'idle' } }, partialBanner, time.box, ...panels.values());
   const root = h(
@@ -368,6 +372,6 @@ export function buildLayout(): Layout {
   );
   return {
     root, home, tabList, tabButtons, panels, fileName, exports, result, partialBanner,
-    landing: land, loading: load.parts, timeline: time, summary: summary.parts, events: events.parts, flame: flame.parts, diagnostics, sql: sql.parts,
+    landing: land, loading: load.parts, timeline: time, summary: summary.parts, events: events.parts, flame: flame.parts, diagnostics, sql: sql.parts, heap,
   };
 }

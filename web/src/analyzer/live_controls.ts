@@ -26,9 +26,13 @@ const stop = h('button', {
 });
 const refresh = h('button', { attrs: { type: 'button', 'data-role': 'refresh-flame' } });
 refresh.textContent = 'Refresh flame graph';
+const heap = h('button', {
+  text: 'Heap snapshot',
+  attrs: { type: 'button', 'data-role': 'heap-snapshot', title: 'Takes a heap snapshot of the process (an induced gen-2 GC walks its heap, as dotnet-gcdump does) and opens it in the Heap tab' },
+});
 const download = h('a', { attrs: { 'data-role': 'download', href: withToken('/live/trace.nettrace') } });
 download.hidden = true;
-bar.replaceChildren(h('strong', { text: 'Live session' }), stateText, stop, refresh, download);
+bar.replaceChildren(h('strong', { text: 'Live session' }), stateText, stop, refresh, heap, download);
 
 interface LiveInfo {
   pid: number;
@@ -53,6 +57,22 @@ stop.addEventListener('click', () => {
   });
 });
 refresh.addEventListener('click', () => analyzer.refreshFlame());
+heap.addEventListener('click', () => {
+  heap.disabled = true;
+  document.body.dataset['heap'] = 'taking';
+  void fetch('/live/heap-snapshot', { method: 'POST', headers: tokenHeader })
+    .then(async (response) => {
+      if (!response.ok) throw new Error(`HTTP ${response.status}: ${await response.text()}`);
+      const file = decodeURIComponent(response.headers.get('x-nettrace-heap-file') ?? 'heap.nettrace');
+      await analyzer.showHeap(await response.blob(), file);
+      document.body.dataset['heap'] = 'shown';
+    })
+    .catch((e: unknown) => {
+      stateText.textContent = `Heap snapshot failed: ${e instanceof Error ? e.message : String(e)}`;
+      document.body.dataset['heap'] = 'error';
+    })
+    .finally(() => (heap.disabled = false));
+});
 
 async function run(): Promise<void> {
   // The session may still be starting (a reverse port waits for its runtime): ask until it runs.

@@ -7,8 +7,8 @@
 // (null = any), and a value that is not valid (a thread that is not an integer, a tab that does
 // not exist) falls back to its default and is named in `rejected`.
 
-export type Tab = 'summary' | 'events' | 'flame' | 'diagnostics' | 'sql';
-export const TABS: readonly Tab[] = ['summary', 'events', 'flame', 'diagnostics', 'sql'];
+export type Tab = 'summary' | 'events' | 'flame' | 'diagnostics' | 'sql' | 'heap';
+export const TABS: readonly Tab[] = ['summary', 'events', 'flame', 'diagnostics', 'sql', 'heap'];
 
 export type Side = 'top' | 'sandwich' | 'diff';
 export const SIDES: readonly Side[] = ['top', 'sandwich', 'diff'];

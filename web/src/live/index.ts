@@ -4,3 +4,5 @@
 export { collect, listProcesses, LiveError } from './collect.js';
 export type { CollectOptions, DotnetProcess, LiveTrace } from './collect.js';
 export { runLiveCommand } from './cli.js';
+export { HEAP_SNAPSHOT_PROVIDERS, heapDumpEnded, runHeapSnapshot, takeHeapSnapshot } from './heap_snapshot.js';
+export type { HeapSnapshotOptions } from './heap_snapshot.js';

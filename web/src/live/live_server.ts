@@ -14,10 +14,14 @@
 //                              Accept-Ranges: bytes; a range of bytes already received: 206)
 //   POST /live/stop            StopTracing (as Ctrl-C): the runtime writes the rundown, then ends
 //   GET  /live/trace.nettrace  the whole file once the session ended (409 before)
+//   POST /live/heap-snapshot   a heap snapshot of the process (heap_snapshot.ts), as a .nettrace
+//                              of heap-dump events; also written as a file (its path in
+//                              x-nettrace-heap-file)
 //   GET  /…                    the package's files (dist/), read-only
 // Only for this server's own Host, and only for its page (local_guard.ts): the session's data
 // and Stop need the session's token, which the page's HTML carries.
 import { collect, LiveError } from './collect.js';
+import { takeHeapSnapshot } from './heap_snapshot.js';
 import type { LiveTrace } from './collect.js';
 import { liveLine, parseCollect, sizeText } from './collect_args.js';
 import { LocalGuard } from './local_guard.js';
@@ -163,6 +167,8 @@ interface LiveState {
   spool: Spool;
   live: LiveTrace | null;
   stop(): void;
+  /** Takes a heap snapshot of the session's process: its bytes and the file they were written to. */
+  heapSnapshot(): Promise<{ bytes: Uint8Array; path: string }>;
 }
 
 function serveFile(fs: NodeFs, path: string, res: Response): void {
@@ -201,14 +207,16 @@ function handler(fs: NodeFs, state: LiveState, guard: LocalGuard) {
     const path = new URL(req.url ?? '/', 'http://localhost').pathname;
     const method = req.method ?? 'GET';
     const stop = path === '/live/stop';
-    const refused = guard.refusal(req, stop || (method !== 'GET' && method !== 'HEAD'), SESSION_DATA.has(path));
+    const heap = path === '/live/heap-snapshot';
+    const post = stop || heap;
+    const refused = guard.refusal(req, post || (method !== 'GET' && method !== 'HEAD'), SESSION_DATA.has(path));
     if (refused !== null) {
       res.writeHead(refused.status, { 'content-type': 'text/plain; charset=utf-8' });
       res.end(`${refused.reason}\n`);
       return;
     }
-    if (stop !== (method === 'POST') || (method !== 'GET' && method !== 'HEAD' && method !== 'POST')) {
-      res.writeHead(405, { 'content-type': 'text/plain', allow: stop ? 'POST' : 'GET' });
+    if (post !== (method === 'POST') || (method !== 'GET' && method !== 'HEAD' && method !== 'POST')) {
+      res.writeHead(405, { 'content-type': 'text/plain', allow: post ? 'POST' : 'GET' });
       res.end('method not allowed\n');
       return;
     }
@@ -228,6 +236,22 @@ function handler(fs: NodeFs, state: LiveState, guard: LocalGuard) {
       state.stop();
       res.writeHead(202, { 'content-type': 'application/json' });
       res.end('{"stopping":true}');
+    } else if (heap) {
+      if (live === null) {
+        res.writeHead(409, { 'content-type': 'text/plain' });
+        res.end('the session has not started\n');
+        return;
+      }
+      state.heapSnapshot().then(
+        ({ bytes, path: file }) => {
+          res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': bytes.length, 'cache-control': 'no-store', 'x-nettrace-heap-file': encodeURIComponent(file) });
+          res.end(bytes);
+        },
+        (e: unknown) => {
+          res.writeHead(502, { 'content-type': 'text/plain; charset=utf-8' });
+          res.end(`${e instanceof Error ? e.message : String(e)}\n`);
+        },
+      );
     } else if (path === '/live/trace.nettrace') {
       if (!spool.ended) {
         res.writeHead(409, { 'content-type': 'text/plain' });
@@ -269,7 +293,28 @@ export async function runLive(args: string[]): Promise<number> {
   }
   const removeSpool = () => spool.remove();
   proc().on('exit', removeSpool); // also when the process ends another way than by the finally below
-  const state: LiveState = { spool, live: null, stop: () => stopper.abort() };
+  let heapSnapshots = 0;
+  const state: LiveState = {
+    spool,
+    live: null,
+    stop: () => stopper.abort(),
+    // Beside -o OUT when given, else in the current directory: pid-N-heap-K.nettrace.
+    heapSnapshot: async () => {
+      const pid = state.live?.pid ?? 0;
+      say(`heap snapshot of pid ${pid}: a session with the GC heap-dump keywords (an induced gen-2 GC walks the heap)`);
+      const { bytes, ended } = await takeHeapSnapshot({ pid, onMessage: say });
+      const name = `pid-${pid}-heap-${++heapSnapshots}.nettrace`;
+      const file = o.output === '' ? name : o.output.replace(/[^/]*$/, name);
+      const fd = fs.openSync(file, 'w');
+      try {
+        for (let at = 0; at < bytes.length; ) at += fs.writeSync(fd, bytes.subarray(at));
+      } finally {
+        fs.closeSync(fd);
+      }
+      say(`heap snapshot written: ${file} (${sizeText(bytes.length)})${ended ? '' : '; the heap dump had not ended when the session was stopped'}`);
+      return { bytes, path: file };
+    },
+  };
   // Ctrl-C stops the session; once it has ended, Ctrl-C quits (the page may still download).
   const onSignal = () => (spool.ended ? quit() : stopper.abort());
   proc().on('SIGINT', onSignal);

@@ -323,3 +323,9 @@ export interface LiveRequest {
   /** The runtime's session buffer. Default: 256. An integer ≥ 0. CLI: `--buffer-mb`. */
   bufferMB?: number;
 }
+
+/** The options of `heap-snapshot`: a heap snapshot of a running process (a short session with dotnet-gcdump's heap-dump keywords), written as a .nettrace that heap reads. */
+export interface HeapSnapshotRequest {
+  /** The process to trace. An integer ≥ 0. CLI: `--pid`. */
+  pid?: number;
+}

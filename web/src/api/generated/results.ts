@@ -555,6 +555,42 @@ export interface HeapPathStep {
   size: number;
 }
 
+/** Growth by type between two snapshots (core/heap/heap_diff.cc): rows matched by name and module, the changed ones only, by size growth, then count growth, then retained growth. */
+export interface HeapDiff {
+  /** The older snapshot (--baseline). */
+  baseline: HeapDiffSide;
+  /** FILE. */
+  current: HeapDiffSide;
+  changedTypes: number;
+  types: HeapDiffRow[];
+}
+
+/** One snapshot's totals (pseudo-nodes not counted). */
+export interface HeapDiffSide {
+  source: "gcdump" | "nettrace";
+  objects: number;
+  bytes: number;
+}
+
+/** One type (by name and module) whose count, shallow or retained size changed. */
+export interface HeapDiffRow {
+  name: string;
+  module: string;
+  count: HeapDelta;
+  /** Shallow bytes. */
+  size: HeapDelta;
+  /** Dominator-tree retained bytes. */
+  retained: HeapDelta;
+}
+
+/** A figure in both snapshots; 0 where the type is absent. */
+export interface HeapDelta {
+  baseline: number;
+  current: number;
+  /** current - baseline. */
+  delta: number;
+}
+
 /** Sizes after a GC by generation (HeapStats GenerationSize0..4), bytes. */
 export interface GcGenerationSizes {
   gen0: number;
