@@ -16,14 +16,14 @@
 #include <string>
 #include <vector>
 
-#include "analysis/call_tree.h"
+#include "analysis/stacks/call_tree.h"
 #include "api/command_line.h"
 #include "api/query_options.h"
-#include "analysis/event_query.h"
-#include "analysis/histogram.h"
+#include "analysis/query/event_query.h"
+#include "analysis/query/histogram.h"
 #include "reread/text_search.h"
 #include "base/status.h"
-#include "analysis/flame_graph.h"
+#include "analysis/stacks/flame_graph.h"
 #include "convert/convert_session.h"
 #include "export/export_stream.h"
 #include "export/payload_csv_export.h"

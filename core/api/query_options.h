@@ -12,9 +12,9 @@
 #include <string_view>
 #include <vector>
 
-#include "analysis/call_tree.h"
-#include "analysis/event_query.h"
-#include "analysis/histogram.h"
+#include "analysis/stacks/call_tree.h"
+#include "analysis/query/event_query.h"
+#include "analysis/query/histogram.h"
 #include "base/status.h"
 
 namespace nettrace::api {

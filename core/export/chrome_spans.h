@@ -6,8 +6,8 @@
 
 #include <vector>
 
-#include "analysis/activity_view.h"
-#include "analysis/gc_stats.h"
+#include "analysis/views/activity_view.h"
+#include "analysis/runtime/gc_stats.h"
 #include "export/exports.h"
 
 namespace nettrace {

@@ -5,7 +5,7 @@
 #include <set>
 #include <vector>
 
-#include "analysis/event_query.h"
+#include "analysis/query/event_query.h"
 #include "base/json_writer.h"
 #include "events/trace_clock.h"
 #include "export/exports.h"

@@ -11,7 +11,7 @@
 #include <utility>
 #include <vector>
 
-#include "analysis/stack_frames.h"
+#include "analysis/stacks/stack_frames.h"
 #include "format/records.h"
 #include "model/trace_model.h"
 

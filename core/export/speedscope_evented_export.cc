@@ -13,7 +13,7 @@
 #include <memory>
 #include <vector>
 
-#include "analysis/event_query.h"
+#include "analysis/query/event_query.h"
 #include "base/json_writer.h"
 #include "base/saturating.h"
 #include "events/trace_clock.h"

@@ -8,7 +8,7 @@
 #include <memory>
 #include <string>
 
-#include "analysis/call_tree.h"
+#include "analysis/stacks/call_tree.h"
 #include "base/status.h"
 #include "export/export_stream.h"
 #include "model/trace_model.h"

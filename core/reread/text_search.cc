@@ -4,7 +4,7 @@
 #include <cstdio>
 #include <unordered_map>
 
-#include "analysis/event_filter.h"
+#include "analysis/query/event_filter.h"
 #include "format/payload/clr_enums.h"
 #include "format/payload_decoder.h"
 

@@ -4,9 +4,9 @@
 #include <cmath>
 #include <cstring>
 
-#include "analysis/flame_graph.h"
-#include "analysis/view_format.h"
-#include "analysis/stack_views.h"
+#include "analysis/stacks/flame_graph.h"
+#include "analysis/views/view_format.h"
+#include "analysis/views/stack_views.h"
 #include "verdict/trace_metrics.h"
 
 namespace nettrace::verdict {

@@ -15,10 +15,10 @@
 #include <string>
 #include <vector>
 
-#include "analysis/call_tree.h"
-#include "analysis/event_query.h"
-#include "analysis/flame_graph.h"
-#include "analysis/histogram.h"
+#include "analysis/stacks/call_tree.h"
+#include "analysis/query/event_query.h"
+#include "analysis/stacks/flame_graph.h"
+#include "analysis/query/histogram.h"
 #include "reread/text_search.h"
 #include "model/store_builder.h"
 #include "trace_session.h"

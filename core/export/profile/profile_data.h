@@ -17,7 +17,7 @@
 #include <string>
 #include <vector>
 
-#include "analysis/call_tree.h"
+#include "analysis/stacks/call_tree.h"
 
 namespace nettrace {
 

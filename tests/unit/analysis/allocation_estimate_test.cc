@@ -11,7 +11,7 @@
 
 #include <catch2/catch.hpp>
 
-#include "analysis/allocation_estimate.h"
+#include "analysis/runtime/allocation_estimate.h"
 
 namespace nettrace {
 namespace {

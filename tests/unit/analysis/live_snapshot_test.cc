@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
-#include "analysis/event_query.h"
+#include "analysis/query/event_query.h"
 #include "model/store_builder.h"
-#include "analysis/call_tree.h"
+#include "analysis/stacks/call_tree.h"
 #include "symbols/method_map.h"
 #include "symbols/symbol_collector.h"
 #include "test_support.h"

@@ -4,7 +4,7 @@
 // not go through the summary.
 #include <map>
 
-#include "analysis/runtime_signals.h"
+#include "analysis/runtime/runtime_signals.h"
 #include "reread/text_search.h"
 #include "unit/analysis/analysis_test_support.h"
 #include "unit/stacks/stacks_test_support.h"

@@ -7,8 +7,8 @@
 #include <set>
 #include <sstream>
 
-#include "analysis/flame_graph.h"
-#include "analysis/stack_diff.h"
+#include "analysis/stacks/flame_graph.h"
+#include "analysis/stacks/stack_diff.h"
 #include "unit/stacks/stacks_test_support.h"
 #include "write/universal_trace_writer.h"
 

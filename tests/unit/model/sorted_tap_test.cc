@@ -11,9 +11,9 @@
 #include <string>
 #include <vector>
 
-#include "analysis/clr_stats_sink.h"
-#include "analysis/runtime_signals.h"
-#include "analysis/runtime_views.h"
+#include "analysis/runtime/clr_stats_sink.h"
+#include "analysis/runtime/runtime_signals.h"
+#include "analysis/views/runtime_views.h"
 #include "format/payload_decoder.h"
 #include "format/tee_sink.h"
 #include "format/trace_reader.h"

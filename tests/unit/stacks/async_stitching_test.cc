@@ -7,7 +7,7 @@
 // tests/node/thread_time.test.mjs.
 #include <sstream>
 
-#include "analysis/async_stitching.h"
+#include "analysis/stacks/async_stitching.h"
 #include "unit/stacks/stacks_test_support.h"
 
 namespace nettrace {

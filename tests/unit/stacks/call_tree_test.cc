@@ -2,7 +2,7 @@
 // totals for every corpus trace, for CPU samples (per thread or not) and allocations.
 #include <map>
 
-#include "analysis/top_functions.h"
+#include "analysis/stacks/top_functions.h"
 #include "unit/stacks/stacks_test_support.h"
 
 namespace nettrace {

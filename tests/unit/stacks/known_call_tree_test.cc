@@ -3,7 +3,7 @@
 // folded stacks must equal the known ones exactly, at pointer sizes 8 and 4.
 #include <cstring>
 
-#include "analysis/top_functions.h"
+#include "analysis/stacks/top_functions.h"
 #include "export/exports.h"
 #include "unit/stacks/mini_json.h"
 #include "unit/stacks/stacks_test_support.h"

@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "analysis/call_tree.h"
-#include "analysis/stack_frames.h"
+#include "analysis/stacks/call_tree.h"
+#include "analysis/stacks/stack_frames.h"
 #include "symbols/method_map.h"
 #include "test_support.h"
 

@@ -5,8 +5,8 @@
 // fold and exclude weights) are tests/node/stack_transform.test.mjs.
 #include <algorithm>
 
-#include "analysis/frame_pattern.h"
-#include "analysis/stack_transform.h"
+#include "analysis/stacks/frame_pattern.h"
+#include "analysis/stacks/stack_transform.h"
 #include "unit/stacks/stacks_test_support.h"
 
 namespace nettrace {

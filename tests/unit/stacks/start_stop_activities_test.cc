@@ -8,7 +8,7 @@
 #include <map>
 #include <sstream>
 
-#include "analysis/start_stop_activities.h"
+#include "analysis/stacks/start_stop_activities.h"
 #include "unit/stacks/stacks_test_support.h"
 
 namespace nettrace {

@@ -8,7 +8,7 @@
 #include <cstdio>
 #include <cstring>
 
-#include "analysis/top_functions.h"
+#include "analysis/stacks/top_functions.h"
 #include "format/clr_events.generated.h"
 #include "format/provider_family.h"
 #include "format/trace_reader.h"

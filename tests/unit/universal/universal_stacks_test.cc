@@ -6,7 +6,7 @@
 #include <map>
 #include <string>
 
-#include "analysis/call_tree.h"
+#include "analysis/stacks/call_tree.h"
 #include "model/store_builder.h"
 #include "symbols/universal_symbols.h"
 #include "unit/stacks/mini_json.h"

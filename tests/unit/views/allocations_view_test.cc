@@ -8,8 +8,8 @@
 // or samples × 102,400, lands outside: the 100 KB objects are sampled 1.6 times per 100 KB).
 #include <cmath>
 
-#include "analysis/call_tree.h"
-#include "analysis/flame_graph.h"
+#include "analysis/stacks/call_tree.h"
+#include "analysis/stacks/flame_graph.h"
 #include "unit/analysis/analysis_test_support.h"
 #include "unit/stacks/stacks_test_support.h"
 

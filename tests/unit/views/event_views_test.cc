@@ -7,7 +7,7 @@
 #include <map>
 #include <set>
 
-#include "analysis/call_tree.h"
+#include "analysis/stacks/call_tree.h"
 #include "unit/analysis/analysis_test_support.h"
 #include "unit/stacks/stacks_test_support.h"
 
