@@ -1,4 +1,4 @@
-// core/api — the one request schema of the facade's queries (issue 18 item 6). Each query
+// core/api — the one request schema of the facade's queries. Each query
 // (events, flame, top, diff, gc, …) and each of its options is one row of a table
 // (query_table.cc); the native CLI parses argv with it, the wasm bindings parse the JS
 // request objects with it (as JSON), the npm CLI parses its argv with it through the wasm

@@ -36,7 +36,7 @@ std::vector<uint64_t> PausesNs(TraceViews& v) {
   return ns;
 }
 
-// The pause percentile by the views' nearest-rank rule (analysis/view_format.h), on the
+// The pause percentile by the views' nearest-rank rule (analysis/views/view_format.h), on the
 // pauses in whole nanoseconds (the document's 6 decimals of a millisecond).
 Measured PausePercentile(TraceViews& v, double q) {
   const std::vector<uint64_t> ns = PausesNs(v);

@@ -1,5 +1,5 @@
 // core/analysis — allocations by type and by stack, from the runtime's AllocationSampled
-// events (.NET 10, id 303: randomized, unbiased; analysis/allocation_estimate.h holds the
+// events (.NET 10, id 303: randomized, unbiased; analysis/runtime/allocation_estimate.h holds the
 // statistics) or, in a trace without them, from GC/AllocationTick (one event per ~100 KB
 // allocated, a fixed stride that is biased for periodic allocation patterns; weighed by
 // TraceEvent's GetAllocAmount, format/payload/allocation_tick.h). Follows the sorted tap and
@@ -8,7 +8,7 @@
 //   - the weights alloc-bytes / alloc-objects: the selection of the allocation events, each
 //     weighed by its upscaled bytes or objects, with a "Type <name>" frame (PerfView's name
 //     for it) as the leaf of its stack, or as the root (StackQuery::typeAsRoot);
-//   - `nettrace allocations` (analysis/allocation_view.h): types and functions with intervals.
+//   - `nettrace allocations` (analysis/views/allocation_view.h): types and functions with intervals.
 // Weights are whole numbers: each event's upscaled amount is rounded with the fractions carried
 // over per type (in time order), so a type's total is its exact estimate to ±0.5 whatever
 // the object sizes (per-event rounding would make a 100 KB object's 1.6 objects 2).

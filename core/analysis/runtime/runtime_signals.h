@@ -6,7 +6,7 @@
 //
 // GC pauses have one definition, TraceEvent's (TraceGC.PauseDurationMSec, summed per
 // generation over complete GCs as GCStats does): WriteJson takes them from the GC statistics
-// (analysis/gc_stats.h), the numbers the GC view shows; this sink counts GC/Start events.
+// (analysis/runtime/gc_stats.h), the numbers the GC view shows; this sink counts GC/Start events.
 // Memory: per-type maps are capped (kMaxTrackedNames distinct names each; later names go
 // to "other").
 #pragma once

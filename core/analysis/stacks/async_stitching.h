@@ -17,7 +17,7 @@
 // Followed (TraceEvent's kinds and ids, each kind of id kept apart):
 // - the runtime's ThreadPool/Enqueue, /Dequeue (61, 62), /IOEnqueue, /IODequeue, /IOPack
 //   (63-65): create and start work items (never stopped: EventPipe has no context switches);
-// - TPL (analysis/tpl_tasks.h): TaskScheduled (unless its id is known) and
+// - TPL (analysis/stacks/tpl_tasks.h): TaskScheduled (unless its id is known) and
 //   AwaitTaskContinuationScheduled create task activities, TaskWait/Send an await (its own
 //   ids; Behavior 1 synchronous) remembered on its creator; TaskExecute/Start and
 //   TaskWait/Stop start them (a TaskWait/Stop first stops an await current on its thread; a
@@ -82,7 +82,7 @@ class AsyncStitcher {
   void Touch(uint16_t thread) { Current(thread); }
   // The stack of an event of `thread` whose own stack is `raw`, resolved `stack`.
   Stitched Stack(uint16_t thread, uint32_t stack, StackIndex raw) { return Build(stack, raw, Current(thread)); }
-  // The start-stop activity slot (analysis/start_stop_activities.h) of the task activity
+  // The start-stop activity slot (analysis/stacks/start_stop_activities.h) of the task activity
   // current on `thread`: what TraceEvent keeps per TraceActivity. Work inherits its
   // creator's when created. Valid until the next call that may add an activity.
   int32_t* StartStopSlot(uint16_t thread) { return &activities_[Current(thread)].startStop; }

@@ -32,13 +32,13 @@ enum class WeightKind : uint8_t {
   kManagedThreadTime,
   // TraceEvent's thread time (dotnet-trace convert, PerfView): each sample weighs the time
   // to the next one on its thread, under a CPU_TIME or UNMANAGED_CODE_TIME leaf
-  // (analysis/traceevent_thread_time.h).
+  // (analysis/stacks/traceevent_thread_time.h).
   kTraceEventThreadTime,
-  // Time waited (issue 14): each Contention/Start or WaitHandleWait/Start weighs the
-  // nanoseconds of its paired wait (analysis/contention_view.h); unpaired ones leave.
+  // Time waited: each Contention/Start or WaitHandleWait/Start weighs the
+  // nanoseconds of its paired wait (analysis/views/contention_view.h); unpaired ones leave.
   kWaitTime,
-  // Allocations by stack with the allocated type as a frame (analysis/allocation_samples.h):
-  // AllocationSampled's estimated bytes / objects (analysis/allocation_estimate.h); in a
+  // Allocations by stack with the allocated type as a frame (analysis/runtime/allocation_samples.h):
+  // AllocationSampled's estimated bytes / objects (analysis/runtime/allocation_estimate.h); in a
   // trace without it, GC/AllocationTick's bytes / tick count.
   kAllocBytes,
   kAllocObjects,
@@ -65,14 +65,14 @@ struct StackQuery {
   // frames, so consumers must not add thread frames again (see GroupFramesInStacks).
   bool groupByProcess = false;
   WeightKind weight = WeightKind::kAuto;
-  // Exception/Start only: the throws of this exception type (analysis/exception_view.h).
+  // Exception/Start only: the throws of this exception type (analysis/views/exception_view.h).
   std::string exceptionType;
   // With kTraceEventThreadTime: work the thread pool runs is shown under the stack that
-  // queued it, as TraceEvent does (analysis/async_stitching.h). Ignored by other weights.
+  // queued it, as TraceEvent does (analysis/stacks/async_stitching.h). Ignored by other weights.
   bool stitchAsync = true;
   // kAllocBytes / kAllocObjects: the "Type <name>" frame at the root instead of the leaf.
   bool typeAsRoot = false;
-  // Grouping, folding, include/exclude (analysis/stack_transform.h), applied to every view.
+  // Grouping, folding, include/exclude (analysis/stacks/stack_transform.h), applied to every view.
   StackTransformOptions transform;
   // The evented speedscope export only: every stack under dotnet-trace's process, activity
   // and thread frames (export/dotnet_trace_frames.h), in place of groupByThread/Process.
@@ -89,7 +89,7 @@ struct StackSelection {
   std::vector<float> spansMs;
   uint64_t totalWeight = 0;
   WeightUnit unit = WeightUnit::kSamples;
-  // kTraceEventThreadTime only: "on", "off" or "unavailable" (analysis/async_stitching.h;
+  // kTraceEventThreadTime only: "on", "off" or "unavailable" (analysis/stacks/async_stitching.h;
   // "on" also when only start-stop activities are grouped), and why the trace's thread-pool
   // work cannot be stitched when it cannot; nullptr for other weights.
   const char* stitching = nullptr;

@@ -1,4 +1,4 @@
-// core/analysis — A/B comparison of two stack views (issue 13): A is the baseline, B the
+// core/analysis — A/B comparison of two stack views: A is the baseline, B the
 // comparison; two traces, or two time ranges of one. The inputs are the two sides'
 // root-first flame graphs (TraceSession::BuildFlameGraph), so whatever a side's query
 // selects and however it weighs (thread time, stitching, grouping) the diff compares the

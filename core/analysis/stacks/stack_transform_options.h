@@ -1,7 +1,7 @@
-// core/analysis — how a stack view regroups, folds and filters its stacks (issue 13 item 3),
+// core/analysis — how a stack view regroups, folds and filters its stacks,
 // PerfView's stack-view text boxes plus presets. A part of StackQuery (call_tree.h); the
-// transform itself is analysis/stack_transform.h. The lists are ';'-separated patterns in
-// PerfView's language (analysis/frame_pattern.h).
+// transform itself is analysis/stacks/stack_transform.h. The lists are ';'-separated patterns in
+// PerfView's language (analysis/stacks/frame_pattern.h).
 #pragma once
 
 #include <string>

@@ -15,7 +15,7 @@
 //   ("ExceptionHandling" for a catch); the extra information "/<first field>=<value>" when
 //   that field is a string (the catching method for a catch); the id its activity path, as
 //   EventSource encodes it, "/#<pid>/1/15/" (else the GUID: ActivityIdText).
-// - Which activity a thread is in is kept per task activity (analysis/async_stitching.h:
+// - Which activity a thread is in is kept per task activity (analysis/stacks/async_stitching.h:
 //   the thread's own one or the thread-pool work it runs; work inherits its creator's). A
 //   Start makes the new activity the one of the thread's current task; a Stop makes its
 //   first live creator the one of the task current at the Stop, and drops the id from the

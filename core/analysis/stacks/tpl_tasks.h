@@ -1,6 +1,6 @@
 // core/analysis — which TPL events (System.Threading.Tasks.TplEventSource) TraceEvent's
 // ActivityComputer follows as task activities, and the raw ids it keys activities by
-// (analysis/async_stitching.h applies them; symbols/tpl_task_ids.h keeps each event's id).
+// (analysis/stacks/async_stitching.h applies them; symbols/tpl_task_ids.h keeps each event's id).
 #pragma once
 
 #include <cstdint>

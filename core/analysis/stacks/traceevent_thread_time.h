@@ -9,8 +9,8 @@
 // (TraceEvent's name for it). The last event of each thread is charged nothing, and, as in
 // TraceEvent, each interval is a float32 millisecond count (kept here in nanoseconds).
 // With StackQuery::stitchAsync, thread-pool work is stitched under the stack that queued it
-// (analysis/async_stitching.h) and an interval begun inside a start-stop activity gets the
-// group frames "(Activities)" / "Activity …" (analysis/start_stop_activities.h): between the
+// (analysis/stacks/async_stitching.h) and an interval begun inside a start-stop activity gets the
+// group frames "(Activities)" / "Activity …" (analysis/stacks/start_stop_activities.h): between the
 // process and thread frames with groupByProcess, else at the root; TPL's scheduling, start
 // and wait events also drive the simulation, and an await's time (its TaskWait/Send to its
 // TaskWait/Stop) is an interval of its own under an AWAIT_TIME leaf, as TraceEvent's AwaitUnblocks.

@@ -1,7 +1,7 @@
 // core/analysis — the facts of the records as the file wrote them, counted in file order by
 // a sink of the session's fan-out: the trace header, blocks by kind, table records, payload
 // bytes, processor numbers, and per capture thread the events it captured and the ones its
-// sequence numbers say were dropped (analysis/drop_tracker.h). These belong to file order:
+// sequence numbers say were dropped (analysis/summary/drop_tracker.h). These belong to file order:
 // a capture thread numbers its events in the order it wrote them, and a sequence point bounds
 // what came before it in the file. What the events are — their counts per type and thread,
 // their stacks, their time range — is counted from the sorted stream instead

@@ -1,13 +1,13 @@
 // core/analysis — the trace summary document (`nettrace summary`, TraceSession::SummaryJson),
 // written from the stages that hold its facts; it keeps none of its own:
-//   - the records as the file wrote them, in file order (analysis/record_facts.h): header,
+//   - the records as the file wrote them, in file order (analysis/summary/record_facts.h): header,
 //     blocks, tables, payload bytes, processors, captured and dropped events;
 //   - the events as the store keeps them, counted from the sorted stream
 //     (model/event_counts.h): counts per type and thread, stacks, the time range;
 //   - the resolver's type and thread tables, and what it told apart per event that the
 //     store's rows cannot say (resolve/type_resolver.h): TraceLog's bookkeeping events, and
 //     the events whose thread no definition named;
-//   - the runtime signals, from the sorted tap (analysis/runtime_signals.h).
+//   - the runtime signals, from the sorted tap (analysis/runtime/runtime_signals.h).
 #pragma once
 
 #include <cstdint>
@@ -43,7 +43,7 @@ struct SummaryReaderState {
 };
 
 // The summary's keys, written into the object the caller has begun: the session's one
-// writer adds the Universal keys (analysis/universal_summary.h) after them and closes it.
+// writer adds the Universal keys (analysis/summary/universal_summary.h) after them and closes it.
 void WriteSummaryFields(JsonWriter& w, const SummaryReaderState& reader, const SummarySources& s);
 
 // Events per thread of the resolver's table (by ThreadIndex): the rows of each, less those

@@ -1,6 +1,6 @@
 // core/analysis — the summary document of a model (`nettrace summary`; README "Summary JSON"):
-// the summary's own keys (analysis/summary.h) then the Linux profilers' processes and
-// mappings (analysis/universal_summary.h), and TraceEvent's per-type counts.
+// the summary's own keys (analysis/summary/summary.h) then the Linux profilers' processes and
+// mappings (analysis/summary/universal_summary.h), and TraceEvent's per-type counts.
 #pragma once
 
 #include <string>

@@ -24,7 +24,7 @@ inline constexpr size_t kSummaryMappingLimit = 2000;
 //   "build_id"|"signature"|"perfmap_signature"|...: text}}...]}`
 // written as keys of the summary object w has open (after WriteSummaryFields);
 // nothing without Universal data. eventsPerThread: the events of each thread of the table
-// (analysis/summary.h EventsPerThread), summed per process for its "events".
+// (analysis/summary/summary.h EventsPerThread), summed per process for its "events".
 void WriteUniversalSummaryFields(JsonWriter& w, const TraceModel& model, const SymbolCollector& symbols,
                                  const std::vector<uint64_t>& eventsPerThread);
 

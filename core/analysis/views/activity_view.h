@@ -1,12 +1,12 @@
 // core/analysis — the activities view: start-stop activities as TraceEvent's
 // StartStopActivityComputer pairs them, the same ones whose "Activity …" frames the thread-time
-// stacks carry (analysis/start_stop_activities.h follows them; events/start_stop_rule.h says
+// stacks carry (analysis/stacks/start_stop_activities.h follows them; events/start_stop_rule.h says
 // which events begin and end them). One activity per Start the computer follows (an
 // EventSource Start whose activity id is an activity path, the runtime's ExceptionCatch/Start),
 // in time order; its Stop is the first Stop that found it live by activity id (TraceEvent keys
 // live activities by id alone); its parent is its creator (the live activity of the Start's
 // related activity id, else the one the thread's task works in), with task activities followed
-// across thread-pool work and TPL tasks (analysis/async_stitching.h) as TraceEvent's
+// across thread-pool work and TPL tasks (analysis/stacks/async_stitching.h) as TraceEvent's
 // ActivityComputer follows them. Built from the store when asked; nothing is kept while reading.
 #pragma once
 

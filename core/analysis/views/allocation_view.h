@@ -1,5 +1,5 @@
 // core/analysis — the allocations view (`nettrace allocations`): allocated bytes and objects
-// by type and by function, and in total, from the records of analysis/allocation_samples.h.
+// by type and by function, and in total, from the records of analysis/runtime/allocation_samples.h.
 // From AllocationSampled: estimated bytes and objects (the weighted-sample estimate) with a
 // `confidence` interval of the bytes (the negative binomial model; allocation_estimate.h),
 // per type, per function (inclusive: the samples whose stack holds it) and in total. From

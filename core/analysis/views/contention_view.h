@@ -1,4 +1,4 @@
-// core/analysis — the contention and waits view (issue 14 item 3). Contention/Start and
+// core/analysis — the contention and waits view. Contention/Start and
 // Contention/Stop (runtime events 81/91), and WaitHandleWait/Start and /Stop (301/302,
 // .NET 9+), are paired per thread (a thread blocks in one acquisition or wait at a time,
 // and its events come in its own time order) into waits. A wait's duration is the Stop's

@@ -1,4 +1,4 @@
-// core/analysis — the counters view (issue 14 item 7): time series per provider and name,
+// core/analysis — the counters view: time series per provider and name,
 // as dotnet-counters shows them, from
 //  - EventCounters: an event named "EventCounters" whose one field "Payload" is an object
 //    (Name, DisplayName, DisplayUnits, CounterType "Mean"|"Sum", Mean/Min/Max/Count or

@@ -1,4 +1,4 @@
-// core/analysis — the exceptions view (issue 14 item 2): first-chance exceptions
+// core/analysis — the exceptions view: first-chance exceptions
 // (Exception/Start, runtime event 80) by type, with the first distinct messages, whether
 // they were caught and where (ExceptionCatch/Start, runtime event 250, names the catching
 // method; the runtime writes it on the throwing thread between the throw and its

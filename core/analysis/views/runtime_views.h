@@ -1,11 +1,11 @@
-// core/analysis — the event views of issue 14 that .NET engineers open a trace for:
+// core/analysis — the event views that .NET engineers open a trace for:
 // exceptions, lock contention and waits, counters, the thread pool. Per-event payloads
 // are not kept by the pipeline, so this sink follows the sorted tap (model/sorted_tap.h: the
 // events in (timestamp, file order)) and keeps only what the views show: one small record
 // per exception, per wait and per counter sample (each list capped), aggregates per
 // type/lock/series. The views are written at the end from these records joined with the model
 // (stacks and threads, matched through the file-order ordinal the store keeps per row). The
-// activities view is built from the store instead (analysis/activity_view.h), by the rules the
+// activities view is built from the store instead (analysis/views/activity_view.h), by the rules the
 // thread-time stacks' activity frames follow.
 #pragma once
 

@@ -1,6 +1,6 @@
-// core/analysis — the stack views of a model: a query's stacks selected (analysis/call_tree.h
+// core/analysis — the stack views of a model: a query's stacks selected (analysis/stacks/call_tree.h
 // SelectStacks), narrowed or re-weighed by the event views (an exception type, time waited),
-// regrouped and filtered by its transform (analysis/stack_transform.h), then laid out as a
+// regrouped and filtered by its transform (analysis/stacks/stack_transform.h), then laid out as a
 // flame graph, ranked as top functions, split around one function (the sandwich), or
 // compared with another selection (the A/B diff). Each call names the selected stacks
 // afresh; the model's symbols must be prepared (read/read_pipeline.h PrepareSymbols).
@@ -20,12 +20,12 @@
 namespace nettrace {
 
 // The one place every stack view, export and diff gets its stacks from (the alloc-bytes and
-// alloc-objects weights select the allocation events: analysis/allocation_samples.h).
+// alloc-objects weights select the allocation events: analysis/runtime/allocation_samples.h).
 StackSelection SelectRefinedStacks(const TraceModel& model, StackResolver* resolver, const StackQuery& query);
 
 // A request's query with its weight "auto" resolved as every consumer's default is: for
 // CPU samples TraceEvent's thread time, what `dotnet-trace convert` shows
-// (analysis/call_tree.h AutoMeansTraceEventThreadTime); otherwise unchanged.
+// (analysis/stacks/call_tree.h AutoMeansTraceEventThreadTime); otherwise unchanged.
 StackQuery WithDefaultWeight(const TraceModel& model, StackQuery query);
 
 FlameGraph BuildFlameGraph(const TraceModel& model, const StackQuery& query);

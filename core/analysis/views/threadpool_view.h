@@ -1,4 +1,4 @@
-// core/analysis — the thread pool view (issue 14 item 4). The runtime's ThreadPool events
+// core/analysis — the thread pool view. The runtime's ThreadPool events
 // (Microsoft-Windows-DotNETRuntime, ClrEtwAll.man): worker thread Start/Stop/Wait (50/51/57)
 // and retirement (52/53) carry ActiveWorkerThreadCount and RetiredWorkerThreadCount, so the
 // worker count over time is read straight from them; the hill-climbing

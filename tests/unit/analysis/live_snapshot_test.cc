@@ -1,4 +1,4 @@
-// TraceSession::Snapshot (live sessions, issue 15): the store is queryable before Finish,
+// TraceSession::Snapshot (live sessions): the store is queryable before Finish,
 // over exactly the events the sorter has released, whatever the chunk size, and taking
 // snapshots changes nothing in the finished trace.
 #include <catch2/catch.hpp>

@@ -1,4 +1,4 @@
-// Issue 13, A/B stack diff: A vs A is all zero; a trace with one added hot function shows
+// A/B stack diff: A vs A is all zero; a trace with one added hot function shows
 // exactly that function; each side's totals add up; the folded diff equals the two sides'
 // own folded stacks merged by path (an independent computation).
 #include <catch2/catch.hpp>

@@ -261,7 +261,7 @@ TEST_CASE("sorted tap: the session's analyses hold at most the sorter's pending 
   }
 }
 
-// The session's sinks filter SuspendEEStart by its Reason (analysis/gc_suspension.h) and read
+// The session's sinks filter SuspendEEStart by its Reason (analysis/runtime/gc_suspension.h) and read
 // SuspendEEStop and RestartEEStop from the header alone: the tap holds every event of a kind
 // they read except the suspensions not for a GC and the stops and restarts (of a thread the
 // resolver knows), which together are most of a sample-heavy trace's (the sampler suspends

@@ -1,4 +1,4 @@
-// Issue 4: call trees, inverted trees, flame-graph layout and top functions agree on
+// Call trees, inverted trees, flame-graph layout and top functions agree on
 // totals for every corpus trace, for CPU samples (per thread or not) and allocations.
 #include <map>
 

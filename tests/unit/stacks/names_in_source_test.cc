@@ -1,4 +1,4 @@
-// Method names kept in source (symbols/method_names.h, analysis/names_from_source.h): the
+// Method names kept in source (symbols/method_names.h, analysis/stacks/names_from_source.h): the
 // same frames as names copied while reading, on every corpus trace, whether the session
 // reads them back itself (the native tool) or the caller provides them (the JS API); a
 // summary reads none back.

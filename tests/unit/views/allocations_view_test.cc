@@ -1,5 +1,5 @@
-// The allocations view and the alloc-bytes / alloc-objects weights (analysis/allocation_view.h,
-// analysis/allocation_samples.h) on recordings of known allocations: TraceScenarios'
+// The allocations view and the alloc-bytes / alloc-objects weights (analysis/views/allocation_view.h,
+// analysis/runtime/allocation_samples.h) on recordings of known allocations: TraceScenarios'
 // `allocations` scenario allocates a known number of objects of one size per call site and
 // checks GC.GetAllocatedBytesForCurrentThread against it (tests/data/dotnet10/MANIFEST.md,
 // net10-allocations*). Recorded twice at the runtime's default sampling rate, so each call
