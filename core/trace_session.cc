@@ -1,6 +1,7 @@
 #include "trace_session.h"
 
 #include "analysis/views/allocation_view.h"
+#include "analysis/query/event_index.h"
 #include "analysis/query/event_query.h"
 #include "analysis/query/histogram.h"
 #include "analysis/views/model_views.h"
@@ -17,6 +18,8 @@ namespace nettrace {
 struct TraceSession::Parts {
   ReadPipeline read;
   PagedReader paged{read.model()};
+  // The event table's (type, thread) index, built by the first page filtered by either.
+  std::unique_ptr<EventIndex> eventIndex;
 };
 
 TraceSession::TraceSession() : parts_(std::make_unique<Parts>()) {}
@@ -50,10 +53,18 @@ const SymbolCollector& TraceSession::symbols() const { return stackModel().symbo
 const RuntimeViews& TraceSession::views() const { return model().views(); }
 const AllocationSamples& TraceSession::allocations() const { return model().allocations(); }
 
-std::string TraceSession::SummaryJson() const { return nettrace::SummaryJson(model()); }
+std::string TraceSession::SummaryJson(const std::function<void(const std::string&)>& part) const {
+  return nettrace::SummaryJson(model(), part);
+}
 std::string TraceSession::TraceEventCounts() const { return nettrace::TraceEventCounts(model()); }
 std::vector<uint32_t> TraceSession::QueryEvents(const EventQuery& query, uint64_t* totalMatches) const {
-  EventPage page = nettrace::QueryEvents(model(), query);
+  // Built once reading has ended: a live store grows between pages, and a pass over its rows
+  // is cheaper than an index built again for each.
+  std::unique_ptr<EventIndex>& index = parts_->eventIndex;
+  const bool filtered = !query.provider.empty() || !query.name.empty() || query.thread;
+  if (filtered && parts_->read.finished() && (!index || index->storeRows() != model().store().size()))
+    index = std::make_unique<EventIndex>(model().store(), model().types().size(), model().threads().size());
+  EventPage page = nettrace::QueryEvents(model(), query, index.get());
   if (totalMatches) *totalMatches = page.totalMatches;
   return std::move(page.rows);
 }
@@ -67,6 +78,9 @@ std::vector<ByteRange> TraceSession::BlocksNeeded(const std::vector<uint32_t>& r
 }
 void TraceSession::ProvideBlock(uint64_t offset, const uint8_t* data, size_t size) {
   parts_->paged.blocks().Provide(offset, data, size);
+}
+void TraceSession::ProvideBlock(uint64_t offset, std::vector<uint8_t>&& bytes) {
+  parts_->paged.blocks().Provide(offset, std::move(bytes));
 }
 std::string TraceSession::EventJson(uint32_t row) const { return parts_->paged.EventJson(row); }
 TextScanStep TraceSession::ScanText(const EventQuery& query, uint64_t cursor, uint64_t maxRows) const {
@@ -108,7 +122,9 @@ uint32_t TraceSession::ChromeTracePageEnd(uint32_t beginRow, size_t maxBlocks) c
 std::string TraceSession::ChromeTraceEvents(uint32_t beginRow, uint32_t endRow) const {
   return parts_->paged.ChromeTraceEvents(beginRow, endRow);
 }
-std::string TraceSession::ChromeTraceEnd() const { return parts_->paged.ChromeTraceEnd(); }
+std::string TraceSession::ChromeTraceEnd(const std::function<void(const std::string&)>& part) const {
+  return parts_->paged.ChromeTraceEnd(part);
+}
 Status TraceSession::ExportChromeTraceWithArgs(const BlockReader& read, std::string* out) {
   stackModel();
   return parts_->paged.ExportChromeTraceWithArgs(read, out);

@@ -18,6 +18,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -79,7 +80,8 @@ class TraceSession {
   const RuntimeViews& views() const;
   const AllocationSamples& allocations() const;
 
-  std::string SummaryJson() const;
+  /// The summary (analysis/summary/trace_summary.h), in parts to `part` when given.
+  std::string SummaryJson(const std::function<void(const std::string&)>& part = nullptr) const;
   std::string TraceEventCounts() const;
   std::vector<uint32_t> QueryEvents(const EventQuery& query, uint64_t* totalMatches) const;
   Histogram BuildHistogram(const HistogramQuery& query) const;
@@ -87,6 +89,8 @@ class TraceSession {
   // Paged re-reads (reread/paged_reader.h): the blocks a page needs, provided back.
   std::vector<ByteRange> BlocksNeeded(const std::vector<uint32_t>& rows) const;
   void ProvideBlock(uint64_t offset, const uint8_t* data, size_t size);
+  /// The same, the bytes taken rather than copied (a v6 block may be 16 MB).
+  void ProvideBlock(uint64_t offset, std::vector<uint8_t>&& bytes);
   std::string EventJson(uint32_t row) const;
   TextScanStep ScanText(const EventQuery& query, uint64_t cursor, uint64_t maxRows) const;
   std::vector<uint32_t> MatchPayloadText(const std::vector<uint32_t>& rows, const std::string& text) const;
@@ -101,7 +105,7 @@ class TraceSession {
   std::string ChromeTraceBegin() const;
   uint32_t ChromeTracePageEnd(uint32_t beginRow, size_t maxBlocks = 32) const;
   std::string ChromeTraceEvents(uint32_t beginRow, uint32_t endRow) const;
-  std::string ChromeTraceEnd() const;
+  std::string ChromeTraceEnd(const std::function<void(const std::string&)>& part = nullptr) const;
   Status ExportChromeTraceWithArgs(const BlockReader& read, std::string* out);
 
   // Stack views (analysis/views/stack_views.h) and exports (export/stack_exports.h).

@@ -34,6 +34,10 @@ bash scripts/bench_instructions.sh
 # go is installed (scripts/bench_pyroscope.sh).
 echo
 bash scripts/bench_pyroscope.sh || echo "pyroscope peer failed: see above"
+# Against TraceEvent's streaming reader and TraceLog, built from tests/bench/traceevent only
+# where dotnet is installed (scripts/bench_traceevent.sh).
+echo
+bash scripts/bench_traceevent.sh || echo "TraceEvent peer failed: see above"
 # The flame graph view in Chromium on a written trace of ~270k nodes (regenerated: ~1 s).
 if [ -x build/native/tests/nettrace_bench ]; then
   mkdir -p build/bench

@@ -9,7 +9,9 @@
 #                                              repeat), a v5 trace with tasks and a written v6 trace,
 #                                              in a thread's bursts as runtimes write, and the same
 #                                              events interleaved thread by thread: the sorter's
-#                                              worst case, which no runtime writes)
+#                                              worst case, which no runtime writes; a .NET 10
+#                                              exception-heavy trace, and HeartRateMonitor
+#                                              converted to v6)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if ! command -v valgrind >/dev/null 2>&1; then
@@ -26,8 +28,11 @@ if ((${#files[@]} == 0)); then
   samples=build/bench/only-managed-samples-x20.nettrace
   [ -f "$samples" ] || build/native/tests/nettrace_bench repeat build/native/testdata/only_managed_samples.nettrace \
     "$samples" 20 >/dev/null
+  v6=build/bench/HeartRateMonitor-v6.nettrace  # the same events in v6's ~900 KB blocks
+  [ -f "$v6" ] || build/native/nettrace convert build/native/testdata/HeartRateMonitor.10068.nettrace "$v6" >/dev/null 2>&1
   files=(build/native/testdata/HeartRateMonitor.10068.nettrace "$samples"
-    build/native/testdata/sentry-net6-profile-with-task.nettrace "$written" "$interleaved")
+    build/native/testdata/sentry-net6-profile-with-task.nettrace "$written" "$interleaved"
+    build/native/testdata/dotnet10/net10-web-exceptions.nettrace "$v6")
 fi
 instructions() { # prints the Ir total of one command run under callgrind
   local out

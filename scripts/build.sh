@@ -47,6 +47,17 @@ wasm() {
   cmake --build build/wasm
 }
 
+# DuckDB-wasm for the SQL tab, in DEST/duckdb/ (served beside the page, shipped in the package;
+# docs/sql-tab.md): web/sql_libraries.mjs bundled into one ES module (the page has no bundler
+# and the browser cannot resolve a bare import), DuckDB's worker and its wasm (the
+# exception-handling build only: every browser with wasm exceptions loads it).
+duckdb_assets() {
+  local from=node_modules/@duckdb/duckdb-wasm/dist
+  mkdir -p "$1/duckdb"
+  node_modules/.bin/rolldown web/sql_libraries.mjs --format esm --minify --file "$1/duckdb/sql_libraries.mjs" --logLevel silent >/dev/null
+  cp "$from/duckdb-browser-eh.worker.js" "$from/duckdb-eh.wasm" "$1/duckdb/"
+}
+
 site() {
   local tsc=node_modules/.bin/tsc
   rm -rf build/site dist
@@ -57,11 +68,13 @@ site() {
   cp build/wasm/wasm/nettrace_wasm.mjs build/wasm/wasm/nettrace_wasm.wasm build/site/
   mkdir -p build/site/samples
   gzip -dc tests/data/only_managed_samples.nettrace.gz >build/site/samples/only_managed_samples.nettrace
+  duckdb_assets build/site
 
   # The npm package: the in-thread API with declarations, next to the wasm module.
   "$tsc" -p tsconfig.pkg.json
   cp build/wasm/wasm/nettrace_wasm.mjs build/wasm/wasm/nettrace_wasm.wasm web/analyzer.css dist/
   cp wasm/nettrace_module.d.ts dist/nettrace_wasm.d.mts
+  duckdb_assets dist
   # The bin: a Node CLI over the package API (plain ESM, imports ../index.js).
   mkdir -p dist/bin
   cp web/bin/nettrace-analyzer.mjs dist/bin/

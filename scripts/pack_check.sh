@@ -24,7 +24,8 @@ for f in package/dist/index.js package/dist/index.d.ts package/dist/nettrace_was
   package/dist/nettrace_wasm.d.mts package/dist/engine/engine_worker.js package/dist/engine/file_reader_worker.js \
   package/dist/bin/nettrace-analyzer.mjs \
   package/dist/analyzer/element.js package/dist/analyzer/element.d.ts package/dist/analyzer.css \
-  package/dist/live/index.js package/dist/live/index.d.ts package/LICENSE package/THIRD_PARTY_NOTICES.md; do
+  package/dist/live/index.js package/dist/live/index.d.ts package/LICENSE package/THIRD_PARTY_NOTICES.md \
+  package/dist/duckdb/sql_libraries.mjs package/dist/duckdb/duckdb-browser-eh.worker.js package/dist/duckdb/duckdb-eh.wasm; do
   grep -qx "$f" <<<"$listing" || { echo "pack_check: $f missing from the package" >&2; exit 1; }
 done
 

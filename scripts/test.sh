@@ -67,7 +67,7 @@ suite "mutation study" build/native/tests/robustness/nettrace_mutation_study bui
 # Valid traces of extreme shape (tests/shapes), every CLI command at two sizes: the same memory
 # bound, and work linear in the shape. --known: faults not fixed yet (tests/robustness/README.md).
 suite "shape study" build/native/tests/robustness/nettrace_shape_study \
-  --known 'many-threads:*,*:export --format chrome,*:export --format csv,deep-stack:events --frames --limit 1000'
+  --known 'many-threads:events,many-threads:export --format chrome,no-sequence-points:export --format chrome,deep-stack:events --frames --limit 1000'
 suite "browser test" node tests/browser/run.mjs
 suite "embedded component (strict CSP)" node tests/browser/embed_check.mjs
 suite "flame graph and sandwich views" node tests/browser/flame_check.mjs

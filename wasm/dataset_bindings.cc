@@ -109,16 +109,6 @@ val WriteWith(const std::string& codecName, val compress, val write, Fill fill) 
   return Result(st);
 }
 
-// One trace's row of the traces table, from its Summary JSON (TraceSession.summaryJson()).
-val WriteTracesTable(const std::string& summaryJson, const std::string& traceId, const std::string& fileName,
-                     double fileBytes, const std::string& codecName, val write, val compress) {
-  return WriteWith(codecName, compress, write, [&](const parquet::WriterOptions& options, parquet::ByteSink* sink) {
-    const std::vector<dataset::TraceRow> rows = {
-        dataset::TraceRowFromSummary(summaryJson, traceId, fileName, static_cast<int64_t>(fileBytes))};
-    return dataset::WriteTracesTable(rows, options, sink);
-  });
-}
-
 // The tables of one read trace (core/dataset/trace_tables.h), written one at a time in
 // kTraceTables' order. `read(offset, size) → Uint8Array` re-reads event blocks for the
 // payloads (Node: fs.readSync), or is undefined to leave payload_json null.
@@ -142,6 +132,18 @@ val WriteTraceTable(TraceTablesJs& t, const std::string& table, const std::strin
   });
 }
 
+// The traces row of this trace: TraceRowFromSummary with the facts TraceTables reads from the
+// trace's events (TraceTables::AddTraceFacts), as the native dataset command writes it.
+val WriteTracesRow(TraceTablesJs& t, const std::string& summaryJson, const std::string& traceId,
+                   const std::string& fileName, double fileBytes, const std::string& codecName, val write, val compress) {
+  return WriteWith(codecName, compress, write, [&](const parquet::WriterOptions& options, parquet::ByteSink* sink) {
+    std::vector<dataset::TraceRow> rows = {
+        dataset::TraceRowFromSummary(summaryJson, traceId, fileName, static_cast<int64_t>(fileBytes))};
+    t.tables->AddTraceFacts(&rows[0]);
+    return dataset::WriteTracesTable(rows, options, sink);
+  });
+}
+
 val TraceTableNames() {
   val out = val::array();
   for (const char* table : dataset::kTraceTables) out.call<void>("push", std::string(table));
@@ -157,11 +159,11 @@ void Sha256Update(nettrace::Sha256& h, std::uintptr_t data, std::size_t size) {
 
 EMSCRIPTEN_BINDINGS(nettrace_dataset) {
   emscripten::function("writeParquetSample", &WriteParquetSample);
-  emscripten::function("writeTracesTable", &WriteTracesTable);
   emscripten::function("traceTableNames", &TraceTableNames);
   emscripten::class_<TraceTablesJs>("TraceTables")
       .constructor(&NewTraceTables, emscripten::allow_raw_pointers())
-      .function("write", &WriteTraceTable);
+      .function("write", &WriteTraceTable)
+      .function("writeTraces", &WriteTracesRow);
   emscripten::class_<nettrace::Sha256>("Sha256")
       .constructor<>()
       .function("update", &Sha256Update, emscripten::allow_raw_pointers())

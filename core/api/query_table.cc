@@ -237,7 +237,7 @@ Rows<OptionSpec> Options() {
        SET(r->heap.paths = static_cast<uint64_t>(v.number))},
       {"format", "--format", nullptr, T::kEnum, "json|csv", "json", kHeap, true,
        "output format (csv: the types table, or the growth table with --baseline)", SET(r->format = v.text)},
-      {"chunkSize", "--chunk-size", nullptr, T::kCount, "BYTES", "1048576", kFileQueries | kHeap | kCheck, true,
+      {"chunkSize", "--chunk-size", nullptr, T::kCount, "BYTES", "4194304", kFileQueries | kHeap | kCheck, true,
        "read the file in chunks of this size, 1 to 1073741824 (the output is the same)",
        SET(r->chunkSize = static_cast<uint64_t>(v.number))},
   };

@@ -100,6 +100,7 @@ JsonWriter& JsonWriter::BeginObject() {
 JsonWriter& JsonWriter::EndObject() {
   out_.push_back('}');
   hasValue_.pop_back();
+  MaybeSpill();
   return *this;
 }
 JsonWriter& JsonWriter::BeginArray() {
@@ -111,6 +112,7 @@ JsonWriter& JsonWriter::BeginArray() {
 JsonWriter& JsonWriter::EndArray() {
   out_.push_back(']');
   hasValue_.pop_back();
+  MaybeSpill();
   return *this;
 }
 JsonWriter& JsonWriter::Key(std::string_view key) {

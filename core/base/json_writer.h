@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -30,6 +31,15 @@ class JsonWriter {
   JsonWriter& Raw(std::string_view json);
   JsonWriter& Null();
 
+  // Hands the text written so far to `spill` whenever it has reached `threshold` bytes at
+  // the end of an object or array, so that a document of any size is written with bounded
+  // memory (a summary of a million threads is 100 MB of JSON); str()/Take() then hold only
+  // what was written since the last spill.
+  void SpillTo(std::function<void(const std::string&)> spill, size_t threshold) {
+    spill_ = std::move(spill);
+    spillAt_ = threshold;
+  }
+
   const std::string& str() const { return out_; }
   std::string Take() { return std::move(out_); }
   // Appends the text written so far to *out and forgets it, the open containers kept: a
@@ -45,6 +55,14 @@ class JsonWriter {
   // Per open container: whether a value was already written (needs a comma).
   std::vector<bool> hasValue_;
   bool afterKey_ = false;
+  void MaybeSpill() {
+    if (spill_ && out_.size() >= spillAt_) {
+      spill_(out_);
+      out_.clear();
+    }
+  }
+  std::function<void(const std::string&)> spill_;
+  size_t spillAt_ = 0;
 };
 
 // Appends s as a JSON string literal (with quotes).

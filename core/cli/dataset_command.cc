@@ -147,10 +147,11 @@ int RunDataset(int argc, char** argv) {
         if (!st.ok()) break;
         line.String(table);
       }
-      if (blocks) std::fclose(blocks);
       // The traces table last: its file marks the trace complete (dataset_directory.h).
-      const std::vector<nettrace::dataset::TraceRow> rows = {
+      std::vector<nettrace::dataset::TraceRow> rows = {
           nettrace::dataset::TraceRowFromSummary(session.SummaryJson(), hash.hex, BaseName(args[i]), hash.bytes)};
+      tables.AddTraceFacts(&rows[0]);
+      if (blocks) std::fclose(blocks);
       if (st.ok()) {
         st = dir.WriteTable("traces", hash.hex, [&](nettrace::parquet::ByteSink* sink) {
           return nettrace::dataset::WriteTracesTable(rows, options, sink);

@@ -82,6 +82,7 @@
 #include "cli/verdict_commands.h"
 #include "verdict/budget_file.h"
 #include "cli/profile_export.h"
+#include "cli/text_export.h"
 #include "trace_session.h"
 #include "write/clr_name_probe.h"
 #include "write/universal_trace_writer.h"
@@ -91,7 +92,9 @@ namespace {
 // How far the file was read: what an out-of-memory error names (main).
 uint64_t g_readOffset = 0;
 
-constexpr size_t kDefaultChunkSize = 1 << 20;
+// 4 MiB, as the app reads a File: a block that crosses a chunk boundary is copied once, and
+// with v6 writers' ~1 MB blocks nearly every one crossed 1 MiB chunks (docs/performance.md).
+constexpr size_t kDefaultChunkSize = 4 << 20;
 
 // Reads the last bytes of f that session asks for and hands them over; f's position is kept.
 template <typename Session>
@@ -200,25 +203,25 @@ int Convert(const char* in, const char* outPath, const nettrace::V6Converter::Op
   return 0;
 }
 
-// flame / top / sandwich / export: the stack views of the session as text.
-std::string StackOutput(const nettrace::TraceSession& session, const std::string& command, const std::string& format,
-                        const nettrace::StackQuery& query, size_t topN, const std::string& function,
-                        const char* path, bool stackText, bool speedscopeSampled) {
+// The file's name without its folders: speedscope's profile name.
+std::string BaseName(const char* path) {
   std::string name = path;
   if (size_t slash = name.find_last_of("/\\"); slash != std::string::npos) name = name.substr(slash + 1);
+  return name;
+}
+
+// flame / top / sandwich: the stack views of the session as text.
+std::string StackOutput(const nettrace::TraceSession& session, const std::string& command, const std::string& format,
+                        const nettrace::StackQuery& query, size_t topN, const std::string& function,
+                        const char* path) {
+  const std::string name = BaseName(path);
   if (command == "top") return session.TopFunctionsJson(query, topN) + "\n";
-  if (command == "sandwich") return session.SandwichJson(query, function) + "\n";
   if (command == "flame") {
     if (format == "folded") return session.FoldedStacks(query);
     if (format == "speedscope") return session.ExportSpeedscope(query, name) + "\n";
     return session.FlameGraphJson(query) + "\n";
   }
-  // export --speedscope sampled: one sampled profile per thread, as flame --format speedscope.
-  if (format == "speedscope" && speedscopeSampled) return session.ExportSpeedscope(query, name) + "\n";
-  if (format == "speedscope") return session.ExportSpeedscopeEvented(query, name) + "\n";
-  if (format == "chrome") return session.ExportChromeTrace() + "\n";
-  if (format == "stacks-csv") return session.ExportStacksCsv();
-  return session.ExportEventsCsv(stackText);
+  return session.SandwichJson(query, function) + "\n";
 }
 
 bool WriteFile(const char* outPath, const std::string& data) {
@@ -283,7 +286,7 @@ bool WriteEvents(nettrace::TraceSession& session, FILE* f, const char* path, con
                      static_cast<unsigned long long>(r.size), static_cast<unsigned long long>(r.offset), path);
         return false;
       }
-      session.ProvideBlock(r.offset, block.data(), block.size());
+      session.ProvideBlock(r.offset, std::move(block));
     }
     for (uint32_t row : batch) {
       std::string json = session.EventJson(row);
@@ -460,7 +463,8 @@ int RunTool(int argc, char** argv) {
 
   std::string out;
   if (command == "summary") {
-    out = session.SummaryJson();  // not + "\n": a summary of a million threads is 100 MB, and that copied it
+    // Out as it is written: the thread list of a million threads is 100 MB.
+    out = session.SummaryJson([](const std::string& part) { std::fwrite(part.data(), 1, part.size(), stdout); });
     out += '\n';
   } else if (command == "counts") {
     out = session.TraceEventCounts();
@@ -486,15 +490,6 @@ int RunTool(int argc, char** argv) {
       return 1;
     }
     return 0;
-  } else if (command == "export" && format == "chrome") {
-    // Each event's payload fields as args: the blocks are read again, a page at a time.
-    nettrace::Status exported = session.ExportChromeTraceWithArgs(FileRanges(f), &out);
-    if (!exported.ok()) {
-      std::fprintf(stderr, "nettrace: %s: %s\n", path, exported.ToString().c_str());
-      std::fclose(f);
-      return 1;
-    }
-    out += "\n";
   } else if (command == "export" && format == "csv" && eventGiven) {
     // One event type with its payload fields as columns (export/payload_csv_export.h).
     nettrace::EventQuery typeQuery;
@@ -505,9 +500,22 @@ int RunTool(int argc, char** argv) {
       std::fclose(f);
       return 1;
     }
+  } else if (command == "export") {
+    // speedscope, chrome, csv, stacks-csv: written to the file a part at a time (text_export.h).
+    nettrace_cli::TextExport what;
+    what.format = format, what.query = session.WithDefaultWeight(stackQuery), what.stackText = stackText;
+    what.speedscopeSampled = request.speedscope == "sampled", what.tracePath = path;
+    what.name = BaseName(path);
+    const int code = nettrace_cli::ExportText(session, what, FileRanges(f), outPath);
+    std::fclose(f);
+    if (code != 0) return code;
+    if (!status.ok()) {
+      std::fprintf(stderr, "nettrace: %s: %s\n", path, status.ToString().c_str());
+      return 1;
+    }
+    return 0;
   } else if (stackCommand) {
-    out = StackOutput(session, command, format, session.WithDefaultWeight(stackQuery), topN, function, path, stackText,
-                      request.speedscope == "sampled");
+    out = StackOutput(session, command, format, session.WithDefaultWeight(stackQuery), topN, function, path);
   } else if (command == "stack") {
     if (stackRow >= session.model().store().size()) {
       // A read that stopped early is why the row is missing: its error (with the offset) first.

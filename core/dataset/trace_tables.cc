@@ -12,6 +12,7 @@
 #include "dataset/summary_fields.h"
 #include "dataset/traces_table.h"
 #include "dataset/view_tables.h"
+#include "export/dotnet_trace_frames.h"
 
 namespace nettrace::dataset {
 namespace {
@@ -84,6 +85,7 @@ Status TraceTables::Write(const std::string& table, parquet::WriterOptions optio
   options = Stamped(std::move(options), table);
   if (table == "events") return WriteEvents(std::move(options), sink);
   if (table == "samples") return WriteSamples(std::move(options), sink);
+  if (table == "thread_time") return WriteThreadTime(std::move(options), sink);
   if (table == "stacks") return WriteStacks(std::move(options), sink);
   if (table == "frames") return WriteFrames(std::move(options), sink);
   return WriteViewTable(model_, table, std::move(options), sink);
@@ -127,7 +129,7 @@ Status TraceTables::WriteEvents(parquet::WriterOptions options, parquet::ByteSin
       for (const ByteRange& r : paged_.blocks().Needed(page)) {
         if (!read_(r.offset, r.size, &bytes) || bytes.size() != r.size)
           return Status::Error(ErrorCode::kTruncated, r.offset, "cannot re-read an event block");
-        paged_.blocks().Provide(r.offset, bytes.data(), bytes.size());
+        paged_.blocks().Provide(r.offset, std::move(bytes));
       }
     }
     const size_t n = page.size();
@@ -178,10 +180,33 @@ Status TraceTables::WriteEvents(parquet::WriterOptions options, parquet::ByteSin
   return w->Finish();
 }
 
+// Columns 0-4 of `samples` and `thread_time` for entries [begin, begin + n) of a selection:
+// time_ns, thread_id, process_id, stack_id (marked used, for `stacks`) and the entry's weight.
+Status TraceTables::AppendSelection(const StackSelection& sel, size_t begin, size_t n, parquet::TableWriter* w) {
+  const TraceModel& m = model_;
+  EventStore::RowCursor cursor(m.store());
+  std::vector<int64_t> timeNs(n), thread(n), pid(n), stack(n), weight(n);
+  std::vector<uint8_t> pidValid(n), stackValid(n);
+  for (size_t i = 0; i < n; ++i) {
+    const size_t e = begin + i;
+    const ThreadEntry& t = m.threads()[ThreadIndex(sel.threads[e])];
+    timeNs[i] = TicksToNs(m.info(), cursor.timestamp(sel.rows[e]));
+    thread[i] = static_cast<int64_t>(OsThreadId(t));
+    pid[i] = static_cast<int64_t>(t.processId.value_or(0)), pidValid[i] = t.processId.has_value();
+    stack[i] = sel.callStacks[e], stackValid[i] = sel.callStacks[e] != 0;
+    if (sel.callStacks[e]) Use(sel.callStacks[e]);
+    weight[i] = static_cast<int64_t>(sel.weights[e]);
+  }
+  NETTRACE_RETURN_IF_ERROR(w->AppendInt64(0, timeNs.data(), nullptr, n));
+  NETTRACE_RETURN_IF_ERROR(w->AppendInt64(1, thread.data(), nullptr, n));
+  NETTRACE_RETURN_IF_ERROR(w->AppendInt64(2, pid.data(), pidValid.data(), n));
+  NETTRACE_RETURN_IF_ERROR(w->AppendInt64(3, stack.data(), stackValid.data(), n));
+  return w->AppendInt64(4, weight.data(), nullptr, n);
+}
+
 // The sample profiler's samples with the stacks the flame graph shows for them (external
 // samples end in UNMANAGED_CODE_TIME) and each weight the flame graph offers for them.
 Status TraceTables::WriteSamples(parquet::WriterOptions options, parquet::ByteSink* sink) {
-  const TraceModel& m = model_;
   const parquet::Schema schema = {I64("time_ns"), I64("thread_id"), I64("process_id", true), I64("stack_id", true),
                                   I64("samples"), I64("thread_time_ns", true), I64("managed_thread_time_ns", true)};
   std::unique_ptr<parquet::TableWriter> w;
@@ -194,30 +219,76 @@ Status TraceTables::WriteSamples(parquet::WriterOptions options, parquet::ByteSi
   WeightsByRow(count, SelectRefinedStacks(model_, resolver_.get(), query), &threadTime, &threadValid);
   query.weight = WeightKind::kManagedThreadTime;
   WeightsByRow(count, SelectRefinedStacks(model_, resolver_.get(), query), &managedTime, &managedValid);
-  EventStore::RowCursor cursor(m.store());
-  std::vector<int64_t> timeNs, thread, pid, stack, weight;
-  std::vector<uint8_t> pidValid, stackValid;
   for (size_t begin = 0; begin < count.size(); begin += kBatchRows) {
     const size_t n = std::min(kBatchRows, count.size() - begin);
-    for (auto* v : {&timeNs, &thread, &pid, &stack, &weight}) v->resize(n);
-    pidValid.resize(n), stackValid.resize(n);
-    for (size_t i = 0; i < n; ++i) {
-      const size_t e = begin + i;
-      const ThreadEntry& t = m.threads()[ThreadIndex(count.threads[e])];
-      timeNs[i] = TicksToNs(m.info(), cursor.timestamp(count.rows[e]));
-      thread[i] = static_cast<int64_t>(OsThreadId(t));
-      pid[i] = static_cast<int64_t>(t.processId.value_or(0)), pidValid[i] = t.processId.has_value();
-      stack[i] = count.callStacks[e], stackValid[i] = count.callStacks[e] != 0;
-      if (count.callStacks[e]) Use(count.callStacks[e]);
-      weight[i] = static_cast<int64_t>(count.weights[e]);
-    }
-    NETTRACE_RETURN_IF_ERROR(w->AppendInt64(0, timeNs.data(), nullptr, n));
-    NETTRACE_RETURN_IF_ERROR(w->AppendInt64(1, thread.data(), nullptr, n));
-    NETTRACE_RETURN_IF_ERROR(w->AppendInt64(2, pid.data(), pidValid.data(), n));
-    NETTRACE_RETURN_IF_ERROR(w->AppendInt64(3, stack.data(), stackValid.data(), n));
-    NETTRACE_RETURN_IF_ERROR(w->AppendInt64(4, weight.data(), nullptr, n));
+    NETTRACE_RETURN_IF_ERROR(AppendSelection(count, begin, n, w.get()));
     NETTRACE_RETURN_IF_ERROR(w->AppendInt64(5, threadTime.data() + begin, threadValid.data() + begin, n));
     NETTRACE_RETURN_IF_ERROR(w->AppendInt64(6, managedTime.data() + begin, managedValid.data() + begin, n));
+    NETTRACE_RETURN_IF_ERROR(w->EndBatch());
+  }
+  return w->Finish();
+}
+
+void TraceTables::AddTraceFacts(TraceRow* row) {
+  const TraceModel& m = model_;
+  const EventStore& store = m.store();
+  const std::optional<uint64_t> pid =
+      row->processId ? std::optional<uint64_t>(static_cast<uint64_t>(*row->processId)) : std::nullopt;
+  std::string commandLine = m.symbols().CommandLine(pid);
+  // The runtime's RuntimeInformation, at startup and at rundown: TraceLog keeps the first
+  // version, replaced by a later one that has a QFE number, and takes the command line from it
+  // when ProcessInfo gave none.
+  std::vector<uint32_t> rows;
+  for (uint32_t r = 0; r < store.size(); ++r) {
+    const EventType& type = m.types()[store.type(r)];
+    if (type.name == "Runtime/Start" && (type.metadata.providerName == kRuntimeProvider ||
+                                         type.metadata.providerName == "Microsoft-Windows-DotNETRuntimeRundown"))
+      rows.push_back(r);
+  }
+  std::optional<std::string> version;
+  std::vector<uint8_t> bytes;
+  for (const uint32_t r : rows) {
+    if (!read_) break;
+    bool provided = true;
+    for (const ByteRange& range : paged_.blocks().Needed({r})) {
+      provided = read_(range.offset, range.size, &bytes) && bytes.size() == range.size;
+      if (!provided) break;
+      paged_.blocks().Provide(range.offset, bytes.data(), bytes.size());
+    }
+    if (!provided) continue;
+    const std::string json = paged_.EventJson(r);
+    const std::optional<std::string_view> array = JsonAt(json, {"payload", "fields"});
+    const std::optional<std::string> fields = array ? NameValueArrayAsObject(*array) : std::nullopt;
+    if (!fields) continue;
+    const auto major = JsonInt(*fields, {"VMMajorVersion"}), minor = JsonInt(*fields, {"VMMinorVersion"});
+    const auto build = JsonInt(*fields, {"VMBuildNumber"}), qfe = JsonInt(*fields, {"VMQfeNumber"});
+    if (major && minor && build && qfe && (!version || *qfe > 0)) {
+      version = std::to_string(*major) + "." + std::to_string(*minor) + "." + std::to_string(*build) + "." + std::to_string(*qfe);
+    }
+    if (commandLine.empty()) commandLine = JsonString(*fields, {"CommandLine"}).value_or("");
+  }
+  row->runtimeVersion = version;
+  if (!commandLine.empty()) {
+    row->commandLine = commandLine;
+    row->processName = DotnetTraceFrames::ProcessName(commandLine, pid.value_or(0));
+  }
+}
+
+// dotnet-trace's thread time (TraceEvent's, analysis/traceevent_thread_time.h): one row per
+// interval it charges, with the stack the interval is charged to as `top` and the flame graph
+// show it for CPU samples by default (WithDefaultWeight, analysis/stack_views.h): a CPU_TIME,
+// UNMANAGED_CODE_TIME or AWAIT_TIME leaf, thread-pool work under the stack that queued it.
+// The interval's weight is its nanoseconds; its time is that of the event that began it.
+Status TraceTables::WriteThreadTime(parquet::WriterOptions options, parquet::ByteSink* sink) {
+  const parquet::Schema schema = {I64("time_ns"), I64("thread_id"), I64("process_id", true), I64("stack_id", true),
+                                  I64("thread_time_ns")};
+  std::unique_ptr<parquet::TableWriter> w;
+  NETTRACE_RETURN_IF_ERROR(parquet::TableWriter::Open(schema, std::move(options), sink, &w));
+  StackQuery query;
+  query.weight = WeightKind::kTraceEventThreadTime;
+  const StackSelection sel = SelectRefinedStacks(model_, resolver_.get(), query);
+  for (size_t begin = 0; begin < sel.size(); begin += kBatchRows) {
+    NETTRACE_RETURN_IF_ERROR(AppendSelection(sel, begin, std::min(kBatchRows, sel.size() - begin), w.get()));
     NETTRACE_RETURN_IF_ERROR(w->EndBatch());
   }
   return w->Finish();

@@ -3,7 +3,8 @@
 // decodes them, re-read from the file a page of blocks at a time), `samples` from the stack
 // selections the flame graph weighs (one per weight), `stacks` and `frames` from the one
 // stack resolver the events and samples were resolved with (so their ids join), and the
-// GC, JIT and view tables from the CSV the engine writes for them (view_tables.h).
+// GC, JIT and view tables from the CSV the engine writes for them (view_tables.h);
+// `thread_time` from dotnet-trace's thread time, the selection `top` weighs CPU samples by.
 //
 //   TraceTables t(session.stackModel(), read);
 //   for (const char* table : kTraceTables) t.Write(table, options, sink);  // in this order
@@ -18,18 +19,20 @@
 #include "base/status.h"
 #include "dataset/byte_sink.h"
 #include "dataset/table_writer.h"
+#include "dataset/traces_table.h"
 #include "model/trace_model.h"
 #include "reread/paged_reader.h"
 
 namespace nettrace {
 class StackResolver;
+struct StackSelection;
 }
 
 namespace nettrace::dataset {
 
 // Every table of a trace but `traces`, which is written last (traces_table.h).
-inline constexpr std::array<const char*, 10> kTraceTables = {
-    "events", "samples", "stacks", "frames", "gcs", "jit", "exceptions", "contention", "activities", "counters"};
+inline constexpr std::array<const char*, 11> kTraceTables = {
+    "events", "samples", "thread_time", "stacks", "frames", "gcs", "jit", "exceptions", "contention", "activities", "counters"};
 
 // The writer options a table's file gets: created_by and the schema version and table name
 // as key/values (docs/parquet-writer.md "What it writes").
@@ -43,12 +46,19 @@ class TraceTables {
   TraceTables(const TraceModel& model, BlockReader read);
   ~TraceTables();
   Status Write(const std::string& table, parquet::WriterOptions options, parquet::ByteSink* sink);
+  // The traces row's facts from the trace's events: the runtime version of its RuntimeInformation
+  // events (Runtime/Start), its command line (EventPipe ProcessInfo, else the runtime's) and the
+  // process name TraceEvent gives it. Re-reads those few events' blocks; without `read`, only
+  // the ProcessInfo command line (kept while reading) is known.
+  void AddTraceFacts(TraceRow* row);
 
  private:
   Status WriteEvents(parquet::WriterOptions options, parquet::ByteSink* sink);
   Status WriteSamples(parquet::WriterOptions options, parquet::ByteSink* sink);
+  Status WriteThreadTime(parquet::WriterOptions options, parquet::ByteSink* sink);
   Status WriteStacks(parquet::WriterOptions options, parquet::ByteSink* sink);
   Status WriteFrames(parquet::WriterOptions options, parquet::ByteSink* sink);
+  Status AppendSelection(const StackSelection& sel, size_t begin, size_t n, parquet::TableWriter* w);
   void Use(uint32_t stack);
 
   const TraceModel& model_;

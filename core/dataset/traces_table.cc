@@ -61,7 +61,10 @@ parquet::Schema TracesSchema() {
           i64("duration_ns", true),
           i64("event_count"),
           i64("dropped_events"),
-          i64("bytes_read")};
+          i64("bytes_read"),
+          str("runtime_version", true),
+          str("process_name", true),
+          str("command_line", true)};
 }
 
 TraceRow TraceRowFromSummary(std::string_view s, std::string traceId, std::string fileName, int64_t fileBytes) {
@@ -105,7 +108,12 @@ Status WriteTracesTable(const std::vector<TraceRow>& rows, parquet::WriterOption
   std::vector<uint8_t> complete;
   Column<int64_t> pid, sync, start, end, duration;
   Column<int32_t> pointer, processors;
+  Column<std::string_view> runtime, process, commandLine;
+  const auto view = [](const std::optional<std::string>& s) { return s ? std::optional<std::string_view>(*s) : std::nullopt; };
   for (const TraceRow& r : rows) {
+    runtime.Add(view(r.runtimeVersion));
+    process.Add(view(r.processName));
+    commandLine.Add(view(r.commandLine));
     name.push_back(r.fileName);
     bytes.push_back(r.fileBytes);
     format.push_back(r.format);
@@ -146,6 +154,9 @@ Status WriteTracesTable(const std::vector<TraceRow>& rows, parquet::WriterOption
   NETTRACE_RETURN_IF_ERROR(w->AppendInt64(16, events.data(), nullptr, n));
   NETTRACE_RETURN_IF_ERROR(w->AppendInt64(17, dropped.data(), nullptr, n));
   NETTRACE_RETURN_IF_ERROR(w->AppendInt64(18, read.data(), nullptr, n));
+  NETTRACE_RETURN_IF_ERROR(w->AppendStrings(19, runtime.values.data(), runtime.valid.data(), n));
+  NETTRACE_RETURN_IF_ERROR(w->AppendStrings(20, process.values.data(), process.valid.data(), n));
+  NETTRACE_RETURN_IF_ERROR(w->AppendStrings(21, commandLine.values.data(), commandLine.valid.data(), n));
   return w->Finish();
 }
 

@@ -41,6 +41,10 @@ struct TraceRow {
   std::optional<int64_t> syncTimeUtcUs;  // the trace header's clock sync time
   std::optional<int64_t> startUtcUs, endUtcUs, durationNs;  // first to last event
   int64_t eventCount = 0, droppedEvents = 0, bytesRead = 0;
+  // Not in the summary: from the trace's events (TraceTables::AddTraceFacts).
+  std::optional<std::string> runtimeVersion;  // TraceEvent's TraceLoadedDotNetRuntime.RuntimeVersion
+  std::optional<std::string> processName;     // TraceEvent's process name of the command line
+  std::optional<std::string> commandLine;
 };
 
 parquet::Schema TracesSchema();

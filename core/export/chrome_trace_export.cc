@@ -2,7 +2,6 @@
 // events' payload fields can come as `args` a page of rows at a time (their blocks re-read
 // by the caller): Head (metadata and the durations), Events (instant events, in store
 // order, pages in order), Tail (stackFrames of the stacks the events used).
-#include <set>
 #include <vector>
 
 #include "analysis/query/event_query.h"
@@ -82,7 +81,8 @@ std::string ChromeTraceWriter::Events(uint32_t begin, uint32_t end, const ArgsOf
     w.Key("tid").UInt(OsThreadId(model_, store.thread(row)));
     if (uint32_t cs = resolver_.Resolve(store.stack(row), store.timestamp(row))) {
       w.Key("sf").UInt(cs);
-      usedStacks_.insert(cs);
+      if (cs >= usedStacks_.size()) usedStacks_.resize(cs + 1);
+      usedStacks_[cs] = true;
     }
     if (args) {
       const std::vector<std::pair<std::string, std::string>> fields = args(row);
@@ -98,22 +98,40 @@ std::string ChromeTraceWriter::Events(uint32_t begin, uint32_t end, const ArgsOf
   return out;
 }
 
-std::string ChromeTraceWriter::Tail() {
-  // stackFrames: id → {name, parent}; every ancestor of a used stack is listed too.
-  std::set<uint32_t> all;
-  for (uint32_t s : usedStacks_)
-    for (; s != 0 && all.insert(s).second; s = resolver_.stacks().parent(s)) {
+std::string ChromeTraceWriter::Tail(const PartSink& part) {
+  // stackFrames: id → {name, parent}, in id order; every ancestor of a used stack is listed
+  // too. Bitmaps over the resolver's stack ids and the text appended in place: a single
+  // 500,000-frame stack lists half a million frames, and a set of them or copies of the
+  // text would be several times the trace.
+  std::vector<bool> listed;
+  for (uint32_t used = 1; used < usedStacks_.size(); ++used) {
+    if (!usedStacks_[used]) continue;
+    for (uint32_t s = used; s != 0; s = resolver_.stacks().parent(s)) {
+      if (s >= listed.size()) listed.resize(s + 1);
+      if (listed[s]) break;
+      listed[s] = true;
     }
+  }
+  std::string out = "],\"stackFrames\":";
   JsonWriter w;
   w.BeginObject();
-  for (uint32_t s : all) {
+  for (uint32_t s = 1; s < listed.size(); ++s) {
+    if (!listed[s]) continue;
     w.Key(std::to_string(s)).BeginObject();
     w.Key("name").String(resolver_.frames().name(resolver_.stacks().frame(s)));
     if (uint32_t p = resolver_.stacks().parent(s)) w.Key("parent").String(std::to_string(p));
     w.EndObject();
+    if (w.str().size() < (size_t{1} << 16)) continue;
+    w.MoveTo(&out);
+    if (part) {
+      part(out);
+      out.clear();
+    }
   }
   w.EndObject();
-  return "],\"stackFrames\":" + w.Take() + "}";
+  w.MoveTo(&out);
+  out += '}';
+  return out;
 }
 
 std::string ExportChromeTrace(const TraceModel& model, const SymbolCollector& symbols,

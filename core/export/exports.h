@@ -70,13 +70,17 @@ class ChromeTraceWriter {
   ChromeTraceWriter(const TraceModel& model, const SymbolCollector& symbols);
   std::string Head(const std::vector<ChromeSpan>& spans);
   std::string Events(uint32_t beginRow, uint32_t endRow, const ArgsOf& args);
-  std::string Tail();
+  // The document's end (the stack frames every event named). With `part`, the text goes to
+  // it in parts of about 64 KiB as it is written and only the last part is returned: a deep
+  // stack's frames are tens of megabytes.
+  using PartSink = std::function<void(const std::string& part)>;
+  std::string Tail(const PartSink& part = nullptr);
 
  private:
   void Item(const std::string& json, std::string* out);
   const TraceModel& model_;
   StackResolver resolver_;
-  std::set<uint32_t> usedStacks_;
+  std::vector<bool> usedStacks_;  // by the resolver's stack id
   bool first_ = true;
 };
 

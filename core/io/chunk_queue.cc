@@ -24,13 +24,22 @@ void ChunkQueue::KeepLent(size_t n) {
     kept_.resize(keptUnread());
     keptPos_ = 0;
   }
+  // Room for the whole request a Peek could not answer (a block that goes on in the next
+  // chunk), so that its start is copied once and its rest appended, not copied again by
+  // each doubling of the buffer.
+  const size_t wanted = std::max(kept_.size() + n, keptPos_ + wanted_);
+  if (wanted > kept_.capacity()) kept_.reserve(std::max(wanted, kept_.size() + kept_.size() / 2));
   kept_.insert(kept_.end(), lent_.data() + lentPos_, lent_.data() + lentPos_ + n);
   lentPos_ += n;
   copied_ += n;
 }
 
 bool ChunkQueue::Peek(size_t n, std::span<const uint8_t>* out) {
-  if (n > available()) return false;
+  if (n > available()) {
+    // Capped: a corrupt size must not reserve more than a real block could need.
+    wanted_ = std::max(wanted_, std::min(n, kReserveAheadMax));
+    return false;
+  }
   if (keptUnread() == 0) {
     *out = lent_.subspan(lentPos_, n);
     return true;
@@ -46,6 +55,7 @@ void ChunkQueue::Consume(size_t n) {
   const size_t fromKept = std::min(n, keptUnread());
   keptPos_ += fromKept;
   lentPos_ += n - fromKept;
+  wanted_ = wanted_ > n ? wanted_ - n : 0;
   if (keptUnread() == 0) {
     // Everything kept is read: start the buffer over, and give back a big one (one huge
     // block must not pin its size for the rest of the read).

@@ -17,6 +17,9 @@ namespace nettrace {
 class ChunkQueue {
  public:
   static constexpr size_t kShrinkAbove = size_t{256} << 10;
+  // At most this much is reserved ahead of the bytes for a request not yet answerable
+  // (a v6 block's content is at most 16 MiB).
+  static constexpr size_t kReserveAheadMax = size_t{16} << 20;
 
   // Appends bytes that the caller may reuse at once: Lend + KeepUnread.
   void Append(const uint8_t* data, size_t size) {
@@ -61,6 +64,9 @@ class ChunkQueue {
   uint64_t position_ = 0;
   uint64_t received_ = 0;
   uint64_t copied_ = 0;
+  // The largest request from the read position that found too few bytes (its size less
+  // what was consumed since): what the kept buffer will have to hold.
+  size_t wanted_ = 0;
 };
 
 }  // namespace nettrace

@@ -55,6 +55,8 @@ class ReadPipeline {
   void ProvideNames(uint64_t offset, const uint8_t* data, size_t size);
 
   const TraceReader& reader() const { return reader_; }
+  // Reading has ended (Finish, or an error): the model no longer grows.
+  bool finished() const { return flushed_; }
   uint64_t eventCount() const { return resolver_.nextOrdinal(); }
   uint64_t droppedEventCount() const { return records_.drops().total(); }
 

@@ -31,12 +31,17 @@ std::vector<ByteRange> BlockCache::Needed(const std::vector<uint32_t>& rows) {
 
 void BlockCache::Provide(uint64_t offset, const uint8_t* data, size_t size) {
   if (blocks_.count(offset)) return;
+  Provide(offset, std::vector<uint8_t>(data, data + size));
+}
+
+void BlockCache::Provide(uint64_t offset, std::vector<uint8_t>&& bytes) {
+  if (blocks_.count(offset)) return;
   while (order_.size() >= kEntries) {
     blocks_.erase(order_.front());
     order_.pop_front();
   }
   Block& block = blocks_[offset];
-  block.bytes.assign(data, data + size);
+  block.bytes = std::move(bytes);
   // A block that no longer decodes (the file changed under us) gives no rows: the events
   // then show without details rather than with wrong ones.
   const RowGeneration gen = RowGenerationFor(formatMajor());
@@ -50,7 +55,7 @@ Status BlockCache::ReadFor(const std::vector<uint32_t>& rows, const BlockReader&
   for (const ByteRange& r : Needed(rows)) {
     if (!read(r.offset, r.size, &bytes) || bytes.size() != r.size)
       return Status::Error(ErrorCode::kTruncated, r.offset, "cannot re-read an event block");
-    Provide(r.offset, bytes.data(), bytes.size());
+    Provide(r.offset, std::move(bytes));
   }
   return Status::Ok();
 }
@@ -87,7 +92,8 @@ size_t BlockCache::PageEnd(const std::vector<uint32_t>& rows, size_t begin, size
 
 uint32_t BlockCache::PageEnd(uint32_t beginRow, size_t maxBlocks) const {
   const EventStore& store = model_.store();
-  return static_cast<uint32_t>(PageEndOf(store, beginRow, store.size(), maxBlocks, [](size_t i) { return static_cast<uint32_t>(i); }));
+  const size_t last = std::min<size_t>(store.size(), size_t{beginRow} + kPageRows);
+  return static_cast<uint32_t>(PageEndOf(store, beginRow, last, maxBlocks, [](size_t i) { return static_cast<uint32_t>(i); }));
 }
 
 }  // namespace nettrace

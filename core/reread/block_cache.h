@@ -33,6 +33,8 @@ class BlockCache {
   std::vector<ByteRange> Needed(const std::vector<uint32_t>& rows);
   // Keeps the bytes of a range Needed gave (the oldest block goes when the cache is full).
   void Provide(uint64_t offset, const uint8_t* data, size_t size);
+  // The same, the bytes taken rather than copied (a v6 block may be 16 MB).
+  void Provide(uint64_t offset, std::vector<uint8_t>&& bytes);
   // Needed, each range read through `read` and provided. Fails when a range cannot be read.
   Status ReadFor(const std::vector<uint32_t>& rows, const BlockReader& read);
   // A store row's re-decoded record when its block is provided and still decodes the same
@@ -41,7 +43,9 @@ class BlockCache {
   // The end of the page of `rows` from `begin`: the rows after it whose blocks number at
   // most maxBlocks (at least one row).
   size_t PageEnd(const std::vector<uint32_t>& rows, size_t begin, size_t maxBlocks) const;
-  // The same over consecutive store rows from beginRow.
+  // The same over consecutive store rows from beginRow, at most kPageRows of them: a page's
+  // text is held while it is written, and a few blocks of bodiless events are a million rows.
+  static constexpr uint32_t kPageRows = 1u << 16;
   uint32_t PageEnd(uint32_t beginRow, size_t maxBlocks) const;
 
   uint32_t formatMajor() const;

@@ -125,9 +125,9 @@ std::string PagedReader::ChromeTraceEvents(uint32_t beginRow, uint32_t endRow) c
   });
 }
 
-std::string PagedReader::ChromeTraceEnd() {
+std::string PagedReader::ChromeTraceEnd(const ChromeTraceWriter::PartSink& part) {
   if (!chromeWriter_) return "";
-  std::string tail = chromeWriter_->Tail();
+  std::string tail = chromeWriter_->Tail(part);
   chromeWriter_.reset();
   return tail;
 }

@@ -55,7 +55,7 @@ class PagedReader {
   std::string ChromeTraceBegin();
   uint32_t ChromeTracePageEnd(uint32_t beginRow, size_t maxBlocks) const { return cache_.PageEnd(beginRow, maxBlocks); }
   std::string ChromeTraceEvents(uint32_t beginRow, uint32_t endRow) const;
-  std::string ChromeTraceEnd();
+  std::string ChromeTraceEnd(const ChromeTraceWriter::PartSink& part = nullptr);
   Status ExportChromeTraceWithArgs(const BlockReader& read, std::string* out);
 
  private:

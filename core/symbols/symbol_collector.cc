@@ -7,6 +7,7 @@
 #include "events/event_naming.h"
 #include "events/start_stop_rule.h"
 #include "format/payload/clr_payload_fields.h"
+#include "format/payload/exception_thrown.h"
 #include "format/payload_decoder.h"
 #include "io/byte_cursor.h"
 #include "symbols/method_fields.h"
@@ -42,19 +43,31 @@ Status SymbolCollector::OnMetadata(const EventMetadata& m) {
 void SymbolCollector::DecodeStartInfo(const EventRecord& e, uint32_t ordinal) {
   auto type = startTypes_.find(e.metadataId);
   if (type == startTypes_.end()) return;
-  const DecodedPayload p = DecodePayload(types_->MetadataOf(e.metadataId), e.payload, pointerSize_, 5);
+  const EventMetadata& m = types_->MetadataOf(e.metadataId);
   std::string text;
-  if (type->second) {  // ExceptionCatch/Start: the catching method, as TraceEvent names the activity
-    const PayloadValue* method = p.Find("MethodName");
-    if (!method || method->kind() != PayloadValue::Kind::kString) return;
-    text = method->text();
-  } else {
-    if (p.fields.empty() || p.fields[0].value.kind() != PayloadValue::Kind::kString) return;
-    text = "/" + p.fields[0].name + "=" + p.fields[0].value.text();
+  auto keep = [&] {
+    auto [at, added] = startTextIndex_.emplace(text, static_cast<uint32_t>(startTexts_.size()));
+    if (added) startTexts_.push_back(text);
+    startInfo_.emplace_back(ordinal, at->second);
+  };
+  // Exception/Start: its first field, the type, read in place (format/payload/exception_thrown.h);
+  // an empty payload has no first field.
+  if (!type->second && ReadExceptionThrownStrings(m, e.payload, pointerSize_, &text, nullptr)) {
+    if (e.payload.empty()) return;
+    text = "/ExceptionType=" + text;
+    return keep();
   }
-  auto [at, added] = startTextIndex_.emplace(text, static_cast<uint32_t>(startTexts_.size()));
-  if (added) startTexts_.push_back(text);
-  startInfo_.emplace_back(ordinal, at->second);
+  if (type->second) {  // ExceptionCatch/Start: the catching method, as TraceEvent names the activity
+    // Read where the decoder's layout puts it (in place when it can be).
+    const ResolvedType* t = types_->current().definition;
+    ClrPayloadFields p(m, t ? t->clrLayout : nullptr, e.payload, pointerSize_, 5);
+    if (!p.Text("MethodName", &text)) return;
+    return keep();
+  }
+  const DecodedPayload p = DecodePayload(m, e.payload, pointerSize_, 5);
+  if (p.fields.empty() || p.fields[0].value.kind() != PayloadValue::Kind::kString) return;
+  text = "/" + p.fields[0].name + "=" + p.fields[0].value.text();
+  keep();
 }
 
 const std::string& SymbolCollector::CommandLine(std::optional<uint64_t> pid) const {

@@ -15,6 +15,7 @@ import { gcViewChecks } from './gc_view_check.mjs';
 import { liveChecks } from './live_check.mjs';
 import { liveGuardChecks } from './live_guard_check.mjs';
 import { readAheadChecks } from './read_ahead_check.mjs';
+import { sqlChecks } from './sql_check.mjs';
 import { timelineChecks } from './timeline_check.mjs';
 import { assert, checkRunner, launchChromium } from './harness.mjs';
 
@@ -312,6 +313,7 @@ try {
   await timelineChecks({ browser, server, check, assert, runNative, screenshots });
   await readAheadChecks({ browser, repoServer, check, assert, byName, runNative });
   await engineShareChecks({ browser, repoServer, check, assert, byName, runNative });
+  await sqlChecks({ browser, server, check, assert, byName, screenshots });
 
   await check('no page errors', async () => {
     assert(pageErrors.length === 0, `page errors:\n  ${pageErrors.join('\n  ')}`);

@@ -31,7 +31,7 @@ const traces = [
   join(testdata, 'truncated/dotnet-trace-netcore3.0-preview-truncated.nettrace'),
 ];
 const added = join(testdata, 'pyroscope-net5-single-thread.nettrace');
-const TABLES = ['events', 'samples', 'stacks', 'frames', 'gcs', 'jit', 'exceptions', 'contention', 'activities', 'counters', 'traces'];
+const TABLES = ['events', 'samples', 'thread_time', 'stacks', 'frames', 'gcs', 'jit', 'exceptions', 'contention', 'activities', 'counters', 'traces'];
 const sha256 = (path) => createHash('sha256').update(readFileSync(path)).digest('hex');
 const part = (path) => join(out, 'traces', `trace_id=${sha256(path)}`, 'part-0.parquet');
 

@@ -32,7 +32,7 @@ const traces = [
   join(testdata, 'dotnet10/net10-startup-streaming.nettrace'), // v5, JIT
   v6,
 ];
-const TABLES = ['events', 'samples', 'stacks', 'frames', 'gcs', 'jit', 'exceptions', 'contention', 'activities', 'counters', 'traces'];
+const TABLES = ['events', 'samples', 'thread_time', 'stacks', 'frames', 'gcs', 'jit', 'exceptions', 'contention', 'activities', 'counters', 'traces'];
 const sha256 = (path) => createHash('sha256').update(readFileSync(path)).digest('hex');
 const json = (command, file, args = []) => JSON.parse(runNative(command, file, args).stdout.toString());
 
@@ -53,6 +53,29 @@ for (const table of TABLES) await con.run(`CREATE VIEW ${table} AS SELECT * FROM
 
 test('every table of every trace is written, traces last', () => {
   assert.deepEqual(firstRun, traces.map((file) => ({ file, traceId: sha256(file), written: TABLES })));
+});
+
+// traces.runtime_version / command_line / process_name by another path: the Runtime/Start and
+// ProcessInfo events as `nettrace events` decodes them, with TraceLog's rules (the first
+// version, replaced by one with a QFE number; ProcessInfo's command line, else the runtime's;
+// the name is the image's file name without .exe/.dll).
+test('traces: runtime version, command line and process name from the trace\'s events', async () => {
+  let known = 0;
+  for (const file of traces) {
+    const fields = (name) => runNative('events', file, ['--name', name, '--limit', '1000']).stdout.toString().trim().split('\n')
+      .filter(Boolean).map((l) => JSON.parse(l)).filter((e) => name !== 'Runtime/Start' || /DotNETRuntime(Rundown)?$/.test(e.provider))
+      .map((e) => Object.fromEntries(e.payload.fields.map((f) => [f.name, f.value])));
+    let version = null;
+    for (const f of fields('Runtime/Start')) {
+      if (version === null || f.VMQfeNumber > 0) version = `${f.VMMajorVersion}.${f.VMMinorVersion}.${f.VMBuildNumber}.${f.VMQfeNumber}`;
+    }
+    const commandLine = fields('ProcessInfo')[0]?.CommandLine || fields('Runtime/Start').find((f) => f.CommandLine)?.CommandLine || null;
+    const image = commandLine?.split(' ')[0].split(/[\\/]/).at(-1) ?? null;
+    const [row] = await sql(`SELECT runtime_version, command_line, process_name FROM traces WHERE trace_id = '${sha256(file)}'`);
+    assert.deepEqual(row, { runtime_version: version, command_line: commandLine, process_name: image?.replace(/\.(dll|exe)$/i, '') ?? null }, file);
+    if (version !== null && commandLine !== null) known++;
+  }
+  assert.ok(known >= 3, `${known} traces with a runtime version and a command line`);
 });
 
 test('events: per trace, the Summary\'s count of every event type', async () => {
@@ -134,8 +157,8 @@ test('exceptions: per trace, the count of each type in `nettrace exceptions`', a
 
 // Top functions from samples ⋈ stacks ⋈ frames: exclusive where the frame is the stack's
 // leaf, inclusive where the stack holds it (once per sample, recursion or not).
-const TOP = (id, weight) => `
-  WITH s AS (SELECT stack_id, ${weight} AS w FROM samples WHERE trace_id = '${id}' AND stack_id IS NOT NULL),
+const TOP = (id, weight, table = 'samples') => `
+  WITH s AS (SELECT stack_id, ${weight} AS w FROM ${table} WHERE trace_id = '${id}' AND stack_id IS NOT NULL),
   f AS (SELECT frame_id, name FROM frames WHERE trace_id = '${id}'),
   st AS (SELECT stack_id, position, depth, frame_id FROM stacks WHERE trace_id = '${id}'),
   incl AS (SELECT f.name, sum(s.w) AS inclusive, count(*) AS inclusive_count
@@ -145,8 +168,8 @@ const TOP = (id, weight) => `
   SELECT name, inclusive, coalesce(exclusive, 0) AS exclusive, inclusive_count, coalesce(exclusive_count, 0) AS exclusive_count
   FROM incl LEFT JOIN excl USING (name)`;
 
-// The samples column counts samples: `top --weight count` (top's default for CPU samples is
-// dotnet-trace's thread time, which the table does not hold yet).
+// The samples column counts samples: `top --weight count` (top's default for CPU samples,
+// dotnet-trace's thread time, is the thread_time table below).
 test('samples ⋈ stacks ⋈ frames: per trace, every function of `nettrace top --weight count`', async () => {
   let functions = 0;
   for (const file of traces) {
@@ -169,6 +192,23 @@ test('samples: thread time per function equals `top --weight thread-time`', asyn
   const rows = await sql(TOP(sha256(file), 'thread_time_ns'));
   const got = new Map(rows.map((r) => [r.name, [Number(r.inclusive), Number(r.exclusive)]]));
   assert.deepEqual(got, new Map(top.functions.map((f) => [f.name, [f.inclusive, f.exclusive]])));
+});
+
+// top's default weight for CPU samples is dotnet-trace's thread time, whose stacks end in a
+// CPU_TIME / UNMANAGED_CODE_TIME leaf: the thread_time table, one row per charged interval.
+test('thread_time ⋈ stacks ⋈ frames: per trace with CPU samples, every function of `nettrace top` (its default weight)', async () => {
+  let functions = 0;
+  for (const file of traces) {
+    const top = json('top', file, ['-n', '1000000']);
+    if (top.unit !== 'nanoseconds') continue; // no CPU samples: top's default is a count
+    const rows = await sql(TOP(sha256(file), 'thread_time_ns', 'thread_time'));
+    const got = new Map(rows.map((r) => [r.name, [Number(r.inclusive), Number(r.exclusive)]]));
+    assert.deepEqual(got, new Map(top.functions.map((f) => [f.name, [f.inclusive, f.exclusive]])), file);
+    const [{ total }] = await sql(`SELECT coalesce(sum(thread_time_ns), 0) AS total FROM thread_time WHERE trace_id = '${sha256(file)}'`);
+    assert.equal(Number(total), top.total, file);
+    functions += got.size;
+  }
+  assert.ok(functions > 100, `${functions} functions`);
 });
 
 const partFiles = (dir) => TABLES.flatMap((table) => readdirSync(join(dir, table)).map((p) => join(dir, table, p, 'part-0.parquet')));

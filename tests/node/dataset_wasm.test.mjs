@@ -5,14 +5,14 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, openAsBlob, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { parquetReadObjects } from 'hyparquet';
 import { compressors } from 'hyparquet-compressors';
-import { loadRawModule, nativeTool, runAsync, testdata } from './helpers.mjs';
+import { loadRawModule, nativeTool, root, runAsync, testdata } from './helpers.mjs';
 
 const work = mkdtempSync(join(tmpdir(), 'nettrace-parquet-wasm-'));
 test.after(() => rmSync(work, { recursive: true, force: true }));
@@ -74,8 +74,7 @@ function readInWasm(path) {
   }
   m._free(buffer);
   if (session.status().ok) session.finish();
-  const out = { summary: session.summaryJson(), id: hash.hex(), size: bytes.length };
-  session.delete();
+  const out = { summary: session.summaryJson(), id: hash.hex(), size: bytes.length, session, bytes };
   hash.delete();
   return out;
 }
@@ -89,7 +88,35 @@ test('the traces table from the wasm engine equals the native command\'s file', 
   for (const path of traces) {
     const t = readInWasm(path);
     assert.equal(t.id, createHash('sha256').update(readFileSync(path)).digest('hex'));
-    const bytes = wasmFile((write) => m.writeTracesTable(t.summary, t.id, basename(path), t.size, 'none', write, undefined));
+    // The row's runtime facts come from the trace's events, re-read from its bytes.
+    const tables = new m.TraceTables(t.session, (offset, size) => t.bytes.subarray(offset, offset + size));
+    const bytes = wasmFile((write) => tables.writeTraces(t.summary, t.id, basename(path), t.size, 'none', write, undefined));
+    tables.delete();
+    t.session.delete();
     assert.ok(bytes.equals(readFileSync(join(dir, 'traces', `trace_id=${t.id}`, 'part-0.parquet'))), path);
+  }
+});
+
+// What the page's SQL tab registers (TraceHandle.datasetTables, api/dataset_tables.ts): every
+// table of a trace, uncompressed, byte for byte the native command's `--codec none` files.
+test('datasetTables() of a handle equals the native dataset files (codec none), every table', async () => {
+  const { openTrace } = await import(join(root, 'dist/index.js'));
+  const dir = join(work, 'dataset-none');
+  const traces = [join(testdata, 'only_managed_samples.nettrace'), join(testdata, 'dotnet10/net10-gc-verbose.nettrace')];
+  const done = await runAsync(nativeTool, ['dataset', dir, '--codec', 'none', ...traces]);
+  assert.equal(done.status, 0, done.stderr);
+  for (const path of traces) {
+    const trace = await openTrace(await openAsBlob(path));
+    try {
+      const { traceId, tables } = await trace.datasetTables(basename(path));
+      assert.equal(traceId, createHash('sha256').update(readFileSync(path)).digest('hex'));
+      assert.deepEqual(Object.keys(tables).sort(), readdirSync(dir).sort());
+      for (const [table, bytes] of Object.entries(tables)) {
+        const file = readFileSync(join(dir, table, `trace_id=${traceId}`, 'part-0.parquet'));
+        assert.ok(file.equals(bytes), `${basename(path)} ${table}`);
+      }
+    } finally {
+      trace.close();
+    }
   }
 });

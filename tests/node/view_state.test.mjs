@@ -33,6 +33,7 @@ const full = {
   excludePats: 'Program.Main',
   includePats: 'Worker{*}',
   groupPats: 'System.%->System;{%}!=>$1',
+  sql: "SELECT provider, COUNT(*) AS n FROM events WHERE event_name LIKE 'GC/%' GROUP BY ALL -- a&b=c #d é",
 };
 
 test('parse ∘ serialise is the identity on a state with every field set', () => {

@@ -28,8 +28,14 @@ struct EventQuery {
 struct EventPage {
   uint64_t totalMatches = 0;
   std::vector<uint32_t> rows;
+  // The work the page took: rows, index entries and index groups looked at.
+  uint64_t examined = 0;
 };
 
-EventPage QueryEvents(const TraceModel& model, const EventQuery& query);
+class EventIndex;
+
+// Without a type or thread filter a page is O(page). With one, O(the index's groups + page)
+// given an index of this store (analysis/query/event_index.h), else a pass over the rows in range.
+EventPage QueryEvents(const TraceModel& model, const EventQuery& query, const EventIndex* index = nullptr);
 
 }  // namespace nettrace

@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "format/payload/clr_payload_fields.h"
+#include "format/payload/exception_thrown.h"
 #include "format/payload_decoder.h"
 #include "events/event_naming.h"
 #include "io/byte_cursor.h"
@@ -122,9 +123,12 @@ void RuntimeSignals::OnTimeOrdered(const TimeOrderedEvent& x) {
     }
     case Kind::kException: {
       ++exceptionCount_;
-      const PayloadValue* type = p.Decoded().Find("ExceptionType");
-      Add(&exceptions_, &otherExceptions_, &otherExceptionBytes_,
-          type && type->kind() == PayloadValue::Kind::kString ? type->text() : std::string(), 0);
+      if (!ReadExceptionThrownStrings(*x.metadata, e.payload, info_.pointerSize ? info_.pointerSize : 8, &typeName_,
+                                      nullptr)) {
+        const PayloadValue* type = p.Decoded().Find("ExceptionType");
+        typeName_ = type && type->kind() == PayloadValue::Kind::kString ? type->text() : std::string();
+      }
+      Add(&exceptions_, &otherExceptions_, &otherExceptionBytes_, typeName_, 0);
       break;
     }
     case Kind::kMethodLoad:

@@ -70,7 +70,10 @@ void AppendStackAddresses(const TraceModel& model, StackIndex stack, std::vector
   if (stack.value == 0 || stack.value >= model.stacks().size()) return;
   std::span<const uint8_t> bytes = model.stacks().Bytes(stack);
   const size_t ps = model.info().pointerSize == 4 ? 4 : 8;
-  out->reserve(out->size() + bytes.size() / ps);
+  // Grown geometrically: callers append every distinct stack into one buffer, and a buffer
+  // sized exactly for each stack in turn is copied whole once per stack.
+  const size_t needed = out->size() + bytes.size() / ps;
+  if (needed > out->capacity()) out->reserve(std::max(needed, 2 * out->capacity()));
   for (size_t i = 0; i + ps <= bytes.size(); i += ps) {
     uint64_t v = 0;
     std::memcpy(&v, bytes.data() + i, ps);  // little-endian hosts only (as ByteCursor)

@@ -6,13 +6,14 @@
 
 namespace nettrace {
 
-std::string SummaryJson(const TraceModel& model) {
+std::string SummaryJson(const TraceModel& model, const std::function<void(const std::string&)>& part) {
   SummaryReaderState state;
   state.formatMajor = model.reader().formatMajor();
   state.complete = model.reader().complete();
   state.bytesRead = model.reader().bytesConsumed();
   state.error = model.reader().status();
   JsonWriter w;
+  if (part) w.SpillTo(part, size_t{1} << 20);
   w.BeginObject();
   const EventCounts events = model.counts();
   const std::vector<uint64_t> perThread = EventsPerThread(events, model.resolver());

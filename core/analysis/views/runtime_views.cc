@@ -5,6 +5,8 @@
 #include "analysis/stacks/call_tree.h"
 #include "events/event_naming.h"
 #include "events/start_stop.h"
+#include "format/payload/clr_payload_fields.h"
+#include "format/payload/exception_thrown.h"
 #include "format/payload_decoder.h"
 #include "model/trace_model.h"
 
@@ -59,11 +61,22 @@ void RuntimeViews::OnTimeOrdered(const TimeOrderedEvent& x) {
   auto decode = [&] { return DecodePayload(m, e.payload, pointerSize, static_cast<int>(info_.formatMajor)); };
   switch (kind) {
     case EventKind::kExceptionThrown: {
-      const DecodedPayload p = decode();
-      exceptions_.OnThrow(ordinal, thread, TextField(p, "ExceptionType"), TextField(p, "ExceptionMessage"));
+      // The two strings read in place; the whole payload decoded only when they cannot be.
+      std::string type, message;
+      if (!ReadExceptionThrownStrings(m, e.payload, pointerSize, &type, &message)) {
+        const DecodedPayload p = decode();
+        type = TextField(p, "ExceptionType"), message = TextField(p, "ExceptionMessage");
+      }
+      exceptions_.OnThrow(ordinal, thread, type, message);
       break;
     }
-    case EventKind::kExceptionCatchStart: exceptions_.OnCatch(thread, TextField(decode(), "MethodName")); break;
+    case EventKind::kExceptionCatchStart: {
+      ClrPayloadFields p(m, x.clrLayout, e.payload, pointerSize, static_cast<int>(info_.formatMajor));
+      std::string method;
+      if (!p.Text("MethodName", &method)) method.clear();
+      exceptions_.OnCatch(thread, method);
+      break;
+    }
     case EventKind::kExceptionStop: exceptions_.OnStop(thread); break;
     case EventKind::kContentionStart: {
       const DecodedPayload p = decode();

@@ -3,6 +3,7 @@
 // wherever they fall in a string. Trace strings are data: any byte must give valid JSON.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <string>
 
 #include "base/json_writer.h"
@@ -30,4 +31,31 @@ TEST_CASE("AppendJsonString escapes what JSON needs and copies runs of plain tex
   CHECK(Json("bad \xC3 byte") == "\"bad \xEF\xBF\xBD byte\"");      // truncated sequence
   CHECK(Json("end\xFF") == "\"end\xEF\xBF\xBD\"");                  // invalid last byte
   CHECK(Json(" ~") == "\" ~\"");                                    // the ends of the plain range
+}
+
+// SpillTo: a writer that hands its text out at the ends of objects and arrays writes, in
+// parts, exactly the document it writes whole; each part but the last ends a value, and none
+// is held longer than the threshold plus one value.
+TEST_CASE("JsonWriter::SpillTo writes the same document in parts", "[base]") {
+  auto write = [](JsonWriter& w) {
+    w.BeginObject().Key("threads").BeginArray();
+    for (int i = 0; i < 1000; ++i) w.BeginObject().Key("index").UInt(i).Key("name").String("worker \"" + std::to_string(i) + "\"").EndObject();
+    w.EndArray().Key("done").Bool(true).EndObject();
+  };
+  JsonWriter whole;
+  write(whole);
+  std::string parts;
+  size_t spills = 0, largest = 0;
+  JsonWriter spilled;
+  spilled.SpillTo([&](const std::string& part) {
+    parts += part;
+    ++spills;
+    largest = std::max(largest, part.size());
+    CHECK((part.back() == '}' || part.back() == ']'));
+  }, 256);
+  write(spilled);
+  parts += spilled.Take();
+  CHECK(parts == whole.str());
+  CHECK(spills > 50);
+  CHECK(largest < 256 + 64);
 }

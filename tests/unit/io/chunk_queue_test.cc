@@ -72,3 +72,30 @@ TEST_CASE("chunk queue parses lent bytes in place and copies only what a push le
   CHECK(q.available() == 0);
   CHECK(q.position() == 300000);
 }
+
+TEST_CASE("chunk queue copies a block that goes on in the next chunk once, into a buffer that holds it", "[io]") {
+  // ~900 KB blocks in 1 MiB chunks (a v6 writer's big blocks read by the CLI): the start of
+  // the second block is kept when the first chunk ends, the rest appended when it arrives.
+  constexpr size_t kChunk = 1 << 20, kBlock = 900000;
+  std::vector<uint8_t> data(2 * kChunk);
+  for (size_t i = 0; i < data.size(); ++i) data[i] = static_cast<uint8_t>(i * 7 + 3);
+  ChunkQueue q;
+  std::span<const uint8_t> view;
+  q.Lend(data.data(), kChunk);
+  REQUIRE(q.Peek(kBlock, &view));
+  q.Consume(kBlock);
+  CHECK_FALSE(q.Peek(kBlock, &view));  // the reader asks for the whole next block
+  q.KeepUnread();
+  CHECK(q.bytesCopied() == kChunk - kBlock);
+  CHECK(q.residentBytes() >= kBlock);  // room for all of it, reserved with its start
+  q.Lend(data.data() + kChunk, kChunk);
+  REQUIRE(q.Peek(kBlock, &view));
+  CHECK(std::equal(view.begin(), view.end(), data.begin() + kBlock));
+  CHECK(q.bytesCopied() == kBlock);  // every byte of the block copied once
+  CHECK(q.residentBytes() < 2 * kBlock);
+  q.Consume(kBlock);
+  // A size no block has (a corrupt header) reserves no more than the cap.
+  CHECK_FALSE(q.Peek(size_t{1} << 32, &view));
+  q.KeepUnread();
+  CHECK(q.residentBytes() <= ChunkQueue::kReserveAheadMax + kChunk);
+}

@@ -49,3 +49,23 @@ TEST_CASE("traceevent-thread-time: leaves, ranges and grouping on real traces", 
 
 }  // namespace
 }  // namespace nettrace
+
+namespace nettrace {
+namespace {
+
+// The selection is one entry a sample or so on sample-heavy traces: its columns are sized once,
+// not grown by doubling (up to 22 bytes a sample of slack).
+TEST_CASE("traceevent-thread-time: the selection's columns are sized once", "[stacks]") {
+  auto session = test::LoadCorpus("HeartRateMonitor.10068.nettrace");
+  StackResolver resolver(session->model(), session->symbols());
+  const StackSelection sel = SelectStacks(session->model(), session->symbols(), &resolver, ThreadTime());
+  REQUIRE(sel.rows.size() > 500);
+  CHECK(sel.rows.capacity() == sel.rows.size());
+  CHECK(sel.threads.capacity() == sel.threads.size());
+  CHECK(sel.callStacks.capacity() == sel.callStacks.size());
+  CHECK(sel.weights.capacity() == sel.weights.size());
+  CHECK(sel.spansMs.capacity() == sel.spansMs.size());
+}
+
+}  // namespace
+}  // namespace nettrace

@@ -1,7 +1,8 @@
 // web/src/analyzer — one analyzer instance: a landing area (drop zone, file picker, sample,
 // open from URL), then the views of the opened trace — Summary, Events (virtualized table),
 // Flame graph (with top functions, a sandwich and a diff), Diagnostics — under a timeline
-// (with its lanes and time-order chart) whose brush narrows them all, plus exports. A live
+// (with its lanes and time-order chart) whose brush narrows them all, SQL over the trace's
+// dataset tables (DuckDB-wasm, loaded when that tab is first opened), plus exports. A live
 // session (openLive) is shown as it grows. It lives in a shadow root (see element.ts), talks to
 // the engine in a worker, and tells its host what happens through DOM events (load, error,
 // selection, live).
@@ -28,6 +29,7 @@ import { EventsController } from './events_controller.js';
 import { FlameController, stackQueryOf } from './flame_controller.js';
 import { LoadController } from './load_controller.js';
 import { SideController } from './side_controller.js';
+import { SqlController } from './sql_controller.js';
 import { SummaryController } from './summary_controller.js';
 import type { ReadFacts } from './summary_controller.js';
 import { TimelineController } from './timeline_controller.js';
@@ -80,6 +82,7 @@ class Analyzer implements Coordinator {
   private readonly lifetime = new AbortController();
   private readonly summary: SummaryController;
   private readonly diagnostics: DiagnosticsController;
+  private readonly sql: SqlController;
   private readonly events: EventsController;
   private readonly flame: FlameController;
   private readonly side: SideController;
@@ -98,6 +101,7 @@ class Analyzer implements Coordinator {
     const workerOptions = options.workerUrl === undefined ? {} : { workerUrl: options.workerUrl };
     this.summary = new SummaryController(ctx);
     this.diagnostics = new DiagnosticsController(ctx);
+    this.sql = new SqlController(ctx, layout.sql);
     this.events = new EventsController(ctx);
     this.flame = new FlameController(ctx);
     this.side = new SideController(ctx, workerOptions);
@@ -194,6 +198,7 @@ class Analyzer implements Coordinator {
     if (tab === 'events') this.events.refresh();
     if (tab === 'flame') this.flame.refresh();
     if (tab === 'diagnostics') this.diagnostics.show();
+    if (tab === 'sql') this.sql.show();
   }
 
   rangeChanged(): void {
@@ -278,6 +283,7 @@ class Analyzer implements Coordinator {
     this.timeline.reset();
     this.side.reset();
     this.summary.reset();
+    this.sql.reset();
     layout.partialBanner.hidden = true;
     layout.partialBanner.textContent = '';
     delete layout.result.dataset['partial'];
@@ -297,7 +303,7 @@ class Analyzer implements Coordinator {
     layout.landing.landing.hidden = true;
     layout.tabList.hidden = false;
     layout.exports.hidden = !open;
-    for (const t of ['events', 'flame'] as const) {
+    for (const t of ['events', 'flame', 'sql'] as const) {
       const button = layout.tabButtons.get(t)!;
       button.disabled = !open;
       button.title = open ? '' : 'Not available: no event could be read';
@@ -362,6 +368,7 @@ class Analyzer implements Coordinator {
         this.flame.dispose();
         this.events.dispose();
         this.side.dispose();
+        this.sql.reset();
       },
     };
   }

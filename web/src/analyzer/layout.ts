@@ -9,6 +9,8 @@ import { SIDES, TABS } from '../app/state.js';
 import type { Side, Tab } from '../app/state.js';
 import { transformControls } from '../views/stack_transform_controls.js';
 import type { TransformParts } from '../views/stack_transform_controls.js';
+import { sqlParts } from './sql_layout.js';
+import type { SqlParts } from './sql_layout.js';
 
 type Attrs = Record<string, string>;
 
@@ -24,7 +26,7 @@ const checkLabel = (input: HTMLInputElement, label: string): HTMLLabelElement =>
 
 const muted = (id: string): HTMLSpanElement => h('span', { class: 'muted', attrs: { id } });
 
-const TAB_LABELS: Record<Tab, string> = { summary: 'Summary', events: 'Events', flame: 'Flame graph', diagnostics: 'Diagnostics' };
+const TAB_LABELS: Record<Tab, string> = { summary: 'Summary', events: 'Events', flame: 'Flame graph', diagnostics: 'Diagnostics', sql: 'SQL' };
 const SIDE_LABELS: Record<Side, string> = { top: 'Top functions', sandwich: 'Sandwich', diff: 'Diff' };
 
 /** The landing area: drop zone, file picker, sample, open from URL. */
@@ -123,6 +125,7 @@ export interface Layout {
   events: EventsParts;
   flame: FlameParts;
   diagnostics: HTMLElement;
+  sql: SqlParts;
 }
 
 /** The exports: one "Export" menu, so the header keeps its room at any width. */
@@ -348,11 +351,13 @@ export function buildLayout(): Layout {
   const flame = flameView();
   // Exceptions, contention, activities, counters: filled by views/event_views_view.ts.
   const diagnostics = h('div', { class: 'event-views', attrs: { id: 'diagnostics-box' } });
+  const sql = sqlParts();
   const panels = new Map<Tab, HTMLElement>([
     ['summary', summary.panel],
     ['events', events.panel],
     ['flame', flame.panel],
     ['diagnostics', panel('diagnostics', false, diagnostics)],
+    ['sql', panel('sql', true, sql.box)],
   ]);
   const result = h('section', { attrs: { id: 'result', 'data-state': 'idle' } }, partialBanner, time.box, ...panels.values());
   const root = h(
@@ -363,6 +368,6 @@ export function buildLayout(): Layout {
   );
   return {
     root, home, tabList, tabButtons, panels, fileName, exports, result, partialBanner,
-    landing: land, loading: load.parts, timeline: time, summary: summary.parts, events: events.parts, flame: flame.parts, diagnostics,
+    landing: land, loading: load.parts, timeline: time, summary: summary.parts, events: events.parts, flame: flame.parts, diagnostics, sql: sql.parts,
   };
 }

@@ -18,6 +18,7 @@ import type {
 import type { GcStats, JitStats } from './types.js';
 import type { ExportRequest, FlameRequest } from './generated/requests.js';
 import type { ExportDestination, ExportToOptions } from './export_sink.js';
+import type { DatasetTables } from './dataset_tables.js';
 
 /** The statistics `runtimeStatsText` gives. */
 export type RuntimeStatsKind = 'gc' | 'jit';
@@ -186,6 +187,12 @@ export interface TraceHandle {
   runtimeStatsText(kind: RuntimeStatsKind, format: 'json' | 'csv'): Promise<string>;
   /** An event view exactly as the native `nettrace VIEW FILE [--format csv]` prints it (JSON without the newline). */
   eventView(view: EventViewName, format?: 'json' | 'csv'): Promise<string>;
+  /**
+   * The trace's dataset tables (docs/dataset.md) as uncompressed Parquet bytes, by table name,
+   * with its `trace_id`: the rows `nettrace dataset` writes for it. `fileName` fills
+   * `traces.file_name`. Holds the trace's bytes while it runs (api/dataset_tables.ts).
+   */
+  datasetTables(fileName: string): Promise<DatasetTables>;
   /** First-chance exceptions by type and throwing method (`nettrace exceptions`), parsed. */
   exceptions(): Promise<ExceptionsView>;
   /** Lock contention and wait-handle waits (`nettrace contention`), parsed. */

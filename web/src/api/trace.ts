@@ -29,6 +29,8 @@ import type { ExportEngine } from './export_parts.js';
 import { partsAsStream, partsAsText, writeParts } from './export_sink.js';
 import type { ExportDestination, ExportToOptions } from './export_sink.js';
 import type { EventViewName } from './event_views.js';
+import { datasetTables } from './dataset_tables.js';
+import type { DatasetTables } from './dataset_tables.js';
 
 const EVENT_VIEWS: readonly EventViewName[] = ['exceptions', 'contention', 'activities', 'counters', 'threadpool', 'allocations'];
 
@@ -398,6 +400,10 @@ class InThreadTrace extends ParsedEventViews implements TraceHandle {
   override async eventView(view: EventViewName, format: 'json' | 'csv' = 'json'): Promise<string> {
     if (!EVENT_VIEWS.includes(view)) throw new NetTraceError('invalid-argument', null, `unknown view ${String(view)}`);
     return this.live().eventView(view, format === 'csv');
+  }
+
+  async datasetTables(fileName: string): Promise<DatasetTables> {
+    return datasetTables(this.M, this.live(), this.input, this.summaryText, fileName);
   }
 
   close(): void {

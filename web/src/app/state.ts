@@ -1,14 +1,14 @@
 // web/src/app — the view state that a link reproduces, kept in the URL hash:
 //   #tab=events&provider=…&event=…&thread=…&text=…&from=…&to=…&type=…&process=…&inverted=1
 //   &timeline=type&side=sandwich&fn=…&weight=thread-time&stitch=0
-//   &group=module|jmc&leaves=1&fold=…&exclude=…&include=…&groupPats=…
+//   &group=module|jmc&leaves=1&fold=…&exclude=…&include=…&groupPats=…&sql=…
 // Values are URL-encoded by URLSearchParams; absent keys mean "any". This module is the one
 // place that parses and serialises it: the analyzer's controllers see numbers as numbers
 // (null = any), and a value that is not valid (a thread that is not an integer, a tab that does
 // not exist) falls back to its default and is named in `rejected`.
 
-export type Tab = 'summary' | 'events' | 'flame' | 'diagnostics';
-export const TABS: readonly Tab[] = ['summary', 'events', 'flame', 'diagnostics'];
+export type Tab = 'summary' | 'events' | 'flame' | 'diagnostics' | 'sql';
+export const TABS: readonly Tab[] = ['summary', 'events', 'flame', 'diagnostics', 'sql'];
 
 export type Side = 'top' | 'sandwich' | 'diff';
 export const SIDES: readonly Side[] = ['top', 'sandwich', 'diff'];
@@ -56,6 +56,8 @@ export interface ViewState {
   excludePats: string;
   includePats: string;
   groupPats: string;
+  /** The SQL tab's query last run (empty: the first example). */
+  sql: string;
 }
 
 export function defaultState(): ViewState {
@@ -82,6 +84,7 @@ export function defaultState(): ViewState {
     excludePats: '',
     includePats: '',
     groupPats: '',
+    sql: '',
   };
 }
 
@@ -151,6 +154,7 @@ const CODECS: { [K in Field]: Codec<ViewState[K]> } = {
   excludePats: text('exclude'),
   includePats: text('include'),
   groupPats: text('groupPats'),
+  sql: text('sql'),
 };
 
 const FIELDS = Object.keys(CODECS) as Field[];

@@ -14,6 +14,7 @@ import { NetTraceError } from '../reader/errors.js';
 import type { NetTraceModule, RawStatus, RawTraceSession } from '../nettrace_wasm.mjs';
 import { baseName, joinPath as join, nodeModules } from './node_modules.js';
 import type { NodeModules } from './node_modules.js';
+import type { DatasetBindings } from '../api/dataset_tables.js';
 
 /** The wasm build compresses with Node's zlib: GZIP pages, or none. */
 export type DatasetCodec = 'gzip' | 'none';
@@ -30,16 +31,6 @@ export interface DatasetResult {
   traceId: string;
   written?: string[];
   skipped?: 'present';
-}
-
-interface DatasetBindings {
-  traceTableNames(): string[];
-  TraceTables: new (session: RawTraceSession, read: (offset: number, size: number) => Uint8Array) => {
-    write(table: string, codec: string, write: (bytes: Uint8Array) => void, compress?: (bytes: Uint8Array) => Uint8Array): RawStatus;
-    delete(): void;
-  };
-  writeTracesTable(summaryJson: string, traceId: string, fileName: string, fileBytes: number, codec: string,
-    write: (bytes: Uint8Array) => void, compress?: (bytes: Uint8Array) => Uint8Array): RawStatus;
 }
 
 /** SHA-256 of a file, lower-case hex: the trace's id (`sha256sum` prints the same). */
@@ -114,11 +105,11 @@ export async function writeDataset(root: string, files: string[], options: Datas
           writeTableFile(fs, root, table, id, (write) => tables.write(table, codec, write, compress));
           written.push(table);
         }
+        writeTableFile(fs, root, 'traces', id, (write) => tables.writeTraces(trace.summaryJson(), id, baseName(file), bytes, codec, write, compress));
       } finally {
         tables.delete();
         fs.closeSync(fd);
       }
-      writeTableFile(fs, root, 'traces', id, (write) => M.writeTracesTable(trace.summaryJson(), id, baseName(file), bytes, codec, write, compress));
       results.push({ file, traceId: id, written: [...written, 'traces'] });
     } finally {
       trace.close();

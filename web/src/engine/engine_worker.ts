@@ -147,6 +147,8 @@ async function query(request: QueryRequest): Promise<unknown> {
       return null;
     case 'eventView':
       return t.eventView(request.view, request.format);
+    case 'datasetTables':
+      return t.datasetTables(request.fileName);
   }
 }
 

@@ -59,6 +59,8 @@ export type QueryRequest = { id: RequestId; trace: RequestId } & (
   | { kind: 'exportNext'; stream: RequestId }
   | { kind: 'exportCancel'; stream: RequestId }
   | { kind: 'eventView'; view: EventViewName; format: 'json' | 'csv' }
+  /** The dataset tables as Parquet bytes (api/dataset_tables.ts), transferred. */
+  | { kind: 'datasetTables'; fileName: string }
 );
 /** Drop the trace opened by 'open' request `trace`, and its memory. */
 export interface CloseRequest {

@@ -26,6 +26,7 @@ import { ParsedEventViews } from '../api/event_views.js';
 import { streamParts, writeParts } from '../api/export_sink.js';
 import type { ExportDestination, ExportToOptions } from '../api/export_sink.js';
 import type { EventViewName } from '../api/event_views.js';
+import type { DatasetTables } from '../api/dataset_tables.js';
 import type { EngineInit, EngineRequest, EngineResponse, OpenResult, QueryRequest, RequestId } from './protocol.js';
 
 export interface WorkerOptions {
@@ -395,6 +396,9 @@ class WorkerTrace extends ParsedEventViews implements TraceHandle {
   }
   override eventView(view: EventViewName, format: 'json' | 'csv' = 'json'): Promise<string> {
     return this.ask({ kind: 'eventView', view, format });
+  }
+  datasetTables(fileName: string): Promise<DatasetTables> {
+    return this.ask({ kind: 'datasetTables', fileName });
   }
   close(): void {
     if (this.closed || !this.owner) return;
