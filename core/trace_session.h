@@ -2,15 +2,15 @@
 // wasm bindings drive. It starts a read (read/read_pipeline.h: bytes in as chunks of any
 // size, then Finish) and hands out the model (model/trace_model.h) that every query, view
 // and export reads; the queries here are one-line calls into the rooms that answer them:
-//   analysis/trace_summary.h    summary, TraceEvent's counts
-//   analysis/event_query.h      event pages; analysis/histogram.h timelines
+//   analysis/summary/trace_summary.h    summary, TraceEvent's counts
+//   analysis/query/event_query.h      event pages; analysis/query/histogram.h timelines
 //   reread/paged_reader.h       what needs event blocks again: details, text search, the
 //                               payload CSV and the Chrome trace with args, in pages
-//   analysis/stack_views.h      flame graphs, top functions, sandwich, stacks, A/B diff
+//   analysis/views/stack_views.h      flame graphs, top functions, sandwich, stacks, A/B diff
 //   export/stack_exports.h      speedscope, folded stacks, events and stacks CSV, Chrome trace,
 //                               whole or streamed; the pprof / OTLP profile
-//   analysis/gc_stats.h, jit_stats.h, runtime_views.h   statistics and event views
-//   analysis/allocation_view.h  allocations by type and by function
+//   analysis/runtime/gc_stats.h, jit_stats.h, runtime_views.h   statistics and event views
+//   analysis/views/allocation_view.h  allocations by type and by function
 // After a fatal input error the session keeps everything read before the fault: the
 // summary's "error" names what went wrong and where. Nothing here blocks on I/O: what must be
 // read again (event blocks, method names kept in the file) is asked for as byte ranges.
@@ -80,7 +80,7 @@ class TraceSession {
   const RuntimeViews& views() const;
   const AllocationSamples& allocations() const;
 
-  /// The summary (analysis/trace_summary.h), in parts to `part` when given.
+  /// The summary (analysis/summary/trace_summary.h), in parts to `part` when given.
   std::string SummaryJson(const std::function<void(const std::string&)>& part = nullptr) const;
   std::string TraceEventCounts() const;
   std::vector<uint32_t> QueryEvents(const EventQuery& query, uint64_t* totalMatches) const;
@@ -108,13 +108,13 @@ class TraceSession {
   std::string ChromeTraceEnd(const std::function<void(const std::string&)>& part = nullptr) const;
   Status ExportChromeTraceWithArgs(const BlockReader& read, std::string* out);
 
-  // Stack views (analysis/stack_views.h) and exports (export/stack_exports.h).
+  // Stack views (analysis/views/stack_views.h) and exports (export/stack_exports.h).
   std::vector<std::string> EventStack(uint32_t row) const;
   // The same as a JSON array, written from the frame table (a 500,000-frame stack is 36 MB
   // as a vector of strings).
   std::string EventStackJson(uint32_t row) const;
   std::vector<std::string> EventStackAddresses(uint32_t row) const;
-  // A request's "auto" weight as every consumer defaults it (analysis/stack_views.h).
+  // A request's "auto" weight as every consumer defaults it (analysis/views/stack_views.h).
   StackQuery WithDefaultWeight(StackQuery query) const;
   std::string FlameGraphJson(const StackQuery& query) const;
   FlameGraph BuildFlameGraph(const StackQuery& query) const;
@@ -148,7 +148,7 @@ class TraceSession {
   std::string ActivitiesView(bool csv = false) const;
   std::string CountersView(bool csv = false) const;
   std::string ThreadPoolView(bool csv = false) const;
-  // Allocations by type and by function (analysis/allocation_view.h), estimated from
+  // Allocations by type and by function (analysis/views/allocation_view.h), estimated from
   // AllocationSampled with `confidence` intervals, or GC/AllocationTick's amounts.
   std::string AllocationsView(bool csv = false, double confidence = 0.99, size_t functions = 100) const;
 
@@ -162,7 +162,7 @@ class TraceSession {
 // error): the wasm worker runs it before any trace arrives (trace_session_warm_up.cc).
 Status WarmUpEngine(std::string* summaryJson = nullptr);
 
-// A/B diff of two sessions' stack views (analysis/stack_views.h BuildStackDiff).
+// A/B diff of two sessions' stack views (analysis/views/stack_views.h BuildStackDiff).
 StackDiff BuildStackDiff(const TraceSession& a, const StackQuery& queryA, const TraceSession& b,
                          const StackQuery& queryB);
 std::string StackDiffJson(const TraceSession& a, const StackQuery& queryA, const TraceSession& b,

@@ -2,7 +2,7 @@
 # Instructions per event (callgrind: repeatable on a shared, noisy machine) of `nettrace
 # summary` against the reading ceiling — `nettrace_bench walk`, the format decoders alone
 # (every block and event header decoded, payloads skipped, nothing kept) — on the same file.
-# Issue 18's target: summary <= 3x the walk. Run by `npm run bench` after the build.
+# The target: summary <= 3x the walk (docs/performance.md). Run by `npm run bench` after the build.
 #   scripts/bench_instructions.sh [FILE...]   (default: a rundown-heavy v4 trace, the
 #                                              issue's sample-heavy trace (only_managed_samples
 #                                              written 20 times back to back: nettrace_bench

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Events/s of our whole read (`nettrace summary`) against pyroscope's Go NetTrace reader
-# (github.com/pyroscope-io/dotnetdiag, Apache-2.0), issue 18's target: ours >= 3x the Go reader
+# (github.com/pyroscope-io/dotnetdiag, Apache-2.0), the target: ours >= 3x the Go reader
 # on the same v4 traces. Run by `npm run bench` after the build.
 #
 # The Go reader is built here from its public source, only when `go` is installed (this

@@ -16,14 +16,14 @@
 #include <string>
 #include <vector>
 
-#include "analysis/call_tree.h"
+#include "analysis/stacks/call_tree.h"
 #include "api/command_line.h"
 #include "api/query_options.h"
-#include "analysis/event_query.h"
-#include "analysis/histogram.h"
+#include "analysis/query/event_query.h"
+#include "analysis/query/histogram.h"
 #include "reread/text_search.h"
 #include "base/status.h"
-#include "analysis/flame_graph.h"
+#include "analysis/stacks/flame_graph.h"
 #include "convert/convert_session.h"
 #include "export/export_stream.h"
 #include "export/payload_csv_export.h"
@@ -64,7 +64,7 @@ val ProvideTail(TraceSession& session, std::uintptr_t data, std::size_t size, do
 val GetStatus(const TraceSession& session) { return StatusToJs(session.status()); }
 std::string SummaryJson(const TraceSession& session) { return session.SummaryJson(); }
 std::string TraceEventCounts(const TraceSession& session) { return session.TraceEventCounts(); }
-// GC and JIT statistics (issue 14): the native CLI's gc / jit output, as text.
+// GC and JIT statistics: the native CLI's gc / jit output, as text.
 std::string GcText(const TraceSession& session, bool csv) { return csv ? session.GcCsv() : session.GcJson(); }
 std::string JitText(const TraceSession& session, bool csv) { return csv ? session.JitCsv() : session.JitJson(); }
 // Counters as Numbers (exact below 2^53) rather than BigInt: they feed progress bars.
@@ -191,7 +191,7 @@ val BuildHistogram(const TraceSession& session, const val& query) {
   return out;
 }
 
-// The stack selection (StackQuery, analysis/call_tree.h) of flame / top / sandwich / export / diff.
+// The stack selection (StackQuery, analysis/stacks/call_tree.h) of flame / top / sandwich / export / diff.
 // A request's stack query, its weight "auto" resolved as every consumer's default is.
 nettrace::StackQuery ToStackQuery(const TraceSession& s, const val& js) {
   return s.WithDefaultWeight(ToRequest("flame", js).stack);
@@ -327,7 +327,7 @@ uint32_t ChromeTracePageEnd(const TraceSession& s, uint32_t begin) { return s.Ch
 val ChromeTraceEvents(const TraceSession& s, uint32_t begin, uint32_t end) { return Bytes(s.ChromeTraceEvents(begin, end)); }
 val ChromeTraceEnd(const TraceSession& s) { return Bytes(s.ChromeTraceEnd()); }
 
-// A/B stack diff (issue 13) of two sessions (or one twice, for two time ranges) with a
+// A/B stack diff of two sessions (or one twice, for two time ranges) with a
 // query each; maxFunctions < 0: every function.
 std::string StackDiffJson(const TraceSession& a, const val& qa, const TraceSession& b, const val& qb, double maxFunctions) {
   const size_t n = maxFunctions < 0 ? SIZE_MAX : static_cast<size_t>(maxFunctions);
@@ -371,8 +371,8 @@ val ConvertFlushStatus(const nettrace::ConvertSession& c) { return StatusToJs(c.
 val ConvertTakeOutput(nettrace::ConvertSession& c) { return CopyToJs("Uint8Array", c.TakeOutput()); }
 double ConvertEventsWritten(const nettrace::ConvertSession& c) { return static_cast<double>(c.eventsWritten()); }
 
-// The event views of issue 14: "exceptions" | "contention" | "activities" | "counters" |
-// "threadpool", and "allocations" (analysis/allocation_view.h) as JSON, or CSV when csv is
+// The event views: "exceptions" | "contention" | "activities" | "counters" |
+// "threadpool", and "allocations" (analysis/views/allocation_view.h) as JSON, or CSV when csv is
 // true; "" for another name.
 std::string EventView(const TraceSession& s, const std::string& view, bool csv) {
   if (view == "exceptions") return s.ExceptionsView(csv);

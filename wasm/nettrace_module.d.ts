@@ -78,9 +78,9 @@ export interface RawTraceSession {
   histogram(query: RawHistogramQuery): RawHistogram;
   /** Bytes per event of the store's per-event columns. */
   storeBytesPerEvent(): number;
-  /** Issue 4's stack analyses (core/analysis/call_tree.h, flame_graph.h, top_functions.h): JSON or text. */
+  /** The stack analyses (core/analysis/stacks/call_tree.h, flame_graph.h, top_functions.h): JSON or text. */
   flameGraphJson(query: RawStackQuery): string;
-  /** The same layout as typed columns (core/analysis/flame_graph.h FlameGraph). */
+  /** The same layout as typed columns (core/analysis/stacks/flame_graph.h FlameGraph). */
   flameGraph(query: RawStackQuery): RawFlameGraph;
   /** Folded stacks ("a;b;c weight" lines, sorted), a part at a time. */
   foldedStream(query: RawStackQuery): RawExportStream;
@@ -111,13 +111,13 @@ export interface RawTraceSession {
   gcText(csv: boolean): string;
   /** JIT statistics (docs/views.md): JSON, or CSV when `csv`. */
   jitText(csv: boolean): string;
-  /** The event views (core/analysis/runtime_views.h) and the allocations view (core/analysis/allocation_view.h) as JSON, or CSV when `csv`; "" for an unknown view. */
+  /** The event views (core/analysis/views/runtime_views.h) and the allocations view (core/analysis/views/allocation_view.h) as JSON, or CSV when `csv`; "" for an unknown view. */
   eventView(view: 'exceptions' | 'contention' | 'activities' | 'counters' | 'threadpool' | 'allocations', csv: boolean): string;
   delete(): void;
   isDeleted(): boolean;
 }
 
-/** core/analysis/event_query.h; absent, null or undefined fields mean "any" / the default. */
+/** core/analysis/query/event_query.h; absent, null or undefined fields mean "any" / the default. */
 /**
  * An export produced a part at a time (core/export/export_stream.h), bounded memory whatever
  * the document's size. It reads its session: delete() it before the session.
@@ -163,7 +163,7 @@ export interface RawTextScanStep {
   next: number;
 }
 
-/** core/analysis/call_tree.h StackQuery; absent fields keep the engine's defaults. */
+/** core/analysis/stacks/call_tree.h StackQuery; absent fields keep the engine's defaults. */
 export interface RawStackQuery {
   event?: string | undefined;
   provider?: string | undefined;
@@ -190,7 +190,7 @@ export interface RawStackQuery {
   dotnetTraceFrames?: boolean | undefined;
 }
 
-/** core/analysis/histogram.h; counts are series-major (counts[s * buckets + b]), a copy. */
+/** core/analysis/query/histogram.h; counts are series-major (counts[s * buckets + b]), a copy. */
 export interface RawHistogram {
   fromMs: number;
   toMs: number;
@@ -312,7 +312,7 @@ export interface NetTraceModule {
   heapStats(): RawHeapStats;
   /** The header line of a payload CSV with these columns. */
   payloadCsvHeader(columns: string[]): Uint8Array;
-  /** A/B stack diff as JSON (core/analysis/stack_diff.h); maxFunctions < 0: every function. */
+  /** A/B stack diff as JSON (core/analysis/stacks/stack_diff.h); maxFunctions < 0: every function. */
   stackDiffJson(a: RawTraceSession, queryA: RawStackQuery, b: RawTraceSession, queryB: RawStackQuery, maxFunctions: number): string;
   /** The query table (core/api/query_table.cc) and the result tables (core/api/result_table*.cc) as JSON: what `nettrace schema` prints. */
   querySchemaJson(): string;

@@ -1,4 +1,4 @@
-// core/api — the one request schema of the facade's queries (issue 18 item 6). Each query
+// core/api — the one request schema of the facade's queries. Each query
 // (events, flame, top, diff, gc, …) and each of its options is one row of a table
 // (query_table.cc); the native CLI parses argv with it, the wasm bindings parse the JS
 // request objects with it (as JSON), the npm CLI parses its argv with it through the wasm
@@ -12,9 +12,9 @@
 #include <string_view>
 #include <vector>
 
-#include "analysis/call_tree.h"
-#include "analysis/event_query.h"
-#include "analysis/histogram.h"
+#include "analysis/stacks/call_tree.h"
+#include "analysis/query/event_query.h"
+#include "analysis/query/histogram.h"
 #include "base/status.h"
 
 namespace nettrace::api {

@@ -90,7 +90,7 @@ Rows<OptionSpec> Options() {
        "one series for all events, one per provider, one per event type or one per thread (named by its OS "
        "thread id)",
        SET(r->groupBy = static_cast<HistogramGroup>(v.index))},  // values in the enum's order
-      // The stack selection (analysis/call_tree.h StackQuery).
+      // The stack selection (analysis/stacks/call_tree.h StackQuery).
       {"event", "--event", nullptr, T::kString, "NAME", "Thread/Sample", kSelection, false,
        "event type whose stacks are counted (GC/AllocationTick weighs bytes; cpu / cswitch in Linux-profiler "
        "traces); export csv: that event type only, its payload fields as columns",
@@ -123,7 +123,7 @@ Rows<OptionSpec> Options() {
       {"stitchAsync", "--stitch-async", "--no-stitch-async", T::kBool, nullptr, "true", kSelection, false,
        "traceevent-thread-time: thread-pool work under the stack that queued it ('STARTING TASK')",
        SET(r->stack.stitchAsync = v.flag)},
-      // Grouping, folding, include/exclude (analysis/stack_transform_options.h), PerfView's
+      // Grouping, folding, include/exclude (analysis/stacks/stack_transform_options.h), PerfView's
       // stack-view text boxes: every stack view, export and diff.
       {"groupByModule", "--group-by-module", nullptr, T::kBool, nullptr, "false", kSelection, false,
        "each frame becomes its module, 'Module!'", SET(r->stack.transform.groupByModule = v.flag)},

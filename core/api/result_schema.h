@@ -1,4 +1,4 @@
-// core/api — the result half of the facade's one schema (issue 18 item 6). Every JSON
+// core/api — the result half of the facade's one schema. Every JSON
 // document a query prints (`nettrace summary`, `gc`, `flame`, the event views, …) is described
 // once here, in tables of named shapes (result_table_*.cc): each field's name, JSON type,
 // whether it may be absent or null, and its doc line. `nettrace schema --json` prints them next

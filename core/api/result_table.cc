@@ -114,7 +114,7 @@ Rows<ResultRow> StackResultRows() {
       {"reason", "string", O, nullptr},
 
       {"FlameGraphJson", nullptr, S,
-       "A flame graph laid out by the engine (core/analysis/flame_graph.h), struct of arrays: one entry per node in "
+       "A flame graph laid out by the engine (core/analysis/stacks/flame_graph.h), struct of arrays: one entry per node in "
        "depth-first order; x runs in weight units from 0 to `total`. Entry 0 is the root."},
       {"unit", "string", 0, "\"samples\", \"bytes\", \"nanoseconds\" or \"objects\" (alloc-objects)."},
       {"total", "number", 0, nullptr},
@@ -132,7 +132,7 @@ Rows<ResultRow> StackResultRows() {
       {"asyncStitching", "AsyncStitching", O, nullptr},
 
       {"SandwichJson", nullptr, S,
-       "The sandwich of one function (core/analysis/top_functions.h): `callers` grows outward (children of a node are "
+       "The sandwich of one function (core/analysis/stacks/top_functions.h): `callers` grows outward (children of a node are "
        "its callers), `callees` inward."},
       {"function", "string", 0, nullptr},
       {"callers", "FlameGraphJson", 0, nullptr},
@@ -178,7 +178,7 @@ Rows<ResultRow> StackResultRows() {
       {"delta", "number[]", 0, "Per node: inclusive share in B minus inclusive share in A (a view colours by it)."},
 
       {"StackDiffResult", nullptr, S,
-       "The A/B diff of two stack views (core/analysis/stack_diff.h): per-function changes, by |exclusiveDelta| then "
+       "The A/B diff of two stack views (core/analysis/stacks/stack_diff.h): per-function changes, by |exclusiveDelta| then "
        "|inclusiveDelta|, and the merged call tree. A node only in the baseline has start === end (zero width)."},
       {"baseline", "StackDiffSide", 0, nullptr},
       {"comparison", "StackDiffSide", 0, nullptr},

@@ -1,5 +1,5 @@
 // The shapes of the summary document (`nettrace summary`, TraceSession::SummaryJson(); written
-// by core/analysis/summary.cc, runtime_signals.cc and universal_summary.cc; docs/summary-json.md). One row per field, in the order the writers write them (api/result_schema.h).
+// by core/analysis/summary/summary.cc, runtime_signals.cc and universal_summary.cc; docs/summary-json.md). One row per field, in the order the writers write them (api/result_schema.h).
 #include "api/result_schema.h"
 
 namespace nettrace::api {

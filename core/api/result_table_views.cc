@@ -1,5 +1,5 @@
 // The shapes of the event views (`nettrace exceptions|contention|activities|counters|threadpool`,
-// core/analysis/runtime_views.h; `nettrace allocations`, core/analysis/allocation_view.h). Times are ms from the trace's sync time, durations in ns or
+// core/analysis/views/runtime_views.h; `nettrace allocations`, core/analysis/views/allocation_view.h). Times are ms from the trace's sync time, durations in ns or
 // ms as the key says. One row per field (api/result_schema.h).
 #include "api/result_schema.h"
 

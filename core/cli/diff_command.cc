@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "analysis/call_tree.h"
+#include "analysis/stacks/call_tree.h"
 #include "api/query_options.h"
 #include "cli/huge_page_heap.h"
 #include "trace_session.h"

@@ -34,9 +34,9 @@
 //   nettrace gc FILE [--format json|csv]    one row per GC as TraceEvent's TraceGC, totals
 //   nettrace jit FILE [--format json|csv]   one row per jitted method as TraceJittedMethod
 //   nettrace exceptions|contention|activities|counters|threadpool FILE [--format json|csv]   the event
-//                        views (analysis/runtime_views.h)
+//                        views (analysis/views/runtime_views.h)
 //   nettrace allocations FILE [--format json|csv]   allocated bytes and objects by type and
-//                        function (analysis/allocation_view.h); flame/top/sandwich/export/diff
+//                        function (analysis/views/allocation_view.h); flame/top/sandwich/export/diff
 //                        take --weight alloc-bytes|alloc-objects [--type-as-root]
 //   flame/top/sandwich/export also take --weight wait-time (Contention/Start weighs the time
 //                        waited) and --exception-type T (Exception/Start throws of one type)
@@ -70,8 +70,8 @@
 #include "api/command_line.h"
 #include "api/query_options.h"
 #include "cli/diag_commands.h"
-#include "analysis/call_tree.h"
-#include "analysis/event_query.h"
+#include "analysis/stacks/call_tree.h"
+#include "analysis/query/event_query.h"
 #include "base/json_writer.h"
 #include "model/store_builder.h"
 #include "convert/convert_session.h"

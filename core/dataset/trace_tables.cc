@@ -4,10 +4,10 @@
 #include <algorithm>
 #include <cmath>
 
-#include "analysis/call_tree.h"
-#include "analysis/stack_frames.h"
-#include "analysis/stack_views.h"
-#include "analysis/utc_time.h"
+#include "analysis/stacks/call_tree.h"
+#include "analysis/stacks/stack_frames.h"
+#include "analysis/views/stack_views.h"
+#include "analysis/query/utc_time.h"
 #include "dataset/payload_columns.h"
 #include "dataset/summary_fields.h"
 #include "dataset/traces_table.h"

@@ -4,7 +4,7 @@
 
 #include <vector>
 
-#include "analysis/model_views.h"
+#include "analysis/views/model_views.h"
 #include "dataset/csv_table.h"
 
 namespace nettrace::dataset {

@@ -131,7 +131,7 @@ EventKind EventKindOf(const EventMetadata& m, std::optional<uint8_t> opcodeOverr
   if (m.providerName == "System.Diagnostics.Metrics" && m.eventName.size() > 14 && m.eventName.ends_with("ValuePublished"))
     return K::kMetricValuePublished;
   // The other known providers' Start/Stop events are the analyses' own (TPL's tasks:
-  // analysis/async_stitching.h), not EventSource activities.
+  // analysis/stacks/async_stitching.h), not EventSource activities.
   if (provider != KnownProvider::kOther) return K::kNone;
   switch (StartStopOf(m, opcodeOverride)) {
     case StartStop::kStart: return K::kActivityStart;

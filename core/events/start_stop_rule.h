@@ -1,7 +1,7 @@
 // core/events — which events begin and end start-stop activities: TraceEvent's
 // StartStopActivityComputer rule, in one place for every consumer (the thread-time stacks'
-// "Activity …" frames, analysis/start_stop_activities.h; the activities view,
-// analysis/activity_view.h; the Start events' extra information, symbols/symbol_collector.h).
+// "Activity …" frames, analysis/stacks/start_stop_activities.h; the activities view,
+// analysis/views/activity_view.h; the Start events' extra information, symbols/symbol_collector.h).
 //
 // From TraceEvent's StartStopActivityComputer:
 // - an EventSource's (a provider whose GUID may be name-based: TraceEventProviders.

@@ -2,8 +2,8 @@
 
 #include <cstdio>
 
-#include "analysis/event_query.h"
-#include "analysis/view_format.h"
+#include "analysis/query/event_query.h"
+#include "analysis/views/view_format.h"
 #include "events/trace_clock.h"
 
 namespace nettrace {

@@ -1,13 +1,13 @@
-// core/export — the durations the Chrome trace shows besides the events (issue 13 item 6):
-// each finished start-stop activity (analysis/activity_view.h, as `nettrace activities`
-// pairs them) on the thread that started it, and each GC (analysis/gc_stats.h, as `nettrace
+// core/export — the durations the Chrome trace shows besides the events:
+// each finished start-stop activity (analysis/views/activity_view.h, as `nettrace activities`
+// pairs them) on the thread that started it, and each GC (analysis/runtime/gc_stats.h, as `nettrace
 // gc` measures it) with its pause and the suspension that began the pause, on a GC track.
 #pragma once
 
 #include <vector>
 
-#include "analysis/activity_view.h"
-#include "analysis/gc_stats.h"
+#include "analysis/views/activity_view.h"
+#include "analysis/runtime/gc_stats.h"
 #include "export/exports.h"
 
 namespace nettrace {

@@ -4,7 +4,7 @@
 // order, pages in order), Tail (stackFrames of the stacks the events used).
 #include <vector>
 
-#include "analysis/event_query.h"
+#include "analysis/query/event_query.h"
 #include "base/json_writer.h"
 #include "events/trace_clock.h"
 #include "export/exports.h"

@@ -2,8 +2,8 @@
 #include <cstdio>
 #include <vector>
 
-#include "analysis/event_query.h"
-#include "analysis/view_format.h"
+#include "analysis/query/event_query.h"
+#include "analysis/views/view_format.h"
 #include "events/trace_clock.h"
 #include "export/export_stream.h"
 #include "export/exports.h"

@@ -22,7 +22,7 @@
 #include <utility>
 #include <vector>
 
-#include "analysis/stack_frames.h"
+#include "analysis/stacks/stack_frames.h"
 #include "model/trace_model.h"
 #include "symbols/symbol_collector.h"
 

@@ -21,7 +21,7 @@
 #include <utility>
 #include <vector>
 
-#include "analysis/call_tree.h"
+#include "analysis/stacks/call_tree.h"
 #include "export/export_stream.h"
 
 namespace nettrace {

@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <cstdio>
 
-#include "analysis/event_query.h"
-#include "analysis/view_format.h"
+#include "analysis/query/event_query.h"
+#include "analysis/views/view_format.h"
 #include "events/trace_clock.h"
 #include "format/payload_decoder.h"
 

@@ -1,4 +1,4 @@
-// core/export — CSV of one event type with its payload fields as columns (issue 13 item 6):
+// core/export — CSV of one event type with its payload fields as columns:
 // TimeMs,Provider,Event,ThreadId,StackId,<field>,… with the StackId of the stacks CSV
 // (export/exports.h ExportStacksCsv) instead of a stack per row. Payloads are re-decoded from
 // their blocks (format/payload_decoder.h), so the caller pages through the rows in two passes
@@ -11,7 +11,7 @@
 #include <utility>
 #include <vector>
 
-#include "analysis/stack_frames.h"
+#include "analysis/stacks/stack_frames.h"
 #include "format/records.h"
 #include "model/trace_model.h"
 

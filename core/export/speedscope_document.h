@@ -10,7 +10,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "analysis/call_tree.h"
+#include "analysis/stacks/call_tree.h"
 #include "base/json_writer.h"
 #include "export/export_stream.h"
 

@@ -1,4 +1,4 @@
-// The evented speedscope export (issue 13 item 6): one "evented" profile per thread whose
+// The evented speedscope export: one "evented" profile per thread whose
 // frames open and close at real times in milliseconds, as `dotnet-trace convert --format
 // speedscope` writes thread time. The events are laid out the way TraceEvent's speedscope
 // writer lays them out (SpeedScopeStackSourceWriter), so a file of ours and one of
@@ -13,7 +13,7 @@
 #include <memory>
 #include <vector>
 
-#include "analysis/event_query.h"
+#include "analysis/query/event_query.h"
 #include "base/json_writer.h"
 #include "base/saturating.h"
 #include "events/trace_clock.h"

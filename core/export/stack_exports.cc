@@ -2,10 +2,10 @@
 
 #include <optional>
 
-#include "analysis/activity_view.h"
-#include "analysis/gc_stats.h"
-#include "analysis/runtime_views.h"
-#include "analysis/stack_views.h"
+#include "analysis/views/activity_view.h"
+#include "analysis/runtime/gc_stats.h"
+#include "analysis/views/runtime_views.h"
+#include "analysis/views/stack_views.h"
 #include "export/chrome_spans.h"
 #include "export/dotnet_trace_frames.h"
 #include "export/exports.h"

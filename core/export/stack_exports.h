@@ -1,5 +1,5 @@
 // core/export — the exports of a model: a stack query's speedscope profiles, folded stacks and
-// pprof / OTLP profile (selected as every stack view selects them: analysis/stack_views.h),
+// pprof / OTLP profile (selected as every stack view selects them: analysis/views/stack_views.h),
 // and every event as CSV, as stacks CSV or as a Chrome trace; whole, or a part at a time
 // (export/export_stream.h: the same bytes with bounded memory). The model's symbols must be
 // prepared (read/read_pipeline.h PrepareSymbols).
@@ -8,7 +8,7 @@
 #include <memory>
 #include <string>
 
-#include "analysis/call_tree.h"
+#include "analysis/stacks/call_tree.h"
 #include "base/status.h"
 #include "export/export_stream.h"
 #include "model/trace_model.h"

@@ -4,7 +4,7 @@
 #include <map>
 #include <string>
 
-#include "analysis/view_format.h"
+#include "analysis/views/view_format.h"
 #include "base/json_writer.h"
 #include "heap/heap_report.h"
 

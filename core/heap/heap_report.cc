@@ -6,7 +6,7 @@
 #include <cstdio>
 #include <map>
 
-#include "analysis/view_format.h"
+#include "analysis/views/view_format.h"
 #include "base/json_writer.h"
 
 namespace nettrace::heap {

@@ -70,7 +70,7 @@ struct TimeOrderedEvent {
 // statistics and the runtime signals each read a suspension's Reason in place before.
 enum class TapFilterRule : uint8_t {
   kNone,               // every event of the kind is read
-  kGcSuspensionsOnly,  // analysis/gc_suspension.h: a SuspendEEStart for a GC
+  kGcSuspensionsOnly,  // analysis/runtime/gc_suspension.h: a SuspendEEStart for a GC
 };
 
 class TimeOrderedSink {

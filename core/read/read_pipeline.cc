@@ -61,7 +61,7 @@ void ReadPipeline::ReadNames() {
   std::vector<uint8_t> bytes;
   // Each round loads what it asks for; one more is needed only after names that were not
   // terminated, so this ends (and a failed read ends it too: those frames are named by
-  // their method id, analysis/stack_frames.cc).
+  // their method id, analysis/stacks/stack_frames.cc).
   for (std::vector<ByteRange> ranges; !(ranges = names_.Needed(model_, &symbols_.methods())).empty();) {
     for (const ByteRange& r : ranges) {
       if (!namesReader_(r.offset, r.size, &bytes) || bytes.size() != r.size) return;

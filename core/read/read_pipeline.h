@@ -16,12 +16,12 @@
 #include <cstdint>
 #include <vector>
 
-#include "analysis/allocation_samples.h"
-#include "analysis/clr_stats_sink.h"
-#include "analysis/names_from_source.h"
-#include "analysis/record_facts.h"
-#include "analysis/runtime_signals.h"
-#include "analysis/runtime_views.h"
+#include "analysis/runtime/allocation_samples.h"
+#include "analysis/runtime/clr_stats_sink.h"
+#include "analysis/stacks/names_from_source.h"
+#include "analysis/summary/record_facts.h"
+#include "analysis/runtime/runtime_signals.h"
+#include "analysis/views/runtime_views.h"
 #include "base/byte_range.h"
 #include "base/stats.h"
 #include "format/trace_reader.h"

@@ -8,7 +8,7 @@
 // written 20 times).
 #pragma once
 
-#include "analysis/record_facts.h"
+#include "analysis/summary/record_facts.h"
 #include "format/record_sink.h"
 #include "model/store_builder.h"
 #include "symbols/symbol_collector.h"

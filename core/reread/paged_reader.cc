@@ -2,10 +2,10 @@
 
 #include <algorithm>
 
-#include "analysis/activity_view.h"
-#include "analysis/event_json.h"
-#include "analysis/gc_stats.h"
-#include "analysis/runtime_views.h"
+#include "analysis/views/activity_view.h"
+#include "analysis/query/event_json.h"
+#include "analysis/runtime/gc_stats.h"
+#include "analysis/views/runtime_views.h"
 #include "export/chrome_spans.h"
 #include "export/payload_csv_export.h"
 #include "format/trace_reader.h"

@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "analysis/event_query.h"
-#include "analysis/stack_frames.h"
+#include "analysis/query/event_query.h"
+#include "analysis/stacks/stack_frames.h"
 #include "base/byte_range.h"
 #include "base/status.h"
 #include "export/exports.h"

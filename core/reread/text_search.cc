@@ -4,7 +4,7 @@
 #include <cstdio>
 #include <unordered_map>
 
-#include "analysis/event_filter.h"
+#include "analysis/query/event_filter.h"
 #include "format/payload/clr_enums.h"
 #include "format/payload_decoder.h"
 
@@ -34,7 +34,7 @@ bool ValueContains(const PayloadValue& v, const std::string& needleLower) {
   }
 }
 
-// Label values as the event JSON writes them (analysis/event_json.cc).
+// Label values as the event JSON writes them (analysis/query/event_json.cc).
 bool LabelsContain(const LabelList& list, const std::string& needleLower) {
   for (const Label& l : list.labels) {
     std::string s;

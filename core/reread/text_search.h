@@ -17,7 +17,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "analysis/event_query.h"
+#include "analysis/query/event_query.h"
 #include "model/trace_model.h"
 
 namespace nettrace {

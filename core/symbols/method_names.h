@@ -1,7 +1,7 @@
 // core/symbols — the names of managed methods as the runtime wrote them (UTF-16LE), decoded
 // only when a frame is named. A rundown announces every method of every loaded module,
 // tens of thousands of records, while a profile names a few hundred of them: converting
-// every record's names at read time was most of the reading work (issue 18, item 3).
+// every record's names at read time was most of the reading work.
 //
 // Two ways to keep them, chosen once per session before reading:
 //   copied     the namespace and name are copied into the pool as they are read (a source

@@ -52,7 +52,7 @@ class SymbolCollector final : public RecordSink {
   // Ends the input (the end of the stream or a fault): the Linux-profiler tables are final.
   void Finish() { universal_.Finish(); }
   // Sorts the method ranges. Only stacks need them (a summary does not), so the session
-  // calls this when stacks are first asked for, not at the end of reading (issue 18).
+  // calls this when stacks are first asked for, not at the end of reading (a summary never needs them).
   void FinishMethods() { methods_.Finish(); }
 
   // Method names kept in source, not copied while reading (symbols/method_names.h): for a
@@ -62,7 +62,7 @@ class SymbolCollector final : public RecordSink {
   const MethodMap& methods() const { return methods_; }
   const ModuleMap& modules() const { return modules_; }
   uint32_t pointerSize() const { return pointerSize_; }
-  // Universal.System tables and Universal.Events values (Linux profilers, issue 7).
+  // Universal.System tables and Universal.Events values (Linux profilers).
   const UniversalCollector& universal() const { return universal_; }
   // Whether MethodLoad-style ranges describe this process's addresses: they come from
   // the runtime of the processes whose threads wrote method events; when no such
@@ -90,7 +90,7 @@ class SymbolCollector final : public RecordSink {
   // What TraceEvent's StartStopActivityComputer adds to the name of the activity a Start event
   // begins (events/start_stop_rule.h): "/<field>=<value>" for an EventSource Start whose first
   // field is a string, the catching method for the runtime's ExceptionCatch/Start; nullptr for
-  // others. Kept per Start event, as few as the activities (analysis/start_stop_activities.h),
+  // others. Kept per Start event, as few as the activities (analysis/stacks/start_stop_activities.h),
   // for at most kMaxStartInfo events.
   static constexpr size_t kMaxStartInfo = size_t{1} << 21;
   const std::string* StartInfo(uint32_t ordinal) const;

@@ -1,5 +1,5 @@
 // core/symbols — the task ids of TPL's task events (System.Threading.Tasks.TplEventSource),
-// which TraceEvent's ActivityComputer follows as task activities (analysis/async_stitching.h).
+// which TraceEvent's ActivityComputer follows as task activities (analysis/stacks/async_stitching.h).
 // The store keeps no payloads, so the id (and a TaskWaitBegin's Behavior) of each such event
 // is kept here by the event's file-order ordinal, as the thread-pool work ids are.
 //

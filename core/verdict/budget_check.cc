@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
-#include "analysis/frame_pattern.h"
-#include "analysis/stack_views.h"
+#include "analysis/stacks/frame_pattern.h"
+#include "analysis/views/stack_views.h"
 #include "verdict/report_text.h"
 #include "verdict/run_comparison.h"
 

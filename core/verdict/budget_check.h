@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "analysis/flame_graph.h"
+#include "analysis/stacks/flame_graph.h"
 #include "base/status.h"
 #include "model/trace_model.h"
 #include "verdict/budget_file.h"

@@ -4,7 +4,7 @@
 #include <cmath>
 #include <functional>
 
-#include "analysis/flame_graph.h"
+#include "analysis/stacks/flame_graph.h"
 
 namespace nettrace::verdict {
 

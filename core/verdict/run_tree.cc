@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <unordered_map>
 
-#include "analysis/flame_graph.h"
+#include "analysis/stacks/flame_graph.h"
 #include "base/saturating.h"
 
 namespace nettrace::verdict {

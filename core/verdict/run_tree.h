@@ -1,8 +1,8 @@
 // core/verdict — the call trees of many traces merged into one (a many-run comparison's
-// input): every trace's root-first flame graph (analysis/stack_views.h BuildFlameGraph) joined by
+// input): every trace's root-first flame graph (analysis/views/stack_views.h BuildFlameGraph) joined by
 // frame-name path, each node keeping every trace's inclusive and exclusive weight, and the
 // per-function weights of every trace taken from it the way the A/B diff takes them
-// (analysis/stack_diff.h DiffFunctions: inclusive counts a function once per path, at its
+// (analysis/stacks/stack_diff.h DiffFunctions: inclusive counts a function once per path, at its
 // outermost occurrence; exclusive sums the nodes where it is the leaf).
 // Invariants: node 0 is the root (each trace's inclusive there = its total); depth-first
 // order, parent(n) < n, children by frame name; per trace, inclusive = exclusive + the
@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "analysis/call_tree.h"
+#include "analysis/stacks/call_tree.h"
 
 namespace nettrace {
 struct FlameGraph;

@@ -1,6 +1,6 @@
 #include "verdict/session_comparison.h"
 
-#include "analysis/stack_views.h"
+#include "analysis/views/stack_views.h"
 #include "verdict/trace_metrics.h"
 
 namespace nettrace::verdict {

@@ -8,8 +8,8 @@
 #include <optional>
 #include <vector>
 
-#include "analysis/call_tree.h"
-#include "analysis/flame_graph.h"
+#include "analysis/stacks/call_tree.h"
+#include "analysis/stacks/flame_graph.h"
 #include "model/trace_model.h"
 #include "verdict/run_comparison.h"
 

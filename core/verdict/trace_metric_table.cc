@@ -4,9 +4,9 @@
 #include <cmath>
 #include <cstring>
 
-#include "analysis/flame_graph.h"
-#include "analysis/view_format.h"
-#include "analysis/stack_views.h"
+#include "analysis/stacks/flame_graph.h"
+#include "analysis/views/view_format.h"
+#include "analysis/views/stack_views.h"
 #include "verdict/trace_metrics.h"
 
 namespace nettrace::verdict {
@@ -36,7 +36,7 @@ std::vector<uint64_t> PausesNs(TraceViews& v) {
   return ns;
 }
 
-// The pause percentile by the views' nearest-rank rule (analysis/view_format.h), on the
+// The pause percentile by the views' nearest-rank rule (analysis/views/view_format.h), on the
 // pauses in whole nanoseconds (the document's 6 decimals of a millisecond).
 Measured PausePercentile(TraceViews& v, double q) {
   const std::vector<uint64_t> ns = PausesNs(v);

@@ -13,7 +13,7 @@
 #include <string>
 #include <string_view>
 
-#include "analysis/call_tree.h"
+#include "analysis/stacks/call_tree.h"
 #include "api/query_options.h"
 #include "model/trace_model.h"
 #include "verdict/json_value.h"

@@ -1,5 +1,5 @@
 // The view documents of a model, parsed once each (verdict/trace_metrics.h).
-#include "analysis/model_views.h"
+#include "analysis/views/model_views.h"
 #include "verdict/trace_metrics.h"
 
 namespace nettrace::verdict {

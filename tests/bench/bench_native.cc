@@ -33,9 +33,9 @@
 
 #include "cli/huge_page_heap.h"
 
-#include "analysis/call_tree.h"
+#include "analysis/stacks/call_tree.h"
 #include "repeat_trace.h"
-#include "analysis/flame_graph.h"
+#include "analysis/stacks/flame_graph.h"
 #include "format/trace_reader.h"
 #include "trace_session.h"
 #include "write/nettrace_writer.h"

@@ -128,7 +128,7 @@ async function measure(timeOne, modes) {
 }
 
 /**
- * What the CPU the parts took says of issue 18's browser target (open ≤ 1.25× file.stream()),
+ * What the CPU the parts took says of the browser target (open ≤ 1.25× file.stream()),
  * whatever the open overlaps: on `cores` cores an open of wall time W has at most cores × W of
  * CPU, and it must both read the File and parse it.
  */
@@ -162,7 +162,7 @@ function report(where, defaultOpen, modes, { median: mid, best: t, wait, cpu }) 
   const r = (x) => x.toFixed(2);
   const has = (...ms) => ms.every((m) => t[m] !== undefined);
   console.log(`  ratios of the best rounds (the default open here: ${LABELS[defaultOpen]}):`);
-  if (has(defaultOpen, 'stream')) console.log(`  open / file.stream() = ${r(open / t.stream)} (issue 18 target for the browser: ≤ 1.25)`);
+  if (has(defaultOpen, 'stream')) console.log(`  open / file.stream() = ${r(open / t.stream)} (the browser's target: ≤ 1.25)`);
   if (has(defaultOpen, 'parse')) {
     console.log(`  open is ${r(open / t.parse)}× parsing alone, ${r(open / (read + t.parse))}× reading + parsing, ${r(open / Math.max(read, t.parse))}× the slower of the two`);
     console.log(`  reading is ${((100 * read) / (read + t.parse)).toFixed(0)} % and parsing ${((100 * t.parse) / (read + t.parse)).toFixed(0)} % of read + parse`);

@@ -1,5 +1,5 @@
 // A NetTrace v4/v5 trace written again N times back to back, for the benchmark's
-// sample-heavy trace (issue 18 names only_managed_samples repeated about 20 times): the
+// sample-heavy trace (only_managed_samples repeated about 20 times): the
 // same metadata (written once), stacks and events; each repetition's timestamps follow the
 // previous one's, every capture thread's sequence numbers continue, and a sequence point
 // ends each repetition so that the next one may define its stack ids again.

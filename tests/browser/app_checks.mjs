@@ -344,7 +344,7 @@ export async function appChecks({ browser, server, check, assert, traces, byName
     assert(json.profiles.length >= 1 && json.shared.frames.some((f) => f.name.includes('HeartRateMonitor.Program.Main')), 'speedscope frames');
   });
 
-  // Issue 13 item 6: the flame graph's default weight (dotnet-trace's thread time) exports as
+  // The flame graph's default weight (dotnet-trace's thread time) exports as
   // evented speedscope, the native file byte for byte; with one event type filtered in Events,
   // CSV is that type with its payload fields as columns, as `export --format csv --event`.
   await check('app exports: evented speedscope and the payload CSV equal the native exports', async () => {
@@ -445,7 +445,7 @@ export async function appChecks({ browser, server, check, assert, traces, byName
     }
   });
 
-  // Issue 7: a trace like `dotnet-trace collect-linux` writes (v6, Universal providers, two
+  // A trace like `dotnet-trace collect-linux` writes (v6, Universal providers, two
   // processes, in-trace symbols), written by the engine's own writer.
   await check('app: a Linux profiler trace shows its processes and both CPU and off-CPU flame graphs', async () => {
     const path = join(tmp, 'collect-linux-like.nettrace');

@@ -1,4 +1,4 @@
-// Browser check of the app's A/B diff (web/src/views/diff_view.ts; issue 13): with a trace
+// Browser check of the app's A/B diff (web/src/views/diff_view.ts): with a trace
 // open, picking a baseline trace shows the function table of `nettrace diff BASELINE TRACE`
 // (native) row for row, and a differential flame graph; the side tab is kept in the link.
 import { join } from 'node:path';

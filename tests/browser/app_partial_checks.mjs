@@ -1,4 +1,4 @@
-// Browser checks of reads that stop before the end (issue 17 items 1–3): a truncated trace
+// Browser checks of reads that stop before the end: a truncated trace
 // is explored like a complete one under a banner; a cancelled read is a partial trace with
 // one event count; files that are not traces, an empty file and failed fetches state only
 // what was established, and a failed fetch says why and how to get around it.

@@ -1,4 +1,4 @@
-// Browser checks of what a new user hit (issue 17 items 4–9): search as you type, a Top
+// Browser checks of what a new user hit: search as you type, a Top
 // functions row opens the sandwich, readable provider names, CPU samples' payload field,
 // a backwards time range, Home, the flame graph's thread picker, shares of tiny counts and
 // one wording for stacks.

@@ -1,4 +1,4 @@
-// Browser check of the GC view (web/src/views/gc_view.ts, issue 14): on a trace with 478 GCs,
+// Browser check of the GC view (web/src/views/gc_view.ts): on a trace with 478 GCs,
 // the app's GC table equals `nettrace gc FILE` (every row, every column), its totals are the
 // CLI's, and clicking a GC's row selects its time range: the event table then holds exactly
 // the events `nettrace events --from --to` gives for that range.

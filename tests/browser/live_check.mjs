@@ -1,4 +1,4 @@
-// Browser check of `nettrace-analyzer live` (issue 15) against a fake runtime (no dotnet:
+// Browser check of `nettrace-analyzer live` against a fake runtime (no dotnet:
 // tests/node/fake_runtime.mjs): the runtime sends a real .NET 10 trace slowly, the page's
 // event count grows in successive snapshots while it runs, the flame graph can be refreshed
 // mid-session, Stop sends StopTracing, and afterwards the page's summary equals the native

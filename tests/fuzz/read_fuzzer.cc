@@ -8,17 +8,17 @@
 // Beyond "no crash under ASan/UBSan" it asserts what callers rely on: errors name a byte
 // offset, every JSON output is valid JSON, event rows are in time order, pages and search
 // results hold valid ascending rows, the two search protocols agree, and flame graph
-// layouts keep their invariants (analysis/flame_graph.h). Work per input is bounded: a
+// layouts keep their invariants (analysis/stacks/flame_graph.h). Work per input is bounded: a
 // few pages, one search text per protocol, two stack queries.
 #include <algorithm>
 #include <cstdint>
 #include <string>
 #include <vector>
 
-#include "analysis/call_tree.h"
-#include "analysis/event_query.h"
-#include "analysis/flame_graph.h"
-#include "analysis/histogram.h"
+#include "analysis/stacks/call_tree.h"
+#include "analysis/query/event_query.h"
+#include "analysis/stacks/flame_graph.h"
+#include "analysis/query/histogram.h"
 #include "reread/text_search.h"
 #include "model/store_builder.h"
 #include "trace_session.h"
@@ -144,7 +144,7 @@ void Histograms(const TraceSession& s, uint64_t knob) {
   FUZZ_CHECK(h.total <= s.model().store().size(), "histogram counts more events than there are");
 }
 
-// analysis/flame_graph.h's invariants, for every layout the views draw.
+// analysis/stacks/flame_graph.h's invariants, for every layout the views draw.
 void CheckFlameGraph(const FlameGraph& g) {
   const size_t n = g.size();
   FUZZ_CHECK(g.parent.size() == n && g.depth.size() == n && g.start.size() == n && g.end.size() == n &&
@@ -237,13 +237,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   Stacks(s, knob);
   CheckJson(s.ExportChromeTrace(), "ExportChromeTrace");
   s.ExportEventsCsv();
-  // The event views (issue 14): JSON that parses, CSV that is produced.
+  // The event views: JSON that parses, CSV that is produced.
   CheckJson(s.ExceptionsView(), "ExceptionsView");
   CheckJson(s.ContentionView(), "ContentionView");
   CheckJson(s.ActivitiesView(), "ActivitiesView");
   CheckJson(s.CountersView(), "CountersView");
   s.ExceptionsView(true), s.ContentionView(true), s.ActivitiesView(true), s.CountersView(true);
-  // GC and JIT statistics (issue 14).
+  // GC and JIT statistics.
   CheckJson(s.GcJson(), "GcJson");
   CheckJson(s.JitJson(), "JitJson");
   s.GcCsv(), s.JitCsv();

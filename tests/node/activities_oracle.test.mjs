@@ -1,6 +1,6 @@
 // Start-stop activities against TraceEvent's own (tests/oracle/ActivityReport.cs): one rule for
 // which events begin and end activities (core/events/start_stop_rule.h) and one engine that
-// follows them (core/analysis/start_stop_activities.h) give both the activities view and the
+// follows them (core/analysis/stacks/start_stop_activities.h) give both the activities view and the
 // thread-time stacks' "(Activities)" / "Activity …" frames.
 // - activities.json: `nettrace activities` lists exactly TraceEvent's StartStopActivityComputer
 //   activities, in its order: task, activity id, creator (our parent), start time and thread,

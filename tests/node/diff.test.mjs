@@ -1,4 +1,4 @@
-// The A/B stack diff (issue 13) through the npm CLI and the package API (wasm) equals
+// The A/B stack diff through the npm CLI and the package API (wasm) equals
 // `nettrace diff` (native) byte for byte: a trace against itself, two different traces, two
 // time ranges of one trace, JSON and folded, with a weight and a thread selection.
 import { test } from 'node:test';

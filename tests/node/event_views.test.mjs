@@ -1,4 +1,4 @@
-// The event views of issue 14 through the package API (wasm) and the npm CLI equal the
+// The event views through the package API (wasm) and the npm CLI equal the
 // native tool's output byte for byte: `nettrace exceptions|contention|activities|counters|threadpool
 // FILE [--format csv]`, and the stack queries that narrow or weigh by them (flame
 // --exception-type T, --weight wait-time), on every .NET 10 trace and a few published ones.

@@ -1,4 +1,4 @@
-// The event views of issue 14 against TraceEvent's own view of the same traces
+// The event views against TraceEvent's own view of the same traces
 // (tests/data/oracle/<trace>/events.jsonl.gz and stacks.jsonl.gz, tests/oracle/README.md):
 // every exception, wait, activity and counter sample the views show equals the event TraceEvent
 // decoded — its time (ms, 6 decimals), thread, activity ids and payload values. Frame names are

@@ -160,7 +160,7 @@ test('flame graph and top functions equal the native tool', { skip: !nativeHasFl
       const te = { weight: 'traceevent-thread-time', groupByThread: true };
       const teFolded = runNative('flame', t.path, ['--format', 'folded', '--weight', te.weight, '--by-thread']);
       assert.equal(await trace.export('folded', te), teFolded.stdout.toString('utf8'), `${t.name} ${te.weight}`);
-      // With and without async stitching (core/analysis/async_stitching.h): the same document, asyncStitching too.
+      // With and without async stitching (core/analysis/stacks/async_stitching.h): the same document, asyncStitching too.
       for (const [options, args] of [[{}, []], [{ stitchAsync: false }, ['--no-stitch-async']]]) {
         const g2 = await trace.flameGraph({ weight: te.weight, ...options });
         const doc = { unit: g2.unit, total: g2.total, frames: g2.frameNames, ...Object.fromEntries(['frame', 'parent', 'depth', 'start', 'end', 'self', 'count'].map((k) => [k, Array.from(g2[k])])), asyncStitching: g2.asyncStitching };
@@ -306,7 +306,7 @@ test('one option list: every command and option of the native tool exists in the
   const nativeCommands = [...nativeHelp.split('options:')[0].matchAll(/^ {2}([a-z][a-z-]+) /gm)].map((m) => m[1]);
   const npmCommands = npmHelp.match(/commands:([^]*?)\n {2}\S/)[1].split(/[,\s]+/).filter(Boolean);
   assert.ok(nativeCommands.length >= 10, `native commands parsed: ${nativeCommands}`);
-  // No exception any more: start-up tracing through a reverse diagnostic port (issue 15) is in
+  // No exception any more: start-up tracing through a reverse diagnostic port is in
   // the npm CLI too (collect/live --diagnostic-port).
   const flags = (text) => new Set(text.match(/(?<![\w-])--?[a-z][a-z-]*/g));
   const npmFlags = flags(npmHelp);

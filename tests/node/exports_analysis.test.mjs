@@ -1,4 +1,4 @@
-// Exports that carry the analysis (issue 13 item 6), on the committed traces:
+// Exports that carry the analysis, on the committed traces:
 // - speedscope "evented" for thread time: speedscope's schema and its file-format facts
 //   (frames shared, events balanced and monotonic per profile, unit milliseconds), opening on
 //   the busiest thread, and per thread exactly the events TraceEvent's speedscope writer

@@ -1,4 +1,4 @@
-// Golden files of the exports that carry the analysis (issue 13 item 6), compared whole:
+// Golden files of the exports that carry the analysis, compared whole:
 // evented speedscope (thread time), the Chrome trace with its activity and GC durations and the
 // payload CSV of one event type, in tests/data/golden/exports/ (gzip'd when large). A change that
 // is meant regenerates them; read the diff:

@@ -1,4 +1,4 @@
-// GC and JIT statistics (issue 14) against TraceEvent's own analyses: on every committed
+// GC and JIT statistics against TraceEvent's own analyses: on every committed
 // trace whose runtime.json (tests/data/oracle/<trace>/) has GCs or jitted methods, each GC's
 // number, generation, type, reason, induced, start, duration, pause start and pause (to the
 // microsecond), suspension, heap size before and after, promoted bytes, per-generation sizes

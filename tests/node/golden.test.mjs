@@ -1,6 +1,6 @@
 // Golden files: the summary JSON of every committed trace (build/native/testdata, unpacked
 // from tests/data) compared whole with tests/data/golden/summary/<trace>.json — every count,
-// name, stat and error, not substrings. The pipeline rebuild (issue 18) must leave them
+// name, stat and error, not substrings. A rebuild of the reading pipeline must leave them
 // unchanged unless a change is meant; then regenerate and read the diff:
 //   UPDATE_GOLDEN=1 node --test tests/node/golden.test.mjs
 import { test } from 'node:test';

@@ -76,3 +76,73 @@ test('the layer check refuses an include of a later stage or of a folder beside'
   assert.deepEqual(backward(made), ['core/resolve/x.h -> model/trace_tables.h', 'core/api/x.cc -> reread/block_cache.h',
     'core/api/x.cc -> trace_session.h']);
 });
+
+// analysis/ in rooms by concern (docs/engine-structure.md): each room includes only its own
+// files and those of the rooms before it, as the stages do.
+const rooms = ['query', 'stacks', 'runtime', 'views', 'summary'];
+const roomRank = new Map(rooms.map((room, i) => [room, i]));
+const roomOf = (path) => (path.startsWith('analysis/') ? path.split('/')[1] : null);
+
+function backwardRooms(files) {
+  const back = [];
+  for (const { file, targets } of files) {
+    const from = roomOf(relative('core', file));
+    if (from === null) continue;
+    for (const target of targets) {
+      const to = roomOf(target);
+      if (to === null || to === from) continue;
+      if (!roomRank.has(to) || !roomRank.has(from) || roomRank.get(to) > roomRank.get(from)) back.push(`${file} -> ${target}`);
+    }
+  }
+  return back;
+}
+
+test('every file of analysis/ is in a room', () => {
+  const outside = includes.filter((f) => f.folder === 'analysis' && !roomRank.has(roomOf(relative('core', f.file))));
+  assert.deepEqual(outside.map((f) => f.file), []);
+});
+
+test('no include runs back up the rooms of analysis/', () => {
+  assert.deepEqual(backwardRooms(includes), [], 'includes of a later room');
+});
+
+test('the room check refuses an include of a later room', () => {
+  const made = [
+    { file: 'core/analysis/stacks/x.cc', targets: ['analysis/views/y.h', 'analysis/query/z.h', 'analysis/stacks/w.h'] },
+    { file: 'core/analysis/summary/x.cc', targets: ['analysis/runtime/y.h'] },
+  ];
+  assert.deepEqual(backwardRooms(made), ['core/analysis/stacks/x.cc -> analysis/views/y.h']);
+});
+
+// Files that include each other, however far round: each circle once, from its smallest file.
+function circles(graph) {
+  const found = new Set();
+  const walk = (file, path) => {
+    for (const next of graph.get(file) ?? []) {
+      const at = path.indexOf(next);
+      if (at >= 0) {
+        const loop = path.slice(at);
+        const first = loop.indexOf([...loop].sort()[0]);
+        found.add([...loop.slice(first), ...loop.slice(0, first)].join(' -> '));
+      } else if (next > path[0]) walk(next, [...path, next]);
+    }
+  };
+  for (const file of [...graph.keys()].sort()) walk(file, [file]);
+  return [...found].sort();
+}
+const includeGraph = (files) =>
+  new Map(files.map(({ file, targets }) => [relative('core', file), targets.filter((t) => files.some((f) => f.file === `core/${t}`))]));
+
+test('no circle of core/ files including each other', () => {
+  assert.deepEqual(circles(includeGraph(includes)), []);
+});
+
+test('the circle check finds a circle of headers', () => {
+  const made = [
+    { file: 'core/model/a.h', targets: ['model/b.h'] },
+    { file: 'core/model/b.h', targets: ['events/c.h'] },
+    { file: 'core/events/c.h', targets: ['model/a.h', 'base/status.h'] },
+    { file: 'core/base/status.h', targets: [] },
+  ];
+  assert.deepEqual(circles(includeGraph(made)), ['events/c.h -> model/a.h -> model/b.h']);
+});

@@ -1,4 +1,4 @@
-// `nettrace-analyzer live` keeps a session's bytes in a file, not in memory (issue 15): a
+// `nettrace-analyzer live` keeps a session's bytes in a file, not in memory: a
 // fake-runtime session of the largest committed trace (HeartRateMonitor, 29.6 MB) grows the
 // server's JS memory (heap + ArrayBuffers, after a GC, measured in the server process by
 // memory_probe.mjs) by far less than the session, while a page reading /live/stream as it

@@ -1,4 +1,4 @@
-// The result half of the one schema (core/api/result_schema.h, issue 18 item 6): every query
+// The result half of the one schema (core/api/result_schema.h): every query
 // that prints JSON, run by the native CLI (the npm CLI for `histogram`, its only CLI) on every
 // committed trace and on the written Linux-profiler sample, gives documents that are exactly
 // the shapes of the engine's result tables — every field present with its type, null only where

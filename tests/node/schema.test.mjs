@@ -1,4 +1,4 @@
-// The one request schema (core/api/query_table.cc, issue 18 item 6): the native tool, the
+// The one request schema (core/api/query_table.cc): the native tool, the
 // wasm module and the npm CLI read the same table; the TypeScript request types are what
 // scripts/gen-api-types.mjs writes from it; and every option of every query is accepted by
 // the native CLI, the npm CLI and the wasm bindings alike, with the same output.

@@ -1,4 +1,4 @@
-// Grouping, folding and filtering of stacks (issue 13 item 3; core/analysis/stack_transform.h)
+// Grouping, folding and filtering of stacks (core/analysis/stacks/stack_transform.h)
 // on real traces, each checked against an independent computation over the untransformed
 // folded stacks of the native tool: module totals are the sums of their functions' totals,
 // a fold moves exactly the folded frame's weight to its caller, exclude/include remove exactly

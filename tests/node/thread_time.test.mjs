@@ -19,8 +19,8 @@ const oracleDir = join(root, 'tests/data/oracle');
 // Threads whose stacks TraceEvent builds with parts we do not build yet. Built: thread-pool
 // work items (ThreadPool/Enqueue, /Dequeue: objver4's threads 8308 and 8340 are exact with
 // them), start-stop activity group frames "(Activities)" / "Activity …"
-// (core/analysis/start_stop_activities.h: net10-startup-streaming's thread 14404), and TPL
-// tasks as activities (core/analysis/async_stitching.h, tpl_tasks.h): TaskScheduled,
+// (core/analysis/stacks/start_stop_activities.h: net10-startup-streaming's thread 14404), and TPL
+// tasks as activities (core/analysis/stacks/async_stitching.h, tpl_tasks.h): TaskScheduled,
 // AwaitTaskContinuationScheduled and TaskWait/Send create them, TaskExecute/Start and
 // TaskWait/Stop start them, TaskExecute/Stop ends them, AWAIT_TIME for awaited time —
 // net10-cpu-async-http's threads 13909, 13911 and 13917 are exact with them, and 13926,
@@ -109,7 +109,7 @@ for (const name of names) {
   });
 }
 
-// The flame graph says whether it stitched, and why it could not (core/analysis/async_stitching.h).
+// The flame graph says whether it stitched, and why it could not (core/analysis/stacks/async_stitching.h).
 test('asyncStitching: on, off, unavailable with the reason', () => {
   const state = (name, ...options) => {
     const r = spawnSync(nativeTool, ['flame', traceFile(name), '--weight', 'traceevent-thread-time', ...options], { maxBuffer: 2 ** 30 });

@@ -1,4 +1,4 @@
-// Golden files of the event views (issue 14): `nettrace exceptions|contention|activities|counters|threadpool`
+// Golden files of the event views: `nettrace exceptions|contention|activities|counters|threadpool`
 // of every committed trace compared whole with tests/data/golden/views/<trace>.<view>.json —
 // every type, wait, activity and sample, not substrings. A change that is meant regenerates
 // them; read the diff:

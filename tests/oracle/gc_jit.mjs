@@ -13,7 +13,7 @@
 //     our other GCs.
 //   reason-beyond-traceevent: TraceEvent's GCReason enum ends at 13 (LowMemoryHostBlocking), so
 //     a reason .NET writes beyond it prints as its number ("17"); we name it after the runtime's
-//     gc_reason (src/coreclr/gc/gc.h; core/analysis/gc_stats.cc GcReasonName). Applies only
+//     gc_reason (src/coreclr/gc/gc.h; core/analysis/runtime/gc_stats.cc GcReasonName). Applies only
 //     where TraceEvent's reason is a number and ours is the runtime's name for that number.
 export const GC_JIT_RULES = {
   'truncated-tail': 'GCs after the last event TraceEvent delivered from a truncated trace (ContinueOnError)',

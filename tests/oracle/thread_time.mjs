@@ -56,7 +56,7 @@ function run(nativeTool, args) {
 }
 
 // TraceEvent's ActivityComputer for the runtime's thread-pool events (its rules, written
-// again from TraceEvent's source, independently of core/analysis/async_stitching.cc): an
+// again from TraceEvent's source, independently of core/analysis/stacks/async_stitching.cc): an
 // enqueue creates an activity (creator: the thread's current activity, creation stack: the
 // event's), the dequeue starts it on its thread (once), nothing stops it in EventPipe.
 // A stack inside an activity with a creator is the creator's stitched stack, "STARTING
@@ -83,7 +83,7 @@ function transition(frames) {
 }
 
 // TPL's task events as TraceEvent's ActivityComputer reads them (its rules, written again
-// from TraceEvent's source, independently of core/analysis/tpl_tasks.cc): TaskScheduled
+// from TraceEvent's source, independently of core/analysis/stacks/tpl_tasks.cc): TaskScheduled
 // creates a task activity (unless its id is known), AwaitTaskContinuationScheduled creates
 // one by ContinuationId (TraceEvent's scheduled-task ids), TaskWait/Send creates an await
 // (TaskWaitBegin; its own ids; Behavior 1 synchronous) and remembers it on its creator;
@@ -200,7 +200,7 @@ class TaskActivities {
 }
 
 // TraceEvent's StartStopActivityComputer (its rules, written again from TraceEvent's source,
-// independently of core/analysis/start_stop_activities.cc): EventSource Start/Stop events
+// independently of core/analysis/stacks/start_stop_activities.cc): EventSource Start/Stop events
 // whose activity id is an activity path of the process begin and end activities, and so do
 // the runtime's ExceptionCatch/Start and /Stop whatever their id ("ExceptionHandling", the
 // catching method as extra information: its clrExceptionParser.ExceptionCatchStart handler); a thread's

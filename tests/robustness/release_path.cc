@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "analysis/call_tree.h"
-#include "analysis/event_query.h"
+#include "analysis/stacks/call_tree.h"
+#include "analysis/query/event_query.h"
 #include "base/status.h"
 #include "heap/heap_session.h"
 #include "trace_session.h"

@@ -129,7 +129,7 @@ const profileName = file === undefined ? '' : file === '-' ? 'stdin' : basename(
 if (VIEWS.includes(command) && opts.format !== undefined && !['json', 'csv'].includes(opts.format)) fail(`${command} --format takes json or csv`);
 if (opts.chunkSize !== undefined && !(Number.isInteger(opts.chunkSize) && opts.chunkSize >= 1 && opts.chunkSize <= 2 ** 30))
   fail('--chunk-size takes a number of bytes from 1 to 1073741824');
-// The engine's flame-graph document (core/analysis/flame_graph.h), rebuilt from the typed columns.
+// The engine's flame-graph document (core/analysis/stacks/flame_graph.h), rebuilt from the typed columns.
 const flameDoc = (g) => {
   const doc = { unit: g.unit, total: g.total, frames: g.frameNames };
   for (const k of ['frame', 'parent', 'depth', 'start', 'end', 'self', 'count']) doc[k] = Array.from(g[k]);

@@ -5,8 +5,8 @@
 #include <limits>
 #include <unordered_map>
 
-#include "analysis/event_query.h"
-#include "analysis/utc_time.h"
+#include "analysis/query/event_query.h"
+#include "analysis/query/utc_time.h"
 #include "base/saturating.h"
 
 namespace nettrace {

@@ -9,7 +9,7 @@
 
 #include <functional>
 
-#include "analysis/call_tree.h"
+#include "analysis/stacks/call_tree.h"
 #include "base/status.h"
 #include "export/profile/profile_data.h"
 #include "export/profile/sample_types.h"

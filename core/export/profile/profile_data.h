@@ -1,5 +1,5 @@
 // core/export/profile — one stack profile in the shape pprof's profile.proto and OpenTelemetry's
-// profiles protos share, built once from the stack selections (analysis/call_tree.h) and then
+// profiles protos share, built once from the stack selections (analysis/stacks/call_tree.h) and then
 // written by either encoder (export/pprof, export/otlp). It holds:
 //   - the sample types: one per (event type, weight) pair the profile measures, each the
 //     same selection a flame graph of that `--event` and `--weight` shows;
@@ -17,7 +17,7 @@
 #include <string>
 #include <vector>
 
-#include "analysis/call_tree.h"
+#include "analysis/stacks/call_tree.h"
 
 namespace nettrace {
 

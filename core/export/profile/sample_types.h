@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "analysis/call_tree.h"
+#include "analysis/stacks/call_tree.h"
 #include "export/profile/profile_data.h"
 #include "format/records.h"
 

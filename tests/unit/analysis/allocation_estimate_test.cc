@@ -1,4 +1,4 @@
-// The statistics of AllocationSampled (analysis/allocation_estimate.h): the per-sample
+// The statistics of AllocationSampled (analysis/runtime/allocation_estimate.h): the per-sample
 // upscaling, the failed-trial quantiles against the table of the runtime's design document
 // (RandomizedAllocationSampling.md, "Estimation Approach 2"), and, by simulating the
 // runtime's sampling itself (a geometric count of failed trials per success, the rest of a
@@ -11,7 +11,7 @@
 
 #include <catch2/catch.hpp>
 
-#include "analysis/allocation_estimate.h"
+#include "analysis/runtime/allocation_estimate.h"
 
 namespace nettrace {
 namespace {

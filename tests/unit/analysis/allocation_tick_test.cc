@@ -7,7 +7,7 @@
 // every reader.
 #include <map>
 
-#include "analysis/call_tree.h"
+#include "analysis/stacks/call_tree.h"
 #include "base/stats.h"
 #include "format/trace_reader.h"
 #include "resolve/type_resolver.h"

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "analysis/event_query.h"
+#include "analysis/query/event_query.h"
 #include "trace_session.h"
 #include "unit/stacks/mini_json.h"
 

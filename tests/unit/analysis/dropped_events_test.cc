@@ -2,7 +2,7 @@
 // and RemoveThread final numbers report exactly the losses that were written.
 #include <catch2/catch.hpp>
 
-#include "analysis/drop_tracker.h"
+#include "analysis/summary/drop_tracker.h"
 #include "test_support.h"
 #include "write/nettrace_writer.h"
 

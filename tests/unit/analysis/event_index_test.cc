@@ -6,8 +6,8 @@
 #include <algorithm>
 #include <map>
 
-#include "analysis/event_index.h"
-#include "analysis/event_query.h"
+#include "analysis/query/event_index.h"
+#include "analysis/query/event_query.h"
 #include "unit/stacks/stacks_test_support.h"
 
 namespace nettrace {

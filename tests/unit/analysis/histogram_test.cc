@@ -4,8 +4,8 @@
 
 #include <numeric>
 
-#include "analysis/event_query.h"
-#include "analysis/histogram.h"
+#include "analysis/query/event_query.h"
+#include "analysis/query/histogram.h"
 #include "test_support.h"
 #include "trace_session.h"
 

@@ -3,7 +3,7 @@
 // EventSource event given a standard and an unknown opcode.
 #include <catch2/catch.hpp>
 
-#include "analysis/event_query.h"
+#include "analysis/query/event_query.h"
 #include "test_support.h"
 #include "write/nettrace_writer.h"
 

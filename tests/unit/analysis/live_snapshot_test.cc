@@ -1,4 +1,4 @@
-// TraceSession::Snapshot (live sessions, issue 15): the store is queryable before Finish,
+// TraceSession::Snapshot (live sessions): the store is queryable before Finish,
 // over exactly the events the sorter has released, whatever the chunk size, and taking
 // snapshots changes nothing in the finished trace.
 #include <catch2/catch.hpp>
@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
-#include "analysis/event_query.h"
+#include "analysis/query/event_query.h"
 #include "model/store_builder.h"
-#include "analysis/call_tree.h"
+#include "analysis/stacks/call_tree.h"
 #include "symbols/method_map.h"
 #include "symbols/symbol_collector.h"
 #include "test_support.h"

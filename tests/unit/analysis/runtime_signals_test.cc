@@ -1,10 +1,10 @@
-// The summary's "runtime" key and the per-type "withStacks" (analysis/runtime_signals.h):
+// The summary's "runtime" key and the per-type "withStacks" (analysis/runtime/runtime_signals.h):
 // on a written v6 trace whose GC suspensions, exceptions and allocations are known exactly,
 // and on the corpus against the events' own decoded payloads (EventJson), a path that does
 // not go through the summary.
 #include <map>
 
-#include "analysis/runtime_signals.h"
+#include "analysis/runtime/runtime_signals.h"
 #include "reread/text_search.h"
 #include "unit/analysis/analysis_test_support.h"
 #include "unit/stacks/stacks_test_support.h"

@@ -1,4 +1,4 @@
-// Issue 13, A/B stack diff: A vs A is all zero; a trace with one added hot function shows
+// A/B stack diff: A vs A is all zero; a trace with one added hot function shows
 // exactly that function; each side's totals add up; the folded diff equals the two sides'
 // own folded stacks merged by path (an independent computation).
 #include <catch2/catch.hpp>
@@ -7,8 +7,8 @@
 #include <set>
 #include <sstream>
 
-#include "analysis/flame_graph.h"
-#include "analysis/stack_diff.h"
+#include "analysis/stacks/flame_graph.h"
+#include "analysis/stacks/stack_diff.h"
 #include "unit/stacks/stacks_test_support.h"
 #include "write/universal_trace_writer.h"
 

@@ -3,7 +3,7 @@
 // numbers and payload bytes. This exercises the v6 writer and reader on real data.
 #include <catch2/catch.hpp>
 
-#include "analysis/event_query.h"
+#include "analysis/query/event_query.h"
 #include "test_support.h"
 #include "write/field_types.h"
 #include "write/nettrace_v5_writer.h"

@@ -7,9 +7,9 @@
 #include <limits>
 #include <string>
 
-#include "analysis/call_tree.h"
-#include "analysis/flame_graph.h"
-#include "analysis/utc_time.h"
+#include "analysis/stacks/call_tree.h"
+#include "analysis/stacks/flame_graph.h"
+#include "analysis/query/utc_time.h"
 #include "test_support.h"
 #include "trace_session.h"
 #include "unit/convert/convert_support.h"

@@ -7,7 +7,7 @@
 
 #include <cstring>
 
-#include "analysis/event_query.h"
+#include "analysis/query/event_query.h"
 #include "test_support.h"
 
 using namespace nettrace;

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "analysis/event_query.h"
+#include "analysis/query/event_query.h"
 #include "test_support.h"
 #include "trace_session.h"
 #include "write/clr_name_probe.h"

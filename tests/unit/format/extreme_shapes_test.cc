@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "analysis/event_query.h"
+#include "analysis/query/event_query.h"
 #include "shapes/extreme_shapes.h"
 #include "trace_session.h"
 

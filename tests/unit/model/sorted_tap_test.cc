@@ -11,9 +11,9 @@
 #include <string>
 #include <vector>
 
-#include "analysis/clr_stats_sink.h"
-#include "analysis/runtime_signals.h"
-#include "analysis/runtime_views.h"
+#include "analysis/runtime/clr_stats_sink.h"
+#include "analysis/runtime/runtime_signals.h"
+#include "analysis/views/runtime_views.h"
 #include "format/payload_decoder.h"
 #include "format/tee_sink.h"
 #include "format/trace_reader.h"
@@ -261,7 +261,7 @@ TEST_CASE("sorted tap: the session's analyses hold at most the sorter's pending 
   }
 }
 
-// The session's sinks filter SuspendEEStart by its Reason (analysis/gc_suspension.h) and read
+// The session's sinks filter SuspendEEStart by its Reason (analysis/runtime/gc_suspension.h) and read
 // SuspendEEStop and RestartEEStop from the header alone: the tap holds every event of a kind
 // they read except the suspensions not for a GC and the stops and restarts (of a thread the
 // resolver knows), which together are most of a sample-heavy trace's (the sampler suspends

@@ -1,4 +1,4 @@
-// Issue 18, item 4: reading allocates per block, per type, per thread, per stack — never
+// Reading allocates per block, per type, per thread, per stack — never
 // per event. This binary counts every `operator new` (the replacement below) while the
 // corpus traces and their v6 conversions are read; a sink that allocated once per event
 // (a string per field name, a vector per label list) would add one per event.

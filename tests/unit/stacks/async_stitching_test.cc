@@ -1,4 +1,4 @@
-// Async stitching of thread-pool work (core/analysis/async_stitching.h) on the committed trace
+// Async stitching of thread-pool work (core/analysis/stacks/async_stitching.h) on the committed trace
 // that has thread-pool events (objver4: five ThreadPool/Enqueue, /Dequeue pairs). Stitching
 // moves time between threads' stacks and never changes the total; the one interval that
 // TraceEvent stitches (thread 8308's stack-less allocation at 27853.9 ms, inside a work item
@@ -7,7 +7,7 @@
 // tests/node/thread_time.test.mjs.
 #include <sstream>
 
-#include "analysis/async_stitching.h"
+#include "analysis/stacks/async_stitching.h"
 #include "unit/stacks/stacks_test_support.h"
 
 namespace nettrace {

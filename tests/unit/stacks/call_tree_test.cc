@@ -1,8 +1,8 @@
-// Issue 4: call trees, inverted trees, flame-graph layout and top functions agree on
+// Call trees, inverted trees, flame-graph layout and top functions agree on
 // totals for every corpus trace, for CPU samples (per thread or not) and allocations.
 #include <map>
 
-#include "analysis/top_functions.h"
+#include "analysis/stacks/top_functions.h"
 #include "unit/stacks/stacks_test_support.h"
 
 namespace nettrace {

@@ -1,4 +1,4 @@
-// Issue 4: exports other tools open. speedscope: the schema's required fields
+// Exports other tools open. speedscope: the schema's required fields
 // (https://www.speedscope.app/file-format-schema.json: $schema, shared.frames, profiles;
 // a sampled profile's type, name, unit, startValue, endValue, samples, weights) with the
 // selection's total weight; Chrome trace: valid JSON with one event per trace event;

@@ -1,9 +1,9 @@
-// Issue 4: a NetTrace v6 trace written with known modules, methods (rundown, plus a
+// A NetTrace v6 trace written with known modules, methods (rundown, plus a
 // method unloaded and replaced by another at the same address), threads and stacks; its
 // folded stacks must equal the known ones exactly, at pointer sizes 8 and 4.
 #include <cstring>
 
-#include "analysis/top_functions.h"
+#include "analysis/stacks/top_functions.h"
 #include "export/exports.h"
 #include "unit/stacks/mini_json.h"
 #include "unit/stacks/stacks_test_support.h"
@@ -157,7 +157,7 @@ TEST_CASE("stacks: folded stacks of a written v6 trace equal the known call tree
       CHECK(session->FoldedStacks(alloc) ==
             "App!Demo.Program.Main;App!Demo.Program.Work 250\n"
             "App!Demo.Program.Main;App!Demo.Program.Work;System.Private.CoreLib!System.Array.Sort 1000\n");
-      // Folded stacks are root first whatever the view (issue 13 item 6): flamegraph.pl,
+      // Folded stacks are root first whatever the view: flamegraph.pl,
       // speedscope and pyroscope read the first frame as the root, so an inverted query
       // exports the same lines as the plain one.
       StackQuery inverted;

@@ -1,4 +1,4 @@
-// Method names kept in source (symbols/method_names.h, analysis/names_from_source.h): the
+// Method names kept in source (symbols/method_names.h, analysis/stacks/names_from_source.h): the
 // same frames as names copied while reading, on every corpus trace, whether the session
 // reads them back itself (the native tool) or the caller provides them (the JS API); a
 // summary reads none back.
@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "analysis/call_tree.h"
-#include "analysis/stack_frames.h"
+#include "analysis/stacks/call_tree.h"
+#include "analysis/stacks/stack_frames.h"
 #include "symbols/method_map.h"
 #include "test_support.h"
 

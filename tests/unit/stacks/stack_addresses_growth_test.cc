@@ -4,7 +4,7 @@
 // copied, once per stack: quadratic in distinct stacks.
 #include <catch2/catch.hpp>
 
-#include "analysis/stack_frames.h"
+#include "analysis/stacks/stack_frames.h"
 #include "shapes/trace_parts.h"
 #include "unit/stacks/stacks_test_support.h"
 #include "write/nettrace_writer.h"

@@ -1,12 +1,12 @@
-// Grouping, folding and filtering of stacks (core/analysis/stack_transform.h), PerfView's
+// Grouping, folding and filtering of stacks (core/analysis/stacks/stack_transform.h), PerfView's
 // GroupPats / FoldPats / ExcPats / IncPats and the presets, each rule on stacks built from the
 // frames of a real trace (net10-cpu-async-http: the TraceScenarios app over the .NET 10
 // runtime); the frames are first checked to be the trace's own. Whole-trace sums (module totals,
 // fold and exclude weights) are tests/node/stack_transform.test.mjs.
 #include <algorithm>
 
-#include "analysis/frame_pattern.h"
-#include "analysis/stack_transform.h"
+#include "analysis/stacks/frame_pattern.h"
+#include "analysis/stacks/stack_transform.h"
 #include "unit/stacks/stacks_test_support.h"
 
 namespace nettrace {

@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "analysis/call_tree.h"
-#include "analysis/flame_graph.h"
+#include "analysis/stacks/call_tree.h"
+#include "analysis/stacks/flame_graph.h"
 #include "test_support.h"
 #include "trace_session.h"
 

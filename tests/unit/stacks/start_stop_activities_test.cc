@@ -1,4 +1,4 @@
-// Start-stop activity group frames (core/analysis/start_stop_activities.h) on the committed
+// Start-stop activity group frames (core/analysis/stacks/start_stop_activities.h) on the committed
 // trace whose main thread runs four TraceScenarios-Control Scenario activities one after
 // another (net10-startup-streaming: jit, loader, exceptions, contention). Each thread-time
 // interval that begins inside an activity lies under "(Activities)" and that activity's
@@ -8,7 +8,7 @@
 #include <map>
 #include <sstream>
 
-#include "analysis/start_stop_activities.h"
+#include "analysis/stacks/start_stop_activities.h"
 #include "unit/stacks/stacks_test_support.h"
 
 namespace nettrace {

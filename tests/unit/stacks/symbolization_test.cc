@@ -1,4 +1,4 @@
-// Issue 4: managed frames of real traces get their names from the runtime's own method
+// Managed frames of real traces get their names from the runtime's own method
 // events. The set of frames that CAN be named is computed here independently: a second
 // read of the file collects the announced method ranges straight from the payloads
 // (MethodStartAddress and MethodSize at their manifest offsets), with no lifetimes, no
@@ -8,7 +8,7 @@
 #include <cstdio>
 #include <cstring>
 
-#include "analysis/top_functions.h"
+#include "analysis/stacks/top_functions.h"
 #include "format/clr_events.generated.h"
 #include "format/provider_family.h"
 #include "format/trace_reader.h"

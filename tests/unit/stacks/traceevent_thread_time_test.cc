@@ -1,4 +1,4 @@
-// --weight traceevent-thread-time (core/analysis/traceevent_thread_time.h) on real traces: every
+// --weight traceevent-thread-time (core/analysis/stacks/traceevent_thread_time.h) on real traces: every
 // stack ends in TraceEvent's CPU_TIME or UNMANAGED_CODE_TIME leaf, a time range's intervals are
 // those begun inside it (two adjacent ranges add up to the whole), and the process grouping
 // keeps the total. Exact equality with dotnet-trace is tests/node/thread_time.test.mjs.

@@ -1,4 +1,4 @@
-// Issue 7: the CLI writes the sample Linux-profiler trace and draws its CPU and
+// The CLI writes the sample Linux-profiler trace and draws its CPU and
 // off-CPU stacks per process (--event cpu|cswitch, --process PID, --by-process).
 #include <catch2/catch.hpp>
 

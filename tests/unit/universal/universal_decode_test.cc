@@ -1,4 +1,4 @@
-// Issue 7: Universal payloads are read by field NAME through their own v6 metadata, so a
+// Universal payloads are read by field NAME through their own v6 metadata, so a
 // producer that adds, or reorders, fields does not break the tables; and the mapping
 // metadata's JSON gives the ELF build-id / PE perf-map identity.
 #include "symbols/universal_symbols.h"

@@ -1,4 +1,4 @@
-// Issue 7: v6 traces as Linux profilers write them (Universal.System / Universal.Events).
+// v6 traces as Linux profilers write them (Universal.System / Universal.Events).
 // Two processes whose mappings overlap in address, a mapping with symbols and one
 // without, JIT'd .NET code named by ProcessSymbols in a memfd:doublemapper mapping, a
 // symbol announced mid-trace, cpu and cswitch samples with known stacks: the folded CPU
@@ -6,7 +6,7 @@
 #include <map>
 #include <string>
 
-#include "analysis/call_tree.h"
+#include "analysis/stacks/call_tree.h"
 #include "model/store_builder.h"
 #include "symbols/universal_symbols.h"
 #include "unit/stacks/mini_json.h"

@@ -12,9 +12,9 @@
 #include <string>
 #include <vector>
 
-#include "analysis/call_tree.h"
-#include "analysis/flame_graph.h"
-#include "analysis/stack_frames.h"
+#include "analysis/stacks/call_tree.h"
+#include "analysis/stacks/flame_graph.h"
+#include "analysis/stacks/stack_frames.h"
 #include "base/status.h"
 #include "write/universal_trace_writer.h"
 

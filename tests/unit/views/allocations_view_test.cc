@@ -1,5 +1,5 @@
-// The allocations view and the alloc-bytes / alloc-objects weights (analysis/allocation_view.h,
-// analysis/allocation_samples.h) on recordings of known allocations: TraceScenarios'
+// The allocations view and the alloc-bytes / alloc-objects weights (analysis/views/allocation_view.h,
+// analysis/runtime/allocation_samples.h) on recordings of known allocations: TraceScenarios'
 // `allocations` scenario allocates a known number of objects of one size per call site and
 // checks GC.GetAllocatedBytesForCurrentThread against it (tests/data/dotnet10/MANIFEST.md,
 // net10-allocations*). Recorded twice at the runtime's default sampling rate, so each call
@@ -8,8 +8,8 @@
 // or samples × 102,400, lands outside: the 100 KB objects are sampled 1.6 times per 100 KB).
 #include <cmath>
 
-#include "analysis/call_tree.h"
-#include "analysis/flame_graph.h"
+#include "analysis/stacks/call_tree.h"
+#include "analysis/stacks/flame_graph.h"
 #include "unit/analysis/analysis_test_support.h"
 #include "unit/stacks/stacks_test_support.h"
 

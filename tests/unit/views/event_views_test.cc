@@ -1,4 +1,4 @@
-// The event views of issue 14 (analysis/runtime_views.h) on the .NET 10 traces recorded
+// The event views (analysis/views/runtime_views.h) on the .NET 10 traces recorded
 // from tests/apps/TraceScenarios, whose facts are exact (tests/data/dotnet10/MANIFEST.md),
 // and against the events' own decoded payloads (EventJson, a path that does not go
 // through the views).
@@ -7,7 +7,7 @@
 #include <map>
 #include <set>
 
-#include "analysis/call_tree.h"
+#include "analysis/stacks/call_tree.h"
 #include "unit/analysis/analysis_test_support.h"
 #include "unit/stacks/stacks_test_support.h"
 

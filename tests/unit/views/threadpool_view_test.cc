@@ -1,4 +1,4 @@
-// The thread pool view (analysis/threadpool_view.h) on net10-cpu-async-http, whose program
+// The thread pool view (analysis/views/threadpool_view.h) on net10-cpu-async-http, whose program
 // blocks Environment.ProcessorCount + 2 work items until all run at once, so the pool must
 // inject ≥ 2 workers through starvation (tests/data/dotnet10/MANIFEST.md, "threadpool").
 // Compared with the events' own decoded payloads (EventJson, a path that does not go

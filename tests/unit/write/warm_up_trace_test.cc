@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "analysis/call_tree.h"
+#include "analysis/stacks/call_tree.h"
 #include "trace_session.h"
 #include "write/warm_up_trace.h"
 

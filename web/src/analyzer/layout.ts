@@ -351,7 +351,7 @@ export function buildLayout(): Layout {
   const summary = summaryView();
   const events = eventsView();
   const flame = flameView();
-  // Exceptions, contention, activities, counters (issue 14): filled by views/event_views_view.ts.
+  // Exceptions, contention, activities, counters: filled by views/event_views_view.ts.
   const diagnostics = h('div', { class: 'event-views', attrs: { id: 'diagnostics-box' } });
   const sql = sqlParts();
   const heap = h('div', { class: 'heap-box', attrs: { id: 'heap-box' } });

@@ -38,7 +38,7 @@ export interface LoadHooks {
   liveEnded(): void;
 }
 
-/** A live session's views follow what was read this often (issue 15 asks for at least once a second). */
+/** A live session's views follow what was read this often (at least once a second, so a live trace reads as live). */
 const LIVE_INTERVAL_MS = 500;
 
 export class LoadController {

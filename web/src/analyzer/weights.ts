@@ -16,7 +16,7 @@ const SAMPLE_WEIGHTS: { value: Weight; label: string }[] = [
 ];
 
 // .NET 10's AllocationSampled (TraceEvent's "AllocationSampling"): the runtime's unbiased
-// estimate, each stack ending in its allocated type (analysis/allocation_samples.h).
+// estimate, each stack ending in its allocated type (analysis/runtime/allocation_samples.h).
 const ALLOCATION_SAMPLE_WEIGHTS: { value: Weight; label: string }[] = [
   { value: 'alloc-bytes', label: 'Allocated bytes (estimated)' },
   { value: 'alloc-objects', label: 'Allocated objects (estimated)' },

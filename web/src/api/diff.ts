@@ -1,5 +1,5 @@
-// web/src/api — the A/B stack diff (issue 13) of two opened traces, or of two time ranges of
-// one: the engine's merged call tree and function table (core/analysis/stack_diff.h).
+// web/src/api — the A/B stack diff of two opened traces, or of two time ranges of
+// one: the engine's merged call tree and function table (core/analysis/stacks/stack_diff.h).
 //
 // Both handles must run their engine in this thread (Node, `{ worker: false }`, or inside a
 // worker of your own), and in the same engine instance (the shared one unless `wasmBinary` /

@@ -1,4 +1,4 @@
-// web/src/api — the event views of issue 14 (core/analysis/runtime_views.h): the documents
+// web/src/api — the event views (core/analysis/views/runtime_views.h): the documents
 // `nettrace exceptions|contention|activities|counters FILE` prints, typed. Times are ms from
 // the trace's sync time (as `timeMs` elsewhere), durations in ns or ms as the key says.
 

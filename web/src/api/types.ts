@@ -84,7 +84,7 @@ export interface EventsOptions {
 export type HistogramQuery = HistogramRequest;
 
 /**
- * A flame graph laid out by the engine (core/analysis/flame_graph.h): the `flame` document
+ * A flame graph laid out by the engine (core/analysis/stacks/flame_graph.h): the `flame` document
  * (FlameGraphJson: unit, total, asyncStitching) with its per-node arrays as typed arrays, one
  * entry per node in depth-first order; x runs in weight units from 0 to `total`. Entry 0 is
  * the root. Weights are exact below 2^53.
@@ -106,7 +106,7 @@ export interface FlameGraphData extends Omit<FlameGraphJson, 'frames' | 'frame' 
 }
 
 /**
- * The sandwich of one function (core/analysis/top_functions.h; the `sandwich` document,
+ * The sandwich of one function (core/analysis/stacks/top_functions.h; the `sandwich` document,
  * SandwichJson): two flame graphs whose root is the function. `callers` grows outward (children
  * of a node are its callers), `callees` inward (children are what it calls). Both roots span the
  * function's inclusive weight; a function not in the selection gives two graphs of one root node

@@ -1,5 +1,5 @@
 // web/src/live — the package's Node-only entry, `nettrace-analyzer/live`: live sessions on
-// running .NET processes over their diagnostics port (issue 15). Kept out of the main entry
+// running .NET processes over their diagnostics port. Kept out of the main entry
 // and the page: it uses Node's Unix sockets (imported dynamically).
 export { collect, listProcesses, LiveError } from './collect.js';
 export type { CollectOptions, DotnetProcess, LiveTrace } from './collect.js';

@@ -1,5 +1,5 @@
 // web/src/reader — the summary document (docs/summary-json.md; `nettrace summary`,
-// TraceSession::SummaryJson(), core/analysis/summary.cc, runtime_signals.cc and
+// TraceSession::SummaryJson(), core/analysis/summary/summary.cc, runtime_signals.cc and
 // universal_summary.cc write it), typed whole: the types are generated from the engine's result
 // tables (core/api/result_table_summary.cc → api/generated/results.ts, a file that imports
 // nothing), and tests/node/result_schema.test.mjs checks every trace's summary against those

@@ -1,4 +1,4 @@
-// web/src/views — the A/B diff beside the flame graph (issue 13): pick a baseline trace; the
+// web/src/views — the A/B diff beside the flame graph: pick a baseline trace; the
 // open trace is the comparison. Both are read again in a worker of their own (the diff needs
 // both sessions in one engine; the page's trace lives in its own worker), diffed with the
 // flame graph's query (api/diff.ts), then freed with that worker. Shows a differential flame graph laid out on the

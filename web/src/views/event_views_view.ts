@@ -1,8 +1,8 @@
-// web/src/views — the Diagnostics tab (issue 14): exceptions by type and throwing method,
+// web/src/views — the Diagnostics tab: exceptions by type and throwing method,
 // lock contention and waits, Start/Stop activities (a per-name table with percentiles and a
 // waterfall of the first ones, indented by nesting) and counters over time (one sparkline per
 // series) and the thread pool (views/threadpool_section.ts). Every number comes from the
-// engine's event views (core/analysis/runtime_views.h), the documents
+// engine's event views (core/analysis/views/runtime_views.h), the documents
 // `nettrace exceptions|contention|activities|counters|threadpool` prints; each section
 // keeps that document under "JSON" so what is shown can be checked against the CLI. Trace
 // strings (type names, messages, method and counter names) are written as text only.

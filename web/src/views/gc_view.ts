@@ -1,5 +1,5 @@
-// web/src/views — the GC view (issue 14): per process, GCStats totals and one row per GC as
-// TraceEvent's TraceGC (trace.gc(); core/analysis/gc_stats.h), under the Summary's runtime
+// web/src/views — the GC view: per process, GCStats totals and one row per GC as
+// TraceEvent's TraceGC (trace.gc(); core/analysis/runtime/gc_stats.h), under the Summary's runtime
 // tables. A GC's row selects its time range (from its pause start, or its start, to the later
 // of its pause end and its end), which the event table and the flame graph then show.
 import type { GcProcessStats, GcRecord, GcStats } from '../api/types.js';

@@ -1,4 +1,4 @@
-// web/src/views — the JIT view (issue 14, PerfView's JITStats): per process, the totals
+// web/src/views — the JIT view (PerfView's JITStats): per process, the totals
 // (methods, JIT time, foreground vs background tiered compilation, IL and native bytes) and
 // one row per jitted method as TraceEvent's TraceJittedMethod (trace.jit(); `nettrace jit`),
 // slowest first. Method and module names are trace strings: text only.

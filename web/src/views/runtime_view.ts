@@ -1,7 +1,7 @@
 // web/src/views — the Summary's runtime signals: headline numbers (GCs and their pause time,
 // exceptions, allocation ticks, JIT'd methods, contentions, CPU samples) and the tables behind
 // them — GCs and pauses by generation, exceptions by type, allocations by type — from the
-// engine's `runtime` summary key (core/analysis/runtime_signals.h: pauses are TraceEvent's
+// engine's `runtime` summary key (core/analysis/runtime/runtime_signals.h: pauses are TraceEvent's
 // GCStats totals, the GC view's numbers), typed by reader/summary.ts.
 import type { Summary } from '../api/types.js';
 import { fmt, h, percent } from '../ui/dom.js';

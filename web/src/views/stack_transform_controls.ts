@@ -1,8 +1,8 @@
 // web/src/views — the flame graph's grouping and folding controls, beside the weight picker
-// (issue 13 item 3): Group (none / by module / just my code), "Drop time leaves", and
+// Group (none / by module / just my code), "Drop time leaves", and
 // PerfView's Fold, Exclude, Include and Group pattern boxes. The state lives in the URL hash
 // (app/state.ts: group, leaves, fold, exclude, include, groupPats); the query options are the
-// engine's (core/analysis/stack_transform_options.h), so the page shows what the CLI's
+// engine's (core/analysis/stacks/stack_transform_options.h), so the page shows what the CLI's
 // --group-by-module / --just-my-code / --drop-time-leaves / --fold-pats … print.
 import type { StackQuery } from '../api/handle.js';
 import { STACK_GROUPS } from '../app/state.js';

@@ -1,4 +1,4 @@
-// web/src/views — the thread pool section of the Diagnostics tab (issue 14 item 4): the
+// web/src/views — the thread pool section of the Diagnostics tab: the
 // worker thread count over time as a small step chart (from the runtime's own
 // ActiveWorkerThreadCount fields), and the hill-climbing adjustments with their reasons and
 // new worker counts, starvation rows highlighted. Numbers come from `nettrace threadpool`,

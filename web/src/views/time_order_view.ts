@@ -1,4 +1,4 @@
-// web/src/views — "Time order" (speedscope's view of that name, issue 13): one thread's
+// web/src/views — "Time order" (speedscope's view of that name): one thread's
 // sampled stacks along real time, x = the sample's time, y = depth (root at the top). A
 // sample spans from its time to the thread's next sample (the last one: the median gap);
 // neighbouring samples with the same frames down to a depth are drawn as one box. The chart

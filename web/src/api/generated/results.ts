@@ -353,7 +353,7 @@ export interface AsyncStitching {
   reason?: string;
 }
 
-/** A flame graph laid out by the engine (core/analysis/flame_graph.h), struct of arrays: one entry per node in depth-first order; x runs in weight units from 0 to `total`. Entry 0 is the root. */
+/** A flame graph laid out by the engine (core/analysis/stacks/flame_graph.h), struct of arrays: one entry per node in depth-first order; x runs in weight units from 0 to `total`. Entry 0 is the root. */
 export interface FlameGraphJson {
   /** "samples", "bytes", "nanoseconds" or "objects" (alloc-objects). */
   unit: string;
@@ -376,7 +376,7 @@ export interface FlameGraphJson {
   asyncStitching?: AsyncStitching;
 }
 
-/** The sandwich of one function (core/analysis/top_functions.h): `callers` grows outward (children of a node are its callers), `callees` inward. */
+/** The sandwich of one function (core/analysis/stacks/top_functions.h): `callers` grows outward (children of a node are its callers), `callees` inward. */
 export interface SandwichJson {
   function: string;
   callers: FlameGraphJson;
@@ -433,7 +433,7 @@ export interface StackDiffTree {
   delta: number[];
 }
 
-/** The A/B diff of two stack views (core/analysis/stack_diff.h): per-function changes, by |exclusiveDelta| then |inclusiveDelta|, and the merged call tree. A node only in the baseline has start === end (zero width). */
+/** The A/B diff of two stack views (core/analysis/stacks/stack_diff.h): per-function changes, by |exclusiveDelta| then |inclusiveDelta|, and the merged call tree. A node only in the baseline has start === end (zero width). */
 export interface StackDiffResult {
   baseline: StackDiffSide;
   comparison: StackDiffSide;
