@@ -29,4 +29,9 @@ const JsonValue& TraceViews::ThreadPool() {
   return threadPool_ ? *threadPool_ : Parsed(threadPool_, session_.ThreadPoolView());
 }
 
+// Its totals only: the per-function rows are not needed by any metric.
+const JsonValue& TraceViews::Allocations() {
+  return allocations_ ? *allocations_ : Parsed(allocations_, session_.AllocationsView(false, 0.99, 0));
+}
+
 }  // namespace nettrace::verdict
