@@ -1082,8 +1082,16 @@ export interface RunDiffTree {
   meanExclusiveB: number[];
   start: number[];
   end: number[];
+  /** Per node: mean inclusive share (of each trace's total) in A. */
+  shareA: number[];
+  /** Per node: mean inclusive share in B. */
+  shareB: number[];
   /** Per node: mean inclusive share in B minus that in A. */
   delta: number[];
+  /** Per node: the confidence interval of delta (Welch), low end. */
+  ciLow: number[];
+  /** Per node: its high end. */
+  ciHigh: number[];
   /** Per node: Holm-adjusted p-value over the tree's tested nodes. */
   pAdjusted: number[];
   /** Per node: the change is significant (a view greys the others). */
