@@ -33,6 +33,9 @@ const full = {
   excludePats: 'Program.Main',
   includePats: 'Worker{*}',
   groupPats: 'System.%->System;{%}!=>$1',
+  runs: true,
+  runsEvent: 'AllocationSampling',
+  runsWeight: 'alloc-objects',
 };
 
 test('parse ∘ serialise is the identity on a state with every field set', () => {

@@ -2,6 +2,7 @@
 //   #tab=events&provider=…&event=…&thread=…&text=…&from=…&to=…&type=…&process=…&inverted=1
 //   &timeline=type&side=sandwich&fn=…&weight=thread-time&stitch=0
 //   &group=module|jmc&leaves=1&fold=…&exclude=…&include=…&groupPats=…
+//   &runs=1&runsType=…&runsWeight=…   (Compare runs: shown, its stacks and weight; not its files)
 // Values are URL-encoded by URLSearchParams; absent keys mean "any". This module is the one
 // place that parses and serialises it: the analyzer's controllers see numbers as numbers
 // (null = any), and a value that is not valid (a thread that is not an integer, a tab that does
@@ -56,6 +57,11 @@ export interface ViewState {
   excludePats: string;
   includePats: string;
   groupPats: string;
+  /** Compare runs (views/runs_view.ts) shown in place of the landing area, its stack event
+   *  type (empty: Thread/Sample) and weight (empty: auto, as `nettrace diff`). */
+  runs: boolean;
+  runsEvent: string;
+  runsWeight: string;
 }
 
 export function defaultState(): ViewState {
@@ -82,6 +88,9 @@ export function defaultState(): ViewState {
     excludePats: '',
     includePats: '',
     groupPats: '',
+    runs: false,
+    runsEvent: '',
+    runsWeight: '',
   };
 }
 
@@ -151,6 +160,9 @@ const CODECS: { [K in Field]: Codec<ViewState[K]> } = {
   excludePats: text('exclude'),
   includePats: text('include'),
   groupPats: text('groupPats'),
+  runs: flag('runs', '1'),
+  runsEvent: text('runsType'),
+  runsWeight: text('runsWeight'),
 };
 
 const FIELDS = Object.keys(CODECS) as Field[];
