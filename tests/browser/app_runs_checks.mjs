@@ -82,6 +82,7 @@ export async function runsChecks({ page, server, check, assert }) {
     const notSignificant = seen.filter((s) => !native.tree.significant[s.n]).map((s) => s.n);
     const significant = seen.length - notSignificant.length;
     assert(significant >= 5 && notSignificant.length >= 100, `${significant} significant and ${notSignificant.length} other nodes drawn`);
+    console.log(`     ${significant} significant and ${notSignificant.length} other nodes at least 3 px wide`);
     assert(JSON.stringify(greyed) === JSON.stringify(notSignificant), `greyed ${greyed.length} nodes, not significant ${notSignificant.length}: first differing ${greyed.find((n, i) => n !== notSignificant[i])}`);
     // The tooltip of a significant node: its means, difference, interval and Holm p.
     const node = seen.find((s) => native.tree.significant[s.n]).n;
@@ -116,5 +117,31 @@ export async function runsChecks({ page, server, check, assert }) {
     await page.click('#runs-close');
     assert(await page.isVisible('#landing'), 'Close is Home');
     assert(new URLSearchParams(new URL(page.url()).hash.slice(1)).get('runs') === null, `hash ${page.url()}`);
+  });
+
+  await check('app runs: traces dropped on a side are that side\'s (not opened as the trace), removable', async () => {
+    await page.goto('about:blank');
+    await page.goto(`${server.url}#runs=1`);
+    const drop = (side, names) =>
+      page.evaluate(async ({ side, names }) => {
+        const bytes = await (await fetch('samples/only_managed_samples.nettrace')).arrayBuffer();
+        const transfer = new DataTransfer();
+        for (const name of names) transfer.items.add(new File([bytes], name));
+        const zone = appRoot().getElementById(`runs-${side}`);
+        zone.dispatchEvent(new DragEvent('dragover', { dataTransfer: transfer, bubbles: true, composed: true, cancelable: true }));
+        zone.dispatchEvent(new DragEvent('drop', { dataTransfer: transfer, bubbles: true, composed: true, cancelable: true }));
+      }, { side, names });
+    await drop('a', ['a1 <b>bold</b>.nettrace', 'a2.nettrace']);
+    await drop('b', ['b1.nettrace']);
+    const listed = (side) => page.$$eval(`#runs-${side}-list li > span:first-child`, (spans) => spans.map((s) => s.textContent));
+    assert(JSON.stringify(await listed('a')) === JSON.stringify(['a1 <b>bold</b>.nettrace ', 'a2.nettrace ']), `A lists ${await listed('a')}`);
+    assert((await page.$$(`#runs-a-list b`)).length === 0, 'a file name is text, never HTML');
+    await page.waitForSelector('#runs-result[data-state="done"]', { state: 'attached', timeout: 60_000 });
+    const got = await shown();
+    assert(JSON.stringify(got.baseline.traces) === JSON.stringify(['a1 <b>bold</b>.nettrace', 'a2.nettrace']) && got.comparison.traces.length === 1, JSON.stringify(got.baseline));
+    assert((await page.getAttribute('#result', 'data-state')) === 'idle' && (await page.isHidden('#result')), 'a drop on a side does not open the trace');
+    await page.click('#runs-a-list li:first-child button');
+    assert(JSON.stringify(await listed('a')) === JSON.stringify(['a2.nettrace ']), `after removal A lists ${await listed('a')}`);
+    await page.waitForFunction(() => appRoot().getElementById('runs-json').textContent.includes('"traces":["a2.nettrace"]'), null, { timeout: 60_000 });
   });
 }

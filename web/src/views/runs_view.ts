@@ -54,6 +54,12 @@ class RunSide {
       input.value = '';
     });
     choose.addEventListener('click', () => input.click());
+    this.box.addEventListener('keydown', (e) => {
+      if (e.target === this.box && (e.key === 'Enter' || e.key === ' ')) {
+        e.preventDefault();
+        input.click();
+      }
+    });
     clear.addEventListener('click', () => {
       this.files.length = 0;
       this.changed();
