@@ -144,4 +144,22 @@ export async function runsChecks({ page, server, check, assert }) {
     assert(JSON.stringify(await listed('a')) === JSON.stringify(['a2.nettrace ']), `after removal A lists ${await listed('a')}`);
     await page.waitForFunction(() => appRoot().getElementById('runs-json').textContent.includes('"traces":["a2.nettrace"]'), null, { timeout: 60_000 });
   });
+
+  await check('app runs: compareRunsInWorker ends its worker when its signal aborts (a newer comparison replaces it)', async () => {
+    await page.goto(server.url);
+    const got = await page.evaluate(async () => {
+      const { compareRunsInWorker } = await import('./engine/worker_client.js');
+      const blob = await (await fetch('samples/only_managed_samples.nettrace')).blob();
+      const controller = new AbortController();
+      const running = compareRunsInWorker([blob, blob], [blob, blob], { signal: controller.signal });
+      setTimeout(() => controller.abort(), 0);
+      try {
+        await running;
+        return 'resolved';
+      } catch (e) {
+        return e.code;
+      }
+    });
+    assert(got === 'cancelled', `an aborted comparison ${got}`);
+  });
 }

@@ -132,3 +132,13 @@ test('allocations.sampledBytes is missing, not zero, without AllocationSampled e
   assert.equal(verdict.verdict, 'missing');
   assert.match(verdict.detail, /no AllocationSampled events/);
 });
+
+test('a byte count and a limit one byte under it read apart in the text report', () => {
+  const sampled = t('alloc-sampled');
+  const bytes = view('allocations', sampled).total.bytes;
+  const path = join(dir, 'bytes.json');
+  writeFileSync(path, JSON.stringify({ budgets: [{ metric: 'allocations.sampledBytes', max: bytes - 1 }] }));
+  const r = spawnSync(nativeTool, ['check', sampled, '--budget', path], { encoding: 'utf8' });
+  assert.equal(r.status, 1, r.stderr);
+  assert.ok(r.stdout.includes(`${bytes} bytes > max ${bytes - 1} bytes`), r.stdout);
+});

@@ -285,27 +285,38 @@ export async function diffTracesInWorker(
  * Many runs a side compared (api/verdict.ts compareRuns: Welch's t, Holm) in a new engine
  * worker that reads the traces one at a time and ends with the answer: the page's thread only
  * sends the sources and receives the document. `baselineNames` / `comparisonNames` name the
- * runs (default: a File's name, else the URL).
+ * runs (default: a File's name, else the URL). `signal` ends the worker at once (the promise
+ * then rejects with code "cancelled").
  */
 export async function compareRunsInWorker(
   baseline: (Blob | URL | string)[],
   comparison: (Blob | URL | string)[],
-  options: Omit<RunDiffOptions, 'signal'> & WorkerOptions = {},
+  options: RunDiffOptions & WorkerOptions = {},
 ): Promise<RunDiffResult> {
   const base = (globalThis as { location?: { href: string } }).location?.href;
   const payload = (s: Blob | URL | string): Blob | string => (s instanceof Blob ? s : new URL(s, base).href);
   const nameOf = (s: Blob | URL | string): string => (s instanceof File ? s.name : s instanceof Blob ? 'trace' : new URL(s, base).href);
-  const { workerUrl: _, ...rest } = options;
+  const { workerUrl: _, signal, ...rest } = options;
+  signal?.throwIfAborted();
   const runOptions: Omit<RunDiffOptions, 'signal'> = {
     ...rest,
     baselineNames: options.baselineNames ?? baseline.map(nameOf),
     comparisonNames: options.comparisonNames ?? comparison.map(nameOf),
   };
   const connection = new EngineConnection(startWorker(options));
+  let cancelled = false;
+  const onAbort = (): void => {
+    cancelled = true;
+    connection.terminate();
+  };
+  signal?.addEventListener('abort', onAbort, { once: true });
   try {
     const { done } = connection.send({ kind: 'runDiff', baseline: baseline.map(payload), comparison: comparison.map(payload), options: runOptions });
     return JSON.parse((await done) as string) as RunDiffResult;
+  } catch (e) {
+    throw cancelled ? new NetTraceError('cancelled', null, 'the comparison was cancelled') : e;
   } finally {
+    signal?.removeEventListener('abort', onAbort);
     connection.terminate();
   }
 }

@@ -112,8 +112,9 @@ export class RunsView {
   private readonly json: HTMLElement;
   private readonly graph: FlameGraph;
   private readonly search: HTMLInputElement;
-  /** The latest comparison asked for: an older one finishing later is dropped. */
+  /** The latest comparison asked for: a new one ends the older one's worker. */
   private generation = 0;
+  private running: AbortController | null = null;
   /** The options changed (the analyzer keeps them in the link). */
   onOptions: ((options: RunsOptions) => void) | null = null;
   /** Close: back to the landing area. */
@@ -199,6 +200,8 @@ export class RunsView {
   /** Compares the sides when both have traces (each change asks again; the latest wins). */
   async compare(): Promise<void> {
     const generation = ++this.generation;
+    this.running?.abort();
+    this.running = null;
     const [a, b] = [[...this.a.files], [...this.b.files]];
     if (a.length === 0 || b.length === 0) {
       this.result.hidden = true;
@@ -208,8 +211,9 @@ export class RunsView {
     }
     this.result.dataset['state'] = 'working';
     this.status.textContent = `Comparing ${a.length} run${a.length === 1 ? '' : 's'} with ${b.length}…`;
+    const running = (this.running = new AbortController());
     try {
-      const r = await compareRunsInWorker(a, b, { ...this.workerOptions, query: this.query() });
+      const r = await compareRunsInWorker(a, b, { ...this.workerOptions, query: this.query(), signal: running.signal });
       if (generation !== this.generation) return;
       this.render(r);
       this.result.dataset['state'] = 'done';
@@ -248,6 +252,7 @@ export class RunsView {
   }
 
   dispose(): void {
+    this.running?.abort();
     this.graph.dispose();
   }
 }
