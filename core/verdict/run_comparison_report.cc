@@ -74,6 +74,8 @@ void WriteTree(JsonWriter& w, const RunComparison& r) {
   for (const Compared& c : r.nodes) w.Raw(Significant(c.test.ciLow, 9));
   w.EndArray().Key("ciHigh").BeginArray();
   for (const Compared& c : r.nodes) w.Raw(Significant(c.test.ciHigh, 9));
+  w.EndArray().Key("tested").BeginArray();
+  for (const Compared& c : r.nodes) w.Bool(c.tested);
   w.EndArray().Key("pAdjusted").BeginArray();
   for (const Compared& c : r.nodes) w.Raw(Significant(c.pAdjusted, 6));
   w.EndArray().Key("significant").BeginArray();

@@ -97,6 +97,12 @@ export async function runsChecks({ page, server, check, assert }) {
       `Difference: ${pts(t.delta[node])} pts`, `95 % interval (this node alone): ${pts(t.ciLow[node])} to ${pts(t.ciHigh[node])} pts`, `p (Holm): ${t.pAdjusted[node].toPrecision(3)} (significant)`]) {
       assert(tip.includes(part), `tooltip lacks "${part}": ${tip}`);
     }
+    // The root is never tested (its share is 1 in every run): it says so, with no p.
+    await page.mouse.move(0, 0);
+    await page.mouse.move(box.x + 5, box.y + 9);
+    await page.waitForSelector('#runs-tooltip:not([hidden])', { timeout: 5_000 });
+    const rootTip = await page.textContent('#runs-tooltip');
+    assert(rootTip.includes('Not tested') && !rootTip.includes('p (Holm)'), `root tooltip: ${rootTip}`);
     await page.mouse.move(0, 0);
   });
 

@@ -11,6 +11,9 @@ export const share = (fraction: number): string => `${(fraction * 100).toFixed(2
 /** A difference of shares in percentage points, signed. */
 export const points = (fraction: number): string => `${fraction > 0 ? '+' : ''}${(fraction * 100).toFixed(2)}`;
 
+/** A total's amounts: "25,150", "0.1234", never an exponent. */
+const FOUR_DIGITS = new Intl.NumberFormat('en-US', { maximumSignificantDigits: 4 });
+
 const FLAGGED = new Set(['grown', 'shrunk', 'appeared', 'disappeared']);
 
 const cell = (text: string, value: number, cls = ''): HTMLTableCellElement =>
@@ -55,7 +58,7 @@ export function functionsTable(r: RunDiffResult, event: string): HTMLElement {
 
 /** Every runtime total compared (GC pause, allocation, exceptions, JIT, …); the flagged ones marked. */
 export function totalsTable(r: RunDiffResult): HTMLElement {
-  const number = (v: number): string => (Number.isInteger(v) ? String(v) : v.toPrecision(4));
+  const number = (v: number): string => FOUR_DIGITS.format(v);
   const rows = r.totals.map((t) =>
     h(
       'tr',

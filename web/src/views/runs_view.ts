@@ -283,7 +283,9 @@ function differentialGraph(r: RunDiffResult, event: string): { data: FlameGraphD
       `Mean B: ${amount(t.meanInclusiveB[node]!)} (${share(t.shareB[node]!)})`,
       `Difference: ${points(t.delta[node]!)} pts`,
       `${level} % interval (this node alone): ${points(t.ciLow[node]!)} to ${points(t.ciHigh[node]!)} pts`,
-      `p (Holm): ${t.pAdjusted[node]!.toPrecision(3)}${t.significant[node] ? ' (significant)' : ' (not significant)'}`,
+      t.tested[node]
+        ? `p (Holm): ${t.pAdjusted[node]!.toPrecision(3)}${t.significant[node] ? ' (significant)' : ' (not significant)'}`
+        : `Not tested (${node === 0 ? 'the whole' : `a mean share under ${r.method.minShare * 100} %, or a single run a side`})`,
     ],
   };
   return { data, overlay };

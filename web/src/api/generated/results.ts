@@ -1092,6 +1092,8 @@ export interface RunDiffTree {
   ciLow: number[];
   /** Per node: its high end. */
   ciHigh: number[];
+  /** Per node: in the tested family (both sides have 2 traces or more and the mean share reaches minShare; never the root). */
+  tested: boolean[];
   /** Per node: Holm-adjusted p-value over the tree's tested nodes. */
   pAdjusted: number[];
   /** Per node: the change is significant (a view greys the others). */
