@@ -168,4 +168,18 @@ export async function runsChecks({ page, server, check, assert }) {
     });
     assert(got === 'cancelled', `an aborted comparison ${got}`);
   });
+
+  await check('app runs: a trace that cannot be read to its end fails the comparison, named, with its offset', async () => {
+    const truncated = join(testdata, 'truncated', 'dotnet-trace-netcore3.0-preview-truncated.nettrace');
+    const native = spawnSync(nativeTool, ['diff', '--baseline', truncated, truncated, '--compare', truncated, truncated], { encoding: 'utf8' });
+    assert(native.status === 2, `native exits ${native.status}`);
+    await page.goto('about:blank');
+    await page.goto(`${server.url}#runs=1`);
+    await page.setInputFiles('#runs-a-files', [truncated, truncated]);
+    await page.setInputFiles('#runs-b-files', [join(dir, BASELINE[0]), join(dir, BASELINE[1])]);
+    await page.waitForSelector('#runs-result[data-state="error"]', { state: 'attached', timeout: 60_000 });
+    const status = await page.textContent('#runs-status');
+    assert(/^The comparison failed: .*dotnet-trace-netcore3\.0-preview-truncated\.nettrace/.test(status) && /offset|byte/i.test(status), status);
+    assert(await page.isHidden('#runs-result'), 'no verdict on part of a run');
+  });
 }
