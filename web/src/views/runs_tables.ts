@@ -14,6 +14,8 @@ export const points = (fraction: number): string => `${fraction > 0 ? '+' : ''}$
 /** A total's amounts: "25,150", "0.1234", never an exponent. */
 const FOUR_DIGITS = new Intl.NumberFormat('en-US', { maximumSignificantDigits: 4 });
 
+const sharePoints = (fraction: number): string => `${points(fraction)} pts`;
+
 const FLAGGED = new Set(['grown', 'shrunk', 'appeared', 'disappeared']);
 
 const cell = (text: string, value: number, cls = ''): HTMLTableCellElement =>
@@ -24,13 +26,14 @@ const head = (caption: string, columns: string[]): HTMLElement[] => [
   h('thead', {}, h('tr', {}, ...columns.map((c) => h('th', { text: c })))),
 ];
 
-/** Mean A, mean B, difference, interval, p (Holm) of one compared quantity, `show` formatting. */
-function comparedCells(c: RunDiffCompared, show: (v: number) => string): HTMLTableCellElement[] {
+/** Mean A, mean B, difference, interval, p (Holm) of one compared quantity: the means written
+ *  by `show`, the difference and its interval by `change`. */
+function comparedCells(c: RunDiffCompared, show: (v: number) => string, change: (v: number) => string): HTMLTableCellElement[] {
   return [
     cell(show(c.meanA), c.meanA),
     cell(show(c.meanB), c.meanB),
-    cell(show(c.difference), c.difference),
-    h('td', { text: `${show(c.ciLow)} to ${show(c.ciHigh)}`, attrs: { 'data-low': String(c.ciLow), 'data-high': String(c.ciHigh) } }),
+    cell(change(c.difference), c.difference),
+    h('td', { text: `${change(c.ciLow)} to ${change(c.ciHigh)}`, attrs: { 'data-low': String(c.ciLow), 'data-high': String(c.ciHigh) } }),
     cell(c.tested ? c.pAdjusted.toPrecision(3) : 'not tested', c.pAdjusted),
   ];
 }
@@ -45,13 +48,14 @@ export function functionsTable(r: RunDiffResult, event: string): HTMLElement {
       { attrs: { 'data-change': f.change } },
       h('td', { class: 'runs-name', text: f.name, attrs: { title: f.name } }),
       h('td', { class: `runs-change ${f.change}`, text: f.change }),
-      ...comparedCells(f.inclusive, share),
-      ...comparedCells(f.exclusive, share),
+      ...comparedCells(f.inclusive, share, sharePoints),
+      ...comparedCells(f.exclusive, share, sharePoints),
       cell(weight(f.inclusiveWeight.meanA), f.inclusiveWeight.meanA),
       cell(weight(f.inclusiveWeight.meanB), f.inclusiveWeight.meanB),
     ),
   );
-  const columns = ['Function', 'Change', 'Incl. A', 'Incl. B', 'Δ incl.', 'interval', 'p (Holm)', 'Excl. A', 'Excl. B', 'Δ excl.', 'interval', 'p (Holm)', 'Incl. weight A', 'Incl. weight B'];
+  const level = `${Math.round(r.method.confidence * 100)} % interval`;
+  const columns = ['Function', 'Change', 'Incl. A', 'Incl. B', 'Δ incl.', level, 'p (Holm)', 'Excl. A', 'Excl. B', 'Δ excl.', level, 'p (Holm)', 'Incl. weight A', 'Incl. weight B'];
   const caption = flagged.length === 0 ? 'No function changed significantly' : `Functions that changed significantly (shares of each run's total; mean over the runs)`;
   return h('table', { class: 'diff-table runs-table', attrs: { id: 'runs-functions' } }, ...head(caption, columns), h('tbody', {}, ...rows));
 }
@@ -66,13 +70,13 @@ export function totalsTable(r: RunDiffResult): HTMLElement {
       h('td', { class: 'runs-name', text: t.metric }),
       h('td', { text: t.unit }),
       h('td', { class: `runs-change ${t.change}`, text: t.change }),
-      ...comparedCells(t.values, number),
+      ...comparedCells(t.values, number, (v) => (v > 0 ? `+${number(v)}` : number(v))),
     ),
   );
   return h(
     'table',
     { class: 'diff-table runs-table', attrs: { id: 'runs-totals' } },
-    ...head('Runtime totals (per run; mean over the runs)', ['Metric', 'Unit', 'Change', 'Mean A', 'Mean B', 'Difference', 'interval', 'p (Holm)']),
+    ...head('Runtime totals (per run; mean over the runs)', ['Metric', 'Unit', 'Change', 'Mean A', 'Mean B', 'Difference', `${Math.round(r.method.confidence * 100)} % interval`, 'p (Holm)']),
     h('tbody', {}, ...rows),
   );
 }
