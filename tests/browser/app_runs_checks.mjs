@@ -41,6 +41,9 @@ export async function runsChecks({ page, server, check, assert }) {
     await waitDone('auto');
     const got = await shown();
     assert(JSON.stringify(got) === JSON.stringify(native), `the page's document differs from native:\n page:   ${JSON.stringify(got).slice(0, 300)}\n native: ${JSON.stringify(native).slice(0, 300)}`);
+    // Each run's total weight beside its file.
+    const listed = await page.$$eval('#runs-a-list li, #runs-b-list li', (lis) => lis.map((li) => Number(li.dataset.total)));
+    assert(JSON.stringify(listed) === JSON.stringify([...native.baseline.totals, ...native.comparison.totals]), `run totals ${listed}`);
     // The flagged functions, in the document's order, with its numbers on the cells.
     const rows = await page.$$eval('#runs-functions tbody tr', (trs) =>
       trs.map((tr) => ({ name: tr.cells[0].textContent, change: tr.cells[1].textContent, values: [...tr.querySelectorAll('td[data-value]')].map((c) => Number(c.dataset.value)) })),

@@ -85,6 +85,17 @@ class RunSide {
     this.changed();
   }
 
+  /** Each run's total weight in the comparison shown (the files listed in the same order). */
+  showTotals(totals: number[], amount: (v: number) => string): void {
+    this.list.querySelectorAll('li').forEach((li, i) => {
+      const total = totals[i];
+      li.querySelector('.runs-total')?.remove();
+      if (total === undefined) return;
+      li.dataset['total'] = String(total);
+      li.append(h('span', { class: 'runs-total muted', text: ` · ${amount(total)}` }));
+    });
+  }
+
   private changed(): void {
     this.list.replaceChildren(
       ...this.files.map((f, i) => {
@@ -237,6 +248,8 @@ export class RunsView {
     this.result.hidden = false;
     this.result.dataset['weight'] = this.weight.value;
     this.result.dataset['event'] = event;
+    this.a.showTotals(r.baseline.totals, (v) => formatWeight(v, r.baseline.unit, event));
+    this.b.showTotals(r.comparison.totals, (v) => formatWeight(v, r.comparison.unit, event));
     const { data, overlay } = differentialGraph(r, event);
     this.graph.setData(data, event, overlay);
     this.graph.search(this.search.value);
