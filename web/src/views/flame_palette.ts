@@ -16,10 +16,10 @@ export const SHRANK = GREW + STRENGTHS;
 export const UNCHANGED = SHRANK + STRENGTHS;
 
 /** The differential bucket of a change of share `delta` (a fraction), significant or not:
- *  full strength from 5 points. */
+ *  one strength a percentage point, the last from 4 points on. */
 export function changeBucket(delta: number, significant: boolean): number {
   if (!significant || delta === 0) return UNCHANGED;
-  const s = Math.min(STRENGTHS - 1, Math.floor(Math.abs(delta) * 20 * STRENGTHS));
+  const s = Math.min(STRENGTHS - 1, Math.floor(Math.abs(delta) * 100));
   return (delta > 0 ? GREW : SHRANK) + s;
 }
 
