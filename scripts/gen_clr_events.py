@@ -474,9 +474,7 @@ namespace nettrace::clr {{
 // description in the trace either.
 enum class Provider : uint8_t {{ kNone, kRuntime, kRundown, kPrivate, kStress, kSampleProfiler }};
 
-// Microsoft-Windows-DotNETRuntime / -Rundown / -Private / -Stress and
-// Microsoft-DotNETCore-SampleProfiler (exact names, any case).
-Provider ProviderFromName(std::string_view providerName);
+// Which provider name is which of these: format/provider_family.h (ClrProviderOf).
 
 // Payload field kinds, from the manifest's inType. kPointer is pointer-sized (trace header);
 // kBool32 is 4 bytes; kUnicodeString / kAnsiString are NUL-terminated; kBinary's length is in
@@ -599,15 +597,6 @@ bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
 }
 
 }  // namespace
-
-Provider ProviderFromName(std::string_view providerName) {
-  if (EqualsIgnoreCase(providerName, "Microsoft-Windows-DotNETRuntime")) return Provider::kRuntime;
-  if (EqualsIgnoreCase(providerName, "Microsoft-Windows-DotNETRuntimeRundown")) return Provider::kRundown;
-  if (EqualsIgnoreCase(providerName, "Microsoft-Windows-DotNETRuntimePrivate")) return Provider::kPrivate;
-  if (EqualsIgnoreCase(providerName, "Microsoft-Windows-DotNETRuntimeStress")) return Provider::kStress;
-  if (EqualsIgnoreCase(providerName, "Microsoft-DotNETCore-SampleProfiler")) return Provider::kSampleProfiler;
-  return Provider::kNone;
-}
 
 const EventInfo* FindEvent(Provider provider, uint32_t id, uint32_t version) {
   // Binary search for the first entry with this (provider, id); versions follow in order.

@@ -20,7 +20,7 @@ done
 # Each a few seconds of CPU on 2 cores (measured: docs/testing.md); the others run in npm test.
 NODE_QUICK=(
   api blob_stream diag_fake_runtime diff event_views_oracle exports_golden gc_jit golden heap_ready
-  leak_url live_bound live_identity live_page netperf_legacy read_outcome sandwich
+  include_layers leak_url live_bound live_identity live_page netperf_legacy read_outcome sandwich
   search_stack speedscope summary summary_type timeline_axis view_state views_golden wasm_build
   web_import_cycles
   worker_protocol

@@ -21,13 +21,14 @@
 #include "api/query_options.h"
 #include "analysis/event_query.h"
 #include "analysis/histogram.h"
-#include "analysis/text_search.h"
+#include "reread/text_search.h"
 #include "base/status.h"
 #include "analysis/flame_graph.h"
 #include "convert/convert_session.h"
 #include "export/export_stream.h"
 #include "export/payload_csv_export.h"
 #include "trace_session.h"
+#include "verdict/budget_file.h"
 #include "write/universal_trace_writer.h"
 
 namespace {
@@ -197,7 +198,7 @@ nettrace::StackQuery ToStackQuery(const TraceSession& s, const val& js) {
 }
 
 // The query table as JSON (`nettrace schema --json`).
-std::string QuerySchemaJson() { return nettrace::api::SchemaJson(); }
+std::string QuerySchemaJson() { return nettrace::verdict::SchemaJson(); }
 // The commands and options sections of --help (native: the native tool's commands only).
 std::string CliHelp(bool native) { return nettrace::api::CliHelp(native); }
 // A command's argv after the command, through the native CLI's parser (api/command_line.h) →
@@ -248,6 +249,11 @@ val GraphColumns(const nettrace::FlameGraph& g) {
   val names = val::array();
   for (const std::string& n : g.frameNames) names.call<void>("push", n);
   out.set("frameNames", names);
+  if (nettrace::HasFrameDetails(g)) {  // as the JSON's frameDetails
+    val details = val::array();
+    for (const std::string& d : g.frameDetails) details.call<void>("push", d);
+    out.set("frameDetails", details);
+  }
   out.set("frame", CopyToJs("Uint32Array", g.frame));
   out.set("parent", CopyToJs("Uint32Array", g.parent));
   out.set("depth", CopyToJs("Uint32Array", g.depth));

@@ -133,7 +133,7 @@ TraceTablesJs* NewTraceTables(nettrace::TraceSession& session, val read) {
       return CopyFromJs(read(static_cast<double>(offset), static_cast<double>(size)), out);
     };
   }
-  return new TraceTablesJs{std::make_unique<dataset::TraceTables>(&session, std::move(reader))};
+  return new TraceTablesJs{std::make_unique<dataset::TraceTables>(session.stackModel(), std::move(reader))};
 }
 
 val WriteTraceTable(TraceTablesJs& t, const std::string& table, const std::string& codecName, val write, val compress) {

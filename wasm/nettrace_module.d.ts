@@ -344,6 +344,8 @@ export interface RawFlameGraph {
   unit: string;
   total: number;
   frameNames: string[];
+  /** Per frame, what its name leaves out (FlameGraphJson.frameDetails); only when some frame has one. */
+  frameDetails?: string[];
   frame: Uint32Array;
   parent: Uint32Array;
   depth: Uint32Array;

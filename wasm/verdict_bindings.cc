@@ -40,7 +40,7 @@ class BudgetCheck {
   // `source` names the file in errors ("budgets.json:3:7: …").
   val Load(const std::string& text, const std::string& source) { return StatusOf(v::ParseBudgetFile(text, source, &file_)); }
   void Add(const TraceSession& session, const std::string& name, bool baseline) {
-    (baseline ? baseline_ : checked_).push_back(v::MeasureBudgets(file_, session, name));
+    (baseline ? baseline_ : checked_).push_back(v::MeasureBudgets(file_, session.stackModel(), name));
   }
   val Check() {
     report_ = v::CheckReport{};
@@ -71,7 +71,7 @@ class RunDiff {
     return StatusOf(s);
   }
   void Add(const TraceSession& session, const std::string& name, bool baseline) {
-    (baseline ? a_ : b_).push_back(v::MeasureRun(session, request_.stack));
+    (baseline ? a_ : b_).push_back(v::MeasureRun(session.stackModel(), request_.stack));
     (baseline ? names_.baseline : names_.comparison).push_back(name);
   }
   // format: json (with its final newline) | markdown.

@@ -7,12 +7,11 @@
 #include "analysis/async_stitching.h"
 #include "analysis/start_stop_activities.h"
 #include "base/json_writer.h"
-#include "model/store_builder.h"
+#include "model/trace_model.h"
 
 namespace nettrace {
 
-ActivityView::ActivityView(const StoreBuilder& model, const SymbolCollector& symbols)
-    : frequency_(model.info().tickFrequency), syncTicks_(model.info().syncTimeTicks) {
+ActivityView::ActivityView(const TraceModel& model, const SymbolCollector& symbols) : clock_(model.clock()) {
   StackResolver resolver(model, symbols);
   AsyncStitcher tasks(model, symbols, &resolver);
   StartStopActivities startStops(model, symbols, &resolver);
@@ -57,9 +56,8 @@ std::vector<ActivityView::Finished> ActivityView::FinishedActivities() const {
 }
 
 std::string ActivityView::Write(ViewFormat format) const {
-  const double freq = frequency_ > 0 ? static_cast<double>(frequency_) : 1.0;
-  auto ms = [&](uint64_t ts) { return (static_cast<double>(ts) - static_cast<double>(syncTicks_)) * 1000.0 / freq; };
-  auto durMs = [&](const Activity& a) { return static_cast<double>(TicksToNs(a.stop - a.start, frequency_)) / 1e6; };
+  auto ms = [&](uint64_t ts) { return clock_.MsFromSync(ts); };
+  auto durMs = [&](const Activity& a) { return static_cast<double>(clock_.Ns(a.stop - a.start)) / 1e6; };
   if (format == ViewFormat::kCsv) {
     std::string out = "index,provider,name,id,parent,depth,startMs,durationMs,startThread,stopThread\n";
     char buf[96];
@@ -81,7 +79,7 @@ std::string ActivityView::Write(ViewFormat format) const {
   std::vector<uint64_t> counts(names_.size());
   for (const Activity& a : activities_) {
     ++counts[a.name];
-    if (a.finished) durations[a.name].push_back(TicksToNs(a.stop - a.start, frequency_));
+    if (a.finished) durations[a.name].push_back(clock_.Ns(a.stop - a.start));
   }
   uint64_t finished = 0;
   for (auto& d : durations) std::sort(d.begin(), d.end()), finished += d.size();

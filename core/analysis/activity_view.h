@@ -1,6 +1,6 @@
 // core/analysis — the activities view: start-stop activities as TraceEvent's
 // StartStopActivityComputer pairs them, the same ones whose "Activity …" frames the thread-time
-// stacks carry (analysis/start_stop_activities.h follows them; resolve/start_stop_rule.h says
+// stacks carry (analysis/start_stop_activities.h follows them; events/start_stop_rule.h says
 // which events begin and end them). One activity per Start the computer follows (an
 // EventSource Start whose activity id is an activity path, the runtime's ExceptionCatch/Start),
 // in time order; its Stop is the first Stop that found it live by activity id (TraceEvent keys
@@ -15,18 +15,19 @@
 #include <vector>
 
 #include "analysis/view_format.h"
+#include "events/trace_clock.h"
 #include "format/records.h"
 
 namespace nettrace {
 
-class StoreBuilder;
 class SymbolCollector;
+class TraceModel;
 
 class ActivityView {
  public:
   static constexpr size_t kMaxListed = 10000;  // activities listed one by one
 
-  ActivityView(const StoreBuilder& model, const SymbolCollector& symbols);
+  ActivityView(const TraceModel& model, const SymbolCollector& symbols);
 
   std::string Write(ViewFormat format) const;
 
@@ -50,7 +51,7 @@ class ActivityView {
     bool finished = false;
   };
 
-  int64_t frequency_ = 0, syncTicks_ = 0;
+  TraceClock clock_;
   std::vector<Activity> activities_;
   std::vector<std::pair<std::string, std::string>> names_;  // (provider, task)
   uint64_t unmatchedStops_ = 0, otherTaskStops_ = 0, withoutActivityPath_ = 0, notKept_ = 0;

@@ -106,7 +106,7 @@ StackQuery AllocationSamples::Retarget(const StackQuery& query) const {
   return q;
 }
 
-void AllocationSamples::Refine(const StoreBuilder& model, const SymbolCollector& symbols, const StackQuery& q,
+void AllocationSamples::Refine(const TraceModel& model, const SymbolCollector& symbols, const StackQuery& q,
                                StackResolver* resolver, StackSelection* sel) const {
   const bool bytes = q.weight == WeightKind::kAllocBytes;
   if (!bytes && q.weight != WeightKind::kAllocObjects) return;

@@ -26,7 +26,7 @@
 
 namespace nettrace {
 
-class StoreBuilder;
+class TraceModel;
 class StackResolver;
 class SymbolCollector;
 struct StackQuery;
@@ -63,7 +63,7 @@ class AllocationSamples final : public TimeOrderedSink {
   StackQuery Retarget(const StackQuery& query) const;
   // Re-weighs a selection of Retarget's query and adds the type frames (nothing for other
   // weights); events without a kept record leave it.
-  void Refine(const StoreBuilder& model, const SymbolCollector& symbols, const StackQuery& query,
+  void Refine(const TraceModel& model, const SymbolCollector& symbols, const StackQuery& query,
               StackResolver* resolver, StackSelection* sel) const;
 
  private:

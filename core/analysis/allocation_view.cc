@@ -11,7 +11,7 @@
 #include "analysis/call_tree.h"
 #include "analysis/stack_frames.h"
 #include "base/json_writer.h"
-#include "model/store_builder.h"
+#include "model/trace_model.h"
 #include "symbols/symbol_collector.h"
 
 namespace nettrace {
@@ -93,7 +93,7 @@ std::string Csv(const std::vector<Named>& types, Source source, double confidenc
 
 }  // namespace
 
-std::string WriteAllocationView(const AllocationSamples& samples, const StoreBuilder& model,
+std::string WriteAllocationView(const AllocationSamples& samples, const TraceModel& model,
                                 const SymbolCollector& symbols, const StackSelection& sel, StackResolver* resolver,
                                 const AllocationViewOptions& options) {
   const Source source = samples.source();
@@ -170,6 +170,18 @@ std::string WriteAllocationView(const AllocationSamples& samples, const StoreBui
   w.Key("otherFunctions").UInt(functions.size() - shown);
   w.EndObject();
   return w.Take();
+}
+
+}  // namespace nettrace
+
+namespace nettrace {
+
+std::string AllocationsView(const TraceModel& model, const AllocationViewOptions& options) {
+  StackResolver resolver(model, model.symbols());
+  StackQuery query;
+  query.weight = WeightKind::kAllocBytes;
+  const StackSelection sel = SelectStacks(model, model.symbols(), &resolver, model.allocations().Retarget(query));
+  return WriteAllocationView(model.allocations(), model, model.symbols(), sel, &resolver, options);
 }
 
 }  // namespace nettrace

@@ -15,7 +15,7 @@ namespace nettrace {
 
 class AllocationSamples;
 class StackResolver;
-class StoreBuilder;
+class TraceModel;
 class SymbolCollector;
 struct StackSelection;
 
@@ -27,8 +27,12 @@ struct AllocationViewOptions {
 
 // `sel`: the allocation events (AllocationSamples::Retarget's selection, before Refine: each
 // entry's call stack without a type frame).
-std::string WriteAllocationView(const AllocationSamples& samples, const StoreBuilder& model,
+std::string WriteAllocationView(const AllocationSamples& samples, const TraceModel& model,
                                 const SymbolCollector& symbols, const StackSelection& sel, StackResolver* resolver,
                                 const AllocationViewOptions& options);
+
+// The view of a model's allocation records, their events selected and named as the flame
+// graph names them (the symbols prepared: read/read_pipeline.h PrepareSymbols).
+std::string AllocationsView(const TraceModel& model, const AllocationViewOptions& options);
 
 }  // namespace nettrace

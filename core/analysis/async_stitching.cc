@@ -41,12 +41,12 @@ uint8_t KindOf(const EventType& type) {
 
 }  // namespace
 
-AsyncStitcher::AsyncStitcher(const StoreBuilder& model, const SymbolCollector& symbols, StackResolver* resolver)
+AsyncStitcher::AsyncStitcher(const TraceModel& model, const SymbolCollector& symbols, StackResolver* resolver)
     : model_(model), symbols_(symbols), resolver_(resolver) {
   kind_.assign(model.types().size(), kNone);
   for (size_t t = 0; t < kind_.size(); ++t) {
     const EventType& type = model.types()[EventTypeIndex(static_cast<uint16_t>(t))];
-    if (SameIgnoreCase(type.metadata.providerName, "System.Threading.Tasks.TplEventSource")) tpl_ = true;
+    if (type.knownProvider == KnownProvider::kTpl) tpl_ = true;
     kind_[t] = KindOf(type);
     if (kind_[t] == kCreate || kind_[t] == kStart || kind_[t] > kTpl) available_ = true;
   }

@@ -53,7 +53,7 @@ class AsyncStitcher {
  public:
   static constexpr size_t kMaxWaits = 4096;
 
-  AsyncStitcher(const StoreBuilder& model, const SymbolCollector& symbols, StackResolver* resolver);
+  AsyncStitcher(const TraceModel& model, const SymbolCollector& symbols, StackResolver* resolver);
 
   // Whether the trace has any event this stage follows.
   bool available() const { return available_; }
@@ -138,7 +138,7 @@ class AsyncStitcher {
   // (kStartingTaskAddress there).
   static bool Recursive(const std::vector<uint64_t>& stitched, const std::vector<uint64_t>& own);
 
-  const StoreBuilder& model_;
+  const TraceModel& model_;
   const SymbolCollector& symbols_;
   StackResolver* resolver_;
   bool available_ = false;

@@ -7,6 +7,7 @@
 #include "analysis/event_query.h"
 #include "analysis/traceevent_thread_time.h"
 #include "base/saturating.h"
+#include "events/trace_clock.h"
 
 namespace nettrace {
 
@@ -20,13 +21,13 @@ const char* WeightUnitName(WeightUnit unit) {
   return "samples";
 }
 
-uint32_t ThreadFrame(const StoreBuilder& model, StackResolver* resolver, uint16_t thread) {
+uint32_t ThreadFrame(const TraceModel& model, StackResolver* resolver, uint16_t thread) {
   const ThreadEntry& t = model.threads()[ThreadIndex(thread)];
   return resolver->frames().Intern("Thread (" + std::to_string(t.osThreadId.value_or(t.key)) + ")",
                                    FrameKind::kSynthetic);
 }
 
-uint32_t ProcessFrame(const StoreBuilder& model, const SymbolCollector& symbols, StackResolver* resolver,
+uint32_t ProcessFrame(const TraceModel& model, const SymbolCollector& symbols, StackResolver* resolver,
                       uint16_t thread) {
   const ThreadEntry& t = model.threads()[ThreadIndex(thread)];
   if (!t.processId) return resolver->frames().Intern("Process (?)", FrameKind::kSynthetic);
@@ -62,7 +63,7 @@ void Reserve(StackSelection* sel, size_t n) {
 
 }  // namespace
 
-bool AutoMeansTraceEventThreadTime(const StoreBuilder& model, const StackQuery& q) {
+bool AutoMeansTraceEventThreadTime(const TraceModel& model, const StackQuery& q) {
   if (q.weight != WeightKind::kAuto || q.event != "Thread/Sample") return false;
   for (size_t t = 0; t < model.types().size(); ++t) {
     const EventType& type = model.types()[EventTypeIndex(static_cast<uint16_t>(t))];
@@ -71,7 +72,7 @@ bool AutoMeansTraceEventThreadTime(const StoreBuilder& model, const StackQuery& 
   return false;
 }
 
-StackSelection SelectStacks(const StoreBuilder& model, const SymbolCollector& symbols, StackResolver* resolver,
+StackSelection SelectStacks(const TraceModel& model, const SymbolCollector& symbols, StackResolver* resolver,
                             const StackQuery& q) {
   if (q.weight == WeightKind::kTraceEventThreadTime) return SelectTraceEventThreadTime(model, symbols, resolver, q);
 
@@ -86,7 +87,7 @@ StackSelection SelectStacks(const StoreBuilder& model, const SymbolCollector& sy
     // The default event means the sample profiler's, even if an EventSource reuses the name.
     if (q.event == "Thread/Sample" && q.provider.empty()) ok = ok && sample;
     if (ok && type.kind == EventKind::kGcAllocationTick) allocation = true;
-    if (ok && SameIgnoreCase(type.metadata.providerName, kUniversalEventsProvider)) universal = true;
+    if (ok && IsUniversalSampleKind(type.kind)) universal = true;  // Universal.Events
     typeOk[t] = ok ? (sample ? 2 : 1) : 0;
   }
   const bool bytes = q.weight == WeightKind::kBytes || (q.weight == WeightKind::kAuto && allocation);
@@ -111,7 +112,7 @@ StackSelection SelectStacks(const StoreBuilder& model, const SymbolCollector& sy
   };
   std::vector<Previous> previous(threadTime ? model.threads().size() : 0);
   Reserve(&sel, CountCandidates(store, typeOk, threadOk, first, end));
-  const int64_t frequency = model.info().tickFrequency > 0 ? model.info().tickFrequency : 1;
+  const TraceClock clock(model.info());
   uint32_t externalFrame = 0;
   std::map<uint32_t, uint32_t> externalStacks;  // call stack → the same + UNMANAGED_CODE_TIME
   EventStore::RowCursor cursor(store);  // rows ascend
@@ -125,11 +126,8 @@ StackSelection SelectStacks(const StoreBuilder& model, const SymbolCollector& sy
       const uint64_t ts = cursor.timestamp(row);
       weight = 0;
       if (p.seen && ts > p.timestamp && !(q.weight == WeightKind::kManagedThreadTime && p.external)) {
-        const uint64_t ticks = ts - p.timestamp;
-        // A hostile gap or tick frequency can give more nanoseconds than uint64 holds:
-        // saturate, since converting an out-of-range double is undefined behaviour.
-        const double ns = static_cast<double>(ticks) * 1e9 / static_cast<double>(frequency) + 0.5;
-        weight = frequency == 1000000000 ? ticks : ns >= 18446744073709551616.0 ? UINT64_MAX : static_cast<uint64_t>(ns);
+        // A hostile gap or tick frequency saturates (events/trace_clock.h).
+        weight = clock.Ns(ts - p.timestamp);
       }
       p = {ts, true, external};
       if (row < first) continue;
@@ -224,7 +222,7 @@ namespace {
 // stack is made a node once, from its nearest ancestor already made, and weights are summed
 // up once at the end. Walking each distinct stack's whole path instead cost a 500,000-frame
 // stack 500,000 look-ups in a hash of (node, frame) and two copies of the path.
-CallTree CallTreeOfStacks(const StoreBuilder& model, const std::map<uint64_t, std::pair<uint64_t, uint64_t>>& distinct,
+CallTree CallTreeOfStacks(const TraceModel& model, const std::map<uint64_t, std::pair<uint64_t, uint64_t>>& distinct,
                           StackResolver* resolver, bool groupByThread, CallTree tree) {
   const CallStackTable& stacks = resolver->stacks();
   // The group root of each distinct key: ROOT, or the node of its thread's frame (threads of
@@ -268,7 +266,7 @@ CallTree CallTreeOfStacks(const StoreBuilder& model, const std::map<uint64_t, st
 
 }  // namespace
 
-CallTree BuildCallTree(const StoreBuilder& model, const StackSelection& sel, StackResolver* resolver, bool inverted,
+CallTree BuildCallTree(const TraceModel& model, const StackSelection& sel, StackResolver* resolver, bool inverted,
                        bool groupByThread) {
   // Aggregate first: trees are built from distinct (thread, stack) pairs.
   std::map<uint64_t, std::pair<uint64_t, uint64_t>> distinct;  // key → (weight, count)

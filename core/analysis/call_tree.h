@@ -97,19 +97,19 @@ struct StackSelection {
   size_t size() const { return rows.size(); }
 };
 
-StackSelection SelectStacks(const StoreBuilder& model, const SymbolCollector& symbols, StackResolver* resolver,
+StackSelection SelectStacks(const TraceModel& model, const SymbolCollector& symbols, StackResolver* resolver,
                             const StackQuery& query);
 
 // "Thread (1234)" by OS thread id (PerfView's thread frames).
-uint32_t ThreadFrame(const StoreBuilder& model, StackResolver* resolver, uint16_t thread);
+uint32_t ThreadFrame(const TraceModel& model, StackResolver* resolver, uint16_t thread);
 // Whether a request's weight "auto" means TraceEvent's thread time: for the sample profiler's
 // CPU samples, what `dotnet-trace convert` shows (the request layer's default: every consumer
 // — CLI, npm CLI, JS API, the page — asks TraceSession::WithDefaultWeight). A StackQuery built
 // in code keeps kAuto's engine meaning: a sample count.
-bool AutoMeansTraceEventThreadTime(const StoreBuilder& model, const StackQuery& q);
+bool AutoMeansTraceEventThreadTime(const TraceModel& model, const StackQuery& q);
 
 // "Process name (1234)" (or "Process (1234)") for a thread's OS process id.
-uint32_t ProcessFrame(const StoreBuilder& model, const SymbolCollector& symbols, StackResolver* resolver,
+uint32_t ProcessFrame(const TraceModel& model, const SymbolCollector& symbols, StackResolver* resolver,
                       uint16_t thread);
 // Whether a query's selection already carries its thread frames inside its call stacks
 // (groupByProcess): call trees and exports then get groupByThread = false.
@@ -152,7 +152,7 @@ class CallTree {
 
 // The call tree of a selection: root-first paths, or leaf-first when inverted; with
 // groupByThread the thread frame is the outermost frame (the innermost when inverted).
-CallTree BuildCallTree(const StoreBuilder& model, const StackSelection& selection, StackResolver* resolver,
+CallTree BuildCallTree(const TraceModel& model, const StackSelection& selection, StackResolver* resolver,
                        bool inverted, bool groupByThread);
 
 }  // namespace nettrace

@@ -5,7 +5,7 @@
 #include <map>
 
 #include "base/json_writer.h"
-#include "model/store_builder.h"
+#include "model/trace_model.h"
 
 namespace nettrace {
 
@@ -38,7 +38,7 @@ void ContentionView::OnStop(Source source, uint64_t thread, uint64_t timestamp, 
   if (durationNs && std::isfinite(*durationNs) && *durationNs >= 0 && *durationNs < 9.2e18) {
     w.ns = static_cast<uint64_t>(std::llround(*durationNs)), w.measured = true;
   } else {
-    w.ns = timestamp > w.start.timestamp ? TicksToNs(timestamp - w.start.timestamp, frequency_) : 0;
+    w.ns = timestamp > w.start.timestamp ? clock_.Ns(timestamp - w.start.timestamp) : 0;
   }
   if (waits_.size() >= kMaxWaits) {
     ++t.notKept;
@@ -113,14 +113,13 @@ void ContentionView::WriteSource(JsonWriter& w, Source source, const std::unorde
   w.EndArray().EndObject();
 }
 
-std::string ContentionView::Write(const StoreBuilder& model, ViewFormat format) const {
+std::string ContentionView::Write(const TraceModel& model, ViewFormat format) const {
   std::unordered_map<uint64_t, std::string> names;  // OS thread id → name, where the trace names it
   for (size_t i = 0; i < model.threads().size(); ++i) {
     const ThreadEntry& t = model.threads()[ThreadIndex(static_cast<uint16_t>(i))];
     if (t.name && !t.name->empty()) names[t.osThreadId.value_or(t.key)] = *t.name;
   }
-  const double freq = frequency_ > 0 ? static_cast<double>(frequency_) : 1.0;
-  auto ms = [&](uint64_t ts) { return (static_cast<double>(ts) - static_cast<double>(syncTicks_)) * 1000.0 / freq; };
+  auto ms = [&](uint64_t ts) { return clock_.MsFromSync(ts); };
   // Waits in time order (pairing order is file order).
   std::vector<const Wait*> order;
   order.reserve(waits_.size());

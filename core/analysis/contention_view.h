@@ -14,11 +14,12 @@
 #include <vector>
 
 #include "analysis/view_format.h"
+#include "events/trace_clock.h"
 
 namespace nettrace {
 
 class JsonWriter;
-class StoreBuilder;
+class TraceModel;
 
 class ContentionView {
  public:
@@ -33,7 +34,7 @@ class ContentionView {
     uint64_t lockId = kUnknown, objectId = kUnknown, owner = kUnknown;
     uint8_t detail = 0;  // ContentionFlags (0 managed, 1 native) or WaitSource (0 unknown, 1 MonitorWait)
   };
-  void OnTraceInfo(int64_t frequency, int64_t syncTicks) { frequency_ = frequency, syncTicks_ = syncTicks; }
+  void OnTraceInfo(const TraceClock& clock) { clock_ = clock; }
   void OnStart(Source source, uint64_t thread, const Start& start);
   // durationNs: the Stop's DurationNs when the event has it.
   void OnStop(Source source, uint64_t thread, uint64_t timestamp, std::optional<double> durationNs);
@@ -41,7 +42,7 @@ class ContentionView {
   // The wait (ns) begun by the Start event with this file-order ordinal; nullopt if unpaired.
   std::optional<uint64_t> WaitNs(uint32_t startOrdinal) const;
 
-  std::string Write(const StoreBuilder& model, ViewFormat format) const;
+  std::string Write(const TraceModel& model, ViewFormat format) const;
 
  private:
   struct Wait {
@@ -56,7 +57,7 @@ class ContentionView {
   };
   void WriteSource(JsonWriter& w, Source source, const std::unordered_map<uint64_t, std::string>& names) const;
 
-  int64_t frequency_ = 0, syncTicks_ = 0;
+  TraceClock clock_;
   std::unordered_map<uint64_t, Start> pending_[2];  // per source: thread → open start
   Totals totals_[2];
   std::vector<Wait> waits_;                               // in pairing (file) order

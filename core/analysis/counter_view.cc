@@ -124,8 +124,7 @@ void CounterView::OnMetric(uint64_t timestamp, uint32_t ordinal, const std::stri
 }
 
 void CounterView::WriteSample(JsonWriter& w, const Series& s, const Sample& x) const {
-  const double freq = frequency_ > 0 ? static_cast<double>(frequency_) : 1.0;
-  w.BeginObject().Key("timeMs").Fixed((static_cast<double>(x.timestamp) - static_cast<double>(syncTicks_)) * 1000.0 / freq, 6);
+  w.BeginObject().Key("timeMs").Fixed(clock_.MsFromSync(x.timestamp), 6);
   switch (s.kind) {
     case Kind::kMean:
       w.Key("mean"), Num(w, x.value), w.Key("min"), Num(w, x.a), w.Key("max"), Num(w, x.b), w.Key("count"), Num(w, x.count);
@@ -173,7 +172,6 @@ std::string CounterView::Write(ViewFormat format) const {
   };
   if (format == ViewFormat::kCsv) {
     std::string out = "provider,name,tags,kind,units,timeMs,value\n";
-    const double freq = frequency_ > 0 ? static_cast<double>(frequency_) : 1.0;
     char buf[96];
     for (const Series* s : order)
       for (const Sample* x : sorted(*s)) {
@@ -181,7 +179,7 @@ std::string CounterView::Write(ViewFormat format) const {
         AppendCsvField(s->name, &out), out += ',';
         AppendCsvField(s->tags, &out), out += std::string(",") + KindName(static_cast<int>(s->kind)) + ',';
         AppendCsvField(s->units, &out);
-        std::snprintf(buf, sizeof buf, ",%.6f,", (static_cast<double>(x->timestamp) - static_cast<double>(syncTicks_)) * 1000.0 / freq);
+        std::snprintf(buf, sizeof buf, ",%.6f,", clock_.MsFromSync(x->timestamp));
         out += buf;
         if (std::isfinite(x->value)) std::snprintf(buf, sizeof buf, "%.9f", x->value), out += buf;
         out += '\n';

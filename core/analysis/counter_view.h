@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "analysis/view_format.h"
+#include "events/trace_clock.h"
 #include "format/payload_decoder.h"
 
 namespace nettrace {
@@ -28,7 +29,7 @@ class CounterView {
   static constexpr size_t kMaxSeries = 10000;
   static constexpr size_t kMaxSamples = size_t{1} << 22;  // samples kept over all series
 
-  void OnTraceInfo(int64_t frequency, int64_t syncTicks) { frequency_ = frequency, syncTicks_ = syncTicks; }
+  void OnTraceInfo(const TraceClock& clock) { clock_ = clock; }
   // Events come in (timestamp, file order) from the sorted tap (model/sorted_tap.h), so each
   // series' samples are in time order as they are added; ordinal: the event's file order.
   // An EventCounters event of `provider`, its payload decoded.
@@ -60,7 +61,7 @@ class CounterView {
   Series* Find(const std::string& provider, const std::string& name, const std::string& tags, Kind kind);
   void WriteSample(JsonWriter& w, const Series& s, const Sample& x) const;
 
-  int64_t frequency_ = 0, syncTicks_ = 0;
+  TraceClock clock_;
   std::vector<Series> series_;
   std::unordered_map<std::string, uint32_t> index_;
   size_t samples_ = 0;

@@ -1,23 +1,15 @@
 #include "analysis/event_filter.h"
 
-#include <cctype>
-
-#include "analysis/event_query.h"
+#include "events/trace_clock.h"
+#include "format/provider_family.h"
 
 namespace nettrace {
 
-bool SameIgnoreCase(const std::string& a, const std::string& b) {
-  if (a.size() != b.size()) return false;
-  for (size_t i = 0; i < a.size(); ++i)
-    if (std::tolower(static_cast<unsigned char>(a[i])) != std::tolower(static_cast<unsigned char>(b[i]))) return false;
-  return true;
-}
-
 bool TypeMatches(const EventType& type, const std::string& provider, const std::string& name) {
-  return (provider.empty() || SameIgnoreCase(type.metadata.providerName, provider)) && (name.empty() || type.name == name);
+  return (provider.empty() || EqualsIgnoreAsciiCase(type.metadata.providerName, provider)) && (name.empty() || type.name == name);
 }
 
-std::vector<bool> ThreadMask(const StoreBuilder& model, std::optional<uint64_t> osThreadId) {
+std::vector<bool> ThreadMask(const TraceModel& model, std::optional<uint64_t> osThreadId) {
   std::vector<bool> ok(model.threads().size(), true);
   if (!osThreadId) return ok;
   for (size_t t = 0; t < ok.size(); ++t) {
@@ -27,7 +19,7 @@ std::vector<bool> ThreadMask(const StoreBuilder& model, std::optional<uint64_t> 
   return ok;
 }
 
-RowRange RowsInTime(const StoreBuilder& model, std::optional<double> fromMs, std::optional<double> toMs) {
+RowRange RowsInTime(const TraceModel& model, std::optional<double> fromMs, std::optional<double> toMs) {
   const EventStore& store = model.store();
   RowRange r{0, store.size()};
   if (fromMs) r.begin = store.LowerBound(MsToTicks(model.info(), *fromMs));

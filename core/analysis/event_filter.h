@@ -10,22 +10,21 @@
 #include <string>
 #include <vector>
 
-#include "model/store_builder.h"
+#include "model/trace_model.h"
 
 namespace nettrace {
 
-bool SameIgnoreCase(const std::string& a, const std::string& b);
 
 // provider: case-insensitive exact match, name: exact display name; empty matches any.
 bool TypeMatches(const EventType& type, const std::string& provider, const std::string& name);
 
 // Per ThreadIndex: does it match this OS thread id (all match when none is given)?
-std::vector<bool> ThreadMask(const StoreBuilder& model, std::optional<uint64_t> osThreadId);
+std::vector<bool> ThreadMask(const TraceModel& model, std::optional<uint64_t> osThreadId);
 
 struct RowRange {
   size_t begin = 0, end = 0;
 };
 // Rows with fromMs <= time <= toMs (ms from the trace's sync time; open ends when absent).
-RowRange RowsInTime(const StoreBuilder& model, std::optional<double> fromMs, std::optional<double> toMs);
+RowRange RowsInTime(const TraceModel& model, std::optional<double> fromMs, std::optional<double> toMs);
 
 }  // namespace nettrace

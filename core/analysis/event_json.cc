@@ -3,6 +3,7 @@
 #include "analysis/event_query.h"
 #include "analysis/utc_time.h"
 #include "base/json_writer.h"
+#include "events/trace_clock.h"
 #include "format/payload_decoder.h"
 
 namespace nettrace {
@@ -41,7 +42,7 @@ void WriteLabels(JsonWriter& w, const LabelList& list) {
 
 }  // namespace
 
-std::string EventJson(const StoreBuilder& model, uint32_t storeRow, const EventRecord* row, uint32_t formatMajor) {
+std::string EventJson(const TraceModel& model, uint32_t storeRow, const EventRecord* row, uint32_t formatMajor) {
   const EventStore& store = model.store();
   const TraceInfo& info = model.info();
   const EventType& type = model.types()[store.type(storeRow)];

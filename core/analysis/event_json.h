@@ -8,13 +8,13 @@
 #include <string>
 
 #include "format/records.h"
-#include "model/store_builder.h"
+#include "model/trace_model.h"
 
 namespace nettrace {
 
 // row: the re-decoded row of this event, or nullptr when its block is not at hand (the
 // JSON then says "detail": false and carries only what the store keeps). With the row,
 // "payload" holds the decoded fields (format/payload_decoder.h).
-std::string EventJson(const StoreBuilder& model, uint32_t storeRow, const EventRecord* row, uint32_t formatMajor);
+std::string EventJson(const TraceModel& model, uint32_t storeRow, const EventRecord* row, uint32_t formatMajor);
 
 }  // namespace nettrace

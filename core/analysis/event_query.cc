@@ -6,21 +6,7 @@
 
 namespace nettrace {
 
-double TicksToMs(const TraceInfo& info, uint64_t ticks) {
-  if (info.tickFrequency <= 0) return 0;
-  const int64_t rel = static_cast<int64_t>(ticks - static_cast<uint64_t>(info.syncTimeTicks));
-  return static_cast<double>(rel) * 1000.0 / static_cast<double>(info.tickFrequency);
-}
-
-uint64_t MsToTicks(const TraceInfo& info, double ms) {
-  const double rel = std::floor(ms * static_cast<double>(info.tickFrequency) / 1000.0);
-  const double abs = static_cast<double>(info.syncTimeTicks) + rel;
-  if (abs <= 0) return 0;
-  if (abs >= 18446744073709551615.0) return UINT64_MAX;
-  return static_cast<uint64_t>(abs);
-}
-
-EventPage QueryEvents(const StoreBuilder& model, const EventQuery& q) {
+EventPage QueryEvents(const TraceModel& model, const EventQuery& q) {
   const EventStore& store = model.store();
   std::vector<bool> typeOk(model.types().size());
   for (size_t t = 0; t < typeOk.size(); ++t)

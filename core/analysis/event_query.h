@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "model/store_builder.h"
+#include "model/trace_model.h"
 
 namespace nettrace {
 
@@ -18,7 +18,7 @@ struct EventQuery {
   std::optional<uint64_t> thread;  // OS thread id; empty: any
   std::optional<double> fromMs;    // inclusive, ms from the trace's sync time
   std::optional<double> toMs;      // inclusive
-  // Free text (analysis/text_search.h). QueryEvents ignores it; TraceSession::SearchText
+  // Free text (reread/text_search.h). QueryEvents ignores it; TraceSession::SearchText
   // and the JS API's events() apply it.
   std::string text;
   uint64_t offset = 0;
@@ -30,10 +30,6 @@ struct EventPage {
   std::vector<uint32_t> rows;
 };
 
-EventPage QueryEvents(const StoreBuilder& model, const EventQuery& query);
-
-// Milliseconds from the sync time ↔ ticks (timestamps are ticks of tickFrequency).
-double TicksToMs(const TraceInfo& info, uint64_t ticks);
-uint64_t MsToTicks(const TraceInfo& info, double ms);
+EventPage QueryEvents(const TraceModel& model, const EventQuery& query);
 
 }  // namespace nettrace

@@ -5,7 +5,7 @@
 
 #include "analysis/stack_frames.h"
 #include "base/json_writer.h"
-#include "model/store_builder.h"
+#include "model/trace_model.h"
 
 namespace nettrace {
 
@@ -78,7 +78,7 @@ std::optional<uint32_t> ExceptionView::TypeOfThrow(uint32_t ordinal) const {
   return it->second;
 }
 
-std::string ExceptionView::Write(const StoreBuilder& model, const SymbolCollector& symbols, ViewFormat format) const {
+std::string ExceptionView::Write(const TraceModel& model, const SymbolCollector& symbols, ViewFormat format) const {
   // Throwing methods: each throw's stack, from the store row that has its ordinal.
   std::vector<std::map<std::string, uint64_t>> methods(types_.size());
   std::vector<bool> throwType(model.types().size());

@@ -17,7 +17,7 @@
 
 namespace nettrace {
 
-class StoreBuilder;
+class TraceModel;
 class SymbolCollector;
 
 class ExceptionView {
@@ -38,7 +38,7 @@ class ExceptionView {
   // Type index of the throw with this file-order ordinal; nullopt when not a kept throw.
   std::optional<uint32_t> TypeOfThrow(uint32_t ordinal) const;
 
-  std::string Write(const StoreBuilder& model, const SymbolCollector& symbols, ViewFormat format) const;
+  std::string Write(const TraceModel& model, const SymbolCollector& symbols, ViewFormat format) const;
 
  private:
   struct Type {

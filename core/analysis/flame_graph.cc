@@ -56,7 +56,7 @@ std::string FlameGraphToJson(const FlameGraph& g) {
   w.Key("frames").BeginArray();
   for (const std::string& s : g.frameNames) w.String(s);
   w.EndArray();
-  if (std::any_of(g.frameDetails.begin(), g.frameDetails.end(), [](const std::string& d) { return !d.empty(); })) {
+  if (HasFrameDetails(g)) {
     w.Key("frameDetails").BeginArray();
     for (const std::string& d : g.frameDetails) w.String(d);
     w.EndArray();

@@ -34,6 +34,13 @@ struct FlameGraph {
 
 FlameGraph LayoutFlameGraph(const CallTree& tree, const FrameTable& frames, WeightUnit unit);
 
+// Whether some frame has a detail: only then do the JSON and the wasm columns carry them.
+inline bool HasFrameDetails(const FlameGraph& g) {
+  for (const std::string& d : g.frameDetails)
+    if (!d.empty()) return true;
+  return false;
+}
+
 // {"unit":"samples"|"bytes"|"nanoseconds"|"objects","total":N,"frames":[names],
 //  ["frameDetails":[details] only when some frame has one],"frame":[...],"parent":[...],
 //  "depth":[...],"start":[...],"end":[...],"self":[...],"count":[...]

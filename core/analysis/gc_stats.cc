@@ -4,11 +4,12 @@
 #include <iterator>
 
 #include "analysis/gc_suspension.h"
+#include "events/event_naming.h"
+#include "events/trace_clock.h"
 #include "format/clr_events.generated.h"
 #include "format/payload/clr_enums.h"
 #include "format/payload/clr_payload_fields.h"
 #include "format/payload_decoder.h"
-#include "model/event_naming.h"
 
 namespace nettrace {
 
@@ -169,10 +170,7 @@ void GcStats::OnEvent(const TimeOrderedEvent& x) {
 }
 
 double GcStats::Ms(uint64_t ts) const {
-  // TraceEvent's TimeStampRelativeMSec: (QPC - sync QPC) * 1000 / frequency, in doubles.
-  if (info_.tickFrequency <= 0) return 0;
-  const int64_t rel = static_cast<int64_t>(ts - static_cast<uint64_t>(info_.syncTimeTicks));
-  return static_cast<double>(rel) * 1000.0 / static_cast<double>(info_.tickFrequency);
+  return TraceClock(info_).MsFromSync(ts);
 }
 
 const std::vector<GcRecord>& GcStats::Gcs() const {

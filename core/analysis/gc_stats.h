@@ -29,11 +29,11 @@
 
 #include "analysis/gc_suspension.h"
 #include "base/chunked_vector.h"
+#include "events/event_kind.h"
 #include "format/payload/allocation_tick.h"
 #include "format/payload/clr_field_read.h"
 #include "format/records.h"
 #include "model/sorted_tap.h"
-#include "resolve/event_kind.h"
 
 namespace nettrace {
 

@@ -4,6 +4,7 @@
 #include <map>
 
 #include "analysis/event_filter.h"
+#include "events/trace_clock.h"
 
 namespace nettrace {
 
@@ -11,7 +12,7 @@ namespace {
 constexpr uint32_t kMaxBuckets = 100000;
 }  // namespace
 
-Histogram BuildHistogram(const StoreBuilder& model, const HistogramQuery& query) {
+Histogram BuildHistogram(const TraceModel& model, const HistogramQuery& query) {
   const EventQuery& q = query.filter;
   const EventStore& store = model.store();
   Histogram h;

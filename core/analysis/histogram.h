@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "analysis/event_query.h"
-#include "model/store_builder.h"
+#include "model/trace_model.h"
 
 namespace nettrace {
 
@@ -40,6 +40,6 @@ struct Histogram {
   uint64_t total = 0;               // events counted (all series, all buckets)
 };
 
-Histogram BuildHistogram(const StoreBuilder& model, const HistogramQuery& query);
+Histogram BuildHistogram(const TraceModel& model, const HistogramQuery& query);
 
 }  // namespace nettrace

@@ -4,7 +4,8 @@
 #include <cstdio>
 
 #include "base/json_writer.h"
-#include "model/event_naming.h"
+#include "events/event_naming.h"
+#include "events/trace_clock.h"
 
 namespace nettrace {
 
@@ -48,9 +49,7 @@ const char* CompilationThreadKindName(const JitRecord& m) {
 }
 
 double JitStats::Ms(uint64_t ts) const {
-  if (info_.tickFrequency <= 0) return 0;
-  const int64_t rel = static_cast<int64_t>(ts - static_cast<uint64_t>(info_.syncTimeTicks));
-  return static_cast<double>(rel) * 1000.0 / static_cast<double>(info_.tickFrequency);
+  return TraceClock(info_).MsFromSync(ts);
 }
 
 void JitStats::OnEvent(const TimeOrderedEvent& x) {

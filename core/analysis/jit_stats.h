@@ -22,10 +22,10 @@
 #include <unordered_map>
 #include <vector>
 
+#include "events/event_kind.h"
 #include "format/payload/clr_payload_fields.h"
 #include "format/records.h"
 #include "model/sorted_tap.h"
-#include "resolve/event_kind.h"
 
 namespace nettrace {
 

@@ -6,7 +6,7 @@
 
 namespace nettrace {
 
-std::vector<ByteRange> NamesFromSource::Needed(const StoreBuilder& model, MethodMap* methods) {
+std::vector<ByteRange> NamesFromSource::Needed(const TraceModel& model, MethodMap* methods) {
   Take(methods);
   if (!methods->names().keepsInSource()) return {};
   if (!haveAddresses_) {

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "base/byte_range.h"
-#include "model/store_builder.h"
+#include "model/trace_model.h"
 #include "symbols/method_map.h"
 
 namespace nettrace {
@@ -19,7 +19,7 @@ class NamesFromSource {
   // After reading: the byte ranges still to read (empty: every name a frame can need is
   // loaded). A round's names are taken into the map at the next call; a name that turns out
   // not terminated can make a range borrow another's, which the next round loads.
-  std::vector<ByteRange> Needed(const StoreBuilder& model, MethodMap* methods);
+  std::vector<ByteRange> Needed(const TraceModel& model, MethodMap* methods);
   // The bytes of a range Needed gave.
   void Provide(uint64_t offset, std::span<const uint8_t> bytes, MethodMap* methods);
   // Takes what the last round loaded into the map (before frames are named).

@@ -6,8 +6,8 @@
 
 #include "format/payload/clr_payload_fields.h"
 #include "format/payload_decoder.h"
+#include "events/event_naming.h"
 #include "io/byte_cursor.h"
-#include "model/event_naming.h"
 
 namespace nettrace {
 

@@ -21,11 +21,11 @@
 
 #include "analysis/gc_stats.h"
 #include "base/json_writer.h"
+#include "events/event_kind.h"
 #include "format/payload/allocation_tick.h"
 #include "format/payload/clr_field_read.h"
 #include "format/records.h"
 #include "model/sorted_tap.h"
-#include "resolve/event_kind.h"
 
 namespace nettrace {
 

@@ -3,8 +3,10 @@
 #include <algorithm>
 
 #include "analysis/call_tree.h"
+#include "events/event_naming.h"
+#include "events/start_stop.h"
 #include "format/payload_decoder.h"
-#include "model/store_builder.h"
+#include "model/trace_model.h"
 
 namespace nettrace {
 
@@ -34,9 +36,10 @@ bool RuntimeViews::Reads(EventKind k) const {
 
 void RuntimeViews::OnTraceInfo(const TraceInfo& info) {
   info_ = info;
-  contention_.OnTraceInfo(info.tickFrequency, info.syncTimeTicks);
-  counters_.OnTraceInfo(info.tickFrequency, info.syncTimeTicks);
-  threadPool_.OnTraceInfo(info.tickFrequency, info.syncTimeTicks);
+  const TraceClock clock(info);
+  contention_.OnTraceInfo(clock);
+  counters_.OnTraceInfo(clock);
+  threadPool_.OnTraceInfo(clock);
 }
 
 void RuntimeViews::OnMetadataKind(EventKind kind) {
@@ -98,14 +101,14 @@ void RuntimeViews::OnTimeOrdered(const TimeOrderedEvent& x) {
   }
 }
 
-std::string RuntimeViews::Exceptions(const StoreBuilder& model, const SymbolCollector& symbols, ViewFormat f) const {
+std::string RuntimeViews::Exceptions(const TraceModel& model, const SymbolCollector& symbols, ViewFormat f) const {
   return exceptions_.Write(model, symbols, f);
 }
-std::string RuntimeViews::Contention(const StoreBuilder& model, ViewFormat f) const { return contention_.Write(model, f); }
+std::string RuntimeViews::Contention(const TraceModel& model, ViewFormat f) const { return contention_.Write(model, f); }
 std::string RuntimeViews::Counters(ViewFormat f) const { return counters_.Write(f); }
 std::string RuntimeViews::ThreadPool(ViewFormat f) const { return threadPool_.Write(f); }
 
-void RuntimeViews::Refine(const StoreBuilder& model, const StackQuery& query, StackSelection* sel) const {
+void RuntimeViews::Refine(const TraceModel& model, const StackQuery& query, StackSelection* sel) const {
   const bool byType = !query.exceptionType.empty(), byWait = query.weight == WeightKind::kWaitTime;
   if (!byType && !byWait) return;
   const std::optional<uint32_t> type = byType ? exceptions_.TypeIndex(query.exceptionType) : std::nullopt;

@@ -23,7 +23,7 @@
 
 namespace nettrace {
 
-class StoreBuilder;
+class TraceModel;
 class SymbolCollector;
 struct StackQuery;
 struct StackSelection;
@@ -35,15 +35,15 @@ class RuntimeViews final : public TimeOrderedSink {
   bool Reads(EventKind kind) const override;
   void OnTimeOrdered(const TimeOrderedEvent& e) override;
 
-  std::string Exceptions(const StoreBuilder& model, const SymbolCollector& symbols, ViewFormat f) const;
-  std::string Contention(const StoreBuilder& model, ViewFormat f) const;
+  std::string Exceptions(const TraceModel& model, const SymbolCollector& symbols, ViewFormat f) const;
+  std::string Contention(const TraceModel& model, ViewFormat f) const;
   std::string Counters(ViewFormat f) const;
   std::string ThreadPool(ViewFormat f) const;
 
   // Narrows or re-weighs a stack selection for the view-specific parts of a query:
   // StackQuery::exceptionType keeps the throws of one type; WeightKind::kWaitTime weighs
   // each Contention/Start or WaitHandleWait/Start by its paired wait (unpaired ones leave).
-  void Refine(const StoreBuilder& model, const StackQuery& query, StackSelection* sel) const;
+  void Refine(const TraceModel& model, const StackQuery& query, StackSelection* sel) const;
 
  private:
   TraceInfo info_;

@@ -63,10 +63,10 @@ std::string MethodFrameName(const MethodRange& m, const MethodMap& methods, cons
   return out + methods.names().Name(m.names);
 }
 
-StackResolver::StackResolver(const StoreBuilder& model, const SymbolCollector& symbols)
+StackResolver::StackResolver(const TraceModel& model, const SymbolCollector& symbols)
     : model_(model), symbols_(symbols), byStoreStack_(model.stacks().size(), 0) {}
 
-void AppendStackAddresses(const StoreBuilder& model, StackIndex stack, std::vector<uint64_t>* out) {
+void AppendStackAddresses(const TraceModel& model, StackIndex stack, std::vector<uint64_t>* out) {
   if (stack.value == 0 || stack.value >= model.stacks().size()) return;
   std::span<const uint8_t> bytes = model.stacks().Bytes(stack);
   const size_t ps = model.info().pointerSize == 4 ? 4 : 8;

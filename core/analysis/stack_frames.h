@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "base/flat_u64_map.h"
-#include "model/store_builder.h"
+#include "model/trace_model.h"
 #include "symbols/symbol_collector.h"
 
 namespace nettrace {
@@ -77,11 +77,11 @@ class CallStackTable {
 std::string MethodFrameName(const MethodRange& m, const MethodMap& methods, const ModuleMap& modules);
 
 // Appends the instruction pointers of a store stack, leaf first (none for no stack).
-void AppendStackAddresses(const StoreBuilder& model, StackIndex stack, std::vector<uint64_t>* out);
+void AppendStackAddresses(const TraceModel& model, StackIndex stack, std::vector<uint64_t>* out);
 
 class StackResolver {
  public:
-  StackResolver(const StoreBuilder& model, const SymbolCollector& symbols);
+  StackResolver(const TraceModel& model, const SymbolCollector& symbols);
 
   // The call stack of a store stack for an event at `timestamp` (ticks).
   uint32_t Resolve(StackIndex stack, uint64_t timestamp);
@@ -111,7 +111,7 @@ class StackResolver {
   // An address no symbol covers, named as TraceEvent names it: "module!?" inside a known
   // image (module = its name), else "?!?" (module empty).
   uint32_t UnresolvedFrame(const std::string& module);
-  const StoreBuilder& model_;
+  const TraceModel& model_;
   const SymbolCollector& symbols_;
   FrameTable frames_;
   CallStackTable stacks_;

@@ -5,7 +5,8 @@
 #include <utility>
 
 #include "analysis/event_query.h"
-#include "resolve/start_stop_rule.h"
+#include "events/start_stop.h"
+#include "events/start_stop_rule.h"
 
 namespace nettrace {
 namespace {
@@ -74,13 +75,13 @@ std::string LiveKey(const Guid& id, uint64_t pid) {
 }
 
 // The task of a Start or Stop event: its name without the opcode ("Scenario/Start", v4's
-// "ScenarioStart", "ScenarioStop").
+// "ScenarioStart", "ScenarioStop"), or before the opcode another override gives it
+// ("Scenario/Resume").
 std::string TaskName(const EventType& type) {
   const std::string& n = type.name;
   const size_t slash = n.rfind('/');
   if (slash != std::string::npos) return n.substr(0, slash);
-  if (n.size() > 5 && n.ends_with("Start")) return n.substr(0, n.size() - 5);
-  return n.size() > 4 && n.ends_with("Stop") ? n.substr(0, n.size() - 4) : n;
+  return std::string(StartStopStem(n));
 }
 
 }  // namespace
@@ -106,13 +107,14 @@ std::optional<std::string> ActivityPathString(const Guid& id, uint64_t pid) {
   return out + '/';
 }
 
-StartStopActivities::StartStopActivities(const StoreBuilder& model, const SymbolCollector& symbols,
+StartStopActivities::StartStopActivities(const TraceModel& model, const SymbolCollector& symbols,
                                          StackResolver* resolver)
     : model_(model), symbols_(symbols), resolver_(resolver) {
   kind_.assign(model.types().size(), kNone);
   anyId_.assign(model.types().size(), false);
   task_.resize(model.types().size());
   for (size_t t = 0; t < kind_.size(); ++t) {
+    // EventSource activities, as every stage tells them (events/event_kind.h).
     const EventType& type = model.types()[EventTypeIndex(static_cast<uint16_t>(t))];
     const StartStopRule rule = StartStopRuleOf(type.kind);
     if (rule.role == StartStopRole::kNone) continue;

@@ -5,7 +5,7 @@
 // in, where TraceEvent shows "(Non-Activities)" otherwise.
 //
 // The rules taken from TraceEvent:
-// - Which events begin and end activities: resolve/start_stop_rule.h (EventSource Start/Stop
+// - Which events begin and end activities: events/start_stop_rule.h (EventSource Start/Stop
 //   events whose activity id is an activity path of their process; the runtime's
 //   ExceptionCatch/Start and /Stop, "ExceptionHandling", whatever their id). A Stop ends the
 //   live activity with its activity id (and process).
@@ -26,7 +26,7 @@
 //   stopped activity. Until then the activity is not stopped and the task current at the Stop
 //   still carries it, so a task or await created in between inherits it (an await's time
 //   then falls to the live activity if it stopped before the await began).
-// Not followed (no such events in our traces): the special cases resolve/start_stop_rule.h
+// Not followed (no such events in our traces): the special cases events/start_stop_rule.h
 // lists, the "… Activities" known-type frames (their tasks come from those cases only), and
 // UNKNOWN_ASYNC time (TraceEvent's samples of it have no thread frame, so dotnet-trace's
 // speedscope writer leaves them out).
@@ -59,7 +59,7 @@ class StartStopActivities {
  public:
   static constexpr size_t kMaxActivities = size_t{1} << 21;
 
-  StartStopActivities(const StoreBuilder& model, const SymbolCollector& symbols, StackResolver* resolver);
+  StartStopActivities(const TraceModel& model, const SymbolCollector& symbols, StackResolver* resolver);
 
   // Whether the trace has EventSource Start or Stop events.
   bool available() const { return available_; }
@@ -116,7 +116,7 @@ class StartStopActivities {
   bool SameTask(uint16_t startType, uint16_t stopType) const;
   void Stop(size_t row, const Guid& id, uint64_t pid, AsyncStitcher::TaskHandle task);
 
-  const StoreBuilder& model_;
+  const TraceModel& model_;
   const SymbolCollector& symbols_;
   StackResolver* resolver_;
   bool available_ = false;

@@ -4,22 +4,17 @@
 #include <map>
 
 #include "analysis/utc_time.h"
+#include "events/trace_clock.h"
 
 namespace nettrace {
 
 namespace {
 
-// Milliseconds of a timestamp relative to the trace's sync time (0 without a tick frequency).
+// The trace's clock (events/trace_clock.h) and its sync time as a Unix time in ms.
 struct Clock {
-  explicit Clock(const TraceInfo& info)
-      : info(info), freq(info.tickFrequency > 0 ? static_cast<double>(info.tickFrequency) : 0.0),
-        syncMs(SyncUnixMs(info.syncTimeUtc)) {}
-  double RelMs(uint64_t ts) const {
-    return freq > 0 ? static_cast<double>(static_cast<int64_t>(ts - static_cast<uint64_t>(info.syncTimeTicks))) * 1000.0 / freq
-                    : 0.0;
-  }
-  const TraceInfo& info;
-  double freq;
+  explicit Clock(const TraceInfo& info) : ticks(info), syncMs(SyncUnixMs(info.syncTimeUtc)) {}
+  double RelMs(uint64_t ts) const { return ticks.MsFromSync(ts); }
+  TraceClock ticks;
   double syncMs;
 };
 
@@ -77,7 +72,7 @@ void WriteTimeRange(JsonWriter& w, const EventCounts& events, const Clock& clock
   w.Key("lastTimestamp").UInt(last);
   w.Key("startMs").Fixed(clock.RelMs(first), 6);
   w.Key("endMs").Fixed(clock.RelMs(last), 6);
-  w.Key("durationMs").Fixed(clock.freq > 0 ? static_cast<double>(last - first) * 1000.0 / clock.freq : 0.0, 6);
+  w.Key("durationMs").Fixed(clock.ticks.Ms(last - first), 6);
   w.Key("startUtc");
   WriteUtc(w, clock.syncMs + clock.RelMs(first));
   w.Key("endUtc");

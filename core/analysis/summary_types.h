@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "base/json_writer.h"
-#include "model/ids.h"
+#include "base/strong_index.h"
 #include "model/trace_tables.h"
 
 namespace nettrace {

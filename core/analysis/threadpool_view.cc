@@ -93,8 +93,7 @@ void ThreadPoolView::OnEvent(uint32_t eventId, uint64_t timestamp, uint32_t ordi
 }
 
 double ThreadPoolView::Ms(uint64_t ts) const {
-  const double freq = frequency_ > 0 ? static_cast<double>(frequency_) : 1.0;
-  return (static_cast<double>(ts) - static_cast<double>(syncTicks_)) * 1000.0 / freq;
+  return clock_.MsFromSync(ts);
 }
 
 std::string ThreadPoolView::Write(ViewFormat format) const {

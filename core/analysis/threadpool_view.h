@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "analysis/view_format.h"
+#include "events/trace_clock.h"
 
 namespace nettrace {
 
@@ -28,7 +29,7 @@ class ThreadPoolView {
   static constexpr size_t kMaxPoints = 100000;  // count events and adjustments kept (each list, ~32 B each)
 
   // The runtime event ids this view reads.
-  void OnTraceInfo(int64_t frequency, int64_t syncTicks) { frequency_ = frequency, syncTicks_ = syncTicks; }
+  void OnTraceInfo(const TraceClock& clock) { clock_ = clock; }
   // Events come in (timestamp, file order) from the sorted tap (model/sorted_tap.h), so the
   // series and adjustments are in time order as they are added; ordinal: file order.
   void OnEvent(uint32_t eventId, uint64_t timestamp, uint32_t ordinal, uint64_t thread, const DecodedPayload& p);
@@ -63,7 +64,7 @@ class ThreadPoolView {
   void AddPoint(std::vector<Point>* series, const Point& p, uint64_t* notKept);
   double Ms(uint64_t ts) const;
 
-  int64_t frequency_ = 0, syncTicks_ = 0;
+  TraceClock clock_;
   uint64_t counts_[kCountedSize] = {};
   uint64_t notKept_ = 0;
   uint32_t maxWorking_ = 0;

@@ -9,6 +9,7 @@
 #include "analysis/event_query.h"
 #include "analysis/start_stop_activities.h"
 #include "base/saturating.h"
+#include "events/trace_clock.h"
 
 namespace nettrace {
 namespace {
@@ -20,7 +21,7 @@ enum class Driver : uint8_t { kNone, kSample, kRunning, kTplRunning, kTplUnblock
 // with tasks followed, TPL's TaskScheduled 7, TaskStarted 8, TaskWaitBegin 10 and
 // AwaitTaskContinuationScheduled 12 (running, their own stacks) and TaskWaitEnd 11 (running,
 // the stack of the thread's current activity, without the event's own frames).
-std::vector<Driver> Drivers(const StoreBuilder& model) {
+std::vector<Driver> Drivers(const TraceModel& model) {
   std::vector<Driver> out(model.types().size(), Driver::kNone);
   for (size_t t = 0; t < out.size(); ++t) {
     const EventType& type = model.types()[EventTypeIndex(static_cast<uint16_t>(t))];
@@ -68,7 +69,7 @@ uint64_t IntervalNs(float ms) {
 // with groupByThread) above their own frames, as SelectStacks builds them.
 // Start-stop activity group frames go between the process and the thread, as TraceEvent
 // places them; without groupByProcess, at the root.
-uint32_t WithGroupFrames(const StoreBuilder& model, const SymbolCollector& symbols, StackResolver* resolver,
+uint32_t WithGroupFrames(const TraceModel& model, const SymbolCollector& symbols, StackResolver* resolver,
                          const StackQuery& q, uint16_t thread, uint32_t group, uint32_t cs,
                          std::map<std::pair<uint64_t, uint32_t>, uint32_t>* cache) {
   auto [it, added] = cache->emplace(std::make_pair((uint64_t{thread} << 32) | cs, group), 0);
@@ -91,7 +92,7 @@ void SetStitchingState(const AsyncStitcher& stitcher, const StartStopActivities&
 
 }  // namespace
 
-StackSelection SelectTraceEventThreadTime(const StoreBuilder& model, const SymbolCollector& symbols,
+StackSelection SelectTraceEventThreadTime(const TraceModel& model, const SymbolCollector& symbols,
                                           StackResolver* resolver, const StackQuery& q) {
   StackSelection sel;
   sel.unit = WeightUnit::kNanoseconds;

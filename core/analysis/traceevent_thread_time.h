@@ -26,7 +26,7 @@ inline constexpr const char* kCpuTimeFrameName = "CPU_TIME";
 // the row, thread and stack of the event that began it, its weight in nanoseconds, time order.
 // Honours the query's thread, process and time range (an interval belongs to the range of the
 // event that began it); the query's event type is ignored (the driving events are fixed).
-StackSelection SelectTraceEventThreadTime(const StoreBuilder& model, const SymbolCollector& symbols,
+StackSelection SelectTraceEventThreadTime(const TraceModel& model, const SymbolCollector& symbols,
                                           StackResolver* resolver, const StackQuery& query);
 
 }  // namespace nettrace

@@ -6,10 +6,11 @@
 
 #include "analysis/event_query.h"
 #include "base/json_writer.h"
+#include "events/trace_clock.h"
 
 namespace nettrace {
 
-void WriteUniversalSummaryFields(JsonWriter& w, const StoreBuilder& model, const SymbolCollector& symbols,
+void WriteUniversalSummaryFields(JsonWriter& w, const TraceModel& model, const SymbolCollector& symbols,
                                  const std::vector<uint64_t>& eventsPerThread) {
   const UniversalCollector& u = symbols.universal();
   if (!u.any()) return;

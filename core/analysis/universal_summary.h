@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "base/json_writer.h"
-#include "model/store_builder.h"
+#include "model/trace_model.h"
 #include "symbols/symbol_collector.h"
 
 namespace nettrace {
@@ -25,7 +25,7 @@ inline constexpr size_t kSummaryMappingLimit = 2000;
 // written as keys of the summary object w has open (after WriteSummaryFields);
 // nothing without Universal data. eventsPerThread: the events of each thread of the table
 // (analysis/summary.h EventsPerThread), summed per process for its "events".
-void WriteUniversalSummaryFields(JsonWriter& w, const StoreBuilder& model, const SymbolCollector& symbols,
+void WriteUniversalSummaryFields(JsonWriter& w, const TraceModel& model, const SymbolCollector& symbols,
                                  const std::vector<uint64_t>& eventsPerThread);
 
 }  // namespace nettrace

@@ -45,12 +45,4 @@ inline uint64_t NearestRank(const std::vector<uint64_t>& sorted, double p) {
   return sorted[rank - 1];
 }
 
-// Ticks to nanoseconds at a tick frequency (QPC ticks per second), rounded, saturating.
-inline uint64_t TicksToNs(uint64_t ticks, int64_t frequency) {
-  if (frequency == 1000000000) return ticks;
-  if (frequency <= 0) return 0;
-  const double ns = static_cast<double>(ticks) * 1e9 / static_cast<double>(frequency) + 0.5;
-  return ns >= 18446744073709551616.0 ? UINT64_MAX : static_cast<uint64_t>(ns);
-}
-
 }  // namespace nettrace

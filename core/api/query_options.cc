@@ -11,7 +11,6 @@
 #include "api/request_json.h"
 #include "api/result_schema.h"
 #include "base/json_writer.h"
-#include "verdict/budget_file.h"
 
 namespace nettrace::api {
 
@@ -182,7 +181,7 @@ std::string RequestJson(const Request& request) {
   return out + "}";
 }
 
-std::string SchemaJson() {
+std::string SchemaJson(const std::string& budgetsJson) {
   JsonWriter w;
   w.BeginObject().Key("queries").BeginArray();
   for (const QuerySpec& q : Queries()) {
@@ -206,8 +205,8 @@ std::string SchemaJson() {
     w.EndArray().EndObject();
   }
   // The results after the requests, so the request part reads as it did (api/result_schema.h).
-  // The budget file `check --budget` reads (verdict/budget_file.h), after the results.
-  w.EndArray().Key("results").Raw(ResultSchemaJson()).Key("budgets").Raw(verdict::BudgetSchemaJson()).EndObject();
+  // The budget file `check --budget` reads, after the results.
+  w.EndArray().Key("results").Raw(ResultSchemaJson()).Key("budgets").Raw(budgetsJson).EndObject();
   return w.Take();
 }
 

@@ -118,6 +118,9 @@ Rows<ResultRow> StackResultRows() {
       {"unit", "string", 0, "\"samples\", \"bytes\", \"nanoseconds\" or \"objects\" (alloc-objects)."},
       {"total", "number", 0, nullptr},
       {"frames", "string[]", 0, "Frame names; `frame[i]` indexes this list."},
+      {"frameDetails", "string[]", O,
+       "Per frame name, what the name leaves out (a JIT'd method's optimization level in Linux-profiler traces, "
+       "e.g. \"OptimizedTier1\"; \"\" for none): present only when some frame has one."},
       {"frame", "integer[]", 0, nullptr},
       {"parent", "integer[]", 0, "Parent node (the root is its own parent, 0)."},
       {"depth", "integer[]", 0, nullptr},

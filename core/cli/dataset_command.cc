@@ -136,7 +136,7 @@ int RunDataset(int argc, char** argv) {
       line.Key("written").BeginArray();
       // Payloads are re-read from the file a page of event blocks at a time.
       std::FILE* blocks = std::fopen(path, "rb");
-      nettrace::dataset::TraceTables tables(&session, [blocks](uint64_t offset, uint64_t size, std::vector<uint8_t>* out) {
+      nettrace::dataset::TraceTables tables(session.stackModel(), [blocks](uint64_t offset, uint64_t size, std::vector<uint8_t>* out) {
         out->resize(size);
         return blocks && fseeko(blocks, static_cast<off_t>(offset), SEEK_SET) == 0 &&
                std::fread(out->data(), 1, size, blocks) == size;

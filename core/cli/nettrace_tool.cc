@@ -5,7 +5,7 @@
 //   nettrace counts FILE [--chunk-size N]    per-type counts in TraceEvent's baseline form
 //   nettrace events FILE [--provider P] [--name N] [--thread T] [--from MS] [--to MS]
 //                        [--limit N] [--offset N] [--text STR] [--frames]   events in time
-//                        order, JSON lines; --text: free-text search (analysis/text_search.h);
+//                        order, JSON lines; --text: free-text search (reread/text_search.h);
 //                        --frames: each event's stack as named frames
 //   nettrace stack FILE ROW   one event's stack as named frames, leaf first, as JSON
 //   nettrace convert FILE OUT [--from MS] [--to MS]   rewrite as NetTrace v6 (optionally a
@@ -80,6 +80,7 @@
 #include "cli/heap_command.h"
 #include "cli/huge_page_heap.h"
 #include "cli/verdict_commands.h"
+#include "verdict/budget_file.h"
 #include "cli/profile_export.h"
 #include "trace_session.h"
 #include "write/clr_name_probe.h"
@@ -343,7 +344,7 @@ int RunTool(int argc, char** argv) {
       std::printf("usage: nettrace schema --json\nthe commands and options, and the JSON results, as JSON (the one schema)\n");
       return 0;
     }
-    std::printf("%s\n", nettrace::api::SchemaJson().c_str());
+    std::printf("%s\n", nettrace::verdict::SchemaJson().c_str());
     return 0;
   }
   // Parquet datasets of many traces and the writer's sample tables (cli/dataset_command.cc):

@@ -81,7 +81,7 @@ int RunCheck(const nettrace::api::Request& request, const std::vector<std::strin
   for (const auto& [paths, side] : {std::pair{&traces, &checked}, std::pair{&request.baselineFiles, &baseline}})
     for (const std::string& path : *paths)
       if (!WithTrace(path, chunkSize, [&](const nettrace::TraceSession& s) {
-            side->push_back(v::MeasureBudgets(file, s, path));
+            side->push_back(v::MeasureBudgets(file, s.stackModel(), path));
           }))
         return kBadInput;
   v::CheckReport report;
@@ -120,7 +120,7 @@ int RunDiffRuns(const nettrace::api::Request& request) {
   for (const auto& [paths, side] : {std::pair{&request.baselineFiles, &a}, std::pair{&request.compareFiles, &b}})
     for (const std::string& path : *paths)
       if (!WithTrace(path, chunkSize, [&](const nettrace::TraceSession& s) {
-            side->push_back(v::MeasureRun(s, request.stack));
+            side->push_back(v::MeasureRun(s.stackModel(), request.stack));
           }))
         return kBadInput;
   v::CompareOptions options;

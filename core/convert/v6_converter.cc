@@ -2,7 +2,7 @@
 
 #include <string>
 
-#include "analysis/event_query.h"
+#include "events/trace_clock.h"
 
 namespace nettrace {
 

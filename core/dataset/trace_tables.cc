@@ -5,9 +5,8 @@
 #include <cmath>
 
 #include "analysis/call_tree.h"
-#include "analysis/runtime_views.h"
 #include "analysis/stack_frames.h"
-#include "analysis/stack_transform.h"
+#include "analysis/stack_views.h"
 #include "analysis/utc_time.h"
 #include "dataset/payload_columns.h"
 #include "dataset/summary_fields.h"
@@ -50,14 +49,6 @@ const char* FrameKindName(FrameKind k) {
   return "";
 }
 
-// A stack selection as the flame graph and `top` take it (trace_session_stacks.cc).
-StackSelection Select(const TraceSession& session, StackResolver* resolver, const StackQuery& query) {
-  StackSelection sel = SelectStacks(session.model(), session.symbols(), resolver, query);
-  session.views().Refine(session.model(), query, &sel);
-  ApplyStackTransform(query.transform, resolver, &sel);
-  return sel;
-}
-
 // Each entry's weight in `other`, by store row (both in time order); null where absent.
 void WeightsByRow(const StackSelection& sel, const StackSelection& other, std::vector<int64_t>* out,
                   std::vector<uint8_t>* valid) {
@@ -78,9 +69,9 @@ parquet::WriterOptions Stamped(parquet::WriterOptions options, const std::string
   return options;
 }
 
-TraceTables::TraceTables(TraceSession* session, TraceSession::BlockReader read)
-    : session_(session), read_(std::move(read)),
-      resolver_(std::make_unique<StackResolver>(session->model(), session->symbols())) {}
+TraceTables::TraceTables(const TraceModel& model, BlockReader read)
+    : model_(model), read_(std::move(read)), paged_(model),
+      resolver_(std::make_unique<StackResolver>(model, model.symbols())) {}
 
 TraceTables::~TraceTables() = default;
 
@@ -95,11 +86,11 @@ Status TraceTables::Write(const std::string& table, parquet::WriterOptions optio
   if (table == "samples") return WriteSamples(std::move(options), sink);
   if (table == "stacks") return WriteStacks(std::move(options), sink);
   if (table == "frames") return WriteFrames(std::move(options), sink);
-  return WriteViewTable(*session_, table, std::move(options), sink);
+  return WriteViewTable(model_, table, std::move(options), sink);
 }
 
 Status TraceTables::WriteEvents(parquet::WriterOptions options, parquet::ByteSink* sink) {
-  const StoreBuilder& m = session_->model();
+  const TraceModel& m = model_;
   const EventStore& store = m.store();
   const TraceInfo& info = m.info();
   parquet::Schema schema = {I64("time_ns"),
@@ -129,14 +120,14 @@ Status TraceTables::WriteEvents(parquet::WriterOptions options, parquet::ByteSin
   EventStore::RowCursor cursor(store);
   const uint32_t size = static_cast<uint32_t>(store.size());
   for (uint32_t begin = 0; begin < size;) {
-    const uint32_t end = read_ ? session_->ChromeTracePageEnd(begin) : std::min<uint32_t>(size, begin + kBatchRows);
+    const uint32_t end = read_ ? paged_.ChromeTracePageEnd(begin, 32) : std::min<uint32_t>(size, begin + kBatchRows);
     page.clear();
     for (uint32_t r = begin; r < end; ++r) page.push_back(r);
     if (read_) {
-      for (const ByteRange& r : session_->BlocksNeeded(page)) {
+      for (const ByteRange& r : paged_.blocks().Needed(page)) {
         if (!read_(r.offset, r.size, &bytes) || bytes.size() != r.size)
           return Status::Error(ErrorCode::kTruncated, r.offset, "cannot re-read an event block");
-        session_->ProvideBlock(r.offset, bytes.data(), bytes.size());
+        paged_.blocks().Provide(r.offset, bytes.data(), bytes.size());
       }
     }
     const size_t n = page.size();
@@ -163,7 +154,7 @@ Status TraceTables::WriteEvents(parquet::WriterOptions options, parquet::ByteSin
       if (s) Use(s);
       payloadValid[i] = 0;
       if (read_) {
-        const std::string json = session_->EventJson(row);
+        const std::string json = paged_.EventJson(row);
         if (auto fields = JsonAt(json, {"payload", "fields"})) {
           if (auto object = NameValueArrayAsObject(*fields)) payloadText[i] = std::move(*object), payloadValid[i] = 1;
         }
@@ -190,19 +181,19 @@ Status TraceTables::WriteEvents(parquet::WriterOptions options, parquet::ByteSin
 // The sample profiler's samples with the stacks the flame graph shows for them (external
 // samples end in UNMANAGED_CODE_TIME) and each weight the flame graph offers for them.
 Status TraceTables::WriteSamples(parquet::WriterOptions options, parquet::ByteSink* sink) {
-  const StoreBuilder& m = session_->model();
+  const TraceModel& m = model_;
   const parquet::Schema schema = {I64("time_ns"), I64("thread_id"), I64("process_id", true), I64("stack_id", true),
                                   I64("samples"), I64("thread_time_ns", true), I64("managed_thread_time_ns", true)};
   std::unique_ptr<parquet::TableWriter> w;
   NETTRACE_RETURN_IF_ERROR(parquet::TableWriter::Open(schema, std::move(options), sink, &w));
   StackQuery query;  // Thread/Sample, one per sample: `top`'s default
-  const StackSelection count = Select(*session_, resolver_.get(), query);
+  const StackSelection count = SelectRefinedStacks(model_, resolver_.get(), query);
   std::vector<int64_t> threadTime, managedTime;
   std::vector<uint8_t> threadValid, managedValid;
   query.weight = WeightKind::kThreadTime;
-  WeightsByRow(count, Select(*session_, resolver_.get(), query), &threadTime, &threadValid);
+  WeightsByRow(count, SelectRefinedStacks(model_, resolver_.get(), query), &threadTime, &threadValid);
   query.weight = WeightKind::kManagedThreadTime;
-  WeightsByRow(count, Select(*session_, resolver_.get(), query), &managedTime, &managedValid);
+  WeightsByRow(count, SelectRefinedStacks(model_, resolver_.get(), query), &managedTime, &managedValid);
   EventStore::RowCursor cursor(m.store());
   std::vector<int64_t> timeNs, thread, pid, stack, weight;
   std::vector<uint8_t> pidValid, stackValid;

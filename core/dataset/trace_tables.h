@@ -5,7 +5,7 @@
 // stack resolver the events and samples were resolved with (so their ids join), and the
 // GC, JIT and view tables from the CSV the engine writes for them (view_tables.h).
 //
-//   TraceTables t(session, read);
+//   TraceTables t(session.stackModel(), read);
 //   for (const char* table : kTraceTables) t.Write(table, options, sink);  // in this order
 //
 // The order matters: `stacks` and `frames` hold the stacks `events` and `samples` used.
@@ -18,7 +18,8 @@
 #include "base/status.h"
 #include "dataset/byte_sink.h"
 #include "dataset/table_writer.h"
-#include "trace_session.h"
+#include "model/trace_model.h"
+#include "reread/paged_reader.h"
 
 namespace nettrace {
 class StackResolver;
@@ -36,8 +37,10 @@ parquet::WriterOptions Stamped(parquet::WriterOptions options, const std::string
 
 class TraceTables {
  public:
-  // `read` re-reads event blocks for the payloads; null leaves payload_json null.
-  TraceTables(TraceSession* session, TraceSession::BlockReader read);
+  // `model` with its symbols prepared (read/read_pipeline.h PrepareSymbols); `read` re-reads
+  // event blocks for the payloads (through a block cache of the tables' own), null leaves
+  // payload_json null.
+  TraceTables(const TraceModel& model, BlockReader read);
   ~TraceTables();
   Status Write(const std::string& table, parquet::WriterOptions options, parquet::ByteSink* sink);
 
@@ -48,8 +51,9 @@ class TraceTables {
   Status WriteFrames(parquet::WriterOptions options, parquet::ByteSink* sink);
   void Use(uint32_t stack);
 
-  TraceSession* session_;
-  TraceSession::BlockReader read_;
+  const TraceModel& model_;
+  BlockReader read_;
+  PagedReader paged_;
   std::unique_ptr<StackResolver> resolver_;
   std::vector<uint8_t> used_;  // call stack → written by events or samples
 };

@@ -4,6 +4,7 @@
 
 #include <vector>
 
+#include "analysis/model_views.h"
 #include "dataset/csv_table.h"
 
 namespace nettrace::dataset {
@@ -70,14 +71,15 @@ const std::vector<CsvColumn> kCounters = {
 
 }  // namespace
 
-Status WriteViewTable(const TraceSession& session, const std::string& table, parquet::WriterOptions options,
+Status WriteViewTable(const TraceModel& model, const std::string& table, parquet::WriterOptions options,
                       parquet::ByteSink* sink) {
-  if (table == "gcs") return WriteCsvTable(session.GcCsv(), kGcs, std::move(options), sink);
-  if (table == "jit") return WriteCsvTable(session.JitCsv(), kJit, std::move(options), sink);
-  if (table == "exceptions") return WriteCsvTable(session.ExceptionsView(true), kExceptions, std::move(options), sink);
-  if (table == "contention") return WriteCsvTable(session.ContentionView(true), kContention, std::move(options), sink);
-  if (table == "activities") return WriteCsvTable(session.ActivitiesView(true), kActivities, std::move(options), sink);
-  if (table == "counters") return WriteCsvTable(session.CountersView(true), kCounters, std::move(options), sink);
+  constexpr ViewFormat kCsv = ViewFormat::kCsv;
+  if (table == "gcs") return WriteCsvTable(GcDocument(model, kCsv), kGcs, std::move(options), sink);
+  if (table == "jit") return WriteCsvTable(JitDocument(model, kCsv), kJit, std::move(options), sink);
+  if (table == "exceptions") return WriteCsvTable(ExceptionsDocument(model, kCsv), kExceptions, std::move(options), sink);
+  if (table == "contention") return WriteCsvTable(ContentionDocument(model, kCsv), kContention, std::move(options), sink);
+  if (table == "activities") return WriteCsvTable(ActivitiesDocument(model, kCsv), kActivities, std::move(options), sink);
+  if (table == "counters") return WriteCsvTable(CountersDocument(model, kCsv), kCounters, std::move(options), sink);
   return Status::Error(ErrorCode::kInvalidArgument, kNoOffset, "no dataset table '" + table + "'");
 }
 

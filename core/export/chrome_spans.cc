@@ -4,6 +4,7 @@
 
 #include "analysis/event_query.h"
 #include "analysis/view_format.h"
+#include "events/trace_clock.h"
 
 namespace nettrace {
 
@@ -20,7 +21,7 @@ std::vector<ChromeSpan> ChromeSpans(const TraceInfo& info, const std::vector<Act
   std::vector<ChromeSpan> out;
   for (const ActivityView::Finished& a : activities) {
     // The duration in whole nanoseconds, as the activities view gives it.
-    const double durMs = static_cast<double>(TicksToNs(a.stop - a.start, info.tickFrequency)) / 1e6;
+    const double durMs = static_cast<double>(TraceClock(info).Ns(a.stop - a.start)) / 1e6;
     out.push_back({a.name, a.provider, TicksToMs(info, a.start), durMs, a.startThread,
                    {{"depth", std::to_string(a.depth)}}});
   }

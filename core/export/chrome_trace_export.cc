@@ -7,18 +7,19 @@
 
 #include "analysis/event_query.h"
 #include "base/json_writer.h"
+#include "events/trace_clock.h"
 #include "export/exports.h"
 
 namespace nettrace {
 
 namespace {
-uint64_t OsThreadId(const StoreBuilder& model, ThreadIndex t) {
+uint64_t OsThreadId(const TraceModel& model, ThreadIndex t) {
   const ThreadEntry& e = model.threads()[t];
   return e.osThreadId.value_or(e.key);
 }
 }  // namespace
 
-ChromeTraceWriter::ChromeTraceWriter(const StoreBuilder& model, const SymbolCollector& symbols)
+ChromeTraceWriter::ChromeTraceWriter(const TraceModel& model, const SymbolCollector& symbols)
     : model_(model), resolver_(model, symbols) {}
 
 void ChromeTraceWriter::Item(const std::string& json, std::string* out) {
@@ -115,7 +116,7 @@ std::string ChromeTraceWriter::Tail() {
   return "],\"stackFrames\":" + w.Take() + "}";
 }
 
-std::string ExportChromeTrace(const StoreBuilder& model, const SymbolCollector& symbols,
+std::string ExportChromeTrace(const TraceModel& model, const SymbolCollector& symbols,
                               const std::vector<ChromeSpan>& spans) {
   ChromeTraceWriter writer(model, symbols);
   std::string out = writer.Head(spans);

@@ -4,6 +4,7 @@
 
 #include "analysis/event_query.h"
 #include "analysis/view_format.h"
+#include "events/trace_clock.h"
 #include "export/export_stream.h"
 #include "export/exports.h"
 
@@ -12,7 +13,7 @@ namespace nettrace {
 namespace {
 
 // The call stack of each event, in store order (0: no stack).
-std::vector<uint32_t> EventCallStacks(const StoreBuilder& model, StackResolver* resolver) {
+std::vector<uint32_t> EventCallStacks(const TraceModel& model, StackResolver* resolver) {
   const EventStore& store = model.store();
   std::vector<uint32_t> out(store.size());
   EventStore::RowCursor cursor(store);
@@ -33,7 +34,7 @@ void AppendStackField(const StackResolver& resolver, uint32_t stack, std::string
 // The header, then one line per event in store order.
 class EventsCsv : public ItemStream {
  public:
-  EventsCsv(const StoreBuilder& model, StackResolver* resolver, bool stackText)
+  EventsCsv(const TraceModel& model, StackResolver* resolver, bool stackText)
       : model_(model), resolver_(resolver), stackText_(stackText), stacks_(EventCallStacks(model, resolver)),
         cursor_(model.store()) {}
 
@@ -66,7 +67,7 @@ class EventsCsv : public ItemStream {
   }
 
  private:
-  const StoreBuilder& model_;
+  const TraceModel& model_;
   StackResolver* resolver_;
   const bool stackText_;
   const std::vector<uint32_t> stacks_;
@@ -78,7 +79,7 @@ class EventsCsv : public ItemStream {
 // The header, then one line per call stack some event has, ascending id.
 class StacksCsv : public ItemStream {
  public:
-  StacksCsv(const StoreBuilder& model, StackResolver* resolver) : resolver_(resolver) {
+  StacksCsv(const TraceModel& model, StackResolver* resolver) : resolver_(resolver) {
     used_ = EventCallStacks(model, resolver);
     std::sort(used_.begin(), used_.end());
     used_.erase(std::unique(used_.begin(), used_.end()), used_.end());
@@ -109,19 +110,19 @@ class StacksCsv : public ItemStream {
 
 }  // namespace
 
-std::unique_ptr<ExportStream> EventsCsvStream(const StoreBuilder& model, StackResolver* resolver, bool stackText) {
+std::unique_ptr<ExportStream> EventsCsvStream(const TraceModel& model, StackResolver* resolver, bool stackText) {
   return std::make_unique<EventsCsv>(model, resolver, stackText);
 }
 
-std::unique_ptr<ExportStream> StacksCsvStream(const StoreBuilder& model, StackResolver* resolver) {
+std::unique_ptr<ExportStream> StacksCsvStream(const TraceModel& model, StackResolver* resolver) {
   return std::make_unique<StacksCsv>(model, resolver);
 }
 
-std::string ExportEventsCsv(const StoreBuilder& model, StackResolver* resolver, bool stackText) {
+std::string ExportEventsCsv(const TraceModel& model, StackResolver* resolver, bool stackText) {
   return DrainExport(EventsCsvStream(model, resolver, stackText).get());
 }
 
-std::string ExportStacksCsv(const StoreBuilder& model, StackResolver* resolver) {
+std::string ExportStacksCsv(const TraceModel& model, StackResolver* resolver) {
   return DrainExport(StacksCsvStream(model, resolver).get());
 }
 

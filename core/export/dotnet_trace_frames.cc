@@ -34,7 +34,7 @@ bool IsActivityFrame(std::string_view name) { return name == "(Activities)" || n
 
 }  // namespace
 
-DotnetTraceFrames::DotnetTraceFrames(const StoreBuilder& model, const SymbolCollector& symbols, StackResolver* resolver)
+DotnetTraceFrames::DotnetTraceFrames(const TraceModel& model, const SymbolCollector& symbols, StackResolver* resolver)
     : model_(model),
       symbols_(symbols),
       resolver_(resolver),

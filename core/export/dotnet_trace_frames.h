@@ -23,14 +23,14 @@
 #include <vector>
 
 #include "analysis/stack_frames.h"
-#include "model/store_builder.h"
+#include "model/trace_model.h"
 #include "symbols/symbol_collector.h"
 
 namespace nettrace {
 
 class DotnetTraceFrames {
  public:
-  DotnetTraceFrames(const StoreBuilder& model, const SymbolCollector& symbols, StackResolver* resolver);
+  DotnetTraceFrames(const TraceModel& model, const SymbolCollector& symbols, StackResolver* resolver);
 
   // A selection stack's frames (root first: start-stop activity frames, if any, then the
   // stack's own) under the process, "(Activities)"/"(Non-Activities)", "Threads" and thread
@@ -46,7 +46,7 @@ class DotnetTraceFrames {
  private:
   uint32_t Intern(const std::string& name);
 
-  const StoreBuilder& model_;
+  const TraceModel& model_;
   const SymbolCollector& symbols_;
   StackResolver* resolver_;
   std::vector<std::string> categories_;  // by ThreadIndex; "" for none

@@ -29,11 +29,11 @@ namespace nettrace {
 // Frames always root first, also for an inverted view (the tools reading folded stacks take
 // the first frame as the root); with groupByThread a "Thread (id)" frame outermost. Events
 // with no stack (and no thread frame) have no line.
-std::string ExportFolded(const StoreBuilder& model, const StackSelection& selection, StackResolver* resolver,
+std::string ExportFolded(const TraceModel& model, const StackSelection& selection, StackResolver* resolver,
                          bool groupByThread);
 
 // `name` is the file's profile group name (e.g. the trace's file name).
-std::string ExportSpeedscope(const StoreBuilder& model, const StackSelection& selection, StackResolver* resolver,
+std::string ExportSpeedscope(const TraceModel& model, const StackSelection& selection, StackResolver* resolver,
                              const std::string& name);
 
 // The evented form (speedscope_evented_export.cc) for selections weighed in time: one
@@ -45,7 +45,7 @@ std::string ExportSpeedscope(const StoreBuilder& model, const StackSelection& se
 // files have (export/dotnet_trace_frames.h), each profile named as dotnet-trace names it;
 // nullptr: the stacks as selected (a thread frame above them with groupByThread).
 class DotnetTraceFrames;
-std::string ExportSpeedscopeEvented(const StoreBuilder& model, const StackSelection& selection,
+std::string ExportSpeedscopeEvented(const TraceModel& model, const StackSelection& selection,
                                     StackResolver* resolver, const std::string& name, bool groupByThread,
                                     bool spansEndAtEvent, DotnetTraceFrames* dotnetTrace = nullptr);
 
@@ -67,42 +67,42 @@ class ChromeTraceWriter {
  public:
   // A row's payload fields as (name, text) pairs; empty when not at hand.
   using ArgsOf = std::function<std::vector<std::pair<std::string, std::string>>(uint32_t row)>;
-  ChromeTraceWriter(const StoreBuilder& model, const SymbolCollector& symbols);
+  ChromeTraceWriter(const TraceModel& model, const SymbolCollector& symbols);
   std::string Head(const std::vector<ChromeSpan>& spans);
   std::string Events(uint32_t beginRow, uint32_t endRow, const ArgsOf& args);
   std::string Tail();
 
  private:
   void Item(const std::string& json, std::string* out);
-  const StoreBuilder& model_;
+  const TraceModel& model_;
   StackResolver resolver_;
   std::set<uint32_t> usedStacks_;
   bool first_ = true;
 };
 
 // The whole Chrome trace without payload args.
-std::string ExportChromeTrace(const StoreBuilder& model, const SymbolCollector& symbols,
+std::string ExportChromeTrace(const TraceModel& model, const SymbolCollector& symbols,
                               const std::vector<ChromeSpan>& spans = {});
 
 // Columns TimeMs,Provider,Event,ThreadId,StackId[,Stack]; StackId is empty for an event
 // without a stack. The ids are those of ExportStacksCsv from the same resolver state.
-std::string ExportEventsCsv(const StoreBuilder& model, StackResolver* resolver, bool stackText = false);
+std::string ExportEventsCsv(const TraceModel& model, StackResolver* resolver, bool stackText = false);
 
 // Columns StackId,Depth,Stack: every call stack an event has, ascending id, frames root
 // first joined by ';'.
-std::string ExportStacksCsv(const StoreBuilder& model, StackResolver* resolver);
+std::string ExportStacksCsv(const TraceModel& model, StackResolver* resolver);
 
 // The same documents a part at a time: the same bytes as the functions above. They read
 // `model`, `*resolver` and `selection` as they go: those must outlive the stream.
-std::unique_ptr<ExportStream> FoldedStream(const StoreBuilder& model, const StackSelection& selection,
+std::unique_ptr<ExportStream> FoldedStream(const TraceModel& model, const StackSelection& selection,
                                            StackResolver* resolver, bool groupByThread);
-std::unique_ptr<ExportStream> SpeedscopeStream(const StoreBuilder& model, const StackSelection& selection,
+std::unique_ptr<ExportStream> SpeedscopeStream(const TraceModel& model, const StackSelection& selection,
                                                StackResolver* resolver, const std::string& name);
-std::unique_ptr<ExportStream> SpeedscopeEventedStream(const StoreBuilder& model, const StackSelection& selection,
+std::unique_ptr<ExportStream> SpeedscopeEventedStream(const TraceModel& model, const StackSelection& selection,
                                                       StackResolver* resolver, const std::string& name,
                                                       bool groupByThread, bool spansEndAtEvent,
                                                       DotnetTraceFrames* dotnetTrace = nullptr);
-std::unique_ptr<ExportStream> EventsCsvStream(const StoreBuilder& model, StackResolver* resolver, bool stackText);
-std::unique_ptr<ExportStream> StacksCsvStream(const StoreBuilder& model, StackResolver* resolver);
+std::unique_ptr<ExportStream> EventsCsvStream(const TraceModel& model, StackResolver* resolver, bool stackText);
+std::unique_ptr<ExportStream> StacksCsvStream(const TraceModel& model, StackResolver* resolver);
 
 }  // namespace nettrace

@@ -64,7 +64,7 @@ bool TextBefore(const FoldedLine& a, const FoldedLine& b, const FrameTable& fram
 
 class Folded : public ItemStream {
  public:
-  Folded(const StoreBuilder& model, const StackSelection& sel, StackResolver* resolver, bool groupByThread)
+  Folded(const TraceModel& model, const StackSelection& sel, StackResolver* resolver, bool groupByThread)
       : resolver_(resolver) {
     std::map<uint64_t, uint64_t> weights;  // (thread << 32 | call stack) → weight
     for (size_t i = 0; i < sel.size(); ++i) {
@@ -103,12 +103,12 @@ class Folded : public ItemStream {
 
 }  // namespace
 
-std::unique_ptr<ExportStream> FoldedStream(const StoreBuilder& model, const StackSelection& selection,
+std::unique_ptr<ExportStream> FoldedStream(const TraceModel& model, const StackSelection& selection,
                                            StackResolver* resolver, bool groupByThread) {
   return std::make_unique<Folded>(model, selection, resolver, groupByThread);
 }
 
-std::string ExportFolded(const StoreBuilder& model, const StackSelection& sel, StackResolver* resolver,
+std::string ExportFolded(const TraceModel& model, const StackSelection& sel, StackResolver* resolver,
                          bool groupByThread) {
   return DrainExport(FoldedStream(model, sel, resolver, groupByThread).get());
 }

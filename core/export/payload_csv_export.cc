@@ -5,12 +5,13 @@
 
 #include "analysis/event_query.h"
 #include "analysis/view_format.h"
+#include "events/trace_clock.h"
 #include "format/payload_decoder.h"
 
 namespace nettrace {
 
 namespace {
-DecodedPayload Decode(const StoreBuilder& model, const EventRecord& record, uint32_t storeRow, uint32_t formatMajor) {
+DecodedPayload Decode(const TraceModel& model, const EventRecord& record, uint32_t storeRow, uint32_t formatMajor) {
   const EventType& type = model.types()[model.store().type(storeRow)];
   const uint32_t pointerSize = model.info().pointerSize ? model.info().pointerSize : 8;
   return DecodePayload(type.metadata, record.payload, pointerSize, static_cast<int>(formatMajor));
@@ -28,14 +29,14 @@ void Flatten(const std::vector<PayloadField>& fields, const std::string& prefix,
 
 }  // namespace
 
-std::vector<std::pair<std::string, std::string>> PayloadCells(const StoreBuilder& model, const EventRecord& record,
+std::vector<std::pair<std::string, std::string>> PayloadCells(const TraceModel& model, const EventRecord& record,
                                                               uint32_t storeRow, uint32_t formatMajor) {
   std::vector<std::pair<std::string, std::string>> cells;
   Flatten(Decode(model, record, storeRow, formatMajor).fields, "", &cells);
   return cells;
 }
 
-void AddPayloadColumns(const StoreBuilder& model, const EventRecord& record, uint32_t storeRow, uint32_t formatMajor,
+void AddPayloadColumns(const TraceModel& model, const EventRecord& record, uint32_t storeRow, uint32_t formatMajor,
                        std::vector<std::string>* columns) {
   for (const auto& [name, cell] : PayloadCells(model, record, storeRow, formatMajor))
     if (std::find(columns->begin(), columns->end(), name) == columns->end()) columns->push_back(name);
@@ -47,7 +48,7 @@ std::string PayloadCsvHeader(const std::vector<std::string>& columns) {
   return out + '\n';
 }
 
-std::string PayloadCsvLine(const StoreBuilder& model, const EventRecord* record, uint32_t storeRow,
+std::string PayloadCsvLine(const TraceModel& model, const EventRecord* record, uint32_t storeRow,
                            uint32_t formatMajor, uint32_t stackId, const std::vector<std::string>& columns) {
   const EventStore& store = model.store();
   const EventType& type = model.types()[store.type(storeRow)];

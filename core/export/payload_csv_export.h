@@ -13,24 +13,24 @@
 
 #include "analysis/stack_frames.h"
 #include "format/records.h"
-#include "model/store_builder.h"
+#include "model/trace_model.h"
 
 namespace nettrace {
 
 // Adds the field names of one event's payload not yet in `columns` (record: its decoded row).
-void AddPayloadColumns(const StoreBuilder& model, const EventRecord& record, uint32_t storeRow, uint32_t formatMajor,
+void AddPayloadColumns(const TraceModel& model, const EventRecord& record, uint32_t storeRow, uint32_t formatMajor,
                        std::vector<std::string>* columns);
 
 // One event's payload as (column, text) pairs: struct members as "Field.Member", values as
 // PayloadValue::ToString shows them (also the Chrome trace's args).
-std::vector<std::pair<std::string, std::string>> PayloadCells(const StoreBuilder& model, const EventRecord& record,
+std::vector<std::pair<std::string, std::string>> PayloadCells(const TraceModel& model, const EventRecord& record,
                                                               uint32_t storeRow, uint32_t formatMajor);
 
 std::string PayloadCsvHeader(const std::vector<std::string>& columns);
 
 // One line: each column's value as PayloadValue::ToString shows it (arrays "[a,b]") (a field the payload does
 // not have is empty). `stackId`: the row's id in the stacks CSV, 0 for none.
-std::string PayloadCsvLine(const StoreBuilder& model, const EventRecord* record, uint32_t storeRow,
+std::string PayloadCsvLine(const TraceModel& model, const EventRecord* record, uint32_t storeRow,
                            uint32_t formatMajor, uint32_t stackId, const std::vector<std::string>& columns);
 
 }  // namespace nettrace

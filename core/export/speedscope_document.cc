@@ -2,7 +2,7 @@
 
 namespace nettrace {
 
-SpeedscopeDocument::SpeedscopeDocument(const StoreBuilder& model, const StackSelection& sel, StackResolver* resolver,
+SpeedscopeDocument::SpeedscopeDocument(const TraceModel& model, const StackSelection& sel, StackResolver* resolver,
                                        const std::string& name)
     : model_(model), sel_(sel), resolver_(resolver), name_(name) {
   for (size_t i = 0; i < sel.size(); ++i) byThread_[sel.threads[i]].push_back(i);

@@ -30,7 +30,7 @@ class SpeedscopeFrames {
 
 class SpeedscopeDocument : public ItemStream {
  protected:
-  SpeedscopeDocument(const StoreBuilder& model, const StackSelection& sel, StackResolver* resolver,
+  SpeedscopeDocument(const TraceModel& model, const StackSelection& sel, StackResolver* resolver,
                      const std::string& name);
 
   // The profile speedscope opens on (activeProfileIndex).
@@ -41,7 +41,7 @@ class SpeedscopeDocument : public ItemStream {
   // Writes the profile's next item; at its end closes its arrays and returns false.
   virtual bool ProfileStep() = 0;
 
-  const StoreBuilder& model_;
+  const TraceModel& model_;
   const StackSelection& sel_;
   StackResolver* resolver_;
   std::map<uint16_t, std::vector<size_t>> byThread_;  // thread → selection entries, time order

@@ -16,6 +16,7 @@
 #include "analysis/event_query.h"
 #include "base/json_writer.h"
 #include "base/saturating.h"
+#include "events/trace_clock.h"
 #include "export/dotnet_trace_frames.h"
 #include "export/exports.h"
 #include "export/speedscope_document.h"
@@ -97,7 +98,7 @@ class EventedWriter {
 
 // Each entry's interval: TraceEvent's float32 span from the event where the selection has
 // it, else the weight in ns, after the event or (spansEndAtEvent) before it.
-std::vector<Span> Spans(const StoreBuilder& model, const StackSelection& sel, const std::vector<size_t>& entries,
+std::vector<Span> Spans(const TraceModel& model, const StackSelection& sel, const std::vector<size_t>& entries,
                         bool spansEndAtEvent) {
   std::vector<Span> spans;
   spans.reserve(entries.size());
@@ -118,7 +119,7 @@ std::vector<Span> Spans(const StoreBuilder& model, const StackSelection& sel, co
 // writes nothing), then its events a span at a time (speedscope_document.h writes the rest).
 class SpeedscopeEvented : public SpeedscopeDocument {
  public:
-  SpeedscopeEvented(const StoreBuilder& model, const StackSelection& sel, StackResolver* resolver,
+  SpeedscopeEvented(const TraceModel& model, const StackSelection& sel, StackResolver* resolver,
                     const std::string& name, bool groupByThread, bool spansEndAtEvent, DotnetTraceFrames* dotnetTrace)
       : SpeedscopeDocument(model, sel, resolver, name), groupByThread_(groupByThread),
         spansEndAtEvent_(spansEndAtEvent), dotnetTrace_(dotnetTrace) {}
@@ -187,7 +188,7 @@ class SpeedscopeEvented : public SpeedscopeDocument {
 
 }  // namespace
 
-std::unique_ptr<ExportStream> SpeedscopeEventedStream(const StoreBuilder& model, const StackSelection& selection,
+std::unique_ptr<ExportStream> SpeedscopeEventedStream(const TraceModel& model, const StackSelection& selection,
                                                       StackResolver* resolver, const std::string& name,
                                                       bool groupByThread, bool spansEndAtEvent,
                                                       DotnetTraceFrames* dotnetTrace) {
@@ -195,7 +196,7 @@ std::unique_ptr<ExportStream> SpeedscopeEventedStream(const StoreBuilder& model,
                                              dotnetTrace);
 }
 
-std::string ExportSpeedscopeEvented(const StoreBuilder& model, const StackSelection& sel, StackResolver* resolver,
+std::string ExportSpeedscopeEvented(const TraceModel& model, const StackSelection& sel, StackResolver* resolver,
                                     const std::string& name, bool groupByThread, bool spansEndAtEvent,
                                     DotnetTraceFrames* dotnetTrace) {
   return DrainExport(

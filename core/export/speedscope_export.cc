@@ -10,7 +10,7 @@ namespace {
 
 class SpeedscopeSampled : public SpeedscopeDocument {
  public:
-  SpeedscopeSampled(const StoreBuilder& model, const StackSelection& sel, StackResolver* resolver,
+  SpeedscopeSampled(const TraceModel& model, const StackSelection& sel, StackResolver* resolver,
                     const std::string& name)
       : SpeedscopeDocument(model, sel, resolver, name) {}
 
@@ -58,12 +58,12 @@ class SpeedscopeSampled : public SpeedscopeDocument {
 
 }  // namespace
 
-std::unique_ptr<ExportStream> SpeedscopeStream(const StoreBuilder& model, const StackSelection& selection,
+std::unique_ptr<ExportStream> SpeedscopeStream(const TraceModel& model, const StackSelection& selection,
                                                StackResolver* resolver, const std::string& name) {
   return std::make_unique<SpeedscopeSampled>(model, selection, resolver, name);
 }
 
-std::string ExportSpeedscope(const StoreBuilder& model, const StackSelection& sel, StackResolver* resolver,
+std::string ExportSpeedscope(const TraceModel& model, const StackSelection& sel, StackResolver* resolver,
                              const std::string& name) {
   return DrainExport(SpeedscopeStream(model, sel, resolver, name).get());
 }

@@ -2267,15 +2267,6 @@ bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
 
 }  // namespace
 
-Provider ProviderFromName(std::string_view providerName) {
-  if (EqualsIgnoreCase(providerName, "Microsoft-Windows-DotNETRuntime")) return Provider::kRuntime;
-  if (EqualsIgnoreCase(providerName, "Microsoft-Windows-DotNETRuntimeRundown")) return Provider::kRundown;
-  if (EqualsIgnoreCase(providerName, "Microsoft-Windows-DotNETRuntimePrivate")) return Provider::kPrivate;
-  if (EqualsIgnoreCase(providerName, "Microsoft-Windows-DotNETRuntimeStress")) return Provider::kStress;
-  if (EqualsIgnoreCase(providerName, "Microsoft-DotNETCore-SampleProfiler")) return Provider::kSampleProfiler;
-  return Provider::kNone;
-}
-
 const EventInfo* FindEvent(Provider provider, uint32_t id, uint32_t version) {
   // Binary search for the first entry with this (provider, id); versions follow in order.
   size_t lo = 0, hi = kEventCount;

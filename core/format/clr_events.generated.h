@@ -18,9 +18,7 @@ namespace nettrace::clr {
 // description in the trace either.
 enum class Provider : uint8_t { kNone, kRuntime, kRundown, kPrivate, kStress, kSampleProfiler };
 
-// Microsoft-Windows-DotNETRuntime / -Rundown / -Private / -Stress and
-// Microsoft-DotNETCore-SampleProfiler (exact names, any case).
-Provider ProviderFromName(std::string_view providerName);
+// Which provider name is which of these: format/provider_family.h (ClrProviderOf).
 
 // Payload field kinds, from the manifest's inType. kPointer is pointer-sized (trace header);
 // kBool32 is 4 bytes; kUnicodeString / kAnsiString are NUL-terminated; kBinary's length is in

@@ -7,7 +7,7 @@
 #include "format/payload/clr_enums.h"
 #include "format/payload/clr_template.h"
 #include "format/payload/metadata_fields.h"
-#include "model/event_naming.h"
+#include "format/provider_family.h"
 
 namespace nettrace {
 
@@ -59,7 +59,7 @@ bool Exact(const DecodedPayload& d) {
 // enum names: TraceEvent decodes CLR events with its own templates whatever the metadata
 // says. Integer fields named like an enum field of the CLR template get its enum.
 DecodedPayload WithClrEnums(const EventMetadata& m, size_t payloadSize, DecodedPayload d) {
-  clr::Provider provider = TemplateProviderOf(m.providerName);
+  clr::Provider provider = ClrProviderOf(m.providerName);
   const clr::EventInfo* info =
       provider == clr::Provider::kNone ? nullptr : FindClrTemplate(provider, m.eventId, m.version, payloadSize);
   if (!info) return d;
@@ -183,7 +183,7 @@ DecodedPayload DecodePayload(const EventMetadata& metadata, std::span<const uint
         metadata, WithClrEnums(metadata, payload.size(), Exact(second) ? std::move(second) : std::move(first)));
   }
 
-  clr::Provider provider = TemplateProviderOf(metadata.providerName);
+  clr::Provider provider = ClrProviderOf(metadata.providerName);
   const clr::EventInfo* info =
       provider == clr::Provider::kNone
           ? nullptr
@@ -201,18 +201,6 @@ DecodedPayload DecodePayload(const EventMetadata& metadata, std::span<const uint
   for (const auto& f : d.fields)
     if (f.value.kind() == PayloadValue::Kind::kDateTime) d.dateTimeEncoding = f.value.dateTimeEncoding();
   return d;
-}
-
-clr::Provider TemplateProviderOf(const std::string& providerName) {
-  switch (ClassifyProvider(providerName)) {
-    case KnownProvider::kClrRuntime: return clr::Provider::kRuntime;
-    case KnownProvider::kClrRundown: return clr::Provider::kRundown;
-    case KnownProvider::kClrPrivate: return clr::Provider::kPrivate;
-    case KnownProvider::kClrStress: return clr::Provider::kStress;
-    // Not a CLR manifest provider, but the table holds its one event (Thread/Sample).
-    case KnownProvider::kSampleProfiler: return clr::Provider::kSampleProfiler;
-    default: return clr::Provider::kNone;
-  }
 }
 
 }  // namespace nettrace

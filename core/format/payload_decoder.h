@@ -10,7 +10,7 @@
 //      template in the same table;
 //   3. else nothing: fields stay empty and every byte counts as undecoded.
 //
-// Guarantees: never reads outside `payload`; no recursion deeper than kMaxPayloadDepth;
+// Guarantees: never reads outside `payload`; no recursion deeper than kMaxPayloadDepth (payload/decode_state.h);
 // a count is checked against the bytes left before anything proportional to it is
 // allocated, and the number of values per event is capped; no exceptions. A field that
 // cannot be decoded becomes an error value (PayloadValue::Error); where its size is still
@@ -32,8 +32,6 @@ namespace nettrace {
 namespace clr {
 struct EventInfo;
 }
-
-inline constexpr int kMaxPayloadDepth = 32;
 
 enum class PayloadSchema : uint8_t {
   kNone,         // no description: nothing decoded
@@ -82,8 +80,5 @@ struct DecodedPayload {
 DecodedPayload DecodePayload(const EventMetadata& metadata, std::span<const uint8_t> payload, uint32_t pointerSize,
                              int formatMajor);
 
-/// The CLR table's provider whose templates decode events of `providerName` (the runtime's
-/// providers, and the SampleProfiler's one event); kNone for every other provider.
-clr::Provider TemplateProviderOf(const std::string& providerName);
 
 }  // namespace nettrace

@@ -9,7 +9,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "model/ids.h"
+#include "base/strong_index.h"
 #include "sort/event_sorter.h"
 
 namespace nettrace {

@@ -26,8 +26,8 @@
 #include <vector>
 
 #include "base/chunked_vector.h"
+#include "base/strong_index.h"
 #include "format/event_row.h"
-#include "model/ids.h"
 #include "sort/event_sorter.h"
 
 namespace nettrace {

@@ -41,8 +41,8 @@
 #include <memory>
 #include <vector>
 
+#include "events/event_kind.h"
 #include "format/records.h"
-#include "resolve/event_kind.h"
 #include "resolve/type_resolver.h"
 #include "sort/event_sorter.h"
 

@@ -9,8 +9,8 @@
 #include <cstdint>
 #include <span>
 
+#include "events/event_kind.h"
 #include "format/payload/clr_field_read.h"
-#include "resolve/event_kind.h"
 
 namespace nettrace {
 

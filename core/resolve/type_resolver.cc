@@ -86,7 +86,12 @@ Status TypeResolver::OnEvent(const EventRecord& e) {
   current_.definition = &t;
   current_.type = t.type;
   current_.kind = t.kind;
-  if (e.labelListId != 0 && !regionOverrides_.empty()) current_.type = OverriddenType(e, current_.type);
+  if (e.labelListId != 0 && !regionOverrides_.empty()) {
+    current_.type = OverriddenType(e, current_.type);
+    // The effective type's kind: an overridden opcode may make an EventSource event a Start
+    // or a Stop (events/start_stop.h), for every sink alike.
+    if (current_.type != t.type) current_.kind = types_[current_.type].kind;
+  }
   if (t.payloadFacts) ReadPayloadFacts(e, t);
   ResolveThread(e);
   // Inline: a rundown's method records are most of a trace like HeartRateMonitor, and each

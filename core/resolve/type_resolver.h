@@ -16,12 +16,13 @@
 #include <vector>
 
 #include "base/stats.h"
+#include "base/strong_index.h"
+#include "events/event_kind.h"
 #include "format/payload/allocation_tick.h"
 #include "format/payload/clr_field_read.h"
 #include "format/record_sink.h"
-#include "model/ids.h"
-#include "model/trace_tables.h"
-#include "resolve/event_kind.h"
+#include "resolve/event_type_table.h"
+#include "resolve/thread_table.h"
 #include "resolve/traceevent_bookkeeping.h"
 
 namespace nettrace {

@@ -4,12 +4,12 @@
 #include <cstring>
 #include <functional>
 
+#include "events/event_naming.h"
+#include "events/start_stop_rule.h"
 #include "format/payload/clr_payload_fields.h"
-#include "symbols/method_fields.h"
 #include "format/payload_decoder.h"
 #include "io/byte_cursor.h"
-#include "model/event_naming.h"
-#include "resolve/start_stop_rule.h"
+#include "symbols/method_fields.h"
 
 namespace nettrace {
 

@@ -88,7 +88,7 @@ class SymbolCollector final : public RecordSink {
   // Runtime events whose payload was too short for their template (not decoded).
   uint64_t malformedPayloads() const { return malformed_; }
   // What TraceEvent's StartStopActivityComputer adds to the name of the activity a Start event
-  // begins (resolve/start_stop_rule.h): "/<field>=<value>" for an EventSource Start whose first
+  // begins (events/start_stop_rule.h): "/<field>=<value>" for an EventSource Start whose first
   // field is a string, the catching method for the runtime's ExceptionCatch/Start; nullptr for
   // others. Kept per Start event, as few as the activities (analysis/start_stop_activities.h),
   // for at most kMaxStartInfo events.

@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
+#include "events/event_naming.h"
 #include "io/byte_cursor.h"
-#include "model/event_naming.h"
 
 namespace nettrace {
 

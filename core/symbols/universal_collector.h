@@ -1,7 +1,7 @@
 // core/symbols — follows the stream for the two "Universal" providers of Linux profilers:
 // Universal.System (processes, mappings, symbols, mapping metadata → UniversalSymbols)
 // and Universal.Events (cpu / cswitch samples, whose weight is their Value field).
-// Which event is which is the resolver's (resolve/event_kind.h: the Universal kinds).
+// Which event is which is the resolver's (events/event_kind.h: the Universal kinds).
 // Payloads are decoded through their own v6 metadata (format/payload_decoder) and read
 // by field NAME, so a producer adding fields does not break us. Events are tied to a
 // process through their thread's OS process id (the resolver's thread table: v6 ThreadBlock
@@ -15,8 +15,8 @@
 #include <utility>
 #include <vector>
 
+#include "events/event_kind.h"
 #include "format/records.h"
-#include "resolve/event_kind.h"
 #include "symbols/universal_symbols.h"
 
 namespace nettrace {

@@ -4,7 +4,7 @@
 #include <cmath>
 
 #include "analysis/frame_pattern.h"
-#include "trace_session.h"
+#include "analysis/stack_views.h"
 #include "verdict/report_text.h"
 #include "verdict/run_comparison.h"
 
@@ -137,17 +137,17 @@ const char* OutcomeName(Outcome o) {
   return "fail";
 }
 
-TraceMeasures MeasureBudgets(const BudgetFile& file, const TraceSession& session, const std::string& name) {
+TraceMeasures MeasureBudgets(const BudgetFile& file, const TraceModel& model, const std::string& name) {
   TraceMeasures t;
   t.name = name;
   t.values.resize(file.budgets.size());
   t.graphs.resize(file.budgets.size());
-  TraceViews views(session);
+  TraceViews views(model);
   for (const Budget& b : file.budgets) {
     if (b.functions) {
-      StackQuery q = session.WithDefaultWeight(b.args.query);
+      StackQuery q = WithDefaultWeight(model, b.args.query);
       q.inverted = false;
-      t.graphs[b.index] = session.BuildFlameGraph(q);
+      t.graphs[b.index] = BuildFlameGraph(model, q);
     } else {
       t.values[b.index] = b.kind->measure(views, b.args);
     }

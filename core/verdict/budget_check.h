@@ -14,11 +14,8 @@
 
 #include "analysis/flame_graph.h"
 #include "base/status.h"
+#include "model/trace_model.h"
 #include "verdict/budget_file.h"
-
-namespace nettrace {
-class TraceSession;
-}
 
 namespace nettrace::verdict {
 
@@ -43,7 +40,8 @@ struct TraceMeasures {
   std::vector<Measured> values;   // per budget (functions budgets: none)
   std::vector<FlameGraph> graphs;  // per budget: its root-first flame graph (functions budgets only)
 };
-TraceMeasures MeasureBudgets(const BudgetFile& file, const TraceSession& session, const std::string& name);
+// `model` with its symbols prepared (read/read_pipeline.h PrepareSymbols).
+TraceMeasures MeasureBudgets(const BudgetFile& file, const TraceModel& model, const std::string& name);
 
 struct CheckReport {
   const BudgetFile* file = nullptr;

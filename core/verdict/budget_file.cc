@@ -140,6 +140,8 @@ Status ParseBudgetFile(std::string_view text, std::string_view what, BudgetFile*
   return Status();
 }
 
+std::string SchemaJson() { return api::SchemaJson(BudgetSchemaJson()); }
+
 std::string BudgetSchemaJson() {
   JsonWriter w;
   w.BeginObject().Key("file").BeginArray();

@@ -51,5 +51,8 @@ Status ParseBudgetFile(std::string_view text, std::string_view what, BudgetFile*
 // The budget file's description for `nettrace schema --json`: its members, each budget's
 // members and every metric (name, unit, argument, doc).
 std::string BudgetSchemaJson();
+// The whole schema `nettrace schema --json` prints: the request and result tables
+// (api/query_options.h SchemaJson) with the budget file's.
+std::string SchemaJson();
 
 }  // namespace nettrace::verdict

@@ -1,5 +1,5 @@
 // core/verdict — the call trees of many traces merged into one (a many-run comparison's
-// input): every trace's root-first flame graph (TraceSession::BuildFlameGraph) joined by
+// input): every trace's root-first flame graph (analysis/stack_views.h BuildFlameGraph) joined by
 // frame-name path, each node keeping every trace's inclusive and exclusive weight, and the
 // per-function weights of every trace taken from it the way the A/B diff takes them
 // (analysis/stack_diff.h DiffFunctions: inclusive counts a function once per path, at its

@@ -1,16 +1,16 @@
 #include "verdict/session_comparison.h"
 
-#include "trace_session.h"
+#include "analysis/stack_views.h"
 #include "verdict/trace_metrics.h"
 
 namespace nettrace::verdict {
 
-RunMeasures MeasureRun(const TraceSession& session, const StackQuery& query) {
+RunMeasures MeasureRun(const TraceModel& model, const StackQuery& query) {
   RunMeasures r;
-  StackQuery q = session.WithDefaultWeight(query);
+  StackQuery q = WithDefaultWeight(model, query);
   q.inverted = false;  // paths are compared root first
-  r.graph = session.BuildFlameGraph(q);
-  TraceViews views(session);
+  r.graph = BuildFlameGraph(model, q);
+  TraceViews views(model);
   MetricArgs args;
   args.query = q;
   for (const MetricKind& k : MetricKinds()) {

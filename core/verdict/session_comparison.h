@@ -1,7 +1,7 @@
 // core/verdict — a many-run comparison of traces: what each trace contributes, measured while
 // it is open (its root-first flame graph under the stack query, and the runtime totals the
 // metric table marks `total`), then the runs of both sides compared (run_comparison.h). So
-// `nettrace diff --baseline … --compare …` holds one trace's session at a time, whatever
+// `nettrace diff --baseline … --compare …` holds one trace's model at a time, whatever
 // the number of runs.
 #pragma once
 
@@ -10,11 +10,8 @@
 
 #include "analysis/call_tree.h"
 #include "analysis/flame_graph.h"
+#include "model/trace_model.h"
 #include "verdict/run_comparison.h"
-
-namespace nettrace {
-class TraceSession;
-}
 
 namespace nettrace::verdict {
 
@@ -23,7 +20,8 @@ struct RunMeasures {
   std::vector<std::optional<double>> totals;  // in MetricKinds() order of the `total` rows
 };
 
-RunMeasures MeasureRun(const TraceSession& session, const StackQuery& query);
+// `model` with its symbols prepared (read/read_pipeline.h PrepareSymbols).
+RunMeasures MeasureRun(const TraceModel& model, const StackQuery& query);
 
 // A total whose value is missing in some trace is left out.
 RunComparison CompareMeasuredRuns(const std::vector<RunMeasures>& baseline, const std::vector<RunMeasures>& comparison,

@@ -6,7 +6,7 @@
 
 #include "analysis/flame_graph.h"
 #include "analysis/view_format.h"
-#include "trace_session.h"
+#include "analysis/stack_views.h"
 #include "verdict/trace_metrics.h"
 
 namespace nettrace::verdict {
@@ -136,14 +136,14 @@ struct Inclusive {
   WeightUnit unit = WeightUnit::kSamples;
 };
 Inclusive PatternWeight(TraceViews& v, const MetricArgs& a) {
-  StackQuery q = v.session().WithDefaultWeight(a.query);
+  StackQuery q = WithDefaultWeight(v.model(), a.query);
   q.inverted = false;
   Inclusive out;
-  const FlameGraph all = v.session().BuildFlameGraph(q);
+  const FlameGraph all = BuildFlameGraph(v.model(), q);
   out.total = all.total, out.unit = all.unit;
   std::string& inc = q.transform.includePats;
   inc += (inc.empty() ? "" : ";") + a.argument;
-  out.matched = v.session().BuildFlameGraph(q).total;
+  out.matched = BuildFlameGraph(v.model(), q).total;
   return out;
 }
 Measured InclusivePercent(TraceViews& v, const MetricArgs& a) {
@@ -159,9 +159,9 @@ Measured InclusiveMs(TraceViews& v, const MetricArgs& a) {
   return Value(static_cast<double>(w.matched) / 1e6);
 }
 Measured StackTotal(TraceViews& v, const MetricArgs& a) {
-  StackQuery q = v.session().WithDefaultWeight(a.query);
+  StackQuery q = WithDefaultWeight(v.model(), a.query);
   q.inverted = false;
-  const FlameGraph g = v.session().BuildFlameGraph(q);
+  const FlameGraph g = BuildFlameGraph(v.model(), q);
   return Value(g.unit == WeightUnit::kNanoseconds ? static_cast<double>(g.total) / 1e6 : static_cast<double>(g.total),
                g.unit == WeightUnit::kNanoseconds ? "ms" : WeightUnitName(g.unit));
 }

@@ -15,19 +15,16 @@
 
 #include "analysis/call_tree.h"
 #include "api/query_options.h"
+#include "model/trace_model.h"
 #include "verdict/json_value.h"
-
-namespace nettrace {
-class TraceSession;
-}
 
 namespace nettrace::verdict {
 
-// The view documents of one session, parsed on first use.
+// The view documents of one trace's model (its symbols prepared), parsed on first use.
 class TraceViews {
  public:
-  explicit TraceViews(const TraceSession& session) : session_(session) {}
-  const TraceSession& session() const { return session_; }
+  explicit TraceViews(const TraceModel& model) : model_(model) {}
+  const TraceModel& model() const { return model_; }
   const JsonValue& Gc();
   const JsonValue& Jit();
   const JsonValue& Exceptions();
@@ -38,7 +35,7 @@ class TraceViews {
 
  private:
   const JsonValue& Parsed(std::unique_ptr<JsonValue>& slot, const std::string& json);
-  const TraceSession& session_;
+  const TraceModel& model_;
   std::unique_ptr<JsonValue> gc_, jit_, exceptions_, contention_, activities_, threadPool_, allocations_;
 };
 

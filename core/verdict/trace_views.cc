@@ -1,5 +1,6 @@
-// The view documents of a session, parsed once each (verdict/trace_metrics.h).
-#include "trace_session.h"
+// The view documents of a model, parsed once each (verdict/trace_metrics.h).
+#include "analysis/allocation_view.h"
+#include "analysis/model_views.h"
 #include "verdict/trace_metrics.h"
 
 namespace nettrace::verdict {
@@ -14,24 +15,27 @@ const JsonValue& TraceViews::Parsed(std::unique_ptr<JsonValue>& slot, const std:
   return *slot;
 }
 
-const JsonValue& TraceViews::Gc() { return gc_ ? *gc_ : Parsed(gc_, session_.GcJson()); }
-const JsonValue& TraceViews::Jit() { return jit_ ? *jit_ : Parsed(jit_, session_.JitJson()); }
+const JsonValue& TraceViews::Gc() { return gc_ ? *gc_ : Parsed(gc_, GcDocument(model_, ViewFormat::kJson)); }
+const JsonValue& TraceViews::Jit() { return jit_ ? *jit_ : Parsed(jit_, JitDocument(model_, ViewFormat::kJson)); }
 const JsonValue& TraceViews::Exceptions() {
-  return exceptions_ ? *exceptions_ : Parsed(exceptions_, session_.ExceptionsView());
+  return exceptions_ ? *exceptions_ : Parsed(exceptions_, ExceptionsDocument(model_, ViewFormat::kJson));
 }
 const JsonValue& TraceViews::Contention() {
-  return contention_ ? *contention_ : Parsed(contention_, session_.ContentionView());
+  return contention_ ? *contention_ : Parsed(contention_, ContentionDocument(model_, ViewFormat::kJson));
 }
 const JsonValue& TraceViews::Activities() {
-  return activities_ ? *activities_ : Parsed(activities_, session_.ActivitiesView());
+  return activities_ ? *activities_ : Parsed(activities_, ActivitiesDocument(model_, ViewFormat::kJson));
 }
 const JsonValue& TraceViews::ThreadPool() {
-  return threadPool_ ? *threadPool_ : Parsed(threadPool_, session_.ThreadPoolView());
+  return threadPool_ ? *threadPool_ : Parsed(threadPool_, ThreadPoolDocument(model_, ViewFormat::kJson));
 }
 
 // Its totals only: the per-function rows are not needed by any metric.
 const JsonValue& TraceViews::Allocations() {
-  return allocations_ ? *allocations_ : Parsed(allocations_, session_.AllocationsView(false, 0.99, 0));
+  if (allocations_) return *allocations_;
+  AllocationViewOptions options;
+  options.functions = 0;
+  return Parsed(allocations_, AllocationsView(model_, options));
 }
 
 }  // namespace nettrace::verdict

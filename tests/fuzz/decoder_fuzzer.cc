@@ -18,7 +18,7 @@
 #include <string>
 #include <vector>
 
-#include "analysis/text_search.h"
+#include "reread/text_search.h"
 #include "base/json_writer.h"
 #include "format/clr_events.generated.h"
 #include "format/event_block.h"

@@ -19,7 +19,7 @@
 #include "analysis/event_query.h"
 #include "analysis/flame_graph.h"
 #include "analysis/histogram.h"
-#include "analysis/text_search.h"
+#include "reread/text_search.h"
 #include "model/store_builder.h"
 #include "trace_session.h"
 #include "fuzz_check.h"

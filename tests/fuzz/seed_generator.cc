@@ -25,6 +25,7 @@
 
 #include "format/clr_events.generated.h"
 #include "format/event_block.h"
+#include "format/provider_family.h"
 #include "format/trace_reader.h"
 #include "seed_traces.h"
 #include "../bench/gcdump_writer.h"
@@ -183,7 +184,7 @@ class Generator {
     size_t count = 0;
     const clr::EventInfo* all = clr::AllEvents(&count);
     for (const auto& [id, m] : r.metadata) {
-      const clr::EventInfo* info = clr::FindEvent(clr::ProviderFromName(m.providerName), m.eventId, m.version);
+      const clr::EventInfo* info = clr::FindEvent(ClrProviderOf(m.providerName), m.eventId, m.version);
       auto payload = r.payloads.find(id);
       if (!info || !m.fields.empty() || payload == r.payloads.end() || perKind[-1]++ >= 24) continue;
       const uint8_t flags = static_cast<uint8_t>(ptr | (v6 ? 4 : 0));

@@ -1,5 +1,5 @@
 // Start-stop activities against TraceEvent's own (tests/oracle/ActivityReport.cs): one rule for
-// which events begin and end activities (core/resolve/start_stop_rule.h) and one engine that
+// which events begin and end activities (core/events/start_stop_rule.h) and one engine that
 // follows them (core/analysis/start_stop_activities.h) give both the activities view and the
 // thread-time stacks' "(Activities)" / "Activity …" frames.
 // - activities.json: `nettrace activities` lists exactly TraceEvent's StartStopActivityComputer

@@ -92,6 +92,8 @@ for (const trace of traces) {
     const cases = [
       ['summary'], ['events', '--limit', '100000000'], ['events', '--frames', '--limit', '200'], ...(eventCount > 0 ? [['stack', '0']] : []),
       ['flame'], ['flame', '--weight', 'traceevent-thread-time'], ['flame', '--event', 'GC/AllocationTick'], ['top'],
+      // Linux-profiler samples: frames with details (a JIT'd method's optimization level).
+      ['flame', '--event', 'cpu'], ['sandwich', topName, '--event', 'cpu'],
       ['sandwich', topName], ['diff', trace.path], ['gc'], ['jit'],
       ['exceptions'], ['contention'], ['activities'], ['counters'], ['threadpool'],
       ['allocations'], ['top', '--weight', 'alloc-objects', '--type-as-root'],

@@ -4,7 +4,8 @@
 // included, and of a function that is not in the trace.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { openAsBlob } from 'node:fs';
+import { mkdtempSync, openAsBlob, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { corpusTraces, root, runNative } from './helpers.mjs';
 
@@ -17,14 +18,9 @@ const asNativeJson = (g) => ({
   unit: g.unit,
   total: g.total,
   frames: g.frameNames,
+  ...(g.frameDetails ? { frameDetails: g.frameDetails } : {}),
   ...Object.fromEntries(COLUMNS.map((k) => [k, Array.from(g[k])])),
 });
-
-/** The native JSON without frameDetails (the typed columns do not carry them). */
-const withoutDetails = (g) => {
-  const { frameDetails: _, ...rest } = g;
-  return rest;
-};
 
 test('sandwich equals the native tool', async () => {
   let compared = 0;
@@ -41,8 +37,8 @@ test('sandwich equals the native tool', async () => {
           const n = JSON.parse(r.stdout);
           assert.equal(s.function, n.function);
           assert.ok(s.callers.frame instanceof Uint32Array && s.callees.start instanceof Float64Array);
-          assert.deepEqual(asNativeJson(s.callers), withoutDetails(n.callers), `${t.name} ${name} callers ${flags}`);
-          assert.deepEqual(asNativeJson(s.callees), withoutDetails(n.callees), `${t.name} ${name} callees ${flags}`);
+          assert.deepEqual(asNativeJson(s.callers), n.callers, `${t.name} ${name} callers ${flags}`);
+          assert.deepEqual(asNativeJson(s.callees), n.callees, `${t.name} ${name} callees ${flags}`);
           compared++;
         }
       }
@@ -54,4 +50,30 @@ test('sandwich equals the native tool', async () => {
     }
   }
   assert.ok(compared > 0);
+});
+
+// Frame details (a JIT'd method's optimization level) exist in Linux-profiler traces only:
+// the typed columns carry them as the native JSON does, in the flame graph and the sandwich.
+test('flame graph and sandwich columns carry frame details as the native JSON does', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'frame-details-'));
+  try {
+    const path = join(dir, 'universal.nettrace');
+    assert.equal(runNative('write-sample-universal', path).status, 0);
+    const trace = await openTrace(await openAsBlob(path));
+    try {
+      const g = await trace.flameGraph({ event: 'cpu' });
+      const n = JSON.parse(runNative('flame', path, ['--event', 'cpu']).stdout);
+      assert.ok(n.frameDetails?.some((d) => d !== ''), 'the sample has frames with details');
+      assert.deepEqual(asNativeJson(g), n);
+      const top = JSON.parse(runNative('top', path, ['--event', 'cpu', '-n', '1']).stdout).functions[0].name;
+      const s = await trace.sandwich({ event: 'cpu' }, top);
+      const ns = JSON.parse(runNative('sandwich', path, [top, '--event', 'cpu']).stdout);
+      assert.deepEqual(asNativeJson(s.callers), ns.callers);
+      assert.deepEqual(asNativeJson(s.callees), ns.callees);
+    } finally {
+      trace.close();
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

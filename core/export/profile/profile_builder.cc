@@ -28,7 +28,7 @@ constexpr int64_t kMaxValue = std::numeric_limits<int64_t>::max();
 // (thread frame or none, call stack), functions by frame.
 class ProfileAggregator {
  public:
-  ProfileAggregator(const StoreBuilder& model, StackResolver* resolver, bool threadFrames, ProfileData* out)
+  ProfileAggregator(const TraceModel& model, StackResolver* resolver, bool threadFrames, ProfileData* out)
       : model_(model), resolver_(resolver), threadFrames_(threadFrames), out_(out) {}
 
   // Adds one selection as value column `type` (columns are sample-major at the end).
@@ -126,7 +126,7 @@ class ProfileAggregator {
     }
   }
 
-  const StoreBuilder& model_;
+  const TraceModel& model_;
   StackResolver* resolver_;
   bool threadFrames_;
   ProfileData* out_;
@@ -145,7 +145,7 @@ std::string ProcessName(const SymbolCollector& symbols, uint64_t pid) {
   return "";
 }
 
-void DescribeThreads(const StoreBuilder& model, const SymbolCollector& symbols, ProfileData* out) {
+void DescribeThreads(const TraceModel& model, const SymbolCollector& symbols, ProfileData* out) {
   out->threads.resize(model.threads().size());
   for (size_t i = 0; i < out->threads.size(); ++i) {
     const ThreadEntry& t = model.threads()[ThreadIndex(static_cast<uint16_t>(i))];
@@ -164,7 +164,7 @@ int64_t UnixNanos(double unixMs) {
 
 }  // namespace
 
-Status BuildProfile(const StoreBuilder& model, const SymbolCollector& symbols, const ProfileRequest& request,
+Status BuildProfile(const TraceModel& model, const SymbolCollector& symbols, const ProfileRequest& request,
                     const ProfileSelect& select, ProfileData* out) {
   *out = ProfileData();
   StackResolver resolver(model, symbols);

@@ -21,7 +21,7 @@ using ProfileSelect = std::function<StackSelection(const StackQuery& query, Stac
 
 // Fails (kInvalidArgument) when no candidate type has events: nothing to profile. Without
 // `--event` the types whose selection is empty are left out; with it they stay, empty.
-Status BuildProfile(const StoreBuilder& model, const SymbolCollector& symbols, const ProfileRequest& request,
+Status BuildProfile(const TraceModel& model, const SymbolCollector& symbols, const ProfileRequest& request,
                     const ProfileSelect& select, ProfileData* out);
 
 // How a frame name splits into pprof's function fields: "Module!Namespace.Type.Method" →

@@ -5,6 +5,7 @@
 
 #include "format/clr_events.generated.h"
 #include "format/payload_decoder.h"
+#include "format/provider_family.h"
 #include "io/byte_cursor.h"
 
 namespace nettrace {
@@ -100,7 +101,7 @@ ClrFieldLayout BuildClrFieldLayout(const EventMetadata& metadata, uint32_t point
   // Metadata that describes fields is decoded by it; GC/DynamicEvent is re-decoded by its
   // inner name and ExceptionThrown may omit a field: those stay DecodePayload's.
   if (!metadata.fields.empty() && !templateEvenIfDescribed) return layout;
-  const clr::Provider provider = TemplateProviderOf(metadata.providerName);
+  const clr::Provider provider = ClrProviderOf(metadata.providerName);
   if (provider == clr::Provider::kNone) return layout;
   if (provider == clr::Provider::kRuntime && (metadata.eventId == 80 || metadata.eventId == clr::kGcDynamicEventId))
     return layout;

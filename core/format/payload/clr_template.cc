@@ -3,7 +3,6 @@
 #include <cstring>
 #include <limits>
 
-#include "format/payload_decoder.h"
 
 namespace nettrace::payload {
 

@@ -10,6 +10,11 @@
 #include "format/payload_value.h"
 #include "io/byte_cursor.h"
 
+namespace nettrace {
+// How deep structs and arrays may nest in a payload: the walkers stop there.
+inline constexpr int kMaxPayloadDepth = 32;
+}  // namespace nettrace
+
 namespace nettrace::payload {
 
 // What decoding one value did to the walk.

@@ -5,7 +5,6 @@
 #include <limits>
 #include <optional>
 
-#include "format/payload_decoder.h"
 
 namespace nettrace::payload {
 

@@ -11,7 +11,7 @@ TEST_CASE("event stack: every sample's frames add up to the folded stacks", "[an
   for (const std::string& name : test::CorpusTraces()) {
     INFO(name);
     auto session = test::LoadCorpus(name);
-    const StoreBuilder& m = session->model();
+    const TraceModel& m = session->model();
     std::map<std::string, uint64_t> folded;
     size_t samples = 0;
     for (size_t row = 0; row < m.store().size(); ++row) {
@@ -32,7 +32,7 @@ TEST_CASE("event stack: every sample's frames add up to the folded stacks", "[an
 
 TEST_CASE("event stack: rows without a stack and rows out of range give no frames", "[analysis]") {
   auto session = test::LoadCorpus("only_managed_samples.nettrace");
-  const StoreBuilder& m = session->model();
+  const TraceModel& m = session->model();
   CHECK(session->EventStack(static_cast<uint32_t>(m.store().size())).empty());
   size_t checked = 0;
   for (size_t row = 0; row < m.store().size() && checked < 50; ++row) {

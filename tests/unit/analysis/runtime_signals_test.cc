@@ -5,7 +5,7 @@
 #include <map>
 
 #include "analysis/runtime_signals.h"
-#include "analysis/text_search.h"
+#include "reread/text_search.h"
 #include "unit/analysis/analysis_test_support.h"
 #include "unit/stacks/stacks_test_support.h"
 #include "unit/write/runtime_trace_support.h"
@@ -205,7 +205,7 @@ TEST_CASE("summary: withStacks of every type equals a count over the stack table
   for (const std::string& name : test::CorpusTraces()) {
     INFO(name);
     auto session = test::LoadCorpus(name);
-    const StoreBuilder& m = session->model();
+    const TraceModel& m = session->model();
     std::map<std::pair<std::string, std::string>, double> counted;
     for (size_t row = 0; row < m.store().size(); ++row) {
       if (m.store().stack(row).value == 0 || m.stacks().Bytes(m.store().stack(row)).empty()) continue;

@@ -1,10 +1,10 @@
-// Free-text event search (analysis/text_search.h, TraceSession::SearchText): the matches
+// Free-text event search (reread/text_search.h, TraceSession::SearchText): the matches
 // must equal a brute-force filter over every event's parsed EventJson (provider, name,
 // thread id and name, label values, payload field values at any depth), on the corpus and
 // on a written trace where a word occurs only in one exception's message.
 #include <algorithm>
 
-#include "analysis/text_search.h"
+#include "reread/text_search.h"
 #include "unit/analysis/analysis_test_support.h"
 #include "unit/stacks/stacks_test_support.h"
 

@@ -21,12 +21,12 @@
 #include <set>
 #include <sstream>
 
-#include "resolve/traceevent_bookkeeping.h"
+#include "events/event_naming.h"
 #include "format/payload/clr_enums.h"
 #include "format/payload_decoder.h"
 #include "format/record_sink.h"
 #include "format/trace_reader.h"
-#include "model/event_naming.h"
+#include "resolve/traceevent_bookkeeping.h"
 #include "test_support.h"
 
 using namespace nettrace;

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "format/clr_events.generated.h"
+#include "format/provider_family.h"
 
 using namespace nettrace::clr;
 
@@ -325,15 +326,15 @@ TEST_CASE("CLR field layouts from the manifest", "[clr]") {
 }
 
 TEST_CASE("CLR provider names", "[clr]") {
-  CHECK(ProviderFromName("Microsoft-Windows-DotNETRuntime") == Provider::kRuntime);
-  CHECK(ProviderFromName("Microsoft-Windows-DotNETRuntimeRundown") == Provider::kRundown);
-  CHECK(ProviderFromName("Microsoft-Windows-DotNETRuntimePrivate") == Provider::kPrivate);
-  CHECK(ProviderFromName("Microsoft-Windows-DotNETRuntimeStress") == Provider::kStress);
-  CHECK(ProviderFromName("microsoft-windows-dotnetruntime") == Provider::kRuntime);
-  CHECK(ProviderFromName("MICROSOFT-WINDOWS-DOTNETRUNTIMERUNDOWN") == Provider::kRundown);
-  CHECK(ProviderFromName("Microsoft-Windows-DotNETRuntime ") == Provider::kNone);
-  CHECK(ProviderFromName("Microsoft-Windows-DotNETRuntimeX") == Provider::kNone);
+  CHECK(nettrace::ClrProviderOf("Microsoft-Windows-DotNETRuntime") == Provider::kRuntime);
+  CHECK(nettrace::ClrProviderOf("Microsoft-Windows-DotNETRuntimeRundown") == Provider::kRundown);
+  CHECK(nettrace::ClrProviderOf("Microsoft-Windows-DotNETRuntimePrivate") == Provider::kPrivate);
+  CHECK(nettrace::ClrProviderOf("Microsoft-Windows-DotNETRuntimeStress") == Provider::kStress);
+  CHECK(nettrace::ClrProviderOf("microsoft-windows-dotnetruntime") == Provider::kRuntime);
+  CHECK(nettrace::ClrProviderOf("MICROSOFT-WINDOWS-DOTNETRUNTIMERUNDOWN") == Provider::kRundown);
+  CHECK(nettrace::ClrProviderOf("Microsoft-Windows-DotNETRuntime ") == Provider::kNone);
+  CHECK(nettrace::ClrProviderOf("Microsoft-Windows-DotNETRuntimeX") == Provider::kNone);
   // Not a manifest provider, but its Thread/Sample payload is in the table.
-  CHECK(ProviderFromName("Microsoft-DotNETCore-SampleProfiler") == Provider::kSampleProfiler);
-  CHECK(ProviderFromName("") == Provider::kNone);
+  CHECK(nettrace::ClrProviderOf("Microsoft-DotNETCore-SampleProfiler") == Provider::kSampleProfiler);
+  CHECK(nettrace::ClrProviderOf("") == Provider::kNone);
 }

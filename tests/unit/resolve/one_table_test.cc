@@ -23,7 +23,7 @@ using TypeCounts = std::map<std::pair<std::string, std::string>, uint64_t>;
 using ThreadCounts = std::map<uint64_t, uint64_t>;
 
 void CountStore(const TraceSession& session, TypeCounts* types, ThreadCounts* threads, TypeCounts* withFrames) {
-  const StoreBuilder& m = session.model();
+  const TraceModel& m = session.model();
   for (size_t row = 0; row < m.store().size(); ++row) {
     const EventType& t = m.types()[m.store().type(row)];
     ++(*types)[{t.metadata.providerName, t.name}];

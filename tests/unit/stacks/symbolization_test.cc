@@ -10,6 +10,7 @@
 
 #include "analysis/top_functions.h"
 #include "format/clr_events.generated.h"
+#include "format/provider_family.h"
 #include "format/trace_reader.h"
 #include "unit/stacks/stacks_test_support.h"
 
@@ -19,7 +20,7 @@ namespace {
 class AnnouncedRanges final : public RecordSink {
  public:
   Status OnMetadata(const EventMetadata& m) override {
-    const clr::Provider p = clr::ProviderFromName(m.providerName);
+    const clr::Provider p = ClrProviderOf(m.providerName);
     const bool load = (p == clr::Provider::kRuntime && (m.eventId == 141 || m.eventId == 143)) ||
                       (p == clr::Provider::kRundown && m.eventId >= 141 && m.eventId <= 144);
     if (load) {
@@ -65,7 +66,7 @@ void CheckSymbolization(const std::string& name) {
   REQUIRE(!announced.ranges.empty());
 
   auto session = test::LoadCorpus(name);
-  const StoreBuilder& model = session->model();
+  const TraceModel& model = session->model();
   StackResolver resolver(model, session->symbols());
   StackSelection sel = SelectStacks(model, session->symbols(), &resolver, StackQuery{});
   REQUIRE(sel.size() > 0);

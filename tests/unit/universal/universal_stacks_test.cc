@@ -7,8 +7,8 @@
 #include <string>
 
 #include "analysis/call_tree.h"
-#include "symbols/universal_symbols.h"
 #include "model/store_builder.h"
+#include "symbols/universal_symbols.h"
 #include "unit/stacks/mini_json.h"
 #include "unit/stacks/stacks_test_support.h"
 #include "write/payload_builder.h"
@@ -186,7 +186,7 @@ TEST_CASE("universal: the summary lists processes and mappings", "[universal]") 
 TEST_CASE("universal: a process's events are the store's rows on its threads", "[universal]") {
   for (bool mixed : {false, true}) {
     auto session = test::LoadSession(Known(8, mixed));
-    const StoreBuilder& m = session->model();
+    const TraceModel& m = session->model();
     std::map<uint64_t, uint64_t> expected;  // by pid, from the store's thread column
     for (size_t row = 0; row < m.store().size(); ++row)
       if (const auto pid = m.threads()[m.store().thread(row)].processId) ++expected[*pid];

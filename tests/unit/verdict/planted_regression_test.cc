@@ -125,7 +125,7 @@ void EndToEnd(const StackModel& a, const StackModel& b, uint64_t seed, const std
     std::vector<uint8_t> bytes;
     REQUIRE(WriteRun(m, counts, &bytes).ok());
     auto session = LoadSession(bytes);
-    (k < kRuns ? ra : rb).push_back(verdict::MeasureRun(*session, q));
+    (k < kRuns ? ra : rb).push_back(verdict::MeasureRun(session->stackModel(), q));
   }
   const RunComparison files = verdict::CompareMeasuredRuns(ra, rb, CompareOptions());
   std::vector<const FlameGraph*> ga, gb;

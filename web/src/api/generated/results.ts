@@ -360,6 +360,8 @@ export interface FlameGraphJson {
   total: number;
   /** Frame names; `frame[i]` indexes this list. */
   frames: string[];
+  /** Per frame name, what the name leaves out (a JIT'd method's optimization level in Linux-profiler traces, e.g. "OptimizedTier1"; "" for none): present only when some frame has one. */
+  frameDetails?: string[];
   frame: number[];
   /** Parent node (the root is its own parent, 0). */
   parent: number[];

@@ -1,4 +1,4 @@
-// ClassifyProvider (model/event_naming.h): each provider the analyses know, as the runtime
+// ClassifyProvider (format/provider_family.h): each provider the analyses know, as the runtime
 // spells it and in any other case (provider names are case-insensitive, as in TraceEvent), and
 // names of the same length that are none of them.
 #include <catch2/catch.hpp>
@@ -6,7 +6,7 @@
 #include <cctype>
 #include <string>
 
-#include "model/event_naming.h"
+#include "events/event_naming.h"
 
 using namespace nettrace;
 

@@ -1,4 +1,4 @@
-#include "analysis/text_search.h"
+#include "reread/text_search.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -73,13 +73,13 @@ bool PayloadContains(const EventMetadata& metadata, const EventRecord& record, c
   });
 }
 
-bool TextSearchPlan::Fits(const StoreBuilder& model, const EventQuery& q) const {
+bool TextSearchPlan::Fits(const TraceModel& model, const EventQuery& q) const {
   return model.store().size() == rows && model.types().size() == types && model.threads().size() == threads &&
          q.text == query.text && q.provider == query.provider && q.name == query.name && q.thread == query.thread &&
          q.fromMs == query.fromMs && q.toMs == query.toMs;
 }
 
-TextSearchPlan PlanTextSearch(const StoreBuilder& model, const EventQuery& q) {
+TextSearchPlan PlanTextSearch(const TraceModel& model, const EventQuery& q) {
   TextSearchPlan plan;
   plan.query = q;
   plan.rows = model.store().size(), plan.types = model.types().size(), plan.threads = model.threads().size();
@@ -101,7 +101,7 @@ TextSearchPlan PlanTextSearch(const StoreBuilder& model, const EventQuery& q) {
   return plan;
 }
 
-TextScanStep ScanTextStep(const StoreBuilder& model, TextSearchPlan& plan, uint64_t cursor, uint64_t maxRows) {
+TextScanStep ScanTextStep(const TraceModel& model, TextSearchPlan& plan, uint64_t cursor, uint64_t maxRows) {
   const EventStore& store = model.store();
   const EventQuery& q = plan.query;
   const std::string& needle = plan.needle;

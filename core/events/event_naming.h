@@ -1,4 +1,4 @@
-// core/model — what an event type is called. We name events as PerfView/TraceEvent do,
+// core/events — what an event type is called. We name events as PerfView/TraceEvent do,
 // because that is the vocabulary of every .NET performance guide and of TraceEvent's
 // baselines (docs: traceevent-baselines.md §2 "EventName rules"):
 //   - CLR runtime providers: "Task/Opcode" from the generated CLR table by id/version
@@ -6,8 +6,8 @@
 //     template; an opcode override (v6 label list) re-derives the opcode part.
 //   - SampleProfiler: Thread/Sample, Thread/StackWalk. TPL: its parser's Task/Opcode.
 //   - EventSource / TraceLogging: the metadata name; a Start/Stop opcode (explicit, or
-//     implied by a "...Start"/"...Stop" suffix) becomes "/Start" "/Stop"; another
-//     explicit opcode is appended by name, or by number when it has no standard name.
+//     implied by a "...Start"/"...Stop" suffix: events/start_stop.h) becomes "/Start" "/Stop";
+//     another explicit opcode is appended by name, or by number when it has no standard name.
 #pragma once
 
 #include <cstdint>
@@ -16,27 +16,10 @@
 #include <string>
 #include <string_view>
 
+#include "format/provider_family.h"
 #include "format/records.h"
 
 namespace nettrace {
-
-// Which built-in schema an event type belongs to, for decoding and bookkeeping rules.
-enum class KnownProvider : uint8_t {
-  kOther,
-  kClrRuntime,
-  kClrRundown,
-  kClrPrivate,
-  kClrStress,
-  kSampleProfiler,
-  kTpl,
-  kEventPipe,
-};
-
-KnownProvider ClassifyProvider(const std::string& providerName);
-
-// Whether a name ends with `suffix` and has more before it (case as written): EventSource's
-// "XxxStart"/"XxxStop", Metrics' "XxxValuePublished" — a name that is only "Start" is none.
-bool EndsWithAfterStem(const std::string& name, std::string_view suffix);
 
 // The display name of events described by `m`; opcodeOverride comes from a v6 label list.
 std::string EventDisplayName(const EventMetadata& m, std::optional<uint8_t> opcodeOverride = std::nullopt);

@@ -1,4 +1,4 @@
-// core/resolve — what a CLR event is, decided once per metadata: the (provider, event id)
+// core/events — what a CLR event is, decided once per metadata: the (provider, event id)
 // pairs the analyses read, as one enum. Every stage after the reader asks this table (through
 // the TypeResolver stage, or EventKindOf for a type of the store) instead of comparing
 // provider names and event ids itself. Ids are ClrEtwAll.man's, as the generated table
@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 
 #include "format/clr_events.generated.h"
 #include "format/records.h"
@@ -39,7 +40,7 @@ enum class EventKind : uint8_t {
   // System.Diagnostics.Metrics' *ValuePublished, and Start/Stop opcodes (v4 metadata has none:
   // the names' "Start"/"Stop" suffixes say it) of a provider that is none of the runtime's
   // (System.Diagnostics.Metrics' Collection/Start and /Stop included): start-stop activities,
-  // resolve/start_stop_rule.h.
+  // events/start_stop_rule.h.
   kEventCounters, kMetricValuePublished, kActivityStart, kActivityStop,
   // Linux profilers' Universal.System (processes, mappings, symbols; by name, or by the ids
   // TraceEvent registers when a producer leaves names out) and Universal.Events (samples,
@@ -51,9 +52,10 @@ enum class EventKind : uint8_t {
 
 // The kind of (provider, event id); kNone for every event no analysis singles out.
 EventKind EventKindOf(clr::Provider provider, uint32_t eventId);
-// The same for a metadata record (its provider name compared as the CLR table does), and
-// for any other provider the EventSource conventions above.
-EventKind EventKindOf(const EventMetadata& m);
+// The same for a metadata record (its provider's family: format/provider_family.h), and for
+// any other provider the EventSource conventions above (Start/Stop: events/start_stop.h), with
+// a v6 label list's opcode override where the event has one.
+EventKind EventKindOf(const EventMetadata& m, std::optional<uint8_t> opcodeOverride = std::nullopt);
 
 // One (provider, id) → kind entry, for tests and tools; TraceEvent's name for the event.
 struct EventKindEntry {
@@ -68,6 +70,8 @@ const EventKindEntry* AllEventKinds(size_t* count);
 inline bool IsUniversalKind(EventKind k) {
   return k >= EventKind::kUniversalExistingProcess && k <= EventKind::kUniversalOtherSample;
 }
+// Universal.Events: the samples of a Linux profiler, whatever their source.
+inline bool IsUniversalSampleKind(EventKind k) { return k >= EventKind::kUniversalCpu && k <= EventKind::kUniversalOtherSample; }
 inline bool IsThreadPoolKind(EventKind k) { return k >= EventKind::kThreadPool && k <= EventKind::kThreadPoolIoPack; }
 inline bool IsMethodLoadOrUnload(EventKind k) { return k >= EventKind::kMethodLoad && k <= EventKind::kMethodUnloadVerbose; }
 inline bool IsRundownMethod(EventKind k) {

@@ -1,9 +1,10 @@
-#include "resolve/event_kind.h"
+#include "events/event_kind.h"
 
 #include <iterator>
 #include <string>
 
-#include "model/event_naming.h"
+#include "events/start_stop.h"
+#include "format/provider_family.h"
 
 namespace nettrace {
 
@@ -102,22 +103,11 @@ EventKind EventKindOf(clr::Provider provider, uint32_t eventId) {
 
 namespace {
 
-bool SameIgnoreCaseAscii(const std::string& a, const char* b) {
-  size_t i = 0;
-  for (; i < a.size() && b[i]; ++i) {
-    char x = a[i], y = b[i];
-    if (x >= 'A' && x <= 'Z') x = static_cast<char>(x - 'A' + 'a');
-    if (y >= 'A' && y <= 'Z') y = static_cast<char>(y - 'A' + 'a');
-    if (x != y) return false;
-  }
-  return i == a.size() && !b[i];
-}
-
 EventKind UniversalKindOf(const EventMetadata& m) {
   const std::string& n = m.eventName;
-  if (SameIgnoreCaseAscii(m.providerName, "Universal.Events"))
+  if (EqualsIgnoreAsciiCase(m.providerName, "Universal.Events"))
     return n == "cpu" ? K::kUniversalCpu : n == "cswitch" ? K::kUniversalCswitch : K::kUniversalOtherSample;
-  if (!SameIgnoreCaseAscii(m.providerName, "Universal.System")) return K::kNone;
+  if (!EqualsIgnoreAsciiCase(m.providerName, "Universal.System")) return K::kNone;
   const uint32_t id = m.eventId;
   if (n == "ExistingProcess" || (n.empty() && id == 0)) return K::kUniversalExistingProcess;
   if (n == "ProcessCreate" || (n.empty() && id == 1)) return K::kUniversalProcessCreate;
@@ -130,19 +120,24 @@ EventKind UniversalKindOf(const EventMetadata& m) {
 
 }  // namespace
 
-EventKind EventKindOf(const EventMetadata& m) {
-  if (EventKind k = EventKindOf(clr::ProviderFromName(m.providerName), m.eventId); k != K::kNone) return k;
-  if (EventKind k = UniversalKindOf(m); k != K::kNone) return k;
+EventKind EventKindOf(const EventMetadata& m, std::optional<uint8_t> opcodeOverride) {
   const KnownProvider provider = ClassifyProvider(m.providerName);
+  if (EventKind k = EventKindOf(ClrProviderOf(provider), m.eventId); k != K::kNone) return k;
+  if (EventKind k = UniversalKindOf(m); k != K::kNone) return k;
   if (provider == KnownProvider::kClrRuntime) return K::kNone;
   if (m.eventName == "EventCounters") return K::kEventCounters;
   // Metrics' other events follow the EventSource rules below (its Collection/Start and /Stop
   // are start-stop activities, as TraceEvent pairs them).
-  if (m.providerName == "System.Diagnostics.Metrics" && EndsWithAfterStem(m.eventName, "ValuePublished"))
+  if (m.providerName == "System.Diagnostics.Metrics" && m.eventName.size() > 14 && m.eventName.ends_with("ValuePublished"))
     return K::kMetricValuePublished;
+  // The other known providers' Start/Stop events are the analyses' own (TPL's tasks:
+  // analysis/async_stitching.h), not EventSource activities.
   if (provider != KnownProvider::kOther) return K::kNone;
-  const uint8_t opcode = m.opcode.value_or(EndsWithAfterStem(m.eventName, "Start") ? 1 : EndsWithAfterStem(m.eventName, "Stop") ? 2 : 0);
-  return opcode == 1 ? K::kActivityStart : opcode == 2 ? K::kActivityStop : K::kNone;
+  switch (StartStopOf(m, opcodeOverride)) {
+    case StartStop::kStart: return K::kActivityStart;
+    case StartStop::kStop: return K::kActivityStop;
+    default: return K::kNone;
+  }
 }
 
 const EventKindEntry* AllEventKinds(size_t* count) {

@@ -1,4 +1,4 @@
-// core — where the resolved stream splits, in file order: the facts of the records as
+// core/read — where the resolved stream splits, in file order: the facts of the records as
 // written (blocks, tables, bytes, capture threads and their drops), the store builder
 // (tables, sorter, columnar store, and behind its sorter the event counts and the sorted
 // tap) and the symbol collector, in that order. The first error stops the stream.

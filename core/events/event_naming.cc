@@ -1,40 +1,15 @@
-#include "model/event_naming.h"
+#include "events/event_naming.h"
 
 #include <algorithm>
 #include <cstring>
 
+#include "events/start_stop.h"
 #include "format/clr_events.generated.h"
+#include "format/provider_family.h"
 
 namespace nettrace {
 
 namespace {
-
-// ASCII case folding, as std::tolower in the "C" locale the tools run in, without a
-// library call per character: provider names are classified for every decoded payload.
-constexpr unsigned char AsciiLower(unsigned char c) { return c >= 'A' && c <= 'Z' ? c + ('a' - 'A') : c; }
-
-// b's length is known where it is a literal: a provider name of another length (most of
-// them) is told apart without a loop or a strlen.
-bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (size_t i = 0; i < b.size(); ++i)
-    if (AsciiLower(static_cast<unsigned char>(a[i])) != AsciiLower(static_cast<unsigned char>(b[i]))) return false;
-  return true;
-}
-
-bool EndsWithIgnoreCase(std::string_view s, std::string_view suffix) {
-  return s.size() > suffix.size() && EqualsIgnoreCase(s.substr(s.size() - suffix.size()), suffix);
-}
-
-clr::Provider ToClr(KnownProvider p) {
-  switch (p) {
-    case KnownProvider::kClrRuntime: return clr::Provider::kRuntime;
-    case KnownProvider::kClrRundown: return clr::Provider::kRundown;
-    case KnownProvider::kClrPrivate: return clr::Provider::kPrivate;
-    case KnownProvider::kClrStress: return clr::Provider::kStress;
-    default: return clr::Provider::kNone;
-  }
-}
 
 // System.Threading.Tasks.TplEventSource declares Task and Opcode on its events; its
 // EventPipe metadata (v4) carries neither, so TraceEvent's TPL parser supplies them.
@@ -65,31 +40,6 @@ std::string WithOpcode(const std::string& base, uint8_t opcode) {
 
 }  // namespace
 
-bool EndsWithAfterStem(const std::string& name, std::string_view suffix) {
-  return name.size() > suffix.size() && name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
-
-KnownProvider ClassifyProvider(const std::string& p) {
-  struct Known {
-    std::string_view name;
-    KnownProvider provider;
-  };
-  static constexpr Known kKnown[] = {
-      {"Microsoft-Windows-DotNETRuntime", KnownProvider::kClrRuntime},
-      {"Microsoft-Windows-DotNETRuntimeRundown", KnownProvider::kClrRundown},
-      {"Microsoft-Windows-DotNETRuntimePrivate", KnownProvider::kClrPrivate},
-      {"Microsoft-Windows-DotNETRuntimeStress", KnownProvider::kClrStress},
-      {"Microsoft-DotNETCore-SampleProfiler", KnownProvider::kSampleProfiler},
-      {"System.Threading.Tasks.TplEventSource", KnownProvider::kTpl},
-      {"Microsoft-DotNETCore-EventPipe", KnownProvider::kEventPipe},
-  };
-  // Names are asked for once per metadata by several stages: the exact spelling (what the
-  // runtime writes) is one memcmp; case is folded only when it differs.
-  for (const Known& k : kKnown)
-    if (p.size() == k.name.size() && (p == k.name || EqualsIgnoreCase(p, k.name))) return k.provider;
-  return KnownProvider::kOther;
-}
-
 const char* StandardOpcodeName(uint8_t opcode) {
   switch (opcode) {
     case 1: return "Start";
@@ -108,7 +58,13 @@ const char* StandardOpcodeName(uint8_t opcode) {
 
 std::string EventDisplayName(const EventMetadata& m, std::optional<uint8_t> opcodeOverride) {
   const KnownProvider provider = ClassifyProvider(m.providerName);
-  if (clr::Provider cp = ToClr(provider); cp != clr::Provider::kNone) {
+  // The SampleProfiler's two events are named by TraceEvent's own parser, whatever a label
+  // list says of their opcode.
+  if (provider == KnownProvider::kSampleProfiler) {
+    if (m.eventId == 0) return "Thread/Sample";
+    if (m.eventId == 1) return "Thread/StackWalk";
+  }
+  if (clr::Provider cp = ClrProviderOf(provider); cp != clr::Provider::kNone) {
     if (const clr::EventInfo* info = clr::FindEvent(cp, m.eventId, m.version)) {
       if (!opcodeOverride) return info->name;
       // An override re-derives the opcode part on the event's task (v6 label lists,
@@ -116,28 +72,21 @@ std::string EventDisplayName(const EventMetadata& m, std::optional<uint8_t> opco
       return WithOpcode(info->task, *opcodeOverride);
     }
   }
-  if (provider == KnownProvider::kSampleProfiler) {
-    if (m.eventId == 0) return "Thread/Sample";
-    if (m.eventId == 1) return "Thread/StackWalk";
-  }
   if (provider == KnownProvider::kTpl && !opcodeOverride) {
     for (const TplName& t : kTplNames)
       if (t.id == m.eventId) return t.name;
   }
   if (m.eventName.empty()) return "EventID(" + std::to_string(m.eventId) + ")";
 
-  // EventSource naming (EventPipeMetadata's rules in TraceEvent).
-  std::optional<uint8_t> opcode = opcodeOverride ? opcodeOverride : m.opcode;
-  std::string name = m.eventName;
-  if (!opcode) {
-    if (EndsWithIgnoreCase(name, "Start")) opcode = 1;
-    else if (EndsWithIgnoreCase(name, "Stop")) opcode = 2;
-    else opcode = 0;
-  }
+  // EventSource naming (EventPipeMetadata's rules in TraceEvent): the opcode as
+  // events/start_stop.h decides it, and a Start/Stop suffix the opcode repeats taken off the
+  // name (StripStartStopInEventName).
+  const uint8_t opcode = EffectiveOpcode(m, opcodeOverride);
+  const std::string& name = m.eventName;
   size_t keep = name.size();
-  if (*opcode == 1 && EndsWithIgnoreCase(name, "Start")) keep -= 5;
-  if (*opcode == 2 && EndsWithIgnoreCase(name, "Stop")) keep -= 4;
-  return WithOpcode(name.substr(0, keep), *opcode);
+  if (opcode == kOpcodeStart && EndsWithIgnoreAsciiCase(name, "Start")) keep -= 5;
+  if (opcode == kOpcodeStop && EndsWithIgnoreAsciiCase(name, "Stop")) keep -= 4;
+  return WithOpcode(name.substr(0, keep), opcode);
 }
 
 bool IsGcDynamicEvent(const EventMetadata& m) {

@@ -4,8 +4,8 @@
 #include <optional>
 #include <string>
 
+#include "events/event_kind.h"
 #include "format/clr_events.generated.h"
-#include "resolve/event_kind.h"
 
 namespace nettrace {
 

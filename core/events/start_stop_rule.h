@@ -1,4 +1,4 @@
-// core/resolve — which events begin and end start-stop activities: TraceEvent's
+// core/events — which events begin and end start-stop activities: TraceEvent's
 // StartStopActivityComputer rule, in one place for every consumer (the thread-time stacks'
 // "Activity …" frames, analysis/start_stop_activities.h; the activities view,
 // analysis/activity_view.h; the Start events' extra information, symbols/symbol_collector.h).
@@ -21,7 +21,7 @@
 
 #include <cstdint>
 
-#include "resolve/event_kind.h"
+#include "events/event_kind.h"
 
 namespace nettrace {
 

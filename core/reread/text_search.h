@@ -1,4 +1,4 @@
-// core/analysis — free-text search over events for the event table. An event matches when
+// core/reread — free-text search over events for the event table. An event matches when
 // the text occurs, ASCII case-insensitively, in its provider, its display name, its
 // thread's OS id (decimal) or name, one of its label values, or the value of any decoded
 // payload field (at any depth; numbers as the event JSON shows them, hex where the
@@ -18,7 +18,7 @@
 #include <vector>
 
 #include "analysis/event_query.h"
-#include "model/store_builder.h"
+#include "model/trace_model.h"
 
 namespace nettrace {
 
@@ -45,15 +45,15 @@ struct TextSearchPlan {
   // What it was made for.
   EventQuery query;
   size_t rows = 0, types = 0, threads = 0;
-  bool Fits(const StoreBuilder& model, const EventQuery& q) const;
+  bool Fits(const TraceModel& model, const EventQuery& q) const;
 };
 
-TextSearchPlan PlanTextSearch(const StoreBuilder& model, const EventQuery& query);
+TextSearchPlan PlanTextSearch(const TraceModel& model, const EventQuery& query);
 
 // One step of the scan from store row `cursor` (clamped into the query's time range),
 // examining at most `maxRows` rows. query.text must be non-empty; `plan` is the query's
 // (its label cache fills as the scan goes).
-TextScanStep ScanTextStep(const StoreBuilder& model, TextSearchPlan& plan, uint64_t cursor, uint64_t maxRows);
+TextScanStep ScanTextStep(const TraceModel& model, TextSearchPlan& plan, uint64_t cursor, uint64_t maxRows);
 
 // The lowercase form used for matching (ASCII only; UTF-8 bytes above 0x7F unchanged).
 std::string LowerAscii(const std::string& s);
