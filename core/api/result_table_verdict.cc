@@ -95,7 +95,12 @@ Rows<ResultRow> VerdictResultRows() {
       {"meanExclusiveB", "number[]", 0, nullptr},
       {"start", "number[]", 0, nullptr},
       {"end", "number[]", 0, nullptr},
+      {"shareA", "number[]", 0, "Per node: mean inclusive share (of each trace's total) in A."},
+      {"shareB", "number[]", 0, "Per node: mean inclusive share in B."},
       {"delta", "number[]", 0, "Per node: mean inclusive share in B minus that in A."},
+      {"ciLow", "number[]", 0, "Per node: the confidence interval of delta (Welch), low end."},
+      {"ciHigh", "number[]", 0, "Per node: its high end."},
+      {"tested", "boolean[]", 0, "Per node: in the tested family (both sides have 2 traces or more and the mean share reaches minShare; never the root)."},
       {"pAdjusted", "number[]", 0, "Per node: Holm-adjusted p-value over the tree's tested nodes."},
       {"significant", "boolean[]", 0, "Per node: the change is significant (a view greys the others)."},
 

@@ -12,7 +12,9 @@ namespace nettrace::verdict {
 
 namespace {
 
-std::string Num(double v) { return Significant(v, 6); }
+// Six digits, but whole up to 15 digits from a million on: a byte count and its limit that
+// differ in the last byte must not read alike ("4.15391e+07 > max 4.15391e+07").
+std::string Num(double v) { return Significant(v, std::fabs(v) >= 1e6 ? 15 : 6); }
 
 std::string LimitText(const Budget& b) {
   std::string out;

@@ -63,8 +63,19 @@ void WriteTree(JsonWriter& w, const RunComparison& r) {
   Values(w, "start", start);
   w.Key("end").BeginArray();
   for (size_t n = 0; n < t.size(); ++n) w.Exact(start[n] + r.meanInclusiveB[n]);
+  w.EndArray().Key("shareA").BeginArray();
+  for (const Compared& c : r.nodes) w.Exact(c.test.meanA);
+  w.EndArray().Key("shareB").BeginArray();
+  for (const Compared& c : r.nodes) w.Exact(c.test.meanB);
   w.EndArray().Key("delta").BeginArray();
   for (const Compared& c : r.nodes) w.Exact(c.test.difference);
+  // The interval as the functions' (WriteCompared), so a view's tooltip can say how sure.
+  w.EndArray().Key("ciLow").BeginArray();
+  for (const Compared& c : r.nodes) w.Raw(Significant(c.test.ciLow, 9));
+  w.EndArray().Key("ciHigh").BeginArray();
+  for (const Compared& c : r.nodes) w.Raw(Significant(c.test.ciHigh, 9));
+  w.EndArray().Key("tested").BeginArray();
+  for (const Compared& c : r.nodes) w.Bool(c.tested);
   w.EndArray().Key("pAdjusted").BeginArray();
   for (const Compared& c : r.nodes) w.Raw(Significant(c.pAdjusted, 6));
   w.EndArray().Key("significant").BeginArray();

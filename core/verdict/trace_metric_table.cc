@@ -72,6 +72,19 @@ Measured AllocRate(TraceViews& v, const MetricArgs&) {
   return Value(SumTotals(v, "totalAllocatedMB") / (duration / 1000));
 }
 
+// The runtime's unbiased estimate from .NET 10's AllocationSampled events (`nettrace
+// allocations` total.bytes); the older GC/AllocationTick ticks are a biased sample, not this
+// estimate, so a trace with only those has no value (gc.allocatedMB is GCStats' figure).
+Measured AllocationSampledBytes(TraceViews& v, const MetricArgs&) {
+  const JsonValue& doc = v.Allocations();
+  const JsonValue* source = doc.Find("source");
+  if (!source || source->text != "AllocationSampled")
+    return None("no AllocationSampled events in the trace (.NET 10+: the AllocationSampling keyword, 0x80000000000)");
+  const JsonValue* total = doc.Find("total");
+  if (!total) return None("no allocation total in `nettrace allocations`");
+  return Value(total->Number("bytes"), std::to_string(static_cast<uint64_t>(total->Number("samples"))) + " samples");
+}
+
 Measured JitTime(TraceViews& v, const MetricArgs&) {
   double ms = 0;
   for (const JsonValue& p : v.Jit().Items("processes"))
@@ -171,6 +184,9 @@ api::Rows<MetricKind> MetricKinds() {
       {"gc.allocatedMB", "MB", nullptr, A::kNone, false, true, "MB allocated, as GCStats estimates it (totals.totalAllocatedMB)", AllocatedMB},
       {"gc.allocRateMBSec", "MB/s", nullptr, A::kNone, false, false,
        "allocation rate: totalAllocatedMB over the GC interval (totals.processDurationMs)", AllocRate},
+      {"allocations.sampledBytes", "bytes", nullptr, A::kNone, false, false,
+       "allocated bytes as the runtime estimates them from AllocationSampled events (`nettrace allocations` total.bytes; .NET 10+)",
+       AllocationSampledBytes},
       {"jit.timeMs", "ms", nullptr, A::kNone, false, true, "JIT time of the completed methods (totals.totalJitTimeMs)", JitTime},
       {"exceptions.count", "count", "type", A::kOptional, false, true,
        "first-chance exceptions; with \"type\": of that exception type only (exact name)", Exceptions},

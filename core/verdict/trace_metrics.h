@@ -1,6 +1,6 @@
 // core/verdict — the numbers a budget limits and a many-run comparison totals, measured on one
 // trace from what our views compute: the documents `nettrace gc`, `jit`, `exceptions`,
-// `contention`, `activities` and `threadpool` print (read back, each once, when a metric asks
+// `contention`, `activities`, `threadpool` and `allocations` print (read back, each once, when a metric asks
 // for it), and the stack views (a frame pattern's inclusive weight is the total of the flame
 // graph whose IncPats is that pattern, PerfView's inclusive filter). So a budget's measured
 // value is the value those commands show, never a second computation of it.
@@ -31,11 +31,12 @@ class TraceViews {
   const JsonValue& Contention();
   const JsonValue& Activities();
   const JsonValue& ThreadPool();
+  const JsonValue& Allocations();
 
  private:
   const JsonValue& Parsed(std::unique_ptr<JsonValue>& slot, const std::string& json);
   const TraceModel& model_;
-  std::unique_ptr<JsonValue> gc_, jit_, exceptions_, contention_, activities_, threadPool_;
+  std::unique_ptr<JsonValue> gc_, jit_, exceptions_, contention_, activities_, threadPool_, allocations_;
 };
 
 // What a budget or a comparison asks a metric for, besides the trace.

@@ -1,4 +1,5 @@
 // The view documents of a model, parsed once each (verdict/trace_metrics.h).
+#include "analysis/views/allocation_view.h"
 #include "analysis/views/model_views.h"
 #include "verdict/trace_metrics.h"
 
@@ -27,6 +28,14 @@ const JsonValue& TraceViews::Activities() {
 }
 const JsonValue& TraceViews::ThreadPool() {
   return threadPool_ ? *threadPool_ : Parsed(threadPool_, ThreadPoolDocument(model_, ViewFormat::kJson));
+}
+
+// Its totals only: the per-function rows are not needed by any metric.
+const JsonValue& TraceViews::Allocations() {
+  if (allocations_) return *allocations_;
+  AllocationViewOptions options;
+  options.functions = 0;
+  return Parsed(allocations_, AllocationsView(model_, options));
 }
 
 }  // namespace nettrace::verdict

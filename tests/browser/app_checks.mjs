@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
 import { diffChecks } from './app_diff_checks.mjs';
+import { runsChecks } from './app_runs_checks.mjs';
 import { partialChecks } from './app_partial_checks.mjs';
 import { weightChecks } from './app_weight_checks.mjs';
 import { groupingChecks } from './app_grouping_checks.mjs';
@@ -503,6 +504,7 @@ export async function appChecks({ browser, server, check, assert, traces, byName
   await partialChecks(context);
   await uxChecks(context);
   await diffChecks(context);
+  await runsChecks(context);
   await weightChecks(context);
   await groupingChecks(context);
   await profileExportChecks(context);

@@ -1,6 +1,7 @@
 // Each kind of budget (docs/ci.md) passes and fails on committed .NET 10 traces at limits either
 // side of the value the views print: the value is taken here from the view's own document
-// (`nettrace gc`, `jit`, `exceptions`, `contention`, `threadpool`, `activities`, `flame`),
+// (`nettrace gc`, `jit`, `exceptions`, `contention`, `threadpool`, `activities`, `flame`,
+// `allocations`),
 // not from `check`, and `check` must report it and judge max and min around it. The npm CLI
 // prints the same verdicts.
 import { test } from 'node:test';
@@ -46,6 +47,7 @@ function cases() {
   const bgc = t('bgc-waits-mcj');
   const http = t('cpu-async-http');
   const web = t('web-exceptions');
+  const sampled = t('alloc-sampled');
   const gc = gcValues(bgc);
   const contention = view('contention', bgc);
   const exceptions = view('exceptions', web);
@@ -68,6 +70,8 @@ function cases() {
       [{ metric: 'exceptions.count' }, exceptions.count],
       [{ metric: 'exceptions.count', type: top.type }, top.count],
     ]],
+    // .NET 10's AllocationSampled: the estimate `nettrace allocations` prints.
+    [sampled, [[{ metric: 'allocations.sampledBytes' }, view('allocations', sampled).total.bytes]]],
     [http, [
       [{ metric: 'threadpool.starvationCount' }, view('threadpool', http).starvationAdjustments],
       [{ metric: 'activity.p50Ms', activity: 'System.Net.Http/Request' }, request.p50Ms],
@@ -114,4 +118,27 @@ test('every budget kind passes and fails either side of the value its view compu
   const schema = JSON.parse(spawnSync(nativeTool, ['schema', '--json'], { encoding: 'utf8' }).stdout);
   const all = schema.budgets.metrics.map((m) => m.name).filter((m) => !m.startsWith('functions.'));
   assert.deepEqual([...kinds].sort(), all.sort());
+});
+
+test('allocations.sampledBytes is missing, not zero, without AllocationSampled events', () => {
+  // GC/AllocationTick's ticks are a biased sample, not the runtime's estimate (docs/allocations.md).
+  const ticks = t('gc-verbose');
+  assert.equal(view('allocations', ticks).source, 'GC/AllocationTick');
+  const path = join(dir, 'sampled.json');
+  writeFileSync(path, JSON.stringify({ budgets: [{ metric: 'allocations.sampledBytes', max: 1e12 }] }));
+  const r = spawnSync(nativeTool, ['check', ticks, '--budget', path, '--format', 'json'], { encoding: 'utf8' });
+  assert.equal(r.status, 1, r.stderr);
+  const [verdict] = JSON.parse(r.stdout).verdicts;
+  assert.equal(verdict.verdict, 'missing');
+  assert.match(verdict.detail, /no AllocationSampled events/);
+});
+
+test('a byte count and a limit one byte under it read apart in the text report', () => {
+  const sampled = t('alloc-sampled');
+  const bytes = view('allocations', sampled).total.bytes;
+  const path = join(dir, 'bytes.json');
+  writeFileSync(path, JSON.stringify({ budgets: [{ metric: 'allocations.sampledBytes', max: bytes - 1 }] }));
+  const r = spawnSync(nativeTool, ['check', sampled, '--budget', path], { encoding: 'utf8' });
+  assert.equal(r.status, 1, r.stderr);
+  assert.ok(r.stdout.includes(`${bytes} bytes > max ${bytes - 1} bytes`), r.stdout);
 });

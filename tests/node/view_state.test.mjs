@@ -34,6 +34,9 @@ const full = {
   includePats: 'Worker{*}',
   groupPats: 'System.%->System;{%}!=>$1',
   sql: "SELECT provider, COUNT(*) AS n FROM events WHERE event_name LIKE 'GC/%' GROUP BY ALL -- a&b=c #d é",
+  runs: true,
+  runsEvent: 'AllocationSampling',
+  runsWeight: 'alloc-objects',
 };
 
 test('parse ∘ serialise is the identity on a state with every field set', () => {

@@ -16,7 +16,7 @@ import type { TraceSource } from './reader/chunk_source.js';
 import { DEFAULT_CHUNK_SIZE, PUSH_SIZE } from './reader/read_trace.js';
 import { DEFAULT_READ_AHEAD } from './reader/read_ahead.js';
 import type { WasmOptions } from './reader/wasm_loader.js';
-import { PREWARM_HEAP_BYTES, diffTracesInWorker, openTraceInWorker, prewarmEngine } from './engine/worker_client.js';
+import { PREWARM_HEAP_BYTES, compareRunsInWorker, diffTracesInWorker, openTraceInWorker, prewarmEngine } from './engine/worker_client.js';
 import type { WorkerOptions } from './engine/worker_client.js';
 
 export type { ExportFormat, ExportOptions, OpenTraceOptions, StackQuery, TraceHandle } from './api/handle.js';
@@ -88,7 +88,7 @@ export type { CheckFormat, CheckOptions, CheckOutcome, RunDiffOptions } from './
 export type { ConvertOptions, ConvertResult } from './api/convert.js';
 export { openHeap } from './api/heap.js';
 export type { HeapFormat, HeapHandle, HeapMemory, HeapProgress, OpenHeapOptions } from './api/heap.js';
-export { DEFAULT_CHUNK_SIZE, DEFAULT_READ_AHEAD, PREWARM_HEAP_BYTES, PUSH_SIZE, diffTracesInWorker, openTraceInThread, openTraceInWorker, prewarmEngine };
+export { DEFAULT_CHUNK_SIZE, DEFAULT_READ_AHEAD, PREWARM_HEAP_BYTES, PUSH_SIZE, compareRunsInWorker, diffTracesInWorker, openTraceInThread, openTraceInWorker, prewarmEngine };
 
 export interface OpenOptions extends OpenTraceOptions, WasmOptions, WorkerOptions {
   /**

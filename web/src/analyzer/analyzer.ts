@@ -30,6 +30,7 @@ import { FlameController, stackQueryOf } from './flame_controller.js';
 import { HeapController, hasHeapDump, isGcdump } from './heap_controller.js';
 import type { WorkerHeap } from '../engine/heap_client.js';
 import { LoadController } from './load_controller.js';
+import { RunsController } from './runs_controller.js';
 import { SideController } from './side_controller.js';
 import { SqlController } from './sql_controller.js';
 import { SummaryController } from './summary_controller.js';
@@ -95,6 +96,7 @@ class Analyzer implements Coordinator {
   private readonly timeline: TimelineController;
   private readonly loader: LoadController;
   private readonly heap: HeapController;
+  private readonly runs: RunsController;
   private readonly showResult: () => void;
 
   constructor(
@@ -118,9 +120,13 @@ class Analyzer implements Coordinator {
     wireTabs(layout.tabButtons, (tab, focus) => this.showTab(tab, focus));
     wireMenus(layout.root);
     this.showResult = this.wireHome();
+    this.runs = new RunsController(ctx, workerOptions);
     this.loader = new LoadController(ctx, workerOptions, {
       resetViews: () => this.resetViews(),
-      showResult: () => this.showResult(),
+      showResult: () => {
+        this.runs.hide();
+        this.showResult();
+      },
       showTrace: (summary, facts) => {
         this.showTrace(summary, facts);
         this.explored();
@@ -276,6 +282,7 @@ class Analyzer implements Coordinator {
 
   private onHashChange(): void {
     this.tellRejected(this.state.readHash());
+    this.runs.follow();
     this.events.reset();
     this.timeline.showRange();
     if (this.state.trace !== null) this.showTab(this.state.view.tab);
@@ -332,7 +339,7 @@ class Analyzer implements Coordinator {
   async open(source: Blob | URL | string, name?: string): Promise<void> {
     // A new trace starts with fresh filters; the first one keeps those of the link's hash.
     const view = this.state.view;
-    if (this.state.summary !== null) this.state.view = { ...defaultState(), tab: view.tab, timelineBy: view.timelineBy };
+    if (this.state.summary !== null) this.state.view = { ...defaultState(), tab: view.tab, timelineBy: view.timelineBy, runsEvent: view.runsEvent, runsWeight: view.runsWeight };
     if (typeof source === 'string' || source instanceof URL) {
       let absolute: URL;
       try {
@@ -373,7 +380,7 @@ class Analyzer implements Coordinator {
 
   private openLive(url: string, name: string): Promise<void> {
     const view = this.state.view;
-    if (this.state.summary !== null) this.state.view = { ...defaultState(), tab: view.tab, timelineBy: view.timelineBy };
+    if (this.state.summary !== null) this.state.view = { ...defaultState(), tab: view.tab, timelineBy: view.timelineBy, runsEvent: view.runsEvent, runsWeight: view.runsWeight };
     return this.loader.load(new URL(url, document.baseURI).href, name, 0, true);
   }
 
@@ -415,6 +422,7 @@ class Analyzer implements Coordinator {
         this.events.dispose();
         this.side.dispose();
         this.sql.reset();
+        this.runs.dispose();
       },
     };
   }

@@ -39,6 +39,8 @@ export interface LandingParts {
   back: HTMLButtonElement;
   urlForm: HTMLFormElement;
   urlInput: HTMLInputElement;
+  /** Shows Compare runs (views/runs_view.ts) in place of the landing area. */
+  runsOpen: HTMLButtonElement;
 }
 
 /** Reading progress and the status line. */
@@ -174,13 +176,15 @@ function landing(): LandingParts {
     h('p', { class: 'actions' }, back),
     urlForm,
   );
+  const runsOpen = button('runs-open', 'Compare runs…', { title: 'Several traces a side (baseline and comparison): what changed beyond the noise between runs' });
   const section = h(
     'section',
     { class: 'landing', attrs: { id: 'landing' } },
     h('p', { class: 'intro' }, 'Reads .NET EventPipe traces (', h('code', { text: '.nettrace' }), ', and ', h('code', { text: '.netperf' }), ' from .NET Core 2.x) and heap snapshots (', h('code', { text: '.gcdump' }), ') in your browser. The file never leaves this page.'),
     drop,
+    h('p', { class: 'actions' }, runsOpen, ' several recordings of each version against each other'),
   );
-  return { landing: section, drop, choose, fileInput, sampleButton, back, urlForm, urlInput };
+  return { landing: section, drop, choose, fileInput, sampleButton, back, urlForm, urlInput, runsOpen };
 }
 
 function loading(): { section: HTMLElement; parts: LoadingParts } {

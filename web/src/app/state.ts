@@ -2,6 +2,7 @@
 //   #tab=events&provider=…&event=…&thread=…&text=…&from=…&to=…&type=…&process=…&inverted=1
 //   &timeline=type&side=sandwich&fn=…&weight=thread-time&stitch=0
 //   &group=module|jmc&leaves=1&fold=…&exclude=…&include=…&groupPats=…&sql=…
+//   &runs=1&runsType=…&runsWeight=…   (Compare runs: shown, its stacks and weight; not its files)
 // Values are URL-encoded by URLSearchParams; absent keys mean "any". This module is the one
 // place that parses and serialises it: the analyzer's controllers see numbers as numbers
 // (null = any), and a value that is not valid (a thread that is not an integer, a tab that does
@@ -58,6 +59,11 @@ export interface ViewState {
   groupPats: string;
   /** The SQL tab's query last run (empty: the first example). */
   sql: string;
+  /** Compare runs (views/runs_view.ts) shown in place of the landing area, its stack event
+   *  type (empty: Thread/Sample) and weight (empty: auto, as `nettrace diff`). */
+  runs: boolean;
+  runsEvent: string;
+  runsWeight: string;
 }
 
 export function defaultState(): ViewState {
@@ -85,6 +91,9 @@ export function defaultState(): ViewState {
     includePats: '',
     groupPats: '',
     sql: '',
+    runs: false,
+    runsEvent: '',
+    runsWeight: '',
   };
 }
 
@@ -155,6 +164,9 @@ const CODECS: { [K in Field]: Codec<ViewState[K]> } = {
   includePats: text('include'),
   groupPats: text('groupPats'),
   sql: text('sql'),
+  runs: flag('runs', '1'),
+  runsEvent: text('runsType'),
+  runsWeight: text('runsWeight'),
 };
 
 const FIELDS = Object.keys(CODECS) as Field[];

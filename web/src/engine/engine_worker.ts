@@ -7,6 +7,7 @@
 import { diffStacksJson } from '../api/diff.js';
 import type { TraceHandle } from '../api/handle.js';
 import { openTraceInThread } from '../api/trace.js';
+import { compareRunsText } from '../api/verdict.js';
 import { NetTraceError } from '../api/types.js';
 import type { RawTraceSession } from '../nettrace_wasm.mjs';
 import type { Progress } from '../reader/errors.js';
@@ -228,6 +229,9 @@ async function handle(request: EngineRequest): Promise<unknown> {
         a.close();
       }
     }
+    case 'runDiff':
+      // One trace at a time in this worker's engine (worker_client.ts compareRunsInWorker).
+      return await compareRunsText(request.baseline, request.comparison, 'json', request.options);
     default:
       return query(request);
   }

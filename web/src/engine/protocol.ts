@@ -3,6 +3,7 @@
 // 'progress' messages with the same id before that. Bulk results (event rows, histogram
 // counts) travel in transfer lists, never copied by structured clone.
 import type { DiffOptions } from '../api/diff.js';
+import type { RunDiffOptions } from '../api/verdict.js';
 import type { ExportFormat, ExportOptions, TextExportFormat, RuntimeStatsKind, StackQuery } from '../api/handle.js';
 import type { EventQuery, HistogramQuery } from '../api/types.js';
 import type { EventViewName } from '../api/event_views.js';
@@ -81,7 +82,20 @@ export interface DiffRequest {
   options: DiffOptions;
 }
 
-export type EngineRequest = OpenRequest | CancelRequest | QueryRequest | CloseRequest | DiffRequest;
+/**
+ * Many runs a side compared (api/verdict.ts compareRunsText): each source read in the worker in
+ * turn, measured and freed; answers the engine's JSON document (`nettrace diff --baseline …
+ * --compare … --format json`).
+ */
+export interface RunDiffRequest {
+  id: RequestId;
+  kind: 'runDiff';
+  baseline: (Blob | string)[];
+  comparison: (Blob | string)[];
+  options: Omit<RunDiffOptions, 'signal'>;
+}
+
+export type EngineRequest = OpenRequest | CancelRequest | QueryRequest | CloseRequest | DiffRequest | RunDiffRequest;
 
 export interface ProgressResponse {
   id: RequestId;

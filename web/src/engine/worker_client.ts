@@ -3,7 +3,9 @@
 // one promise each). Progress goes to the caller's callback; an AbortSignal becomes a
 // 'cancel' request; close() frees the trace and ends the worker.
 import type { DiffOptions } from '../api/diff.js';
+import type { RunDiffOptions } from '../api/verdict.js';
 import type { ExportFormat, ExportOptions, OpenTraceOptions, ProfileExportFormat, RuntimeStatsKind, StackQuery, TextExportFormat, TraceHandle } from '../api/handle.js';
+import type { RunDiffResult } from '../api/generated/results.js';
 import type { GcStats, JitStats } from '../api/types.js';
 import type {
   EventPage,
@@ -276,6 +278,46 @@ export async function diffTracesInWorker(
     const { done } = connection.send({ kind: 'diff', baseline: payload(baseline), comparison: payload(comparison), options: diffOptions });
     return JSON.parse((await done) as string) as StackDiffResult;
   } finally {
+    connection.terminate();
+  }
+}
+
+/**
+ * Many runs a side compared (api/verdict.ts compareRuns: Welch's t, Holm) in a new engine
+ * worker that reads the traces one at a time and ends with the answer: the page's thread only
+ * sends the sources and receives the document. `baselineNames` / `comparisonNames` name the
+ * runs (default: a File's name, else the URL). `signal` ends the worker at once (the promise
+ * then rejects with code "cancelled").
+ */
+export async function compareRunsInWorker(
+  baseline: (Blob | URL | string)[],
+  comparison: (Blob | URL | string)[],
+  options: RunDiffOptions & WorkerOptions = {},
+): Promise<RunDiffResult> {
+  const base = (globalThis as { location?: { href: string } }).location?.href;
+  const payload = (s: Blob | URL | string): Blob | string => (s instanceof Blob ? s : new URL(s, base).href);
+  const nameOf = (s: Blob | URL | string): string => (s instanceof File ? s.name : s instanceof Blob ? 'trace' : new URL(s, base).href);
+  const { workerUrl: _, signal, ...rest } = options;
+  signal?.throwIfAborted();
+  const runOptions: Omit<RunDiffOptions, 'signal'> = {
+    ...rest,
+    baselineNames: options.baselineNames ?? baseline.map(nameOf),
+    comparisonNames: options.comparisonNames ?? comparison.map(nameOf),
+  };
+  const connection = new EngineConnection(startWorker(options));
+  let cancelled = false;
+  const onAbort = (): void => {
+    cancelled = true;
+    connection.terminate();
+  };
+  signal?.addEventListener('abort', onAbort, { once: true });
+  try {
+    const { done } = connection.send({ kind: 'runDiff', baseline: baseline.map(payload), comparison: comparison.map(payload), options: runOptions });
+    return JSON.parse((await done) as string) as RunDiffResult;
+  } catch (e) {
+    throw cancelled ? new NetTraceError('cancelled', null, 'the comparison was cancelled') : e;
+  } finally {
+    signal?.removeEventListener('abort', onAbort);
     connection.terminate();
   }
 }

@@ -33,6 +33,14 @@ const MIN_NODE_PX = 0.5;
 /** Nodes at least this wide (css px) get a label. */
 const LABEL_MIN_PX = 30;
 const FONT_PX = 12;
+
+/** A differential graph's colours (palette buckets: flame_palette.ts changeBucket) and
+ *  tooltip lines per node, in place of the hues by name and the weights (views/runs_view.ts). */
+export interface FlameOverlay {
+  bucket: Uint8Array;
+  describe(node: number): string[];
+}
+
 export class FlameGraph {
   private data: FlameGraphData | null = null;
   /** The event type whose stacks are drawn: what a count weight counts (ui/units.ts). */
@@ -43,6 +51,7 @@ export class FlameGraph {
   private subtreeEnd: Uint32Array = new Uint32Array(0);
   /** Colour bucket of each frame name. */
   private frameHue: Uint8Array = new Uint8Array(0);
+  private overlay: FlameOverlay | null = null;
   private maxDepth = 0;
   /** The zoomed node: its x range fills the width. */
   private zoom = 0;
@@ -129,10 +138,12 @@ export class FlameGraph {
     cancelAnimationFrame(this.frameRequest);
   }
 
-  /** @param event the event type of the stacks (names the amounts: "1,234 samples") */
-  setData(data: FlameGraphData, event = ''): void {
+  /** @param event the event type of the stacks (names the amounts: "1,234 samples")
+   *  @param overlay a differential graph's colours and tooltips */
+  setData(data: FlameGraphData, event = '', overlay: FlameOverlay | null = null): void {
     this.data = data;
     this.event = event;
+    this.overlay = overlay;
     const n = data.frame.length;
     this.index = new FlameIndex(data);
     this.maxDepth = this.index.maxDepth;
@@ -397,6 +408,7 @@ export class FlameGraph {
 
   private bucketOf(node: number): number {
     if (node === this.hover) return HOVER;
+    if (this.overlay !== null) return this.searching && this.matched[node] === 1 ? MATCH : this.overlay.bucket[node]!;
     const hue = node === 0 ? 0 : this.frameHue[this.data!.frame[node]!]!;
     if (!this.searching) return hue;
     return this.matched[node] === 1 ? MATCH : DIM + hue;
@@ -486,11 +498,11 @@ export class FlameGraph {
     }
     const inclusive = data.end[node]! - data.start[node]!;
     const exclusive = data.self[node]!;
-    this.tooltip.replaceChildren(
-      h('strong', { text: this.name(node) }),
-      h('div', { text: `Inclusive: ${this.amount(inclusive)} (${percent(inclusive, data.total)})` }),
-      h('div', { text: `Exclusive: ${this.amount(exclusive)} (${percent(exclusive, data.total)})` }),
-    );
+    const lines = this.overlay?.describe(node) ?? [
+      `Inclusive: ${this.amount(inclusive)} (${percent(inclusive, data.total)})`,
+      `Exclusive: ${this.amount(exclusive)} (${percent(exclusive, data.total)})`,
+    ];
+    this.tooltip.replaceChildren(h('strong', { text: this.name(node) }), ...lines.map((text) => h('div', { text })));
     this.tooltip.hidden = false;
     const left = Math.min(xPx + 14, this.widthPx - 320);
     this.tooltip.style.left = `${Math.max(0, left)}px`;

@@ -1120,8 +1120,18 @@ export interface RunDiffTree {
   meanExclusiveB: number[];
   start: number[];
   end: number[];
+  /** Per node: mean inclusive share (of each trace's total) in A. */
+  shareA: number[];
+  /** Per node: mean inclusive share in B. */
+  shareB: number[];
   /** Per node: mean inclusive share in B minus that in A. */
   delta: number[];
+  /** Per node: the confidence interval of delta (Welch), low end. */
+  ciLow: number[];
+  /** Per node: its high end. */
+  ciHigh: number[];
+  /** Per node: in the tested family (both sides have 2 traces or more and the mean share reaches minShare; never the root). */
+  tested: boolean[];
   /** Per node: Holm-adjusted p-value over the tree's tested nodes. */
   pAdjusted: number[];
   /** Per node: the change is significant (a view greys the others). */
