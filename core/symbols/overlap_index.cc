@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "symbols/method_map.h"
+#include "symbols/method_range.h"
 
 namespace nettrace {
 
