@@ -27,8 +27,9 @@ Status SymbolCollector::OnMetadata(const EventMetadata& m) {
   tpl_.OnMetadata(m);
   // The runtime's ProcessInfo (id 1): CommandLine first.
   if (ClassifyProvider(m.providerName) == KnownProvider::kEventPipe && m.eventId == 1 && !m.fields.empty() &&
-      m.fields[0].type.code == TypeCode::kNullTerminatedUTF16String)
-    processInfoTypes_.insert(m.id);
+      m.fields[0].type.code == TypeCode::kNullTerminatedUTF16String && !IsProcessInfo(m.id) &&
+      processInfoTypes_.size() < kMaxProcessInfoTypes)
+    processInfoTypes_.push_back(m.id);
   // Start events that begin start-stop activities (the resolver's kind says which): an
   // EventSource's whose first field is a string, and the runtime's ExceptionCatch/Start.
   const StartStopRule rule = StartStopRuleOf(types_->KindOf(m.id));
@@ -92,7 +93,7 @@ Status SymbolCollector::Collect(const EventRecord& e) {
     ++malformed_;
   if (!tpl_.idle() && !tpl_.OnEvent(e, ordinal)) ++malformed_;  // idle: a rundown's records skip the call
   if (!startTypes_.empty() && startInfo_.size() < kMaxStartInfo) DecodeStartInfo(e, ordinal);
-  if (!processInfoTypes_.empty() && processInfoTypes_.count(e.metadataId)) {
+  if (IsProcessInfo(e.metadataId)) {
     const DecodedPayload p = DecodePayload(types_->MetadataOf(e.metadataId), e.payload, pointerSize_, 5);
     if (!p.fields.empty() && p.fields[0].value.kind() == PayloadValue::Kind::kString)
       commandLines_.try_emplace(ProcessOfCurrent(), p.fields[0].value.text());  // the first one, as TraceLog keeps

@@ -14,7 +14,6 @@
 #include <optional>
 #include <string>
 #include <unordered_map>
-#include <unordered_set>
 #include <vector>
 
 #include "base/chunked_vector.h"
@@ -38,7 +37,7 @@ class SymbolCollector final : public RecordSink {
   // Inline: most events are of no kind read here and no TPL, Universal or start-info reader
   // is active, so they cost a test, not a call.
   Status OnEvent(const EventRecord& e) override {
-    if (universal_.idle() && tpl_.idle() && startTypes_.empty() && processInfoTypes_.empty()) {
+    if (universal_.idle() && tpl_.idle() && startTypes_.empty() && !IsProcessInfo(e.metadataId)) {
       // Nothing but the kind's own role to read (no Linux tables, TPL or Start events): a
       // rundown's method records go straight to DecodeMethod, not through Collect's frame
       // (20 instructions a record, HeartRateMonitor, callgrind).
@@ -186,7 +185,17 @@ class SymbolCollector final : public RecordSink {
   // Start events with extra information: their metadata ids (the definitions are the
   // resolver's) → whether it is an ExceptionCatch/Start, then (ordinal, text) per event.
   std::unordered_map<uint32_t, bool> startTypes_;
-  std::unordered_set<uint32_t> processInfoTypes_;          // metadata ids of ProcessInfo
+  // Metadata ids of ProcessInfo: one a session, so a list, and the test inline: every event
+  // asks it (a set's look-up made each event leave the fast path above, 60 instructions an
+  // event on HeartRateMonitor, callgrind).
+  // A trace that defines more (none written by a runtime does) has the first ones read.
+  static constexpr size_t kMaxProcessInfoTypes = 16;
+  std::vector<uint32_t> processInfoTypes_;
+  bool IsProcessInfo(uint32_t metadataId) const {
+    for (uint32_t id : processInfoTypes_)
+      if (id == metadataId) return true;
+    return false;
+  }
   std::map<std::optional<uint64_t>, std::string> commandLines_;  // by process (none: unknown)
   std::vector<std::pair<uint32_t, uint32_t>> startInfo_;  // (ordinal, index in startTexts_), ascending
   std::vector<std::string> startTexts_;                   // distinct texts
