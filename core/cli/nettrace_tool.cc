@@ -203,6 +203,18 @@ int Convert(const char* in, const char* outPath, const nettrace::V6Converter::Op
   return 0;
 }
 
+// An export that wrote its own file: the trace closed, then its exit code, or the read's
+// error (with its offset) when the trace was read only up to a fault.
+int ExportEnded(int code, FILE* trace, const char* path, const nettrace::Status& read) {
+  std::fclose(trace);
+  if (code != 0) return code;
+  if (!read.ok()) {
+    std::fprintf(stderr, "nettrace: %s: %s\n", path, read.ToString().c_str());
+    return 1;
+  }
+  return 0;
+}
+
 // The file's name without its folders: speedscope's profile name.
 std::string BaseName(const char* path) {
   std::string name = path;
@@ -482,14 +494,7 @@ int RunTool(int argc, char** argv) {
                                     : session.CountersView(csv);
     if (!csv) out += "\n";
   } else if (profileExport) {
-    const int code = nettrace_cli::ExportProfile(session, request, outPath);
-    std::fclose(f);
-    if (code != 0) return code;
-    if (!status.ok()) {
-      std::fprintf(stderr, "nettrace: %s: %s\n", path, status.ToString().c_str());
-      return 1;
-    }
-    return 0;
+    return ExportEnded(nettrace_cli::ExportProfile(session, request, outPath), f, path, status);
   } else if (command == "export" && format == "csv" && eventGiven) {
     // One event type with its payload fields as columns (export/payload_csv_export.h).
     nettrace::EventQuery typeQuery;
@@ -506,14 +511,7 @@ int RunTool(int argc, char** argv) {
     what.format = format, what.query = session.WithDefaultWeight(stackQuery), what.stackText = stackText;
     what.speedscopeSampled = request.speedscope == "sampled", what.tracePath = path;
     what.name = BaseName(path);
-    const int code = nettrace_cli::ExportText(session, what, FileRanges(f), outPath);
-    std::fclose(f);
-    if (code != 0) return code;
-    if (!status.ok()) {
-      std::fprintf(stderr, "nettrace: %s: %s\n", path, status.ToString().c_str());
-      return 1;
-    }
-    return 0;
+    return ExportEnded(nettrace_cli::ExportText(session, what, FileRanges(f), outPath), f, path, status);
   } else if (stackCommand) {
     out = StackOutput(session, command, format, session.WithDefaultWeight(stackQuery), topN, function, path);
   } else if (command == "stack") {
