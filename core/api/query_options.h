@@ -161,10 +161,10 @@ bool Given(const Request& request, std::string_view name);
 // The options given to ParseCliArgs / ParseJsonRequest as a JSON object {name: value}.
 std::string RequestJson(const Request& request);
 // The whole table as JSON: {queries: [{name, args, doc, native, options: [{name, flag, …}]}], results: …}
-// (results: ResultSchemaJson(), api/result_schema.h), then `budgets`: the budget file's
-// description, which the caller passes (verdict/budget_file.h SchemaJson: the verdicts read
-// this table, so it cannot read theirs).
-std::string SchemaJson(const std::string& budgetsJson);
+// then `budgets`. The caller passes both documents (verdict/budget_file.h SchemaJson): the
+// results (ResultSchemaJson(), api/result_schema.h, whose shapes name this table's queries)
+// and the budget file's description (the verdicts read this table); so neither is included here.
+std::string SchemaJson(const std::string& resultsJson, const std::string& budgetsJson);
 // The "commands:" and "options:" sections of `--help`, generated from the table.
 std::string CliHelp(bool native);
 

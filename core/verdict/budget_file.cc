@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "api/query_options.h"
+#include "api/result_schema.h"
 #include "base/json_writer.h"
 
 namespace nettrace::verdict {
@@ -140,7 +141,7 @@ Status ParseBudgetFile(std::string_view text, std::string_view what, BudgetFile*
   return Status();
 }
 
-std::string SchemaJson() { return api::SchemaJson(BudgetSchemaJson()); }
+std::string SchemaJson() { return api::SchemaJson(api::ResultSchemaJson(), BudgetSchemaJson()); }
 
 std::string BudgetSchemaJson() {
   JsonWriter w;
