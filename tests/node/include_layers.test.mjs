@@ -146,3 +146,33 @@ test('the circle check finds a circle of headers', () => {
   ];
   assert.deepEqual(circles(includeGraph(made)), ['events/c.h -> model/a.h -> model/b.h']);
 });
+
+// A header and its .cc as one unit: a.cc including b.h while b.cc includes a.h is a circle
+// too (neither half can be built, read or moved without the other), though no header
+// includes another.
+const unitOf = (file) => file.replace(/\.(h|cc)$/, '');
+function unitGraph(files) {
+  const graph = new Map();
+  for (const [file, targets] of includeGraph(files)) {
+    const unit = unitOf(file);
+    const next = graph.get(unit) ?? new Set();
+    for (const t of targets) if (unitOf(t) !== unit) next.add(unitOf(t));
+    graph.set(unit, next);
+  }
+  return new Map([...graph].map(([unit, next]) => [unit, [...next]]));
+}
+
+test('no circle of core/ units (a header with its .cc) including each other', () => {
+  assert.deepEqual(circles(unitGraph(includes)), []);
+});
+
+test('the unit check finds a circle through .cc files', () => {
+  const made = [
+    { file: 'core/symbols/a.h', targets: [] },
+    { file: 'core/symbols/a.cc', targets: ['symbols/a.h', 'symbols/b.h'] },
+    { file: 'core/symbols/b.h', targets: [] },
+    { file: 'core/symbols/b.cc', targets: ['symbols/b.h', 'symbols/a.h'] },
+  ];
+  assert.deepEqual(circles(includeGraph(made)), []);
+  assert.deepEqual(circles(unitGraph(made)), ['symbols/a -> symbols/b']);
+});

@@ -36,7 +36,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "analysis/stacks/call_tree.h"
+#include "analysis/stacks/stack_selection.h"
 
 namespace nettrace {
 

@@ -42,7 +42,7 @@
 #include <vector>
 
 #include "analysis/stacks/async_stitching.h"
-#include "analysis/stacks/call_tree.h"
+#include "analysis/stacks/stack_selection.h"
 
 namespace nettrace {
 

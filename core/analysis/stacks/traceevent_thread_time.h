@@ -16,7 +16,7 @@
 // TaskWait/Stop) is an interval of its own under an AWAIT_TIME leaf, as TraceEvent's AwaitUnblocks.
 #pragma once
 
-#include "analysis/stacks/call_tree.h"
+#include "analysis/stacks/stack_selection.h"
 
 namespace nettrace {
 
