@@ -125,9 +125,10 @@ std::string TraceSession::ChromeTraceEvents(uint32_t beginRow, uint32_t endRow) 
 std::string TraceSession::ChromeTraceEnd(const std::function<void(const std::string&)>& part) const {
   return parts_->paged.ChromeTraceEnd(part);
 }
-Status TraceSession::ExportChromeTraceWithArgs(const BlockReader& read, std::string* out) {
+Status TraceSession::ExportChromeTraceWithArgs(const BlockReader& read,
+                                               const std::function<bool(const std::string&)>& put) {
   stackModel();
-  return parts_->paged.ExportChromeTraceWithArgs(read, out);
+  return parts_->paged.ExportChromeTraceWithArgs(read, put);
 }
 
 // Stack views and exports.

@@ -106,7 +106,7 @@ class TraceSession {
   uint32_t ChromeTracePageEnd(uint32_t beginRow, size_t maxBlocks = 32) const;
   std::string ChromeTraceEvents(uint32_t beginRow, uint32_t endRow) const;
   std::string ChromeTraceEnd(const std::function<void(const std::string&)>& part = nullptr) const;
-  Status ExportChromeTraceWithArgs(const BlockReader& read, std::string* out);
+  Status ExportChromeTraceWithArgs(const BlockReader& read, const std::function<bool(const std::string&)>& put);
 
   // Stack views (analysis/views/stack_views.h) and exports (export/stack_exports.h).
   std::vector<std::string> EventStack(uint32_t row) const;

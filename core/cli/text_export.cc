@@ -35,34 +35,14 @@ bool WriteStream(nettrace::ExportStream* stream, Sink* sink) {
   }
 }
 
-// The Chrome trace with payload args, a page of blocks at a time: the pages the JS API
-// drives, the blocks re-read from the trace (TraceSession::ChromeTrace*).
+// The Chrome trace with payload args, written a part at a time as the engine re-reads the
+// blocks (TraceSession::ExportChromeTraceWithArgs), then the newline the CLI's outputs end with.
 Status WriteChrome(TraceSession& session, const TraceSession::BlockReader& read, Sink* sink, bool* written) {
-  *written = sink->Put(session.ChromeTraceBegin());
-  std::vector<uint8_t> bytes;
-  std::vector<uint32_t> page;
-  const uint32_t size = static_cast<uint32_t>(session.model().store().size());
-  for (uint32_t begin = 0; *written && begin < size;) {
-    const uint32_t end = session.ChromeTracePageEnd(begin);
-    page.clear();
-    for (uint32_t r = begin; r < end; ++r) page.push_back(r);
-    for (const nettrace::ByteRange& r : session.BlocksNeeded(page)) {
-      if (!read(r.offset, r.size, &bytes) || bytes.size() != r.size) {
-        session.ChromeTraceEnd();
-        return Status::Error(nettrace::ErrorCode::kTruncated, r.offset, "cannot re-read an event block");
-      }
-      session.ProvideBlock(r.offset, std::move(bytes));
-    }
-    *written = sink->Put(session.ChromeTraceEvents(begin, end));
-    begin = end;
-  }
-  if (!*written) {
-    session.ChromeTraceEnd();
-    return Status::Ok();
-  }
-  const std::string tail = session.ChromeTraceEnd([&](const std::string& part) { *written = *written && sink->Put(part); });
-  *written = *written && sink->Put(tail) && sink->Put("\n");
-  return Status::Ok();
+  *written = true;
+  const Status read_status =
+      session.ExportChromeTraceWithArgs(read, [&](const std::string& part) { return *written = sink->Put(part); });
+  *written = *written && sink->Put("\n");
+  return read_status;
 }
 
 std::unique_ptr<nettrace::ExportStream> StreamOf(const TraceSession& session, const TextExport& what) {

@@ -132,11 +132,11 @@ std::string PagedReader::ChromeTraceEnd(const ChromeTraceWriter::PartSink& part)
   return tail;
 }
 
-Status PagedReader::ExportChromeTraceWithArgs(const BlockReader& read, std::string* out) {
-  *out = ChromeTraceBegin();
+Status PagedReader::ExportChromeTraceWithArgs(const BlockReader& read, const PartWriter& put) {
+  bool more = put(ChromeTraceBegin());
   std::vector<uint32_t> page;
   const uint32_t size = static_cast<uint32_t>(model_.store().size());
-  for (uint32_t begin = 0; begin < size;) {
+  for (uint32_t begin = 0; more && begin < size;) {
     const uint32_t end = ChromeTracePageEnd(begin, 32);
     page.clear();
     for (uint32_t r = begin; r < end; ++r) page.push_back(r);
@@ -144,10 +144,11 @@ Status PagedReader::ExportChromeTraceWithArgs(const BlockReader& read, std::stri
       ChromeTraceEnd();
       return s;
     }
-    *out += ChromeTraceEvents(begin, end);
+    more = put(ChromeTraceEvents(begin, end));
     begin = end;
   }
-  *out += ChromeTraceEnd();
+  const std::string tail = ChromeTraceEnd([&](const std::string& part) { more = more && put(part); });
+  if (more) put(tail);
   return Status::Ok();
 }
 

@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -56,7 +57,11 @@ class PagedReader {
   uint32_t ChromeTracePageEnd(uint32_t beginRow, size_t maxBlocks) const { return cache_.PageEnd(beginRow, maxBlocks); }
   std::string ChromeTraceEvents(uint32_t beginRow, uint32_t endRow) const;
   std::string ChromeTraceEnd(const ChromeTraceWriter::PartSink& part = nullptr);
-  Status ExportChromeTraceWithArgs(const BlockReader& read, std::string* out);
+  // The whole of it, the blocks re-read through `read`, each part handed to `put` as it is
+  // written (the file's size is the document's, not memory's); a `put` that returns false
+  // ends it. Fails only when a block cannot be read again.
+  using PartWriter = std::function<bool(const std::string& part)>;
+  Status ExportChromeTraceWithArgs(const BlockReader& read, const PartWriter& put);
 
  private:
   const TraceModel& model_;
