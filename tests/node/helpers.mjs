@@ -95,3 +95,21 @@ export function statusString(status) {
   const where = status.offset === null ? '' : ` at offset ${status.offset} (0x${status.offset.toString(16)})`;
   return `${status.code}${where}: ${status.message}`;
 }
+
+// The circles of a graph (file → files it imports or includes), each once, as its files from
+// the smallest name round (include_layers and web_import_cycles tests).
+export function circles(graph) {
+  const found = new Set();
+  const walk = (file, path) => {
+    for (const next of graph.get(file) ?? []) {
+      const at = path.indexOf(next);
+      if (at >= 0) {
+        const loop = path.slice(at);
+        const first = loop.indexOf([...loop].sort()[0]);
+        found.add([...loop.slice(first), ...loop.slice(0, first)].join(' -> '));
+      } else if (next > path[0]) walk(next, [...path, next]);  // each circle from its smallest file
+    }
+  };
+  for (const file of [...graph.keys()].sort()) walk(file, [file]);
+  return [...found].sort();
+}

@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { root } from './helpers.mjs';
+import { circles, root } from './helpers.mjs';
 
 // Earlier rows first; folders in one row are side by side and include neither each other.
 // "(facade)" is core/'s own files (trace_session.*).
@@ -114,22 +114,6 @@ test('the room check refuses an include of a later room', () => {
   assert.deepEqual(backwardRooms(made), ['core/analysis/stacks/x.cc -> analysis/views/y.h']);
 });
 
-// Files that include each other, however far round: each circle once, from its smallest file.
-function circles(graph) {
-  const found = new Set();
-  const walk = (file, path) => {
-    for (const next of graph.get(file) ?? []) {
-      const at = path.indexOf(next);
-      if (at >= 0) {
-        const loop = path.slice(at);
-        const first = loop.indexOf([...loop].sort()[0]);
-        found.add([...loop.slice(first), ...loop.slice(0, first)].join(' -> '));
-      } else if (next > path[0]) walk(next, [...path, next]);
-    }
-  };
-  for (const file of [...graph.keys()].sort()) walk(file, [file]);
-  return [...found].sort();
-}
 const includeGraph = (files) =>
   new Map(files.map(({ file, targets }) => [relative('core', file), targets.filter((t) => files.some((f) => f.file === `core/${t}`))]));
 

@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { root } from './helpers.mjs';
+import { circles, root } from './helpers.mjs';
 
 const webSrc = join(root, 'web/src');
 function modules(dir) {
@@ -24,22 +24,6 @@ function importGraph(files) {
     graph.set(file, targets.filter((t) => files.has(t)));
   }
   return graph;
-}
-// Each circle once, as its files from the smallest name round.
-function circles(graph) {
-  const found = new Set();
-  const walk = (file, path) => {
-    for (const next of graph.get(file) ?? []) {
-      const at = path.indexOf(next);
-      if (at >= 0) {
-        const loop = path.slice(at);
-        const first = loop.indexOf([...loop].sort()[0]);
-        found.add([...loop.slice(first), ...loop.slice(0, first)].join(' -> '));
-      } else if (next > path[0]) walk(next, [...path, next]);  // each circle from its smallest file
-    }
-  };
-  for (const file of [...graph.keys()].sort()) walk(file, [file]);
-  return [...found].sort();
 }
 
 test('no circle of web/src modules importing each other', () => {
