@@ -5,7 +5,33 @@
 
 namespace nettrace {
 
-void MethodMap::NewAddedBlock() { added_.emplace_back().reserve(kAddedBlock); }
+void MethodMap::NewAddedBlock() {
+  if (AddedCount() >= std::max(kCompactAt, 2 * compacted_)) {
+    CompactAdded();
+    if (!added_.empty() && added_.back().size() < kAddedBlock) return;  // the last block has room
+  }
+  added_.emplace_back().reserve(kAddedBlock);
+}
+
+// The compacted ranges go back into blocks in address order: MergeAddedInto takes a block
+// position for file order only between ranges of one key, and compaction left one range per
+// key, so the ranges added after them still come after them.
+void MethodMap::CompactAdded() {
+  std::vector<MethodRange> compact;
+  MergeAddedInto(compact);
+  for (size_t i = 0; i < compact.size(); i += kAddedBlock) {
+    added_.emplace_back().reserve(kAddedBlock);
+    added_.back().assign(compact.begin() + static_cast<ptrdiff_t>(i),
+                         compact.begin() + static_cast<ptrdiff_t>(std::min(compact.size(), i + kAddedBlock)));
+  }
+  compacted_ = compact.size();
+}
+
+size_t MethodMap::residentBytes() const {
+  size_t bytes = (ranges_.capacity() + pendingUnloads_.capacity()) * sizeof(MethodRange);
+  for (const std::vector<MethodRange>& block : added_) bytes += block.capacity() * sizeof(MethodRange);
+  return bytes;
+}
 
 void MethodMap::AddUnload(uint64_t methodId, uint64_t start, uint64_t timestamp) {
   MethodRange r;
@@ -32,7 +58,12 @@ void MethodMap::Finish() {
 // is the full sort's: the order is (start, size, methodId, rejitId, loadTime, then file
 // order), and every sorted range came before every added one in file order.
 void MethodMap::MergeNewRanges() {
-  const size_t old = ranges_.size();
+  MergeAddedInto(ranges_);
+  compacted_ = 0;
+}
+
+void MethodMap::MergeAddedInto(std::vector<MethodRange>& into) {
+  const size_t old = into.size();
   auto added = [&](uint32_t i) -> const MethodRange& { return added_[i / kAddedBlock][i % kAddedBlock]; };
   // Sort by address through compact (start, index) pairs: the index keeps equal starts in
   // file order, and only the rare runs of one start need the full key (sorting the 72-byte
@@ -57,8 +88,13 @@ void MethodMap::MergeNewRanges() {
   // One code body is typically announced two or three times (MethodLoadVerbose, then the
   // rundown's DCEnd): keep one range, alive from the earliest announcement.
   auto key = [](const MethodRange& r) { return std::make_tuple(r.start, r.size, r.methodId, r.rejitId); };
+  // Room for the distinct added keys only: a trace announcing its code many times would
+  // otherwise reserve for every announcement, at the moment the announcements are held too.
+  size_t distinct = 0;
+  for (size_t k = 0; k < order.size(); ++k)
+    distinct += k == 0 || key(added(order[k].second)) != key(added(order[k - 1].second));
   std::vector<MethodRange> merged;
-  merged.reserve(old + count);
+  merged.reserve(old + distinct);
   auto put = [&](const MethodRange& r) {
     if (!merged.empty() && key(merged.back()) == key(r)) {
       MethodRange& m = merged.back();
@@ -72,10 +108,10 @@ void MethodMap::MergeNewRanges() {
   size_t i = 0, j = 0;
   while (i < old || j < order.size()) {
     // On equal keys the sorted range goes first: it came first in file order.
-    if (j == order.size() || (i < old && !before(added(order[j].second), ranges_[i]))) put(ranges_[i++]);
+    if (j == order.size() || (i < old && !before(added(order[j].second), into[i]))) put(into[i++]);
     else put(added(order[j++].second));
   }
-  ranges_ = std::move(merged);
+  into = std::move(merged);
   added_.clear();
 }
 

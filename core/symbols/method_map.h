@@ -65,12 +65,19 @@ class MethodMap {
 
   const std::vector<MethodRange>& ranges() const { return ranges_; }
   size_t size() const { return ranges_.size(); }
+  // Bytes held for ranges: the sorted ones and those added since (capacity, as allocated).
+  size_t residentBytes() const;
   // Where AddLoad's ranges keep their names, and how a frame decodes them.
   MethodNamePool& names() { return names_; }
   const MethodNamePool& names() const { return names_; }
 
  private:
   void NewAddedBlock();
+  // Sorts the added ranges and merges their repeated announcements among themselves, in
+  // place of added_ (ranges_ and the index built over it are left as the last Finish made them).
+  void CompactAdded();
+  // Merges added_ (sorted, file order for equal keys) into `into`, which is sorted and merged.
+  void MergeAddedInto(std::vector<MethodRange>& into);
   void MergeNewRanges();
   void BorrowNames();
   void ApplyUnloads();
@@ -83,6 +90,14 @@ class MethodMap {
   std::vector<std::vector<MethodRange>> added_;
   // Every block of added_ but the last is full.
   size_t AddedCount() const { return added_.empty() ? 0 : (added_.size() - 1) * kAddedBlock + added_.back().size(); }
+  // A trace that announces its code again and again (a rundown at every rotation of a
+  // long-running session, a trace written several times back to back) kept every
+  // announcement until Finish: 72 bytes each, most of the memory of a rundown-heavy trace's
+  // read. Once the added ranges reach kCompactAt and twice what the last compaction left,
+  // they are merged among themselves, so they hold about what their distinct code bodies
+  // need; the doubling keeps the extra sorting O(n log n) where every range is distinct.
+  static constexpr size_t kCompactAt = size_t{1} << 18;
+  size_t compacted_ = 0;  // AddedCount() after the last compaction
   MethodNamePool names_;
   OverlapIndex index_;  // Find's, over ranges_ (built by Finish)
   // Unloads seen before their load (file order is not time order across threads).
