@@ -7,7 +7,7 @@
 #include <system_error>
 
 // 64-bit glibc on Linux only: the heap and the thresholds below are glibc's, and on a 32-bit
-// process a reserve of up to 1 GiB would take too much of its address space.
+// process a reserve of up to 256 MiB would take too much of its address space.
 #if defined(__linux__) && defined(__GLIBC__) && UINTPTR_MAX == UINT64_MAX
 #include <malloc.h>
 #include <sys/mman.h>
@@ -22,7 +22,14 @@ constexpr uint64_t kMiB = uint64_t{1} << 20;
 // The reserve is address space, backed only where touched (it is still charged in full
 // where the administrator chose strict overcommit accounting: a failed growth then skips).
 constexpr uint64_t kMinReserve = 64 * kMiB;
-constexpr uint64_t kMaxReserve = 1024 * kMiB;
+// At most 256 MiB on huge pages, the rest of a big read's heap on small ones. Measured in
+// interleaved rounds against glibc's plain heap (docs/performance.md, scripts/bench_huge_pages.sh):
+// the advice saved 5-40 % of a read's CPU where the read touched up to ~100 MiB; advising the
+// whole heap of reads that touched 530-830 MiB (0.7-1.1 GB of small events) cost 12-20 % more
+// CPU than plain pages (presumably the kernel compacting memory to find each 2 MiB page: THP
+// defrag "madvise" compacts synchronously for advised memory), and with the reserve
+// capped here those reads cost what plain pages cost, within the machine's noise.
+constexpr uint64_t kMaxReserve = 256 * kMiB;
 
 #ifdef NETTRACE_HUGE_PAGE_HEAP
 constexpr uint64_t kHugePage = 2 * kMiB;  // x86-64's and arm64's (4 KiB granule) PMD size
@@ -50,7 +57,7 @@ uint64_t ExpectedReadHeap(uint64_t fileBytes) {
   // Peak RSS of `nettrace summary` per byte of trace: 2.2 on objver4 (an allocation tick in a
   // third of its events: GC marks, held events), 0.5 on HeartRateMonitor (rundown, samples).
   // Past the reserve the heap grows as before, without the advice: slower, never wrong.
-  const uint64_t want = kMinReserve + 3 * std::min(fileBytes, kMaxReserve);
+  const uint64_t want = kMinReserve + 3 * std::min(fileBytes, kMaxReserve);  // (capped below)
   return std::clamp(want, kMinReserve, kMaxReserve);
 }
 

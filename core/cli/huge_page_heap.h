@@ -30,7 +30,7 @@ struct HugePageHeap {
   const char* skipped = nullptr;  // why nothing was advised (not 64-bit glibc, no THP, ...)
 };
 
-// Reserves `expectedBytes` (64 MiB to 1 GiB) at the top of the heap, advises it for huge
+// Reserves `expectedBytes` (64 MiB to 256 MiB) at the top of the heap, advises it for huge
 // pages and keeps blocks up to 32 MiB in the heap, where the advice applies. Call once, before
 // the read allocates: a block freed earlier could take the read's first blocks instead. Memory
 // is backed only where it is touched, 2 MiB at a time: a read's peak RSS grows by a few MiB.

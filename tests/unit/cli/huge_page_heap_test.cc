@@ -58,7 +58,7 @@ std::string CheckInChild() {
 TEST_CASE("cli: the expected heap of a read grows with the file, within bounds", "[cli]") {
   CHECK(nettrace_cli::ExpectedReadHeap(0) == 64 * kMiB);
   CHECK(nettrace_cli::ExpectedReadHeap(10 * kMiB) == 94 * kMiB);
-  CHECK(nettrace_cli::ExpectedReadHeap(uint64_t{1} << 40) == 1024 * kMiB);
+  CHECK(nettrace_cli::ExpectedReadHeap(uint64_t{1} << 40) == 256 * kMiB);
 }
 
 // The check itself, hidden ([.]): run by the case below in a fresh process of this binary,
