@@ -15,7 +15,10 @@ void MethodMap::NewAddedBlock() {
 
 // The compacted ranges go back into blocks in address order: MergeAddedInto takes a block
 // position for file order only between ranges of one key, and compaction left one range per
-// key, so the ranges added after them still come after them.
+// key, so the ranges added after them still come after them. The merged range keeps the
+// earliest load, the latest unload and the names of the first verbose announcement in its
+// (load time, file order) at the compaction; where a later announcement loaded earlier brings
+// other names for the same code body, Finish keeps those compacted ones: the same method's.
 void MethodMap::CompactAdded() {
   std::vector<MethodRange> compact;
   MergeAddedInto(compact);
