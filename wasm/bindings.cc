@@ -385,25 +385,22 @@ std::string EventView(const TraceSession& s, const std::string& view, bool csv) 
   return std::string();
 }
 
-// nettrace write-sample-universal: {status, bytes}.
-val WriteSampleUniversal() {
+// A trace a writer makes in memory, as {status, bytes}.
+val WrittenTrace(nettrace::Status (*write)(std::vector<uint8_t>*)) {
   std::vector<uint8_t> bytes;
   val out = val::object();
-  out.set("status", StatusToJs(nettrace::WriteSampleUniversalTrace(&bytes)));
+  out.set("status", StatusToJs(write(&bytes)));
   out.set("bytes", CopyToJs("Uint8Array", bytes));
   return out;
 }
 
+// nettrace write-sample-universal.
+val WriteSampleUniversal() { return WrittenTrace(&nettrace::WriteSampleUniversalTrace); }
+
 // The small profile an engine worker opens through the JS API ahead of the first trace
-// (web/src/engine/engine_worker.ts), so that the bindings and the JS reading path a real open
+// (web/src/engine/engine_warm_up.ts), so that the bindings and the JS reading path a real open
 // runs are compiled too, not only the C++ that nettrace::WarmUpEngine reaches.
-val WarmUpTrace() {
-  std::vector<uint8_t> bytes;
-  val out = val::object();
-  out.set("status", StatusToJs(nettrace::WriteWarmUpTrace(&bytes)));
-  out.set("bytes", CopyToJs("Uint8Array", bytes));
-  return out;
-}
+val WarmUpTrace() { return WrittenTrace(&nettrace::WriteWarmUpTrace); }
 
 }  // namespace
 

@@ -7,26 +7,7 @@
 // summary, in a Chromium of its own (a browser process shares compiled code between its pages:
 // a fresh one starts with none). Counts, never times: what the warm-up saves is measured by
 // tests/bench/small_open_bench.mjs.
-import { launchChromium } from './harness.mjs';
-
-/** wasm.CompileLazy events (their function indexes) while `run` ran, traced through `page`. */
-async function lazyCompiles(page, run) {
-  const cdp = await page.context().newCDPSession(page);
-  await cdp.send('Tracing.start', { traceConfig: { includedCategories: ['v8.wasm'] }, transferMode: 'ReturnAsStream' });
-  const result = await run();
-  const complete = new Promise((resolve) => cdp.once('Tracing.tracingComplete', resolve));
-  await cdp.send('Tracing.end');
-  const { stream } = await complete;
-  let text = '';
-  for (;;) {
-    const part = await cdp.send('IO.read', { handle: stream });
-    text += part.base64Encoded ? Buffer.from(part.data, 'base64').toString('utf8') : part.data;
-    if (part.eof) break;
-  }
-  await cdp.send('IO.close', { handle: stream });
-  const events = JSON.parse(text).traceEvents ?? [];
-  return { result, compiled: events.filter((e) => e.name === 'wasm.CompileLazy').map((e) => e.args?.func_index) };
-}
+import { launchChromium, wasmCompiles } from './harness.mjs';
 
 export async function warmUpChecks({ repoServer, check, assert }) {
   await check('engine warm-up: after prewarmEngine, an open of the warm-up profile compiles no wasm function', async () => {
@@ -45,7 +26,7 @@ export async function warmUpChecks({ repoServer, check, assert }) {
         return written.bytes.length;
       });
       assert(events > 0, 'the warm-up profile is empty');
-      const { result, compiled } = await lazyCompiles(page, () =>
+      const { result, lazy } = await wasmCompiles(page, () =>
         page.evaluate(async () => {
           const t = await window.pkg.openTrace(window.profile);
           const summary = t.summary();
@@ -54,7 +35,7 @@ export async function warmUpChecks({ repoServer, check, assert }) {
         }),
       );
       assert(result.complete && result.eventCount > 1000, `the profile read as ${JSON.stringify(result)}`);
-      assert(compiled.length === 0, `${compiled.length} wasm functions compiled during the open (indexes ${compiled.join(', ')})`);
+      assert(lazy.length === 0, `${lazy.length} wasm functions compiled during the open (indexes ${lazy.join(', ')})`);
     } finally {
       await browser.close();
     }

@@ -7,13 +7,19 @@ import type { NetTraceModule } from '../nettrace_wasm.mjs';
 /**
  * The engine's warm-up profile opened as a dropped File is (Blob.stream() on this thread, the
  * JS API, the bindings), and asked what the app asks of a new trace: a warm-up in C++ alone left
- * the bindings and the JS reading path to compile during the first real open (in Chromium,
- * 39-72 functions compiled on their first call while it read, on every committed trace).
+ * the bindings and the JS reading path to compile during the first real open (in Chromium, 23
+ * functions compiled on their first call while this same profile was read, 39-65 on the
+ * committed traces; docs/performance.md).
  */
 export async function warmUp(engine: NetTraceModule): Promise<void> {
   const written = engine.warmUpTrace();
   if (!written.status.ok) return;
-  const t = await openTraceInThread(new Blob([written.bytes]));
+  const profile = new Blob([written.bytes]);
+  // First read by 64 KiB slices: its blocks straddle chunks for certain, where a File's stream
+  // cuts its pieces where it happens to (and a first trace's may straddle where the profile's
+  // stream did not).
+  (await openTraceInThread(profile, { fileRead: 'slices', chunkSize: 64 << 10 })).close();
+  const t = await openTraceInThread(profile);
   try {
     t.summaryJson();
     await t.histogram({});

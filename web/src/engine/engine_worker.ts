@@ -66,7 +66,7 @@ function startEngine(module: WebAssembly.Module | null, readyHeapBytes = 0): voi
       post({ id: 0, kind: 'ready', module: module === null ? await compiledEngine() : null, heapBytes });
     },
     () => undefined,
-  );
+  ).catch(() => undefined); // the queue must go on whatever happened here
 }
 
 function trace(id: RequestId): TraceHandle {
