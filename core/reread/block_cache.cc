@@ -46,7 +46,7 @@ void BlockCache::Provide(uint64_t offset, std::vector<uint8_t>&& bytes) {
   // then show without details rather than with wrong ones. Payloads lie inside the block
   // (the cursor checks it), whose size a RowLocation holds in 32 bits.
   const RowGeneration gen = RowGenerationFor(formatMajor());
-  const auto decoded = DecodeEventRows(ByteCursor({block.bytes.data(), block.bytes.size()}, offset), gen,
+  const Status decoded = DecodeEventRows(ByteCursor({block.bytes.data(), block.bytes.size()}, offset), gen,
                                        [&](const EventRecord& r) {
                                          block.rows.push_back({r.processorNumber, r.sequenceNumber,
                                                                static_cast<uint32_t>(r.payloadOffset - offset),

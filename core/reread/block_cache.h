@@ -3,10 +3,10 @@
 // (EventStore::Locate), and a caller that can read the file again hands those blocks back.
 // The cache keeps a bounded number of provided blocks, each decoded once into compact rows
 // that hold only what an EventDetail needs (16 bytes a row, the payload as a range of the kept
-// bytes): a 16 MB v6 block holds some 280,000 bodiless rows, whose whole records would take
-// ~110 bytes each where the file stores a few. Nothing
-// here blocks on I/O: it says which byte ranges it needs; the caller reads them however it
-// can (fread, Blob.slice(), a ranged fetch) and provides them.
+// bytes): a 16 MB v6 block may hold some 280,000 small rows, whose whole records would take
+// 104 bytes each where the file stores a few. Nothing here blocks on I/O: it says which byte
+// ranges it needs; the caller reads them however it can (fread, Blob.slice(), a ranged
+// fetch) and provides them.
 #pragma once
 
 #include <cstddef>
