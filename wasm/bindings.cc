@@ -30,6 +30,7 @@
 #include "trace_session.h"
 #include "verdict/budget_file.h"
 #include "write/universal_trace_writer.h"
+#include "write/warm_up_trace.h"
 
 namespace {
 
@@ -384,17 +385,22 @@ std::string EventView(const TraceSession& s, const std::string& view, bool csv) 
   return std::string();
 }
 
-// nettrace write-sample-universal: {status, bytes}.
-val WriteSampleUniversal() {
+// A trace a writer makes in memory, as {status, bytes}.
+val WrittenTrace(nettrace::Status (*write)(std::vector<uint8_t>*)) {
   std::vector<uint8_t> bytes;
   val out = val::object();
-  out.set("status", StatusToJs(nettrace::WriteSampleUniversalTrace(&bytes)));
+  out.set("status", StatusToJs(write(&bytes)));
   out.set("bytes", CopyToJs("Uint8Array", bytes));
   return out;
 }
 
-// The engine read once ahead of the first trace (nettrace::WarmUpEngine).
-val WarmUp() { return StatusToJs(nettrace::WarmUpEngine()); }
+// nettrace write-sample-universal.
+val WriteSampleUniversal() { return WrittenTrace(&nettrace::WriteSampleUniversalTrace); }
+
+// The small profile an engine worker opens through the JS API ahead of the first trace
+// (web/src/engine/engine_warm_up.ts), so that the bindings and the JS reading path a real open
+// runs are compiled too, not only the C++ that nettrace::WarmUpEngine reaches.
+val WarmUpTrace() { return WrittenTrace(&nettrace::WriteWarmUpTrace); }
 
 }  // namespace
 
@@ -409,7 +415,7 @@ EMSCRIPTEN_BINDINGS(nettrace) {
       .function("takeOutput", &ConvertTakeOutput)
       .function("eventsWritten", &ConvertEventsWritten);
   emscripten::function("writeSampleUniversal", &WriteSampleUniversal);
-  emscripten::function("warmUp", &WarmUp);
+  emscripten::function("warmUpTrace", &WarmUpTrace);
   emscripten::class_<nettrace::ExportStream>("ExportStream").function("next", &NextPart);
   emscripten::class_<TraceSession>("TraceSession")
       .constructor<>()
