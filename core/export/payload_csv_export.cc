@@ -11,10 +11,10 @@
 namespace nettrace {
 
 namespace {
-DecodedPayload Decode(const TraceModel& model, const EventRecord& record, uint32_t storeRow, uint32_t formatMajor) {
+DecodedPayload Decode(const TraceModel& model, std::span<const uint8_t> payload, uint32_t storeRow, uint32_t formatMajor) {
   const EventType& type = model.types()[model.store().type(storeRow)];
   const uint32_t pointerSize = model.info().pointerSize ? model.info().pointerSize : 8;
-  return DecodePayload(type.metadata, record.payload, pointerSize, static_cast<int>(formatMajor));
+  return DecodePayload(type.metadata, payload, pointerSize, static_cast<int>(formatMajor));
 }
 // The payload as (column, cell) pairs: a struct field spreads into one column per member,
 // named "Field.Member" (an unnamed field adds no prefix); other values as ToString shows them.
@@ -29,16 +29,16 @@ void Flatten(const std::vector<PayloadField>& fields, const std::string& prefix,
 
 }  // namespace
 
-std::vector<std::pair<std::string, std::string>> PayloadCells(const TraceModel& model, const EventRecord& record,
+std::vector<std::pair<std::string, std::string>> PayloadCells(const TraceModel& model, std::span<const uint8_t> payload,
                                                               uint32_t storeRow, uint32_t formatMajor) {
   std::vector<std::pair<std::string, std::string>> cells;
-  Flatten(Decode(model, record, storeRow, formatMajor).fields, "", &cells);
+  Flatten(Decode(model, payload, storeRow, formatMajor).fields, "", &cells);
   return cells;
 }
 
-void AddPayloadColumns(const TraceModel& model, const EventRecord& record, uint32_t storeRow, uint32_t formatMajor,
+void AddPayloadColumns(const TraceModel& model, std::span<const uint8_t> payload, uint32_t storeRow, uint32_t formatMajor,
                        std::vector<std::string>* columns) {
-  for (const auto& [name, cell] : PayloadCells(model, record, storeRow, formatMajor))
+  for (const auto& [name, cell] : PayloadCells(model, payload, storeRow, formatMajor))
     if (std::find(columns->begin(), columns->end(), name) == columns->end()) columns->push_back(name);
 }
 
@@ -48,7 +48,7 @@ std::string PayloadCsvHeader(const std::vector<std::string>& columns) {
   return out + '\n';
 }
 
-std::string PayloadCsvLine(const TraceModel& model, const EventRecord* record, uint32_t storeRow,
+std::string PayloadCsvLine(const TraceModel& model, const EventDetail* detail, uint32_t storeRow,
                            uint32_t formatMajor, uint32_t stackId, const std::vector<std::string>& columns) {
   const EventStore& store = model.store();
   const EventType& type = model.types()[store.type(storeRow)];
@@ -62,10 +62,10 @@ std::string PayloadCsvLine(const TraceModel& model, const EventRecord* record, u
   out += ',' + std::to_string(t.osThreadId.value_or(t.key)) + ',';
   if (stackId != 0) out += std::to_string(stackId);
   std::vector<std::string> cells(columns.size());
-  if (record) {
+  if (detail) {
     // A name that repeats in one payload fills its column once (the first occurrence).
     std::vector<bool> filled(columns.size());
-    for (auto& [name, cell] : PayloadCells(model, *record, storeRow, formatMajor)) {
+    for (auto& [name, cell] : PayloadCells(model, detail->payload, storeRow, formatMajor)) {
       const size_t c = static_cast<size_t>(std::find(columns.begin(), columns.end(), name) - columns.begin());
       if (c < columns.size() && !filled[c]) cells[c] = std::move(cell), filled[c] = true;
     }

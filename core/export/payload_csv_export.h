@@ -7,6 +7,7 @@
 // "Field.Member" columns), then the lines.
 #pragma once
 
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -17,20 +18,21 @@
 
 namespace nettrace {
 
-// Adds the field names of one event's payload not yet in `columns` (record: its decoded row).
-void AddPayloadColumns(const TraceModel& model, const EventRecord& record, uint32_t storeRow, uint32_t formatMajor,
+// Adds the field names of one event's payload not yet in `columns` (payload: its bytes).
+void AddPayloadColumns(const TraceModel& model, std::span<const uint8_t> payload, uint32_t storeRow, uint32_t formatMajor,
                        std::vector<std::string>* columns);
 
 // One event's payload as (column, text) pairs: struct members as "Field.Member", values as
 // PayloadValue::ToString shows them (also the Chrome trace's args).
-std::vector<std::pair<std::string, std::string>> PayloadCells(const TraceModel& model, const EventRecord& record,
+std::vector<std::pair<std::string, std::string>> PayloadCells(const TraceModel& model, std::span<const uint8_t> payload,
                                                               uint32_t storeRow, uint32_t formatMajor);
 
 std::string PayloadCsvHeader(const std::vector<std::string>& columns);
 
 // One line: each column's value as PayloadValue::ToString shows it (arrays "[a,b]") (a field the payload does
-// not have is empty). `stackId`: the row's id in the stacks CSV, 0 for none.
-std::string PayloadCsvLine(const TraceModel& model, const EventRecord* record, uint32_t storeRow,
+// not have is empty; every field is, without the event's detail). `stackId`: the row's id in the
+// stacks CSV, 0 for none.
+std::string PayloadCsvLine(const TraceModel& model, const EventDetail* detail, uint32_t storeRow,
                            uint32_t formatMajor, uint32_t stackId, const std::vector<std::string>& columns);
 
 }  // namespace nettrace

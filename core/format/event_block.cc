@@ -40,10 +40,14 @@ Status DecodeEventBlock(ByteCursor c, BlockContext& ctx) {
 }
 
 Status DecodeEventRows(ByteCursor c, RowGeneration gen, std::vector<EventRecord>* rows) {
-  if (gen == RowGeneration::kNetPerf) return DecodeNetPerfEventRows(c, rows);
   rows->clear();
+  return DecodeEventRows(c, gen, [&](const EventRecord& row) { rows->push_back(row); });
+}
+
+Status DecodeEventRows(ByteCursor c, RowGeneration gen, const EventRowVisitor& onRow) {
+  if (gen == RowGeneration::kNetPerf) return DecodeNetPerfEventRows(c, onRow);
   return ForEachRow(c, gen, [&](const EventRecord& row) {
-    rows->push_back(row);
+    onRow(row);
     return Status::Ok();
   });
 }

@@ -4,6 +4,7 @@
 // MetadataBlock has the same layout with metadata descriptions as payloads.
 #pragma once
 
+#include <functional>
 #include <vector>
 
 #include "base/status.h"
@@ -18,6 +19,10 @@ Status DecodeEventBlock(ByteCursor content, BlockContext& ctx);
 // deltas of the previous row, so rows are only decodable from the block start). Payload
 // spans point into `content`.
 Status DecodeEventRows(ByteCursor content, RowGeneration gen, std::vector<EventRecord>* rows);
+// The same, each row handed to `onRow` as it is decoded (valid during the call only), so a
+// caller that keeps a few fields of each row never holds the whole records of a block.
+using EventRowVisitor = std::function<void(const EventRecord& row)>;
+Status DecodeEventRows(ByteCursor content, RowGeneration gen, const EventRowVisitor& onRow);
 // v4/v5 MetadataBlock: rows are event blobs with metadata payloads.
 Status DecodeMetadataBlockV4V5(ByteCursor content, BlockContext& ctx);
 

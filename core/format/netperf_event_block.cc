@@ -72,12 +72,11 @@ Status DecodeNetPerfRow(ByteCursor& c, NetPerfRow* row) {
   return Status::Ok();
 }
 
-Status DecodeNetPerfEventRows(ByteCursor c, std::vector<EventRecord>* rows) {
-  rows->clear();
+Status DecodeNetPerfEventRows(ByteCursor c, const std::function<void(const EventRecord& row)>& onRow) {
   NetPerfRow row;
   while (!c.empty()) {
     NETTRACE_RETURN_IF_ERROR(DecodeNetPerfRow(c, &row));
-    if (row.record.metadataId != 0) rows->push_back(row.record);
+    if (row.record.metadataId != 0) onRow(row.record);
   }
   return Status::Ok();
 }

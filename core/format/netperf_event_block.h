@@ -10,6 +10,7 @@
 // NetTrace v4 file. There are no sequence numbers nor sequence points.
 #pragma once
 
+#include <functional>
 #include <unordered_set>
 #include <vector>
 
@@ -31,8 +32,9 @@ struct NetPerfRow {
 Status DecodeNetPerfRow(ByteCursor& c, NetPerfRow* row);
 
 // Re-decodes the event rows of a block read again from the file (metadata rows are not
-// events and are skipped, so row i is the block's i-th event). Stack ids stay 0.
-Status DecodeNetPerfEventRows(ByteCursor content, std::vector<EventRecord>* rows);
+// events and are skipped, so row i is the block's i-th event). Stack ids stay 0. Each row
+// goes to `onRow` as it is decoded, valid during the call only.
+Status DecodeNetPerfEventRows(ByteCursor content, const std::function<void(const EventRecord& row)>& onRow);
 
 // Decodes blocks in file order for one trace: it remembers the metadata whose stacks
 // TraceEvent discards and the stacks interned so far.

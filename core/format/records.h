@@ -234,6 +234,16 @@ struct EventRecord {
   uint64_t payloadOffset = 0;
 };
 
+// What an event shows beyond the store's columns (the event table's details, the payload
+// exports, the payload text search), taken from its row re-decoded from its block: the payload
+// span points into that block's bytes wherever they are kept.
+struct EventDetail {
+  uint32_t processorNumber = 0;
+  uint32_t sequenceNumber = 0;
+  uint64_t payloadOffset = 0;  // absolute file offset of the payload
+  std::span<const uint8_t> payload;
+};
+
 struct ThreadSequence {
   uint64_t thread = 0;  // v4/v5 thread id; v6 thread index
   uint32_t sequenceNumber = 0;

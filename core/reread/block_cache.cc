@@ -43,10 +43,17 @@ void BlockCache::Provide(uint64_t offset, std::vector<uint8_t>&& bytes) {
   Block& block = blocks_[offset];
   block.bytes = std::move(bytes);
   // A block that no longer decodes (the file changed under us) gives no rows: the events
-  // then show without details rather than with wrong ones.
+  // then show without details rather than with wrong ones. Payloads lie inside the block
+  // (the cursor checks it), whose size a RowLocation holds in 32 bits.
   const RowGeneration gen = RowGenerationFor(formatMajor());
-  if (!DecodeEventRows(ByteCursor({block.bytes.data(), block.bytes.size()}, offset), gen, &block.rows).ok())
-    block.rows.clear();
+  const Status decoded = DecodeEventRows(ByteCursor({block.bytes.data(), block.bytes.size()}, offset), gen,
+                                       [&](const EventRecord& r) {
+                                         block.rows.push_back({r.processorNumber, r.sequenceNumber,
+                                                               static_cast<uint32_t>(r.payloadOffset - offset),
+                                                               static_cast<uint32_t>(r.payload.size())});
+                                       });
+  if (!decoded.ok()) block.rows.clear();
+  block.rows.shrink_to_fit();
   order_.push_back(offset);
 }
 
@@ -60,13 +67,22 @@ Status BlockCache::ReadFor(const std::vector<uint32_t>& rows, const BlockReader&
   return Status::Ok();
 }
 
-const EventRecord* BlockCache::Record(uint32_t row) const {
-  if (row >= model_.store().size()) return nullptr;
+std::optional<EventDetail> BlockCache::Detail(uint32_t row) const {
+  if (row >= model_.store().size()) return std::nullopt;
   const RowLocation loc = model_.store().Locate(row);
   auto it = blocks_.find(loc.blockOffset);
   if (it == blocks_.end() || it->second.bytes.size() != loc.blockSize || loc.rowInBlock >= it->second.rows.size())
-    return nullptr;
-  return &it->second.rows[loc.rowInBlock];
+    return std::nullopt;
+  const Block& block = it->second;
+  const Row& r = block.rows[loc.rowInBlock];
+  return EventDetail{r.processorNumber, r.sequenceNumber, loc.blockOffset + r.payloadAt,
+                     std::span<const uint8_t>(block.bytes).subspan(r.payloadAt, r.payloadSize)};
+}
+
+size_t BlockCache::RowBytes() const {
+  size_t bytes = 0;
+  for (const auto& [offset, block] : blocks_) bytes += block.rows.capacity() * sizeof(Row);
+  return bytes;
 }
 
 namespace {

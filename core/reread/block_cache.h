@@ -1,15 +1,19 @@
 // core/reread — event details re-read from the file. The model keeps no payloads, processor
 // numbers or sequence numbers per event: its store locates each row in its event block
 // (EventStore::Locate), and a caller that can read the file again hands those blocks back.
-// The cache keeps a bounded number of provided blocks, each decoded into rows once. Nothing
-// here blocks on I/O: it says which byte ranges it needs; the caller reads them however it
-// can (fread, Blob.slice(), a ranged fetch) and provides them.
+// The cache keeps a bounded number of provided blocks, each decoded once into compact rows
+// that hold only what an EventDetail needs (16 bytes a row, the payload as a range of the kept
+// bytes): a 16 MB v6 block may hold some 280,000 small rows, whose whole records would take
+// 104 bytes each where the file stores a few. Nothing here blocks on I/O: it says which byte
+// ranges it needs; the caller reads them however it can (fread, Blob.slice(), a ranged
+// fetch) and provides them.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <deque>
 #include <map>
+#include <optional>
 #include <vector>
 
 #include "base/byte_range.h"
@@ -37,9 +41,12 @@ class BlockCache {
   void Provide(uint64_t offset, std::vector<uint8_t>&& bytes);
   // Needed, each range read through `read` and provided. Fails when a range cannot be read.
   Status ReadFor(const std::vector<uint32_t>& rows, const BlockReader& read);
-  // A store row's re-decoded record when its block is provided and still decodes the same
-  // (its payload spans point into the cache), else nullptr.
-  const EventRecord* Record(uint32_t row) const;
+  // A store row's details when its block is provided and still decodes the same (the payload
+  // span points into the cache: valid until the block is evicted), else nothing.
+  std::optional<EventDetail> Detail(uint32_t row) const;
+  // The bytes the cache holds for the decoded rows of its blocks (what a row costs beyond the
+  // block's own bytes).
+  size_t RowBytes() const;
   // The end of the page of `rows` from `begin`: the rows after it whose blocks number at
   // most maxBlocks (at least one row).
   size_t PageEnd(const std::vector<uint32_t>& rows, size_t begin, size_t maxBlocks) const;
@@ -51,9 +58,16 @@ class BlockCache {
   uint32_t formatMajor() const;
 
  private:
+  // One re-decoded row: the payload as an offset into the block's bytes.
+  struct Row {
+    uint32_t processorNumber = 0;
+    uint32_t sequenceNumber = 0;
+    uint32_t payloadAt = 0;
+    uint32_t payloadSize = 0;
+  };
   struct Block {
     std::vector<uint8_t> bytes;
-    std::vector<EventRecord> rows;  // payload spans point into bytes
+    std::vector<Row> rows;
   };
   const TraceModel& model_;
   std::map<uint64_t, Block> blocks_;  // by offset

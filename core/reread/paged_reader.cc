@@ -17,7 +17,8 @@ namespace nettrace {
 
 std::string PagedReader::EventJson(uint32_t row) const {
   if (row >= model_.store().size()) return "null";
-  return nettrace::EventJson(model_, row, cache_.Record(row), cache_.formatMajor());
+  const std::optional<EventDetail> detail = cache_.Detail(row);
+  return nettrace::EventJson(model_, row, detail ? &*detail : nullptr, cache_.formatMajor());
 }
 
 TextScanStep PagedReader::ScanText(const EventQuery& query, uint64_t cursor, uint64_t maxRows) const {
@@ -31,10 +32,10 @@ std::vector<uint32_t> PagedReader::MatchPayloadText(const std::vector<uint32_t>&
   const uint32_t pointerSize = model_.info().pointerSize ? model_.info().pointerSize : 8;
   std::vector<uint32_t> out;
   for (uint32_t row : rows) {
-    const EventRecord* record = cache_.Record(row);
-    if (!record) continue;
+    const std::optional<EventDetail> detail = cache_.Detail(row);
+    if (!detail) continue;
     const EventType& type = model_.types()[model_.store().type(row)];
-    if (PayloadContains(type.metadata, *record, needle, pointerSize, cache_.formatMajor())) out.push_back(row);
+    if (PayloadContains(type.metadata, detail->payload, needle, pointerSize, cache_.formatMajor())) out.push_back(row);
   }
   return out;
 }
@@ -66,8 +67,8 @@ Status PagedReader::SearchText(const EventQuery& query, const BlockReader& read,
 void PagedReader::PayloadCsvColumns(const std::vector<uint32_t>& rows, size_t begin, size_t end,
                                     std::vector<std::string>* columns) const {
   for (size_t i = begin; i < end && i < rows.size(); ++i)
-    if (const EventRecord* record = cache_.Record(rows[i]))
-      AddPayloadColumns(model_, *record, rows[i], cache_.formatMajor(), columns);
+    if (const std::optional<EventDetail> detail = cache_.Detail(rows[i]))
+      AddPayloadColumns(model_, detail->payload, rows[i], cache_.formatMajor(), columns);
 }
 
 std::string PagedReader::PayloadCsvLines(const std::vector<uint32_t>& rows, size_t begin, size_t end,
@@ -89,8 +90,10 @@ std::string PagedReader::PayloadCsvLines(const std::vector<uint32_t>& rows, size
   }
   csvNextRow_ = last + 1;
   std::string out;
-  for (size_t i = begin; i < end; ++i)
-    out += PayloadCsvLine(model_, cache_.Record(rows[i]), rows[i], cache_.formatMajor(), ids[rows[i] - first], columns);
+  for (size_t i = begin; i < end; ++i) {
+    const std::optional<EventDetail> detail = cache_.Detail(rows[i]);
+    out += PayloadCsvLine(model_, detail ? &*detail : nullptr, rows[i], cache_.formatMajor(), ids[rows[i] - first], columns);
+  }
   return out;
 }
 
@@ -119,9 +122,9 @@ std::string PagedReader::ChromeTraceBegin() {
 std::string PagedReader::ChromeTraceEvents(uint32_t beginRow, uint32_t endRow) const {
   if (!chromeWriter_) return "";
   return chromeWriter_->Events(beginRow, endRow, [this](uint32_t row) {
-    const EventRecord* record = cache_.Record(row);
-    if (!record) return std::vector<std::pair<std::string, std::string>>{};
-    return PayloadCells(model_, *record, row, cache_.formatMajor());
+    const std::optional<EventDetail> detail = cache_.Detail(row);
+    if (!detail) return std::vector<std::pair<std::string, std::string>>{};
+    return PayloadCells(model_, detail->payload, row, cache_.formatMajor());
   });
 }
 

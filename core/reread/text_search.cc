@@ -63,9 +63,9 @@ bool LabelsContain(const LabelList& list, const std::string& needleLower) {
 
 }  // namespace
 
-bool PayloadContains(const EventMetadata& metadata, const EventRecord& record, const std::string& needleLower,
+bool PayloadContains(const EventMetadata& metadata, std::span<const uint8_t> payload, const std::string& needleLower,
                      uint32_t pointerSize, uint32_t formatMajor) {
-  const DecodedPayload p = DecodePayload(metadata, record.payload, pointerSize, static_cast<int>(formatMajor));
+  const DecodedPayload p = DecodePayload(metadata, payload, pointerSize, static_cast<int>(formatMajor));
   // An enum field also matches by the name the detail shows ("AllocSmall"), not only its number.
   return std::any_of(p.fields.begin(), p.fields.end(), [&](const PayloadField& f) {
     return ValueContains(f.value, needleLower) ||

@@ -13,6 +13,7 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -59,7 +60,7 @@ TextScanStep ScanTextStep(const TraceModel& model, TextSearchPlan& plan, uint64_
 std::string LowerAscii(const std::string& s);
 
 // Does any payload field value of this event contain `needleLower`?
-bool PayloadContains(const EventMetadata& metadata, const EventRecord& record, const std::string& needleLower,
+bool PayloadContains(const EventMetadata& metadata, std::span<const uint8_t> payload, const std::string& needleLower,
                      uint32_t pointerSize, uint32_t formatMajor);
 
 }  // namespace nettrace

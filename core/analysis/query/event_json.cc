@@ -42,7 +42,7 @@ void WriteLabels(JsonWriter& w, const LabelList& list) {
 
 }  // namespace
 
-std::string EventJson(const TraceModel& model, uint32_t storeRow, const EventRecord* row, uint32_t formatMajor) {
+std::string EventJson(const TraceModel& model, uint32_t storeRow, const EventDetail* detail, uint32_t formatMajor) {
   const EventStore& store = model.store();
   const TraceInfo& info = model.info();
   const EventType& type = model.types()[store.type(storeRow)];
@@ -70,17 +70,17 @@ std::string EventJson(const TraceModel& model, uint32_t storeRow, const EventRec
   if (thread.name) w.Key("threadName").String(*thread.name);
   w.Key("stack").UInt(store.stack(storeRow).value);
   WriteLabels(w, model.labels().Get(store.labels(storeRow)));
-  w.Key("detail").Bool(row != nullptr);
-  if (row) {
+  w.Key("detail").Bool(detail != nullptr);
+  if (detail) {
     // Runtimes from .NET 5 on write 0xFFFFFFFF: the processor was not recorded.
     w.Key("processor");
-    if (row->processorNumber == 0xFFFFFFFFu) w.Null();
-    else w.UInt(row->processorNumber);
-    w.Key("sequenceNumber").UInt(row->sequenceNumber);
-    w.Key("payloadOffset").UInt(row->payloadOffset);
-    w.Key("payloadSize").UInt(row->payload.size());
+    if (detail->processorNumber == 0xFFFFFFFFu) w.Null();
+    else w.UInt(detail->processorNumber);
+    w.Key("sequenceNumber").UInt(detail->sequenceNumber);
+    w.Key("payloadOffset").UInt(detail->payloadOffset);
+    w.Key("payloadSize").UInt(detail->payload.size());
     w.Key("payload");
-    DecodePayload(type.metadata, row->payload, info.pointerSize, static_cast<int>(formatMajor)).ToJson(w);
+    DecodePayload(type.metadata, detail->payload, info.pointerSize, static_cast<int>(formatMajor)).ToJson(w);
   }
   w.EndObject();
   return w.Take();

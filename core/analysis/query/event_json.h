@@ -12,9 +12,9 @@
 
 namespace nettrace {
 
-// row: the re-decoded row of this event, or nullptr when its block is not at hand (the
-// JSON then says "detail": false and carries only what the store keeps). With the row,
-// "payload" holds the decoded fields (format/payload_decoder.h).
-std::string EventJson(const TraceModel& model, uint32_t storeRow, const EventRecord* row, uint32_t formatMajor);
+// detail: this event's, from its re-decoded row, or nullptr when its block is not at hand (the
+// JSON then says "detail": false and carries only what the store keeps). With it, "payload"
+// holds the decoded fields (format/payload_decoder.h).
+std::string EventJson(const TraceModel& model, uint32_t storeRow, const EventDetail* detail, uint32_t formatMajor);
 
 }  // namespace nettrace
