@@ -7,7 +7,8 @@
 # (tests/bench/thread_time_bench.mjs), and last the reading speed on a written trace of >= 1 GB
 # (BENCH_BIG_MB, default 1100; 1 run each; BENCH_BIG_MB=0 skips). On both the largest real
 # trace and the big one: File reading alone vs parsing alone vs the open, from the File's
-# stream() and by slices with and without reads ahead, and the CPU each took (tests/bench/read_bench.mjs).
+# stream() and by slices with and without reads ahead, and the CPU each took (tests/bench/read_bench.mjs);
+# on 56 M events, event pages in wasm (tests/bench/event_page_bench.mjs).
 # Builds first if needed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -27,6 +28,11 @@ node scripts/bench.mjs "${1:-build/native/testdata/HeartRateMonitor.10068.nettra
 # (tests/bench/read_bench.mjs: Chromium worker and Node, median of 5).
 echo
 node tests/bench/read_bench.mjs "${1:-build/native/testdata/HeartRateMonitor.10068.nettrace}" || echo "read bench skipped: the browser benchmark failed to run"
+# Small traces (~2, ~10, ~30 MB) dropped on the web app against `nettrace summary`: first page
+# load, next open, reload, a drop before the engine is ready, and a first open's parts
+# (tests/bench/small_open_bench.mjs: interleaved rounds, a fresh Chromium profile each).
+echo
+node tests/bench/small_open_bench.mjs || echo "small-open bench skipped: the browser benchmark failed to run"
 # Instructions per event of the whole read vs the format decoders alone (callgrind).
 echo
 bash scripts/bench_instructions.sh
@@ -65,4 +71,10 @@ if [ "$big_mb" != 0 ] && [ -x build/native/tests/nettrace_bench ]; then
   node tests/bench/app_bench.mjs "$big" || echo "app bench skipped: the browser benchmark failed to run"
   echo
   node tests/bench/read_bench.mjs "$big" --runs 1 || echo "read bench skipped: the browser benchmark failed to run"
+  # Event pages at the start, middle and end of 56 M events (only_managed_samples written 1,490
+  # times), unfiltered and by type and thread, in wasm (tests/bench/event_page_bench.mjs).
+  pages=build/bench/samples-x1490.nettrace
+  [ -f "$pages" ] || build/native/tests/nettrace_bench repeat build/native/testdata/only_managed_samples.nettrace "$pages" 1490 >/dev/null
+  echo
+  node tests/bench/event_page_bench.mjs "$pages"
 fi

@@ -38,9 +38,10 @@ suite() {
   if ((rc == 0)); then passed+=("$name"); else failed+=("$name"); fi
 }
 
-# One process for the whole Catch2 suite (~40 s): ctest's process per TEST_CASE costs three
-# times that. `ctest --test-dir build/native` still runs them one by one.
-suite "Catch2 tests" build/native/tests/nettrace_tests
+# The whole Catch2 suite in two processes, one per core (scripts/catch2_halves.sh): ctest's
+# process per TEST_CASE costs three times that. `ctest --test-dir build/native` still runs
+# them one by one.
+suite "Catch2 tests" bash scripts/catch2_halves.sh build/native/tests/nettrace_tests
 # The whole Catch2 suite under AddressSanitizer + UndefinedBehaviorSanitizer (g++, Debug):
 # locally with NETTRACE_SANITIZE=1 (about half an hour on 2 cores; [memory] tests measure
 # resident bytes, which ASan distorts). CI runs the reading path's tests under the same
@@ -58,7 +59,9 @@ suite "TraceEvent baselines" bash scripts/oracle.sh --check
 suite "heap reference (PerfView's graph code)" bash scripts/heap-oracle.sh --check
 # nettrace ps / collect against live .NET 10 processes (skipped, one line, without dotnet).
 suite "live sessions" bash scripts/live-test.sh
-suite "node tests" node --test tests/node/
+# Two test files at a time, one per core (node's default on 2 cores is one): each file
+# makes its own temporary directories and servers on port 0, so none shares a path or a port.
+suite "node tests" node --test --test-concurrency=2 tests/node/
 # Hostile input: every fuzz regression input through all harnesses plus a short fuzz run
 # (clang 14, ASan + UBSan; tests/fuzz/README.md), and the mutation study's fixed subset
 # (tests/robustness/README.md): no crash, no hang, an error with an offset, bounded memory.
@@ -67,7 +70,7 @@ suite "fuzz regressions and short fuzz run" bash scripts/fuzz.sh --ci
 # fuzz regressions, chunk sizes, decoders, v6, conversion, IPC, sorter, store), built by
 # fuzz.sh over the same ASan + UBSan library: any out-of-bounds read or UB fails the suite.
 suite "reading-path tests (ASan+UBSan)" env ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
-  build/fuzz/tests/fuzz/nettrace_sanitized_tests "~[memory]"
+  bash scripts/catch2_halves.sh build/fuzz/tests/fuzz/nettrace_sanitized_tests "~[memory]"
 suite "mutation study" build/native/tests/robustness/nettrace_mutation_study build/native/testdata
 # Valid traces of extreme shape (tests/shapes), every CLI command at two sizes: the same memory
 # bound, and work linear in the shape. --known: faults not fixed yet (tests/robustness/README.md).

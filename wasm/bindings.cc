@@ -30,6 +30,7 @@
 #include "trace_session.h"
 #include "verdict/budget_file.h"
 #include "write/universal_trace_writer.h"
+#include "write/warm_up_trace.h"
 
 namespace {
 
@@ -378,17 +379,22 @@ val ConvertFlushStatus(const nettrace::ConvertSession& c) { return StatusToJs(c.
 val ConvertTakeOutput(nettrace::ConvertSession& c) { return CopyToJs("Uint8Array", c.TakeOutput()); }
 double ConvertEventsWritten(const nettrace::ConvertSession& c) { return static_cast<double>(c.eventsWritten()); }
 
-// nettrace write-sample-universal: {status, bytes}.
-val WriteSampleUniversal() {
+// A trace a writer makes in memory, as {status, bytes}.
+val WrittenTrace(nettrace::Status (*write)(std::vector<uint8_t>*)) {
   std::vector<uint8_t> bytes;
   val out = val::object();
-  out.set("status", StatusToJs(nettrace::WriteSampleUniversalTrace(&bytes)));
+  out.set("status", StatusToJs(write(&bytes)));
   out.set("bytes", CopyToJs("Uint8Array", bytes));
   return out;
 }
 
-// The engine read once ahead of the first trace (nettrace::WarmUpEngine).
-val WarmUp() { return StatusToJs(nettrace::WarmUpEngine()); }
+// nettrace write-sample-universal.
+val WriteSampleUniversal() { return WrittenTrace(&nettrace::WriteSampleUniversalTrace); }
+
+// The small profile an engine worker opens through the JS API ahead of the first trace
+// (web/src/engine/engine_warm_up.ts), so that the bindings and the JS reading path a real open
+// runs are compiled too, not only the C++ that nettrace::WarmUpEngine reaches.
+val WarmUpTrace() { return WrittenTrace(&nettrace::WriteWarmUpTrace); }
 
 }  // namespace
 
@@ -403,7 +409,7 @@ EMSCRIPTEN_BINDINGS(nettrace) {
       .function("takeOutput", &ConvertTakeOutput)
       .function("eventsWritten", &ConvertEventsWritten);
   emscripten::function("writeSampleUniversal", &WriteSampleUniversal);
-  emscripten::function("warmUp", &WarmUp);
+  emscripten::function("warmUpTrace", &WarmUpTrace);
   emscripten::class_<nettrace::ExportStream>("ExportStream").function("next", &NextPart);
   emscripten::class_<TraceSession>("TraceSession")
       .constructor<>()

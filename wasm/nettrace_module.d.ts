@@ -306,9 +306,9 @@ export interface NetTraceModule {
   ConvertSession: { new (fromMs: number | null, toMs: number | null): RawConvertSession };
   /** `nettrace write-sample-universal`: a small collect-linux-like v6 trace. */
   writeSampleUniversal(): { status: RawStatus; bytes: Uint8Array };
-  /** Reads a small written profile once (summary, GC/JIT, flame graph), so that the code a first
-   *  trace runs is compiled before it arrives. */
-  warmUp(): RawStatus;
+  /** A small written profile (core/write/warm_up_trace.h) that an engine worker opens once, so
+   *  that the code a first trace runs is compiled before it arrives. */
+  warmUpTrace(): { status: RawStatus; bytes: Uint8Array<ArrayBuffer> };
   /** mallinfo() and the heap size: for leak tests and memory figures. */
   heapStats(): RawHeapStats;
   /** The header line of a payload CSV with these columns. */

@@ -52,7 +52,7 @@ void ApplyFilter(Compared* c, size_t nA, size_t nB, double minShare) {
 }
 
 void CompareFunctions(RunComparison& r) {
-  const RunFunctions fns = FunctionsOfRuns(r.tree);
+  const MergedFunctions fns = FunctionsOfMergedTree(r.tree);
   const size_t n = r.tree.traces;
   const double confidence = r.options.confidence;
   auto share = [&](uint64_t w, size_t k) {
@@ -95,7 +95,7 @@ void CompareFunctions(RunComparison& r) {
 }
 
 void CompareNodes(RunComparison& r) {
-  const RunTree& t = r.tree;
+  const MergedTree& t = r.tree;
   const size_t n = t.traces;
   auto mean = [&](const std::vector<uint64_t>& column, size_t node, size_t from, size_t to) {
     double sum = 0;
@@ -159,7 +159,7 @@ RunComparison CompareRuns(const std::vector<const FlameGraph*>& graphsA, const s
   r.nA = graphsA.size(), r.nB = graphsB.size();
   std::vector<const FlameGraph*> all = graphsA;
   all.insert(all.end(), graphsB.begin(), graphsB.end());
-  r.tree = MergeRunGraphs(all);
+  r.tree = MergeFlameGraphs(all);
   if (!r.tree.units.empty()) r.unit = r.tree.units[0];
   for (WeightUnit u : r.tree.units) r.unitsAgree = r.unitsAgree && u == r.unit;
   CompareFunctions(r);

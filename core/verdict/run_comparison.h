@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-#include "verdict/run_tree.h"
+#include "analysis/stacks/merged_tree.h"
 #include "verdict/welch_test.h"
 
 namespace nettrace::verdict {
@@ -40,7 +40,7 @@ struct Compared {
 };
 
 struct FunctionChange {
-  uint32_t frame = 0;  // RunTree::names
+  uint32_t frame = 0;  // MergedTree::names
   Compared inclusive, exclusive;              // shares (fractions of each trace's total)
   Compared inclusiveWeight, exclusiveWeight;  // the same in weight units (reported, not tested)
   Change change = Change::kUnchanged;
@@ -60,7 +60,7 @@ struct TotalChange {
 struct RunComparison {
   CompareOptions options;
   size_t nA = 0, nB = 0;
-  RunTree tree;  // traces 0..nA-1 are A's, then B's
+  MergedTree tree;  // traces 0..nA-1 are A's, then B's
   WeightUnit unit = WeightUnit::kSamples;
   bool unitsAgree = true;
   std::vector<FunctionChange> functions;  // flagged first, by |inclusive difference|, then the rest

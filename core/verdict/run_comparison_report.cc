@@ -38,7 +38,7 @@ void WriteSide(JsonWriter& w, const RunComparison& r, const std::vector<std::str
 }
 
 void WriteTree(JsonWriter& w, const RunComparison& r) {
-  const RunTree& t = r.tree;
+  const MergedTree& t = r.tree;
   w.Key("tree").BeginObject();
   w.Key("layout").String(
       "x spans are on the comparison's mean inclusive weights; a node only in the baseline has start == end");

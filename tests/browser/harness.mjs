@@ -50,3 +50,34 @@ export async function clickExport(page, format, menu = '#export-menu') {
   if (!(await page.$eval(menu, (d) => d.open))) await page.click(`${menu} > summary`);
   await page.click(`${menu} button[data-export="${format}"]`);
 }
+
+/**
+ * The wasm compile work V8 did while `run` ran, from the browser's own trace (a DevTools
+ * protocol session on `page`): the functions compiled on their first call (wasm.CompileLazy,
+ * by function index) and the optimizing tier's jobs (wasm.TopTierCompilation, with their
+ * summed duration in ms). Counts to check or report, never a time to assert on.
+ */
+export async function wasmCompiles(page, run) {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Tracing.start', { traceConfig: { includedCategories: ['v8.wasm'] }, transferMode: 'ReturnAsStream' });
+  const result = await run();
+  const complete = new Promise((resolve) => cdp.once('Tracing.tracingComplete', resolve));
+  await cdp.send('Tracing.end');
+  const { stream } = await complete;
+  let text = '';
+  for (;;) {
+    const part = await cdp.send('IO.read', { handle: stream });
+    text += part.base64Encoded ? Buffer.from(part.data, 'base64').toString('utf8') : part.data;
+    if (part.eof) break;
+  }
+  await cdp.send('IO.close', { handle: stream });
+  await cdp.detach();
+  const events = JSON.parse(text).traceEvents ?? [];
+  const topTier = events.filter((e) => e.name === 'wasm.TopTierCompilation');
+  return {
+    result,
+    lazy: events.filter((e) => e.name === 'wasm.CompileLazy').map((e) => e.args?.func_index),
+    topTierJobs: topTier.length,
+    topTierMs: topTier.reduce((sum, e) => sum + (e.dur ?? 0), 0) / 1000,
+  };
+}

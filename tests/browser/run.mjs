@@ -11,6 +11,7 @@ import { startServer } from '../../scripts/serve.mjs';
 import { corpusTraces, root, runNative } from '../node/helpers.mjs';
 import { appChecks } from './app_checks.mjs';
 import { engineShareChecks } from './engine_share_check.mjs';
+import { warmUpChecks } from './warm_up_check.mjs';
 import { gcViewChecks } from './gc_view_check.mjs';
 import { heapChecks } from './heap_check.mjs';
 import { allocFlameChecks } from './alloc_flame_check.mjs';
@@ -319,6 +320,7 @@ try {
   await timelineChecks({ browser, server, check, assert, runNative, screenshots });
   await readAheadChecks({ browser, repoServer, check, assert, byName, runNative });
   await engineShareChecks({ browser, repoServer, check, assert, byName, runNative });
+  await warmUpChecks({ repoServer, check, assert });
   await sqlChecks({ browser, server, check, assert, byName, screenshots });
 
   await check('no page errors', async () => {

@@ -20,21 +20,22 @@
 #include <vector>
 
 #include "analysis/stacks/call_tree.h"
+#include "analysis/stacks/merged_tree.h"
 
 namespace nettrace {
 
 struct FlameGraph;
 
 struct StackDiff {
-  std::vector<std::string> frameNames;  // frame index → name (node 0's is the root's)
-  std::vector<uint32_t> frame;          // per node: index into frameNames
-  std::vector<uint32_t> parent;         // per node (root: 0)
-  std::vector<uint32_t> depth;
-  std::vector<uint64_t> inclusiveA, exclusiveA, inclusiveB, exclusiveB;
-  std::vector<uint64_t> start, end;  // x span on B's weights, [0, totalB)
-  uint64_t totalA = 0, totalB = 0;
-  WeightUnit unitA = WeightUnit::kSamples, unitB = WeightUnit::kSamples;
-  size_t size() const { return frame.size(); }
+  MergedTree tree;                   // trace 0 is A (the baseline), trace 1 is B (the comparison)
+  std::vector<uint64_t> start, end;  // per node: x span on B's weights, [0, TotalB())
+  size_t size() const { return tree.size(); }
+  uint64_t InclusiveA(size_t node) const { return tree.Inclusive(node, 0); }
+  uint64_t ExclusiveA(size_t node) const { return tree.Exclusive(node, 0); }
+  uint64_t InclusiveB(size_t node) const { return tree.Inclusive(node, 1); }
+  uint64_t ExclusiveB(size_t node) const { return tree.Exclusive(node, 1); }
+  uint64_t TotalA() const { return tree.totals[0]; }
+  uint64_t TotalB() const { return tree.totals[1]; }
 };
 
 // Share of a side's total (0 when the total is 0).
@@ -46,7 +47,7 @@ inline double Share(uint64_t w, uint64_t total) {
 StackDiff DiffFlameGraphs(const FlameGraph& a, const FlameGraph& b);
 
 struct FunctionDiff {
-  uint32_t frame = 0;  // index into StackDiff::frameNames
+  uint32_t frame = 0;  // index into StackDiff::tree.names
   // Inclusive counts a function once per path (its outermost occurrence), like
   // TopFunctions; exclusive sums the nodes where it is the leaf.
   uint64_t inclusiveA = 0, exclusiveA = 0, inclusiveB = 0, exclusiveB = 0;

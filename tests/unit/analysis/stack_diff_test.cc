@@ -18,29 +18,29 @@ namespace {
 // Per side: inclusive = exclusive + children; the root is the total; x spans on B nest.
 void CheckDiffIntegrity(const StackDiff& d) {
   REQUIRE(d.size() > 0);
-  CHECK(d.inclusiveA[0] == d.totalA);
-  CHECK(d.inclusiveB[0] == d.totalB);
-  CHECK(Share(d.inclusiveA[0], d.totalA) == (d.totalA ? 1.0 : 0.0));
-  CHECK(Share(d.inclusiveB[0], d.totalB) == (d.totalB ? 1.0 : 0.0));
+  CHECK(d.InclusiveA(0) == d.TotalA());
+  CHECK(d.InclusiveB(0) == d.TotalB());
+  CHECK(Share(d.InclusiveA(0), d.TotalA()) == (d.TotalA() ? 1.0 : 0.0));
+  CHECK(Share(d.InclusiveB(0), d.TotalB()) == (d.TotalB() ? 1.0 : 0.0));
   std::vector<uint64_t> childA(d.size(), 0), childB(d.size(), 0);
   uint64_t exclusiveA = 0, exclusiveB = 0;
   size_t badNesting = 0;
   for (size_t n = 0; n < d.size(); ++n) {
-    exclusiveA += d.exclusiveA[n], exclusiveB += d.exclusiveB[n];
-    CHECK(d.end[n] - d.start[n] == d.inclusiveB[n]);
+    exclusiveA += d.ExclusiveA(n), exclusiveB += d.ExclusiveB(n);
+    CHECK(d.end[n] - d.start[n] == d.InclusiveB(n));
     if (n == 0) continue;
-    REQUIRE(d.parent[n] < n);
-    CHECK(d.depth[n] == d.depth[d.parent[n]] + 1);
-    childA[d.parent[n]] += d.inclusiveA[n], childB[d.parent[n]] += d.inclusiveB[n];
-    if (d.start[n] < d.start[d.parent[n]] || d.end[n] > d.end[d.parent[n]]) ++badNesting;
+    REQUIRE(d.tree.parent[n] < n);
+    CHECK(d.tree.depth[n] == d.tree.depth[d.tree.parent[n]] + 1);
+    childA[d.tree.parent[n]] += d.InclusiveA(n), childB[d.tree.parent[n]] += d.InclusiveB(n);
+    if (d.start[n] < d.start[d.tree.parent[n]] || d.end[n] > d.end[d.tree.parent[n]]) ++badNesting;
   }
   CHECK(badNesting == 0);
   // Sum of exclusive changes = change of the total (exact, in weight units).
-  CHECK(exclusiveA == d.totalA);
-  CHECK(exclusiveB == d.totalB);
+  CHECK(exclusiveA == d.TotalA());
+  CHECK(exclusiveB == d.TotalB());
   size_t bad = 0;
   for (size_t n = 0; n < d.size(); ++n)
-    if (d.inclusiveA[n] != d.exclusiveA[n] + childA[n] || d.inclusiveB[n] != d.exclusiveB[n] + childB[n]) ++bad;
+    if (d.InclusiveA(n) != d.ExclusiveA(n) + childA[n] || d.InclusiveB(n) != d.ExclusiveB(n) + childB[n]) ++bad;
   CHECK(bad == 0);
 }
 
@@ -79,12 +79,12 @@ TEST_CASE("diff of a trace against itself is all zero", "[diff]") {
       q.weight = weight;
       const StackDiff d = BuildStackDiff(*s, q, *s, q);
       CheckDiffIntegrity(d);
-      CHECK(d.totalA > 0);
-      CHECK(d.totalA == d.totalB);
+      CHECK(d.TotalA() > 0);
+      CHECK(d.TotalA() == d.TotalB());
       CHECK(d.size() == s->BuildFlameGraph(q).size());  // the same tree, merged onto itself
       size_t changed = 0;
       for (size_t n = 0; n < d.size(); ++n)
-        if (d.inclusiveA[n] != d.inclusiveB[n] || d.exclusiveA[n] != d.exclusiveB[n]) ++changed;
+        if (d.InclusiveA(n) != d.InclusiveB(n) || d.ExclusiveA(n) != d.ExclusiveB(n)) ++changed;
       CHECK(changed == 0);
       const std::vector<FunctionDiff> fns = DiffFunctions(d);
       CHECK(!fns.empty());
@@ -121,19 +121,19 @@ TEST_CASE("diff of two time ranges of one trace equals their folded stacks merge
       const double mid = static_cast<double>(static_cast<uint64_t>(endMs * fraction)) + 0.5;
       a.toMs = mid, b.fromMs = mid + 0.5e-6;
       d = BuildStackDiff(*s, a, *s, b);
-      if (d.totalA > 0 && d.totalB > 0) break;
+      if (d.TotalA() > 0 && d.TotalB() > 0) break;
     }
     CheckDiffIntegrity(d);
-    REQUIRE(d.totalA > 0);
-    REQUIRE(d.totalB > 0);
-    CHECK(d.totalA + d.totalB == all.total);
+    REQUIRE(d.TotalA() > 0);
+    REQUIRE(d.TotalB() > 0);
+    CHECK(d.TotalA() + d.TotalB() == all.total);
     CHECK(StackDiffToFolded(d) == MergedFolded(s->FoldedStacks(a), s->FoldedStacks(b)));
     // The function table's exclusive weights add up to each side's total, its inclusive
     // weights equal each side's TopFunctions.
     uint64_t exA = 0, exB = 0;
     for (const FunctionDiff& f : DiffFunctions(d)) exA += f.exclusiveA, exB += f.exclusiveB;
-    CHECK(exA == d.totalA - d.exclusiveA[0]);
-    CHECK(exB == d.totalB - d.exclusiveB[0]);
+    CHECK(exA == d.TotalA() - d.ExclusiveA(0));
+    CHECK(exB == d.TotalB() - d.ExclusiveB(0));
   }
 }
 
@@ -168,16 +168,16 @@ TEST_CASE("diff against a trace with one added hot function shows exactly it", "
   q.event = "cpu";
   const StackDiff d = BuildStackDiff(*a, q, *b, q);
   CheckDiffIntegrity(d);
-  CHECK(d.totalA == 40000000);
-  CHECK(d.totalB == 80000000);
+  CHECK(d.TotalA() == 40000000);
+  CHECK(d.TotalB() == 80000000);
   // Absolute changes: exclusive only in Hot; inclusive only on Hot's path.
   std::set<std::string> exclusiveChanged, inclusiveChanged;
   const std::vector<FunctionDiff> fns = DiffFunctions(d);
   for (const FunctionDiff& f : fns) {
-    if (f.exclusiveA != f.exclusiveB) exclusiveChanged.insert(d.frameNames[f.frame]);
-    if (f.inclusiveA != f.inclusiveB) inclusiveChanged.insert(d.frameNames[f.frame]);
+    if (f.exclusiveA != f.exclusiveB) exclusiveChanged.insert(d.tree.names[f.frame]);
+    if (f.inclusiveA != f.inclusiveB) inclusiveChanged.insert(d.tree.names[f.frame]);
   }
-  const std::string hotName = d.frameNames[fns[0].frame];
+  const std::string hotName = d.tree.names[fns[0].frame];
   CHECK(hotName == "App!Demo.Hot");
   CHECK(exclusiveChanged == std::set<std::string>{hotName});
   CHECK(fns[0].exclusiveA == 0);
@@ -186,7 +186,7 @@ TEST_CASE("diff against a trace with one added hot function shows exactly it", "
   CHECK(inclusiveChanged == std::set<std::string>{"App!Demo.Hot", "App!Demo.Work", "App!Demo.Main"});
   // Normalised: every other leaf halves its share (B's total doubled).
   for (const FunctionDiff& f : fns)
-    if (f.frame != fns[0].frame && f.exclusiveA > 0) CHECK(f.exclusiveDelta == -Share(f.exclusiveA, d.totalA) / 2);
+    if (f.frame != fns[0].frame && f.exclusiveA > 0) CHECK(f.exclusiveDelta == -Share(f.exclusiveA, d.TotalA()) / 2);
   CHECK(StackDiffToFolded(d) == MergedFolded(a->FoldedStacks(q), b->FoldedStacks(q)));
   CHECK(StackDiffToFolded(d) ==
         "App!Demo.Main;App!Demo.Work 10000000 10000000\n"
@@ -194,7 +194,7 @@ TEST_CASE("diff against a trace with one added hot function shows exactly it", "
         "App!Demo.Main;App!Demo.Work;App!Demo.Parse 30000000 30000000\n");
   // B's layout: Hot (40 ms) then Parse (30 ms) under Work, then Work's own 10 ms.
   REQUIRE(d.size() == 5);
-  CHECK(d.frameNames[d.frame[3]] == "App!Demo.Hot");
+  CHECK(d.tree.names[d.tree.frame[3]] == "App!Demo.Hot");
   CHECK(d.start[3] == 0);
   CHECK(d.end[3] == 40000000);
   CHECK(d.start[4] == 40000000);
@@ -205,10 +205,10 @@ TEST_CASE("diff against a trace with one added hot function shows exactly it", "
   CheckDiffIntegrity(back);
   size_t hotNodes = 0;
   for (size_t n = 0; n < back.size(); ++n)
-    if (back.frameNames[back.frame[n]] == hotName) {
+    if (back.tree.names[back.tree.frame[n]] == hotName) {
       ++hotNodes;
       CHECK(back.start[n] == back.end[n]);
-      CHECK(back.inclusiveA[n] == 40000000);
+      CHECK(back.InclusiveA(n) == 40000000);
     }
   CHECK(hotNodes == 1);
 }

@@ -13,6 +13,7 @@ import type { RawTraceSession } from '../nettrace_wasm.mjs';
 import type { Progress } from '../reader/errors.js';
 import { readyHeap } from '../reader/heap_ready.js';
 import { compiledEngine, loadNetTraceModule, useCompiledEngine } from '../reader/wasm_loader.js';
+import { warmUp } from './engine_warm_up.js';
 import { OFF_THREAD_MIN_BYTES, offThreadBlob } from './off_thread_blob.js';
 import type { EngineInit, EngineRequest, EngineResponse, OpenResult, QueryRequest, RequestId } from './protocol.js';
 
@@ -46,10 +47,11 @@ let engineStarted = false;
  * optimizes it anew (HeartRateMonitor in Chromium: parse ~190 ms after a fresh compile, 70-120
  * ms on a shared module). Without one, this worker compiles it and its 'ready' hands it to the page.
  * A failure here is not final: the open asks again and reports it.
- * Then the engine reads a small written profile once (warmUp): a browser compiles each wasm
+ * Then the worker opens a small written profile once (warmUp): a browser compiles each wasm
  * function on its first call and optimizes it only after it has run a while, and a small
  * trace's first read otherwise spent most of its time there. A warm-up that fails changes
- * nothing for the reads that follow.
+ * nothing for the reads that follow. Requests wait for it: they would otherwise share the
+ * thread with it.
  * Last, a prewarmed worker writes `readyHeapBytes` of the engine's heap once (reader/
  * heap_ready.ts): the page faults of a first trace's memory are paid before it arrives.
  */
@@ -57,14 +59,14 @@ function startEngine(module: WebAssembly.Module | null, readyHeapBytes = 0): voi
   if (engineStarted) return;
   engineStarted = true;
   if (module !== null) useCompiledEngine(module);
-  void loadNetTraceModule().then(
+  queue = loadNetTraceModule().then(
     async (engine) => {
-      engine.warmUp();
+      await warmUp(engine).catch(() => undefined);
       const heapBytes = readyHeap(engine, readyHeapBytes);
       post({ id: 0, kind: 'ready', module: module === null ? await compiledEngine() : null, heapBytes });
     },
     () => undefined,
-  );
+  ).catch(() => undefined); // the queue must go on whatever happened here
 }
 
 function trace(id: RequestId): TraceHandle {

@@ -1,4 +1,4 @@
-#include "verdict/run_tree.h"
+#include "analysis/stacks/merged_tree.h"
 
 #include <algorithm>
 #include <unordered_map>
@@ -6,7 +6,7 @@
 #include "analysis/stacks/flame_graph.h"
 #include "base/saturating.h"
 
-namespace nettrace::verdict {
+namespace nettrace {
 
 namespace {
 
@@ -45,7 +45,7 @@ struct Builder {
 
 }  // namespace
 
-RunTree MergeRunGraphs(const std::vector<const FlameGraph*>& graphs) {
+MergedTree MergeFlameGraphs(const std::vector<const FlameGraph*>& graphs) {
   Builder b;
   b.traces = graphs.size();
   std::string rootName = "ROOT";
@@ -56,7 +56,7 @@ RunTree MergeRunGraphs(const std::vector<const FlameGraph*>& graphs) {
     }
   b.frame.push_back(b.Name(rootName)), b.parent.push_back(0);
   b.inc.resize(b.traces), b.exc.resize(b.traces);
-  RunTree t;
+  MergedTree t;
   t.traces = graphs.size();
   for (size_t k = 0; k < graphs.size(); ++k) {
     if (graphs[k]->size()) b.Add(*graphs[k], k);
@@ -85,7 +85,7 @@ RunTree MergeRunGraphs(const std::vector<const FlameGraph*>& graphs) {
   return t;
 }
 
-RunFunctions FunctionsOfRuns(const RunTree& t) {
+MergedFunctions FunctionsOfMergedTree(const MergedTree& t) {
   const size_t n = t.traces;
   std::vector<uint64_t> inc(t.names.size() * n), exc(t.names.size() * n);
   std::vector<bool> seen(t.names.size(), false);
@@ -105,7 +105,7 @@ RunFunctions FunctionsOfRuns(const RunTree& t) {
   for (uint32_t f = 0; f < t.names.size(); ++f)
     if (seen[f]) order.push_back(f);
   std::sort(order.begin(), order.end(), [&](uint32_t x, uint32_t y) { return t.names[x] < t.names[y]; });
-  RunFunctions out;
+  MergedFunctions out;
   out.traces = n;
   for (uint32_t f : order) {
     out.frame.push_back(f);
@@ -115,4 +115,4 @@ RunFunctions FunctionsOfRuns(const RunTree& t) {
   return out;
 }
 
-}  // namespace nettrace::verdict
+}  // namespace nettrace

@@ -1,9 +1,9 @@
-// core/verdict — the call trees of many traces merged into one (a many-run comparison's
-// input): every trace's root-first flame graph (analysis/views/stack_views.h BuildFlameGraph) joined by
-// frame-name path, each node keeping every trace's inclusive and exclusive weight, and the
-// per-function weights of every trace taken from it the way the A/B diff takes them
-// (analysis/stacks/stack_diff.h DiffFunctions: inclusive counts a function once per path, at its
-// outermost occurrence; exclusive sums the nodes where it is the leaf).
+// core/analysis/stacks — the call trees of several traces (or time ranges) merged into one:
+// every side's root-first flame graph joined by frame-name path, each node keeping every
+// side's inclusive and exclusive weight, and the per-function weights of every side taken
+// from it (inclusive counts a function once per path, at its outermost occurrence, like
+// TopFunctions; exclusive sums the nodes where it is the leaf). The A/B diff is the two-side
+// case (stack_diff.h); a many-run comparison (verdict/run_comparison.h) merges every run.
 // Invariants: node 0 is the root (each trace's inclusive there = its total); depth-first
 // order, parent(n) < n, children by frame name; per trace, inclusive = exclusive + the
 // children's inclusive.
@@ -17,12 +17,10 @@
 #include "analysis/stacks/call_tree.h"
 
 namespace nettrace {
+
 struct FlameGraph;
-}
 
-namespace nettrace::verdict {
-
-struct RunTree {
+struct MergedTree {
   size_t traces = 0;
   std::vector<std::string> names;  // frame index → name (node 0's is the root's)
   std::vector<uint32_t> frame, parent, depth;
@@ -36,15 +34,15 @@ struct RunTree {
 };
 
 // Merges the graphs (root first, not inverted), trace k being graphs[k].
-RunTree MergeRunGraphs(const std::vector<const FlameGraph*>& graphs);
+MergedTree MergeFlameGraphs(const std::vector<const FlameGraph*>& graphs);
 
 // Per function (a frame name other than the root's), per trace.
-struct RunFunctions {
+struct MergedFunctions {
   size_t traces = 0;
-  std::vector<uint32_t> frame;                // index into RunTree::names, by name
+  std::vector<uint32_t> frame;                // index into MergedTree::names, by name
   std::vector<uint64_t> inclusive, exclusive;  // [function * traces + trace]
   size_t size() const { return frame.size(); }
 };
-RunFunctions FunctionsOfRuns(const RunTree& tree);
+MergedFunctions FunctionsOfMergedTree(const MergedTree& tree);
 
-}  // namespace nettrace::verdict
+}  // namespace nettrace
