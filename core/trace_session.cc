@@ -1,6 +1,7 @@
 #include "trace_session.h"
 
 #include "analysis/views/allocation_view.h"
+#include "api/model_queries.h"
 #include "analysis/query/event_index.h"
 #include "analysis/query/event_query.h"
 #include "analysis/query/histogram.h"
@@ -52,6 +53,23 @@ const TraceModel& TraceSession::stackModel() const { return parts_->read.Prepare
 const SymbolCollector& TraceSession::symbols() const { return stackModel().symbols(); }
 const RuntimeViews& TraceSession::views() const { return model().views(); }
 const AllocationSamples& TraceSession::allocations() const { return model().allocations(); }
+
+Status TraceSession::Query(std::string_view name, const api::Request& request, const std::vector<std::string>& args,
+                           std::string* out, const std::function<void(const std::string&)>& part) const {
+  const api::ModelQuery* query = api::FindModelQuery(name);
+  if (!query) return Status::Error(ErrorCode::kInvalidArgument, kNoOffset, "no query named '" + std::string(name) + "'");
+  if (Status s = api::CheckAnswerFormat(*query, request); !s.ok()) return s;
+  return query->answer(query->namesFrames ? stackModel() : model(), request, args, part, out);
+}
+Status TraceSession::Query(std::string_view name, std::string_view requestJson, const std::vector<std::string>& args,
+                           std::string* out) const {
+  const api::QuerySpec* spec = api::FindQuery(name);
+  api::Request request;
+  if (spec) {
+    if (Status s = api::ParseModelRequest(*spec, requestJson, &request); !s.ok()) return s;
+  }
+  return Query(name, request, args, out);
+}
 
 std::string TraceSession::SummaryJson(const std::function<void(const std::string&)>& part) const {
   return nettrace::SummaryJson(model(), part);

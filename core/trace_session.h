@@ -21,6 +21,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "base/byte_range.h"
@@ -29,6 +30,9 @@
 
 namespace nettrace {
 
+namespace api {
+struct Request;
+}  // namespace api
 struct EventQuery;
 struct FlameGraph;
 struct HistogramQuery;
@@ -79,6 +83,14 @@ class TraceSession {
   const SymbolCollector& symbols() const;
   const RuntimeViews& views() const;
   const AllocationSamples& allocations() const;
+
+  /// Any query of the model queries' table (api/model_queries.h) by name: its JSON (or CSV,
+  /// or lines) answer for the request, given parsed or as the JS API's JSON object; `args`:
+  /// its positional arguments after FILE. Long answers go in parts to `part` when given.
+  Status Query(std::string_view name, const api::Request& request, const std::vector<std::string>& args,
+               std::string* out, const std::function<void(const std::string&)>& part = nullptr) const;
+  Status Query(std::string_view name, std::string_view requestJson, const std::vector<std::string>& args,
+               std::string* out) const;
 
   /// The summary (analysis/summary/trace_summary.h), in parts to `part` when given.
   std::string SummaryJson(const std::function<void(const std::string&)>& part = nullptr) const;

@@ -45,6 +45,13 @@ export function generateTypes(schema) {
     for (const o of options) out.push(`  /** ${docOf(o)} */`, `  ${o.name}?: ${tsType(o)};`);
     out.push('}', '');
   }
+  // Each query's request by its name, for the generic path (TraceHandle.query).
+  out.push('/** Each query\'s request object by the query\'s name (TraceHandle.query). */', 'export interface QueryRequests {');
+  for (const q of schema.queries) {
+    const typed = q.options.some((o) => !o.cliOnly);
+    out.push(`  ${JSON.stringify(q.name)}: ${typed ? `${pascal(q.name)}Request` : 'object'};`);
+  }
+  out.push('}', '');
   return out.join('\n');
 }
 

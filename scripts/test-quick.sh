@@ -24,6 +24,7 @@ NODE_QUICK=(
   search_stack speedscope summary summary_type timeline_axis view_state views_golden wasm_build
   web_import_cycles
   worker_protocol
+  query_dispatch
 )
 
 started=$(date +%s)

@@ -65,9 +65,16 @@ val ProvideTail(TraceSession& session, std::uintptr_t data, std::size_t size, do
 val GetStatus(const TraceSession& session) { return StatusToJs(session.status()); }
 std::string SummaryJson(const TraceSession& session) { return session.SummaryJson(); }
 std::string TraceEventCounts(const TraceSession& session) { return session.TraceEventCounts(); }
-// GC and JIT statistics: the native CLI's gc / jit output, as text.
-std::string GcText(const TraceSession& session, bool csv) { return csv ? session.GcCsv() : session.GcJson(); }
-std::string JitText(const TraceSession& session, bool csv) { return csv ? session.JitCsv() : session.JitJson(); }
+// Any query of the model queries' table (core/api/model_queries.h) by name, its request the
+// JS API's object as JSON, `args` its positional arguments after FILE → {ok, code, offset,
+// message, text}: the native CLI's output for the same command, without its last newline.
+val Query(const TraceSession& session, const std::string& name, const std::string& requestJson, const val& args) {
+  std::string text;
+  const Status status = session.Query(name, requestJson, emscripten::vecFromJSArray<std::string>(args), &text);
+  val out = StatusToJs(status);
+  out.set("text", text);
+  return out;
+}
 // Counters as Numbers (exact below 2^53) rather than BigInt: they feed progress bars.
 double BytesConsumed(const TraceSession& session) { return static_cast<double>(session.bytesConsumed()); }
 double EventCount(const TraceSession& session) { return static_cast<double>(session.eventCount()); }
@@ -372,19 +379,6 @@ val ConvertFlushStatus(const nettrace::ConvertSession& c) { return StatusToJs(c.
 val ConvertTakeOutput(nettrace::ConvertSession& c) { return CopyToJs("Uint8Array", c.TakeOutput()); }
 double ConvertEventsWritten(const nettrace::ConvertSession& c) { return static_cast<double>(c.eventsWritten()); }
 
-// The event views: "exceptions" | "contention" | "activities" | "counters" |
-// "threadpool", and "allocations" (analysis/views/allocation_view.h) as JSON, or CSV when csv is
-// true; "" for another name.
-std::string EventView(const TraceSession& s, const std::string& view, bool csv) {
-  if (view == "exceptions") return s.ExceptionsView(csv);
-  if (view == "contention") return s.ContentionView(csv);
-  if (view == "activities") return s.ActivitiesView(csv);
-  if (view == "counters") return s.CountersView(csv);
-  if (view == "threadpool") return s.ThreadPoolView(csv);
-  if (view == "allocations") return s.AllocationsView(csv);
-  return std::string();
-}
-
 // A trace a writer makes in memory, as {status, bytes}.
 val WrittenTrace(nettrace::Status (*write)(std::vector<uint8_t>*)) {
   std::vector<uint8_t> bytes;
@@ -460,9 +454,7 @@ EMSCRIPTEN_BINDINGS(nettrace) {
       .function("chromeTracePageEnd", &ChromeTracePageEnd)
       .function("chromeTraceEvents", &ChromeTraceEvents)
       .function("chromeTraceEnd", &ChromeTraceEnd)
-      .function("gcText", &GcText)
-      .function("jitText", &JitText)
-      .function("eventView", &EventView);
+      .function("query", &Query);
   emscripten::function("heapStats", &HeapStats);
   emscripten::function("payloadCsvHeader", &PayloadCsvHeaderOf);
   emscripten::function("stackDiffJson", &StackDiffJson);

@@ -107,12 +107,13 @@ export interface RawTraceSession {
   chromeTracePageEnd(beginRow: number): number;
   chromeTraceEvents(beginRow: number, endRow: number): Uint8Array;
   chromeTraceEnd(): Uint8Array;
-  /** GC statistics (docs/views.md): JSON, or CSV when `csv`. */
-  gcText(csv: boolean): string;
-  /** JIT statistics (docs/views.md): JSON, or CSV when `csv`. */
-  jitText(csv: boolean): string;
-  /** The event views (core/analysis/views/runtime_views.h) and the allocations view (core/analysis/views/allocation_view.h) as JSON, or CSV when `csv`; "" for an unknown view. */
-  eventView(view: 'exceptions' | 'contention' | 'activities' | 'counters' | 'threadpool' | 'allocations', csv: boolean): string;
+  /**
+   * Any query of the model queries' table (core/api/model_queries.h) by name: summary, counts,
+   * flame, top, sandwich, gc, jit and the event views. `requestJson`: the request object as
+   * JSON (its options, `format` "json" | "csv", top's `n`); `args`: the positional arguments
+   * after FILE (sandwich: the function). `text`: the native CLI's output without its last newline.
+   */
+  query(name: string, requestJson: string, args: string[]): RawStatus & { text: string };
   delete(): void;
   isDeleted(): boolean;
 }

@@ -125,12 +125,14 @@ Status ParseCliArgs(const QuerySpec& query, const std::vector<std::string>& args
   return Status();
 }
 
-Status ParseJsonRequest(const QuerySpec& query, std::string_view json, Request* request) {
+Status ParseJsonRequest(const QuerySpec& query, std::string_view json, Request* request,
+                        const std::vector<std::string_view>& cliOnlyTaken) {
   std::vector<JsonMember> members;
   Status first = ParseFlatJsonObject(json, &members);
   for (JsonMember& m : members) {
     const OptionSpec* o = FindName(query, m.key);
-    if (!o || o->cliOnly || m.kind == JsonMember::kNull) continue;
+    const bool taken = o && (!o->cliOnly || std::find(cliOnlyTaken.begin(), cliOnlyTaken.end(), o->name) != cliOnlyTaken.end());
+    if (!taken || m.kind == JsonMember::kNull) continue;
     const bool isText =
         o->type == OptionType::kString || o->type == OptionType::kEnum || o->type == OptionType::kPatterns;
     const bool isNumber = o->type == OptionType::kNumber || o->type == OptionType::kCount;

@@ -153,9 +153,11 @@ const OptionSpec* FindName(const QuerySpec& query, std::string_view name);
 // with a message naming the option ("--weight takes count, bytes, …").
 Status ParseCliArgs(const QuerySpec& query, const std::vector<std::string>& args, Request* request);
 // A JSON object {name: value} → request. Keys that are not options of the query, and null
-// values, and the CLI-only options are ignored (JS objects carry other members); each bad value is skipped and the
-// first one is returned as the error, naming the option.
-Status ParseJsonRequest(const QuerySpec& query, std::string_view json, Request* request);
+// values, and the CLI-only options but those named in `cliOnlyTaken` are ignored (JS objects
+// carry other members); each bad value is skipped and the first one is returned as the error,
+// naming the option.
+Status ParseJsonRequest(const QuerySpec& query, std::string_view json, Request* request,
+                        const std::vector<std::string_view>& cliOnlyTaken = {});
 // Whether the option named `name` was given (export --event: one type's payload CSV).
 bool Given(const Request& request, std::string_view name);
 // The options given to ParseCliArgs / ParseJsonRequest as a JSON object {name: value}.

@@ -68,6 +68,7 @@
 #include <vector>
 
 #include "api/command_line.h"
+#include "api/model_queries.h"
 #include "api/query_options.h"
 #include "cli/diag_commands.h"
 #include "analysis/stacks/call_tree.h"
@@ -222,18 +223,11 @@ std::string BaseName(const char* path) {
   return name;
 }
 
-// flame / top / sandwich: the stack views of the session as text.
-std::string StackOutput(const nettrace::TraceSession& session, const std::string& command, const std::string& format,
-                        const nettrace::StackQuery& query, size_t topN, const std::string& function,
-                        const char* path) {
-  const std::string name = BaseName(path);
-  if (command == "top") return session.TopFunctionsJson(query, topN) + "\n";
-  if (command == "flame") {
-    if (format == "folded") return session.FoldedStacks(query);
-    if (format == "speedscope") return session.ExportSpeedscope(query, name) + "\n";
-    return session.FlameGraphJson(query) + "\n";
-  }
-  return session.SandwichJson(query, function) + "\n";
+// flame --format folded / speedscope: the stacks as text other tools read.
+std::string FlameExport(const nettrace::TraceSession& session, const std::string& format,
+                        const nettrace::StackQuery& query, const char* path) {
+  if (format == "folded") return session.FoldedStacks(query);
+  return session.ExportSpeedscope(query, BaseName(path)) + "\n";
 }
 
 bool WriteFile(const char* outPath, const std::string& data) {
@@ -411,7 +405,6 @@ int RunTool(int argc, char** argv) {
   }
   const char* path = line.positional[0].c_str();
   const char* outPath = command == "convert" ? line.positional[1].c_str() : nullptr;
-  const std::string function = command == "sandwich" ? line.positional[1] : std::string();
   uint32_t stackRow = 0;  // stack
   if (command == "stack") {
     const char* text = line.positional[1].c_str();
@@ -421,13 +414,16 @@ int RunTool(int argc, char** argv) {
       return ArgumentError("stack takes FILE ROW (an event index), not '" + line.positional[1] + "'", spec);
     stackRow = static_cast<uint32_t>(row);
   }
-  const bool stackCommand = command == "flame" || command == "top" || command == "sandwich" || command == "export";
   const nettrace::StackQuery& stackQuery = request.stack;
-  const bool viewCommand =
-      command == "exceptions" || command == "contention" || command == "activities" || command == "counters" ||
-      command == "threadpool" || command == "allocations";
   const std::string format = request.format.empty() && command != "export" ? "json" : request.format;
-  const size_t topN = request.count.value_or(20);
+  // The queries answered from the model by name (api/model_queries.h): summary, the stack
+  // views, the statistics and event views. flame's folded and speedscope are exports.
+  const nettrace::api::ModelQuery* modelQuery = nettrace::api::FindModelQuery(command);
+  if (modelQuery && command == "flame" && format != "json") modelQuery = nullptr;
+  if (modelQuery) {
+    if (nettrace::Status s = nettrace::api::CheckAnswerFormat(*modelQuery, request); !s.ok())
+      return ArgumentError(s.message(), spec);
+  }
   nettrace::V6Converter::Options convertOptions;
   convertOptions.fromMs = request.events.fromMs;
   convertOptions.toMs = request.events.toMs;
@@ -449,9 +445,6 @@ int RunTool(int argc, char** argv) {
   if (!request.otlpEndpoint.empty() && format != "otlp") return ArgumentError("--otlp-endpoint goes with --format otlp", spec);
   if (stackText && format != "csv")
     return ArgumentError("--stack-text goes with --format csv", spec);
-  const bool statsCommand = command == "gc" || command == "jit";
-  if ((statsCommand || viewCommand) && format != "json" && format != "csv")
-    return ArgumentError(command + " --format takes json or csv", spec);
   // Huge pages for what the read allocates (cli/huge_page_heap.h: half of a read's time was
   // page faults on the benchmark machine).
   nettrace_cli::ReadyHeapForTraces(path);
@@ -474,25 +467,16 @@ int RunTool(int argc, char** argv) {
   }
 
   std::string out;
-  if (command == "summary") {
-    // Out as it is written: the thread list of a million threads is 100 MB.
-    out = session.SummaryJson([](const std::string& part) { std::fwrite(part.data(), 1, part.size(), stdout); });
-    out += '\n';
-  } else if (command == "counts") {
-    out = session.TraceEventCounts();
-  } else if (command == "gc") {
-    out = format == "csv" ? session.GcCsv() : session.GcJson() + "\n";
-  } else if (command == "jit") {
-    out = format == "csv" ? session.JitCsv() : session.JitJson() + "\n";
-  } else if (viewCommand) {
-    const bool csv = format == "csv";
-    out = command == "exceptions"   ? session.ExceptionsView(csv)
-          : command == "contention" ? session.ContentionView(csv)
-          : command == "activities" ? session.ActivitiesView(csv)
-          : command == "threadpool" ? session.ThreadPoolView(csv)
-          : command == "allocations" ? session.AllocationsView(csv)
-                                    : session.CountersView(csv);
-    if (!csv) out += "\n";
+  if (modelQuery) {
+    // Out as it is written (the summary's thread list of a million threads is 100 MB).
+    const std::vector<std::string> args(line.positional.begin() + 1, line.positional.end());
+    const nettrace::Status answered = session.Query(
+        command, request, args, &out, [](const std::string& part) { std::fwrite(part.data(), 1, part.size(), stdout); });
+    if (!answered.ok()) {
+      std::fclose(f);
+      return ArgumentError(answered.message(), spec);
+    }
+    if (format == "json" && !modelQuery->lines) out += '\n';
   } else if (profileExport) {
     return ExportEnded(nettrace_cli::ExportProfile(session, request, outPath), f, path, status);
   } else if (command == "export" && format == "csv" && eventGiven) {
@@ -512,8 +496,8 @@ int RunTool(int argc, char** argv) {
     what.speedscopeSampled = request.speedscope == "sampled", what.tracePath = path;
     what.name = BaseName(path);
     return ExportEnded(nettrace_cli::ExportText(session, what, FileRanges(f), outPath), f, path, status);
-  } else if (stackCommand) {
-    out = StackOutput(session, command, format, session.WithDefaultWeight(stackQuery), topN, function, path);
+  } else if (command == "flame") {
+    out = FlameExport(session, format, session.WithDefaultWeight(stackQuery), path);
   } else if (command == "stack") {
     if (stackRow >= session.model().store().size()) {
       // A read that stopped early is why the row is missing: its error (with the offset) first.

@@ -1,4 +1,4 @@
-// Browser checks of the flame graph's weight picker (web/src/analyzer/weights.ts): for each
+// Browser checks of the flame graph's weight picker (web/src/views/weights.ts): for each
 // weight the app offers for CPU samples, the flame graph's total and the heaviest Top function
 // equal the native CLI's (`nettrace flame|top --weight W`) on a real trace; the default is
 // dotnet-trace's thread time; the pick is kept in the URL hash (only when not the default).

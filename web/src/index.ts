@@ -67,7 +67,7 @@ export type { RawHeapStats as HeapStats } from './nettrace_wasm.mjs';
 export { engineHeapStats } from './reader/wasm_loader.js';
 export type { PrewarmOptions, WorkerOptions } from './engine/worker_client.js';
 export { NetTraceError } from './api/types.js';
-export type { RuntimeStatsKind } from './api/handle.js';
+export type { QueryName, QueryOptions, RuntimeStatsKind } from './api/handle.js';
 export type { DatasetTables } from './api/dataset_tables.js';
 export type {
   GcGenerationSizes,

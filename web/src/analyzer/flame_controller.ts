@@ -11,7 +11,7 @@ import { topFunctionsTable } from '../views/top_functions.js';
 import { formatWeight } from '../ui/units.js';
 import { unnamedFramesNotice } from '../views/unnamed_frames.js';
 import { eventTypes, processes, threads } from '../views/summary_view.js';
-import { effectiveWeight, offerWeights, weightChoices } from './weights.js';
+import { effectiveWeight, offerWeights, weightChoices } from '../views/weights.js';
 import { fillStackThreads } from './stack_threads.js';
 import { LastQuery } from './context.js';
 import type { ControllerContext } from './context.js';

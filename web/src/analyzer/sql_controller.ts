@@ -4,9 +4,9 @@
 // view state (`sql=` in the link), so a link opens the tab with its query run again.
 import type { TraceHandle } from '../api/handle.js';
 import { chartColumns, drawChart, resultLine, SqlResultTable } from '../views/sql_view.js';
+import type { SqlResult } from '../views/sql_view.js';
 import type { ControllerContext } from './context.js';
 import { SqlDatabase } from './sql_database.js';
-import type { SqlResult } from './sql_database.js';
 import { SQL_EXAMPLES } from './sql_examples.js';
 import type { SqlParts } from './sql_layout.js';
 

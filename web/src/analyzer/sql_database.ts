@@ -7,6 +7,7 @@
 // (docs/dataset.md), with `trace_id` last as a hive-partitioned read gives it: DuckDB-wasm
 // reads no Parquet offline (its parquet extension is fetched from extensions.duckdb.org).
 import type { DatasetTables } from '../api/dataset_tables.js';
+import type { SqlColumnKind, SqlResult } from '../views/sql_view.js';
 
 /** What this module uses of web/sql_libraries.mjs: DuckDB-wasm (pinned in package.json),
  *  hyparquet and Apache Arrow. */
@@ -91,19 +92,6 @@ async function arrowTable(lib: SqlLibraries, bytes: Uint8Array, traceId: string)
   columns.forEach((column, c) => (vectors[column.name] = lib.makeVector(columnData(lib, rows.map((r) => r[c] ?? null), column))));
   vectors['trace_id'] = lib.makeVector(columnData(lib, rows.map(() => traceId), { name: 'trace_id' }));
   return new lib.Table(vectors);
-}
-
-/** How a column's cells are shown: numbers are charted and right-aligned, times (Arrow gives
- *  epoch milliseconds) written as ISO-8601 UTC. */
-export type SqlColumnKind = 'number' | 'timestamp' | 'date' | 'other';
-
-/** A query's result: its columns and its cells, read from the Arrow table when shown. */
-export interface SqlResult {
-  columns: string[];
-  kinds: SqlColumnKind[];
-  rowCount: number;
-  /** The cell as DuckDB gave it (bigint, number, string, boolean, null, …). */
-  cell(row: number, column: number): unknown;
 }
 
 // Arrow's Type enum (apache-arrow src/enum.ts): Int 2, Float 3, Decimal 7, Date 8, Timestamp 10.

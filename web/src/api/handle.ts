@@ -20,8 +20,9 @@ import type { ExportRequest, FlameRequest } from './generated/requests.js';
 import type { ExportDestination, ExportToOptions } from './export_sink.js';
 import type { DatasetTables } from './dataset_tables.js';
 
-/** The statistics `runtimeStatsText` gives. */
-export type RuntimeStatsKind = 'gc' | 'jit';
+/** The statistics `runtimeStatsText` gives; the generic query's names and requests. */
+export type { QueryName, QueryOptions, RuntimeStatsKind } from './model_query.js';
+import type { QueryName, QueryOptions, RuntimeStatsKind } from './model_query.js';
 import type { ActivitiesView, AllocationsView, ContentionView, CountersView, EventViewName, ExceptionsView, ThreadPoolView } from './event_views.js';
 
 export interface OpenTraceOptions {
@@ -104,6 +105,17 @@ export interface TraceHandle {
   summaryJson(): string;
   /** Per-type counts in TraceEvent's baseline form ("Provider/Name, count" lines). */
   traceEventCounts(): Promise<string>;
+  /**
+   * Any query the engine answers from the trace by name (core/api/model_queries.h: summary,
+   * counts, flame, top, sandwich, gc, jit, exceptions, contention, activities, counters,
+   * threadpool, allocations), exactly as the native `nettrace NAME FILE [ARGS…] [options]`
+   * prints it, without its final newline: `request` holds its options (the generated request
+   * type, `format` and top's `n`), `args` its positional arguments after FILE (sandwich: the
+   * function). The other methods that return these documents are this call, parsed.
+   * @throws NetTraceError code "invalid-argument" for a query the engine does not answer by
+   *   name, a bad option or a missing argument
+   */
+  query<N extends QueryName>(name: N, request?: QueryOptions<N>, args?: string[]): Promise<string>;
   /** Bytes read and events decoded. */
   readonly bytes: number;
   readonly eventCount: number;

@@ -7,9 +7,8 @@ import type { TraceInput, TraceSource } from '../reader/chunk_source.js';
 import { HeapBuffer, isOutOfMemory, provideNames, readIntoSession, ReadCancelled } from '../reader/read_trace.js';
 import { discardEngine, loadNetTraceModule } from '../reader/wasm_loader.js';
 import type { WasmOptions } from '../reader/wasm_loader.js';
-import type { ExportFormat, ExportOptions, OpenTraceOptions, ProfileExportFormat, RuntimeStatsKind, StackQuery, TextExportFormat, TraceHandle } from './handle.js';
+import type { ExportFormat, ExportOptions, OpenTraceOptions, ProfileExportFormat, StackQuery, TextExportFormat, TraceHandle } from './handle.js';
 import { collectParts, gzipParts, profileParts, pushOtlp } from './profile_export.js';
-import type { GcStats, JitStats } from './types.js';
 import type {
   EventPage,
   EventQuery,
@@ -23,16 +22,15 @@ import type {
   TraceEvent,
 } from './types.js';
 import { NetTraceError } from './types.js';
-import { ParsedEventViews } from './event_views.js';
+import { ModelQueryHandle } from './model_query.js';
+import type { QueryName, QueryOptions } from './model_query.js';
 import { exportParts } from './export_parts.js';
 import type { ExportEngine } from './export_parts.js';
 import { partsAsStream, partsAsText, writeParts } from './export_sink.js';
 import type { ExportDestination, ExportToOptions } from './export_sink.js';
-import type { EventViewName } from './event_views.js';
 import { datasetTables } from './dataset_tables.js';
 import type { DatasetTables } from './dataset_tables.js';
 
-const EVENT_VIEWS: readonly EventViewName[] = ['exceptions', 'contention', 'activities', 'counters', 'threadpool', 'allocations'];
 
 /** Rows a text-search step examines at most (each step also re-reads at most 32 blocks). */
 const SEARCH_ROWS_PER_STEP = 32768;
@@ -180,7 +178,7 @@ export function inThreadEngine(handle: TraceHandle): { M: NetTraceModule; sessio
   return handle instanceof InThreadTrace ? handle.engine() : null;
 }
 
-class InThreadTrace extends ParsedEventViews implements TraceHandle {
+class InThreadTrace extends ModelQueryHandle implements TraceHandle {
   readonly bytes: number;
   readonly eventCount: number;
   private readonly summaryText: string;
@@ -224,18 +222,10 @@ class InThreadTrace extends ParsedEventViews implements TraceHandle {
   summaryJson(): string {
     return this.summaryText;
   }
-  async traceEventCounts(): Promise<string> {
-    return this.live().traceEventCounts();
-  }
-  async runtimeStatsText(kind: RuntimeStatsKind, format: 'json' | 'csv'): Promise<string> {
-    const csv = format === 'csv';
-    return kind === 'gc' ? this.live().gcText(csv) : this.live().jitText(csv);
-  }
-  async gc(): Promise<GcStats> {
-    return JSON.parse(await this.runtimeStatsText('gc', 'json')) as GcStats;
-  }
-  async jit(): Promise<JitStats> {
-    return JSON.parse(await this.runtimeStatsText('jit', 'json')) as JitStats;
+  async query<N extends QueryName>(name: N, request?: QueryOptions<N>, args: string[] = []): Promise<string> {
+    const answer = this.live().query(name, JSON.stringify(request ?? {}), args);
+    if (!answer.ok) throw new NetTraceError(answer.code, null, answer.message);
+    return answer.text;
   }
 
   /** Provide-and-use sections, one at a time (see withBlocks). */
@@ -395,11 +385,6 @@ class InThreadTrace extends ParsedEventViews implements TraceHandle {
   async exportTo(format: TextExportFormat, destination: ExportDestination, options: ExportOptions & ExportToOptions = {}): Promise<number> {
     const { signal, keepOpen, ...exportOptions } = options;
     return writeParts(exportParts(this.exports, format, exportOptions), destination, { ...(signal ? { signal } : {}), ...(keepOpen ? { keepOpen } : {}) });
-  }
-
-  override async eventView(view: EventViewName, format: 'json' | 'csv' = 'json'): Promise<string> {
-    if (!EVENT_VIEWS.includes(view)) throw new NetTraceError('invalid-argument', null, `unknown view ${String(view)}`);
-    return this.live().eventView(view, format === 'csv');
   }
 
   async datasetTables(fileName: string): Promise<DatasetTables> {

@@ -39,7 +39,7 @@ export interface ViewState {
   inverted: boolean;
   /**
    * Flame graph weight (StackQuery.weight); empty: the default for the event type
-   * (weights.ts: dotnet-trace's thread time for CPU samples).
+   * (views/weights.ts: dotnet-trace's thread time for CPU samples).
    */
   weight: string;
   /** Flame graph, dotnet-trace thread time: async stitching turned off (`stitch=0`). */

@@ -91,10 +91,8 @@ function transferables(value: unknown, levels = 2): Transferable[] {
 async function query(request: QueryRequest): Promise<unknown> {
   const t = trace(request.trace);
   switch (request.kind) {
-    case 'traceEventCounts':
-      return t.traceEventCounts();
-    case 'runtimeStats':
-      return t.runtimeStatsText(request.stats, request.format);
+    case 'query':
+      return t.query(request.name, request.request, request.args);
     case 'events': {
       // A text search can take seconds: it is cancellable ('cancel' with this id) and
       // reports progress, at most one message per PROGRESS_INTERVAL_MS (and the last one).
@@ -148,8 +146,6 @@ async function query(request: QueryRequest): Promise<unknown> {
       await exports.get(request.stream)?.cancel();
       exports.delete(request.stream);
       return null;
-    case 'eventView':
-      return t.eventView(request.view, request.format);
     case 'datasetTables':
       return t.datasetTables(request.fileName);
   }

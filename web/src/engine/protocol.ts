@@ -4,9 +4,8 @@
 // counts) travel in transfer lists, never copied by structured clone.
 import type { DiffOptions } from '../api/diff.js';
 import type { RunDiffOptions } from '../api/verdict.js';
-import type { ExportFormat, ExportOptions, TextExportFormat, RuntimeStatsKind, StackQuery } from '../api/handle.js';
+import type { ExportFormat, ExportOptions, QueryName, QueryOptions, TextExportFormat, StackQuery } from '../api/handle.js';
 import type { EventQuery, HistogramQuery } from '../api/types.js';
-import type { EventViewName } from '../api/event_views.js';
 import type { Progress } from '../reader/errors.js';
 
 export type RequestId = number;
@@ -44,8 +43,8 @@ export interface CancelRequest {
 }
 /** A question about the trace opened by the 'open' request `trace`. */
 export type QueryRequest = { id: RequestId; trace: RequestId } & (
-  | { kind: 'traceEventCounts' }
-  | { kind: 'runtimeStats'; stats: RuntimeStatsKind; format: 'json' | 'csv' }
+  /** Any query the engine answers by name (api/model_query.ts): its text. */
+  | { kind: 'query'; name: QueryName; request: QueryOptions<QueryName>; args: string[] }
   | { kind: 'events'; query: EventQuery }
   | { kind: 'eventDetail'; index: number }
   | { kind: 'eventStack'; index: number }
@@ -59,7 +58,6 @@ export type QueryRequest = { id: RequestId; trace: RequestId } & (
   /** The next part of export `stream`: {bytes} (transferred), bytes null at the end. */
   | { kind: 'exportNext'; stream: RequestId }
   | { kind: 'exportCancel'; stream: RequestId }
-  | { kind: 'eventView'; view: EventViewName; format: 'json' | 'csv' }
   /** The dataset tables as Parquet bytes (api/dataset_tables.ts), transferred. */
   | { kind: 'datasetTables'; fileName: string }
 );

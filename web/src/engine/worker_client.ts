@@ -4,9 +4,8 @@
 // 'cancel' request; close() frees the trace and ends the worker.
 import type { DiffOptions } from '../api/diff.js';
 import type { RunDiffOptions } from '../api/verdict.js';
-import type { ExportFormat, ExportOptions, OpenTraceOptions, ProfileExportFormat, RuntimeStatsKind, StackQuery, TextExportFormat, TraceHandle } from '../api/handle.js';
+import type { ExportFormat, ExportOptions, OpenTraceOptions, ProfileExportFormat, QueryName, QueryOptions, StackQuery, TextExportFormat, TraceHandle } from '../api/handle.js';
 import type { RunDiffResult } from '../api/generated/results.js';
-import type { GcStats, JitStats } from '../api/types.js';
 import type {
   EventPage,
   EventQuery,
@@ -24,10 +23,9 @@ import type {
 } from '../api/types.js';
 import { NetTraceError } from '../api/types.js';
 import { MAX_READY_HEAP_BYTES, isReadyHeapSize } from '../reader/heap_ready.js';
-import { ParsedEventViews } from '../api/event_views.js';
+import { ModelQueryHandle } from '../api/model_query.js';
 import { streamParts, writeParts } from '../api/export_sink.js';
 import type { ExportDestination, ExportToOptions } from '../api/export_sink.js';
-import type { EventViewName } from '../api/event_views.js';
 import type { DatasetTables } from '../api/dataset_tables.js';
 import type { EngineInit, EngineRequest, EngineResponse, OpenResult, QueryRequest, RequestId } from './protocol.js';
 
@@ -322,7 +320,7 @@ export async function compareRunsInWorker(
   }
 }
 
-class WorkerTrace extends ParsedEventViews implements TraceHandle {
+class WorkerTrace extends ModelQueryHandle implements TraceHandle {
   /** Why reading stopped early, or the names read back were cancelled (keepPartial), else null. */
   readonly error: NetTraceError | null;
   readonly bytes: number;
@@ -354,17 +352,8 @@ class WorkerTrace extends ParsedEventViews implements TraceHandle {
   summaryJson(): string {
     return this.opened.summaryJson;
   }
-  traceEventCounts(): Promise<string> {
-    return this.ask({ kind: 'traceEventCounts' });
-  }
-  runtimeStatsText(kind: RuntimeStatsKind, format: 'json' | 'csv'): Promise<string> {
-    return this.ask({ kind: 'runtimeStats', stats: kind, format });
-  }
-  async gc(): Promise<GcStats> {
-    return JSON.parse(await this.runtimeStatsText('gc', 'json')) as GcStats;
-  }
-  async jit(): Promise<JitStats> {
-    return JSON.parse(await this.runtimeStatsText('jit', 'json')) as JitStats;
+  query<N extends QueryName>(name: N, request?: QueryOptions<N>, args: string[] = []): Promise<string> {
+    return this.ask({ kind: 'query', name, request: request ?? {}, args });
   }
   async events(query: EventQuery = {}, options: EventsOptions = {}): Promise<EventPage> {
     if (!query.text) return this.ask({ kind: 'events', query });
@@ -435,9 +424,6 @@ class WorkerTrace extends ParsedEventViews implements TraceHandle {
   exportTo(format: TextExportFormat, destination: ExportDestination, options: ExportOptions & ExportToOptions = {}): Promise<number> {
     const { signal, keepOpen, ...exportOptions } = options;
     return writeParts(streamParts(this.exportStream(format, exportOptions)), destination, { ...(signal ? { signal } : {}), ...(keepOpen ? { keepOpen } : {}) });
-  }
-  override eventView(view: EventViewName, format: 'json' | 'csv' = 'json'): Promise<string> {
-    return this.ask({ kind: 'eventView', view, format });
   }
   datasetTables(fileName: string): Promise<DatasetTables> {
     return this.ask({ kind: 'datasetTables', fileName });

@@ -13,7 +13,7 @@ import { compareRunsInWorker } from '../engine/worker_client.js';
 import type { WorkerOptions } from '../engine/worker_client.js';
 import { fmt, h } from '../ui/dom.js';
 import { DEFAULT_STACK_EVENT, formatWeight } from '../ui/units.js';
-import { weightChoices } from '../analyzer/weights.js';
+import { weightChoices } from './weights.js';
 import { FlameGraph } from './flame_view.js';
 import type { FlameOverlay } from './flame_view.js';
 import { changeBucket } from './flame_palette.js';

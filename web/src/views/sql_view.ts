@@ -2,8 +2,21 @@
 // DOM, whatever the result's size) and, when the result has two numeric columns or more, a
 // chart of the second against the first. Cells are data: they reach the DOM through
 // textContent, and the chart's labels through canvas fillText, never as HTML.
-import type { SqlColumnKind, SqlResult } from '../analyzer/sql_database.js';
 import { fmt, h } from '../ui/dom.js';
+
+/** How a column's cells are shown: numbers are charted and right-aligned, times (Arrow gives
+ *  epoch milliseconds) written as ISO-8601 UTC. */
+export type SqlColumnKind = 'number' | 'timestamp' | 'date' | 'other';
+
+/** A query's result as this table shows it (analyzer/sql_database.ts gives it): its columns
+ *  and its cells, read from the Arrow table when shown. */
+export interface SqlResult {
+  columns: string[];
+  kinds: SqlColumnKind[];
+  rowCount: number;
+  /** The cell as DuckDB gave it (bigint, number, string, boolean, null, …). */
+  cell(row: number, column: number): unknown;
+}
 
 const ROW_PX = 24;
 /** Rows the table lets one scroll through: a taller scroller than ~16.7 M px is clipped by

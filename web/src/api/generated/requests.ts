@@ -329,3 +329,33 @@ export interface HeapSnapshotRequest {
   /** The process to trace. An integer ≥ 0. CLI: `--pid`. */
   pid?: number;
 }
+
+/** Each query's request object by the query's name (TraceHandle.query). */
+export interface QueryRequests {
+  "summary": object;
+  "counts": object;
+  "events": EventsRequest;
+  "stack": object;
+  "histogram": HistogramRequest;
+  "flame": FlameRequest;
+  "top": TopRequest;
+  "sandwich": SandwichRequest;
+  "export": ExportRequest;
+  "convert": ConvertRequest;
+  "diff": DiffRequest;
+  "gc": object;
+  "jit": object;
+  "exceptions": object;
+  "contention": object;
+  "activities": object;
+  "counters": object;
+  "threadpool": object;
+  "check": object;
+  "allocations": object;
+  "write-sample-universal": object;
+  "ps": object;
+  "collect": CollectRequest;
+  "heap": HeapRequest;
+  "live": LiveRequest;
+  "heap-snapshot": HeapSnapshotRequest;
+}

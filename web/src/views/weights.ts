@@ -1,4 +1,4 @@
-// web/src/analyzer — the flame graph's weight picker: which weights an event type offers
+// web/src/views — the flame graph's weight picker: which weights an event type offers
 // (StackQuery.weight), and the default, which is what `dotnet-trace convert` shows for CPU
 // samples (TraceEvent's thread time), the time waited for lock contentions (`--weight
 // wait-time`: what a contention costs), the estimated allocated bytes for .NET 10's
