@@ -78,6 +78,9 @@ done
 dotnet "$APP" run jit,threadpool,gc >"$W/b.out" 2>"$W/b.err" &
 B=$!
 wait_socket $B
+# The socket exists before the program's own assembly has loaded; on a loaded machine an
+# attach right then would still see that load. Its first scenario's end means it ran.
+wait_line "$W/b.err" "TraceScenarios: jit done"
 "$NT" collect --pid $B --profile dotnet-common --duration 300ms -o "$W/mid.nettrace" 2>"$W/mid.err"
 check "collect --duration 300ms stops mid-run, exit 0" test $? -eq 0
 check "the mid-run file is complete" complete "$W/mid.nettrace"
