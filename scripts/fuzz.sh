@@ -8,11 +8,14 @@
 #       findings go to build/fuzz/crashes/<harness>/ (crash-*, timeout-*, oom-*, leak-*).
 #       A finding does not stop the run; the exit status is 1 if there was any. Ends with
 #       executions, exec/s, coverage (cov: edges, ft: features) and CPU time per harness.
+#   npm run fuzz -- --replay
+#       What npm test runs: builds the four harnesses only, then every input under
+#       tests/fuzz/regressions/ and every generated seed through all four (deterministic,
+#       seconds); fails on any crash, timeout, out-of-memory or leak.
 #   npm run fuzz -- --ci
-#       What npm test runs: every input under tests/fuzz/regressions/ and every generated
-#       seed through all four harnesses (deterministic, seconds), then a time-boxed run
-#       (FUZZ_CI_SECONDS, default 120 s wall: 30 s per harness, 2 workers) from a fresh
-#       corpus; fails on any crash, timeout, out-of-memory or leak.
+#       What CI's extended run adds (scripts/test-extended.sh): the same replay, then a
+#       time-boxed run (FUZZ_CI_SECONDS, default 120 s wall: 30 s per harness, 2 workers) from
+#       a fresh corpus; builds everything, the sanitized reading-path tests included.
 #
 # Build: clang++-14 with -fsanitize=fuzzer,address,undefined (scripts/setup.sh installs
 # clang-14 and libclang-rt-14-dev), a separate CMake configure (-DNETTRACE_FUZZ=ON) into
@@ -29,12 +32,14 @@ ALL=(read convert decoder heap)
 seconds=60
 jobs=1
 ci=0
+replay_only=0
 harnesses=()
 while (($#)); do
   case $1 in
     --seconds) seconds=$2; shift 2 ;;
     --jobs) jobs=$2; shift 2 ;;
     --ci) ci=1; shift ;;
+    --replay) ci=1; replay_only=1; shift ;;
     -h | --help) awk 'NR > 1 && !/^#/ { exit } NR > 1' "$0"; exit 0 ;;
     read | convert | decoder | heap) harnesses+=("$1"); shift ;;
     read_fuzzer | convert_fuzzer | decoder_fuzzer | heap_fuzzer) harnesses+=("${1%_fuzzer}"); shift ;;
@@ -53,7 +58,11 @@ build() {
   # -O1 -g with assertions on: libFuzzer's usual trade of speed for readable reports.
   CXX=clang++-14 cmake -S . -B "$FUZZ" -G Ninja -DNETTRACE_FUZZ=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo \
     -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g" >/dev/null
-  cmake --build "$FUZZ" -j 2
+  if ((replay_only)); then
+    cmake --build "$FUZZ" -j 2 --target read_fuzzer convert_fuzzer decoder_fuzzer heap_fuzzer seed_generator nettrace_testdata
+  else
+    cmake --build "$FUZZ" -j 2
+  fi
   # The build also unpacked the corpus into $FUZZ/testdata (cmake/test_data.cmake): the
   # seed corpus comes from its real traces.
   rm -rf "$FUZZ/seeds"
@@ -116,9 +125,10 @@ mkdir -p "$FUZZ/logs"
 failed=()
 if ((ci)); then
   for h in "${ALL[@]}"; do replay "$h" || failed+=("replay $h"); done
-  # Random fuzzing in CI: all three from a fresh corpus (FUZZ_CI_HARNESSES narrows it).
-  ci_harnesses=(${FUZZ_CI_HARNESSES:-${ALL[@]}})
-  per=$(((${FUZZ_CI_SECONDS:-120} + 1) / ${#ci_harnesses[@]}))
+  # Random fuzzing in CI: all four from a fresh corpus (FUZZ_CI_HARNESSES narrows it).
+  ci_harnesses=()
+  ((replay_only)) || ci_harnesses=(${FUZZ_CI_HARNESSES:-${ALL[@]}})
+  per=$(((${FUZZ_CI_SECONDS:-120} + 1) / (${#ci_harnesses[@]} ? ${#ci_harnesses[@]} : 1)))
   for h in "${ci_harnesses[@]}"; do
     rm -rf "$FUZZ/ci-corpus/$h"
     touch "$FUZZ/logs/$h.log.start"

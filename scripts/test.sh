@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Everything CI runs (`npm test`, `.ci/run`): set-up, build, then every test suite.
+# `npm test`: set-up, build, then every test suite (.ci/run runs it, then CI's extended run,
+# scripts/test-extended.sh: the random fuzz run and the sanitized reading-path tests).
 #   1. scripts/setup.sh   apt packages and npm ci, only when missing
 #   2. scripts/build.sh   native + wasm + TypeScript + site + package
 #   3. Catch2             unit and end-to-end tests on the real corpus (with
@@ -7,8 +8,8 @@
 #   4. oracle.sh --check  TraceEvent's baselines (tests/data/oracle) regenerated and compared
 #      heap-oracle.sh --check  PerfView's graph code on the heap snapshots (tests/data/heap/oracle)
 #      node --test        wasm vs native byte-for-byte, the JS API, and our reader vs TraceEvent
-#      fuzz.sh --ci       fuzz regression inputs + a short fuzz run, the reading path's Catch2
-#                         tests under ASan + UBSan; the mutation study subset; the shape study
+#      fuzz.sh --replay   every fuzz regression input and seed through the four harnesses
+#                         (ASan + UBSan); the mutation study subset; the shape study
 #   5. browser            the site in headless Chromium (tests/browser/run.mjs), the
 #                         <nettrace-analyzer> element on a strict-CSP page (embed_check.mjs),
 #                         our speedscope export opened by the real speedscope app,
@@ -38,6 +39,27 @@ suite() {
   if ((rc == 0)); then passed+=("$name"); else failed+=("$name"); fi
 }
 
+# A suite started now beside the next ones, its output and result taken by join_beside.
+beside_names=() beside_pids=() beside_logs=()
+beside() {
+  local name=$1 log
+  shift
+  log=$(mktemp)
+  step "$name" timeout -k 10 "${SUITE_TIMEOUT:-1800}" "$@" >"$log" 2>&1 &
+  beside_names+=("$name") beside_pids+=($!) beside_logs+=("$log")
+}
+join_beside() {
+  local i rc
+  for i in "${!beside_pids[@]}"; do
+    rc=0
+    wait "${beside_pids[$i]}" || rc=$?
+    cat "${beside_logs[$i]}"
+    rm -f "${beside_logs[$i]}"
+    if ((rc == 0)); then passed+=("${beside_names[$i]}"); else failed+=("${beside_names[$i]}"); fi
+  done
+  beside_names=() beside_pids=() beside_logs=()
+}
+
 # The whole Catch2 suite in two processes, one per core (scripts/catch2_halves.sh): ctest's
 # process per TEST_CASE costs three times that. `ctest --test-dir build/native` still runs
 # them one by one.
@@ -62,16 +84,15 @@ suite "live sessions" bash scripts/live-test.sh
 # Two test files at a time, one per core (node's default on 2 cores is one): each file
 # makes its own temporary directories and servers on port 0, so none shares a path or a port.
 suite "node tests" node --test --test-concurrency=2 tests/node/
-# Hostile input: every fuzz regression input through all harnesses plus a short fuzz run
-# (clang 14, ASan + UBSan; tests/fuzz/README.md), and the mutation study's fixed subset
-# (tests/robustness/README.md): no crash, no hang, an error with an offset, bounded memory.
-suite "fuzz regressions and short fuzz run" bash scripts/fuzz.sh --ci
-# Hostile bytes meet the reading path's Catch2 tests too (corpus truncation and corruption,
-# fuzz regressions, chunk sizes, decoders, v6, conversion, IPC, sorter, store), built by
-# fuzz.sh over the same ASan + UBSan library: any out-of-bounds read or UB fails the suite.
-suite "reading-path tests (ASan+UBSan)" env ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
-  bash scripts/catch2_halves.sh build/fuzz/tests/fuzz/nettrace_sanitized_tests "~[memory]"
-suite "mutation study" build/native/tests/robustness/nettrace_mutation_study build/native/testdata
+# Hostile input: every fuzz regression input and every generated seed through all four
+# libFuzzer harnesses (clang 14, ASan + UBSan; tests/fuzz/README.md), and the mutation
+# study's fixed subset (tests/robustness/README.md): no crash, no hang, an error with an
+# offset, bounded memory. The time-boxed random fuzz run and the reading path's Catch2 tests
+# under the same sanitizers are CI's extended run (scripts/test-extended.sh, after this one).
+suite "fuzz regressions (ASan+UBSan)" bash scripts/fuzz.sh --replay
+# The mutation study runs one process at a time: beside the browser suites, which leave a
+# core mostly idle while pages load and wait (its result is taken after them).
+beside "mutation study" build/native/tests/robustness/nettrace_mutation_study build/native/testdata
 # Valid traces of extreme shape (tests/shapes), every CLI command at two sizes: the same memory
 # bound, and work linear in the shape (tests/robustness/README.md).
 suite "shape study" build/native/tests/robustness/nettrace_shape_study
@@ -81,6 +102,7 @@ suite "flame graph and sandwich views" node tests/browser/flame_check.mjs
 suite "speedscope import" node tests/browser/speedscope_check.mjs
 suite "diagnostics views (exceptions, contention, activities, counters)" node tests/browser/event_views_check.mjs
 suite "page layout at 1024/1400/1920 px, units and messages" node tests/browser/layout_check.mjs
+join_beside
 suite "npm pack consumer" bash scripts/pack_check.sh
 suite "moved checkout (build and npm pack)" bash scripts/moved_checkout_check.sh
 suite "CLR event table check" python3 scripts/gen_clr_events.py --check
