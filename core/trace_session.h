@@ -169,11 +169,6 @@ class TraceSession {
   std::unique_ptr<Parts> parts_;
 };
 
-// Reads the warm-up trace (write/warm_up_trace.h) once, with its summary, GC and JIT
-// statistics and the flame graph of its samples, and returns the summary JSON (or the
-// error): the wasm worker runs it before any trace arrives (trace_session_warm_up.cc).
-Status WarmUpEngine(std::string* summaryJson = nullptr);
-
 // A/B diff of two sessions' stack views (analysis/views/stack_views.h BuildStackDiff).
 StackDiff BuildStackDiff(const TraceSession& a, const StackQuery& queryA, const TraceSession& b,
                          const StackQuery& queryB);

@@ -393,7 +393,7 @@ val WriteSampleUniversal() { return WrittenTrace(&nettrace::WriteSampleUniversal
 
 // The small profile an engine worker opens through the JS API ahead of the first trace
 // (web/src/engine/engine_warm_up.ts), so that the bindings and the JS reading path a real open
-// runs are compiled too, not only the C++ that nettrace::WarmUpEngine reaches.
+// runs are compiled too, not only the C++ a read in C++ alone would reach.
 val WarmUpTrace() { return WrittenTrace(&nettrace::WriteWarmUpTrace); }
 
 }  // namespace
